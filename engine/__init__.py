@@ -1,0 +1,40 @@
+"""The rules engine of xiangqi, Missile Xiangqi (feidan) and New-version
+Xiangqi (xinban): positions, legal moves, notation, outcomes and setups.
+
+Pure Python; it knows nothing of the web or the database.
+"""
+
+from engine.errors import (
+    AmbiguousMoveError,
+    EngineError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    UnknownVariantError,
+)
+from engine.move import Move
+from engine.perft import divide, perft
+from engine.position import LegalMoves, MoveEffect, Position
+from engine.rules import Outcome, attack_power, can_claim_draw
+from engine.variants import VARIANTS, Variant, find_variant
+
+__all__ = [
+    "VARIANTS",
+    "AmbiguousMoveError",
+    "EngineError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "LegalMoves",
+    "Move",
+    "MoveEffect",
+    "Outcome",
+    "Position",
+    "UnknownVariantError",
+    "Variant",
+    "attack_power",
+    "can_claim_draw",
+    "divide",
+    "find_variant",
+    "perft",
+]

@@ -1,0 +1,80 @@
+"""Command line: ``python -m engine moves|perft|status|solve VARIANT "FEN" ...``.
+
+Bad input exits with status 2 and a one-line message on stderr; nothing is
+printed on stdout then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from engine.errors import EngineError
+from engine.perft import divide, perft
+from engine.position import Position
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    moves = sub.add_parser("moves", help="legal moves in ICCS, one per line")
+    moves.add_argument("variant")
+    moves.add_argument("fen")
+    moves.add_argument("--chinese", action="store_true", help="add Chinese notation")
+    p = sub.add_parser("perft", help="count leaf nodes; the total is the last line")
+    p.add_argument("variant")
+    p.add_argument("fen")
+    p.add_argument("depth", type=int)
+    p.add_argument("--divide", action="store_true", help="print the count below each move first")
+    s = sub.add_parser("status", help="checkmate | stalemate | dead_general | ongoing")
+    s.add_argument("variant")
+    s.add_argument("fen")
+    try:
+        from engine.solver.cli import add_solve_parser
+    except ImportError:
+        pass
+    else:
+        add_solve_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "solve":
+            from engine.solver.cli import run_solve
+
+            lines = run_solve(args)
+        else:
+            pos = Position.from_fen(args.variant, args.fen)
+            if args.command == "moves":
+                moves = sorted(pos.legal_moves, key=lambda m: m.iccs())
+                if args.chinese:
+                    lines = [f"{m.iccs()} {pos.chinese(m)}" for m in moves]
+                else:
+                    lines = [m.iccs() for m in moves]
+            elif args.command == "perft":
+                if args.depth < 0 or args.depth > 8:
+                    raise EngineError(f"depth must be between 0 and 8, not {args.depth}")
+                lines = []
+                if args.divide and args.depth >= 1:
+                    lines = [f"{m} {n}" for m, n in sorted(divide(pos, args.depth).items())]
+                lines.append(str(perft(pos, args.depth)))
+            else:
+                lines = [pos.status()]
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if lines:
+        print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Perft: counting the leaf positions of the legal move tree."""
+
+from __future__ import annotations
+
+from engine.position import Position
+
+
+def _perft(pos: Position, depth: int) -> int:
+    moves = pos._gen_legal()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    push = pos._push
+    pop = pos._pop
+    for m in moves:
+        push(m)
+        total += _perft(pos, depth - 1)
+        pop()
+    return total
+
+
+def perft(pos: Position, depth: int) -> int:
+    """The number of move sequences of length ``depth`` from ``pos``."""
+    if depth < 0:
+        raise ValueError("perft depth must be at least 0")
+    if depth == 0:
+        return 1
+    return _perft(pos, depth)
+
+
+def divide(pos: Position, depth: int) -> dict[str, int]:
+    """Perft split by first move: ICCS move -> leaf count below it."""
+    if depth < 1:
+        raise ValueError("divide depth must be at least 1")
+    result = {}
+    for m in list(pos._gen_legal()):
+        pos._push(m)
+        result[pos._to_move(m).iccs()] = perft(pos, depth - 1)
+        pos._pop()
+    return result
