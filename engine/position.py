@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
+from engine.errors import IllegalMoveError, InvalidMoveError
 from engine.geometry import Geometry, geometry
 from engine.move import FILES, Move
 from engine.variants import (
@@ -29,7 +29,6 @@ from engine.variants import (
     MISSILE,
     SOLDIER,
     TURNCOAT,
-    TYPE_OF_LETTER,
     Variant,
     find_variant,
 )
@@ -255,8 +254,7 @@ class Position:
         missile = MISSILE | enemy
         cannon = CANNON | enemy
         king = KING | enemy
-        d = 0
-        for ray in g.rays[sq]:
+        for d, ray in enumerate(g.rays[sq]):
             screen = False
             for s in ray:
                 q = b[s]
@@ -266,10 +264,9 @@ class Position:
                         if q == cannon:
                             return True
                         break
-                    if q == rook or q == missile or (q == king and d < 2):
+                    if q in (rook, missile) or q == king and d < 2:
                         return True
                     screen = True
-            d += 1
         horse = HORSE | enemy
         for h, leg in g.horse_attackers[sq]:
             if b[h] & _MASK == horse and not b[leg]:
@@ -290,8 +287,7 @@ class Position:
         b = self.board
         g = self.g
         found = []
-        d = 0
-        for ray in g.rays[sq]:
+        for d, ray in enumerate(g.rays[sq]):
             screen = False
             for s in ray:
                 q = b[s]
@@ -304,7 +300,6 @@ class Position:
                     if q in (CHARIOT | enemy, MISSILE | enemy) or (q == KING | enemy and d < 2):
                         found.append(s)
                     screen = True
-            d += 1
         for h, leg in g.horse_attackers[sq]:
             if b[h] & _MASK == HORSE | enemy and not b[leg]:
                 found.append(h)
@@ -342,7 +337,7 @@ class Position:
         for fr in self.occupied[ci]:
             t = b[fr] & 15
             base = fr << 8
-            if t == CHARIOT or t == MISSILE:
+            if t in (CHARIOT, MISSILE):
                 for ray in rays[fr]:
                     for s in ray:
                         q = b[s]
@@ -490,26 +485,25 @@ class Position:
             legal = [m for m in pseudo if self._is_legal(m)]
             if self._dead_types:
                 palace = self.g.palace[ci]
-                if any(c in palace and b[c] & 15 in self._dead_types for c in checkers):
-                    if not any(m >> 8 == ksq for m in legal):
-                        self._dead_general = True
-                        legal = []
+                if any(
+                    c in palace and b[c] & 15 in self._dead_types for c in checkers
+                ) and not any(m >> 8 == ksq for m in legal):
+                    self._dead_general = True
+                    legal = []
             self._legal = legal
             return legal
         # Not in check: only moves touching a line or leg that leads to the
         # general can expose it; everything else is legal as generated.
         g = self.g
         sensitive: set[int] = set()
-        d = 0
-        for ray in g.rays[ksq]:
+        for d, ray in enumerate(g.rays[ksq]):
             for s in ray:
                 q = b[s]
                 if q and q & BLACK == enemy:
                     qt = q & 15
-                    if qt == CHARIOT or qt == CANNON or qt == MISSILE or (qt == KING and d < 2):
+                    if qt in (CHARIOT, CANNON, MISSILE) or qt == KING and d < 2:
                         sensitive.update(ray)
                         break
-            d += 1
         horse = HORSE | enemy
         for h, leg in g.horse_attackers[ksq]:
             if b[h] & _MASK == horse:
