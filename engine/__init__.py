@@ -16,6 +16,16 @@ from engine.move import Move
 from engine.perft import divide, perft
 from engine.position import LegalMoves, MoveEffect, Position
 from engine.rules import Outcome, attack_power, can_claim_draw
+from engine.setups import (
+    PlumBlossomSetup,
+    SecretReveal,
+    SetupError,
+    Violation,
+    combine_secret_setups,
+    plum_blossom,
+    random_secret_half,
+    validate_secret_half,
+)
 from engine.variants import VARIANTS, Variant, find_variant
 
 __all__ = [
@@ -29,12 +39,20 @@ __all__ = [
     "Move",
     "MoveEffect",
     "Outcome",
+    "PlumBlossomSetup",
+    "SecretReveal",
+    "SetupError",
+    "Violation",
     "Position",
     "UnknownVariantError",
     "Variant",
     "attack_power",
     "can_claim_draw",
+    "combine_secret_setups",
     "divide",
     "find_variant",
     "perft",
+    "plum_blossom",
+    "random_secret_half",
+    "validate_secret_half",
 ]

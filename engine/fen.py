@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.errors import InvalidFenError
@@ -12,6 +13,7 @@ from engine.variants import (
     ELEPHANT,
     ENGLISH_NAME,
     KING,
+    LETTER_OF_TYPE,
     SOLDIER,
     TURNCOAT,
     TYPE_OF_LETTER,
@@ -57,45 +59,39 @@ def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
     rows = fields[0].split("/")
     if len(rows) != 10:
         raise InvalidFenError(fen, f"expected 10 ranks separated by '/', found {len(rows)}")
+    codes = _codes(variant)
     board = [0] * (width * 10)
     for i, row in enumerate(rows):
         rank = 9 - i
+        at = rank * width
         f = 0
         j = 0
-        while j < len(row):
+        n = len(row)
+        while j < n:
             ch = row[j]
-            if ch.isdigit() and ch.isascii():
-                k = j
-                while k < len(row) and row[k].isdigit() and row[k].isascii():
-                    k += 1
-                run = int(row[j:k])
-                if run == 0 or row[j] == "0":
-                    raise InvalidFenError(fen, f"empty run {row[j:k]!r} is not allowed", rank)
-                f += run
-                j = k
-                continue
-            turncoat = False
-            if ch == "+":
-                if j + 1 >= len(row):
-                    raise InvalidFenError(fen, "'+' must be followed by a piece letter", rank)
-                turncoat = True
+            value = codes.get(ch)
+            if value is not None:
+                if f >= width:
+                    raise InvalidFenError(fen, f"more than {width} points", rank)
+                board[at + f] = value
+                f += 1
                 j += 1
-                ch = row[j]
-            kind = TYPE_OF_LETTER.get(ch.lower()) if ch.isascii() and ch.isalpha() else None
-            if kind is None or kind not in variant.piece_types:
-                raise InvalidFenError(
-                    fen, f"{ch!r} is not a piece of {variant.name}", rank
-                )
-            if turncoat and (not variant.turncoats or kind not in variant.defection):
-                raise InvalidFenError(
-                    fen, f"'+{ch}' (turncoat {ENGLISH_NAME[kind]}) does not exist in {variant.name}", rank
-                )
-            if f >= width:
-                raise InvalidFenError(fen, f"more than {width} points", rank)
-            value = kind | (BLACK if ch.islower() else 0) | (TURNCOAT if turncoat else 0)
-            board[rank * width + f] = value
-            f += 1
-            j += 1
+            elif ch in "123456789":
+                if j + 1 < n and row[j + 1] in _DIGITS:
+                    run = int(row[j : j + 2])
+                    j += 2
+                else:
+                    run = int(ch)
+                    j += 1
+                f += run
+            elif ch == "+" and j + 1 < n and ("+" + row[j + 1]) in codes:
+                if f >= width:
+                    raise InvalidFenError(fen, f"more than {width} points", rank)
+                board[at + f] = codes["+" + row[j + 1]]
+                f += 1
+                j += 2
+            else:
+                raise InvalidFenError(fen, _bad_token(variant, row, j), rank)
         if f != width:
             raise InvalidFenError(
                 fen, f"{f} points where the {variant.name} board has {width}", rank
@@ -115,34 +111,89 @@ def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
     return pos
 
 
-def _check_placement(fen: str, variant: Variant, board: list[int]) -> None:
+_DIGITS = frozenset("0123456789")
+
+
+@cache
+def _codes(variant: Variant) -> dict[str, int]:
+    """FEN letter(s) -> board value, for the pieces of ``variant``."""
+    codes = {}
+    for kind in variant.piece_types:
+        letter = LETTER_OF_TYPE[kind]
+        codes[letter.upper()] = kind
+        codes[letter] = kind | BLACK
+        if variant.turncoats and kind in variant.defection:
+            codes["+" + letter.upper()] = kind | TURNCOAT
+            codes["+" + letter] = kind | TURNCOAT | BLACK
+    return codes
+
+
+def _bad_token(variant: Variant, row: str, j: int) -> str:
+    ch = row[j]
+    if ch == "0":
+        return "an empty run cannot start with 0"
+    if ch == "+":
+        if j + 1 >= len(row):
+            return "'+' must be followed by a piece letter"
+        nxt = row[j + 1]
+        kind = TYPE_OF_LETTER.get(nxt.lower())
+        if kind is not None and kind in variant.piece_types:
+            return f"'+{nxt}' (turncoat {ENGLISH_NAME[kind]}) does not exist in {variant.name}"
+        return f"'+' must be followed by a piece letter, not {nxt!r}"
+    return f"{ch!r} is not a piece of {variant.name}"
+
+
+@cache
+def _allowed(variant: Variant) -> dict[int, tuple[frozenset[int], str]]:
+    """Board value -> (points it may stand on, what it is), for the pieces
+    whose points are restricted."""
     g = geometry(variant.width)
     width = variant.width
-    kings = [[], []]
+    table: dict[int, tuple[frozenset[int], str]] = {}
+    for ci, bit in ((0, 0), (1, BLACK)):
+        colour = "Black" if ci else "Red"
+        soldier_ranks = range(3, 10) if ci == 0 else range(0, 7)
+        soldier_points = frozenset(
+            r * width + f for r in soldier_ranks for f in range(width)
+        )
+        for value, points, what in (
+            (KING | bit, g.palace[ci], f"{colour}'s general on {{}} is outside its palace"),
+            (
+                ADVISOR | bit,
+                g.advisor_points[ci],
+                f"{colour}'s advisor on {{}} stands where an advisor can never go",
+            ),
+            (
+                ELEPHANT | bit,
+                g.elephant_points[ci],
+                f"{colour}'s elephant on {{}} stands where an elephant can never go",
+            ),
+            (
+                SOLDIER | bit,
+                soldier_points,
+                f"{colour}'s soldier on {{}} is behind its starting rank",
+            ),
+        ):
+            table[value] = (points, what)
+    return table
+
+
+def _check_placement(fen: str, variant: Variant, board: list[int]) -> None:
+    width = variant.width
+    allowed = _allowed(variant)
+    kings: list[list[int]] = [[], []]
     for sq, v in enumerate(board):
         if not v:
             continue
-        ci = 1 if v & BLACK else 0
-        kind = v & 15
-        rank = sq // width
-        point = g.name(sq)
-        colour = "Black" if ci else "Red"
-        if kind == KING:
-            kings[ci].append(sq)
-            if sq not in g.palace[ci]:
-                raise InvalidFenError(fen, f"{colour}'s general on {point} is outside its palace", rank)
-        elif kind == ADVISOR and sq not in g.advisor_points[ci]:
-            raise InvalidFenError(
-                fen, f"{colour}'s advisor on {point} stands where an advisor can never go", rank
-            )
-        elif kind == ELEPHANT and sq not in g.elephant_points[ci]:
-            raise InvalidFenError(
-                fen, f"{colour}'s elephant on {point} stands where an elephant can never go", rank
-            )
-        elif kind == SOLDIER and ((ci == 0 and rank < 3) or (ci == 1 and rank > 6)):
-            raise InvalidFenError(
-                fen, f"{colour}'s soldier on {point} is behind its starting rank", rank
-            )
+        rule = allowed.get(v & ~TURNCOAT)
+        if rule is None:
+            continue
+        points, what = rule
+        if sq not in points:
+            name = "abcdefghijk"[sq % width] + str(sq // width)
+            raise InvalidFenError(fen, what.format(name), sq // width)
+        if v & 15 == KING:
+            kings[1 if v & BLACK else 0].append(sq)
     for ci, colour in ((0, "Red"), (1, "Black")):
         if not kings[ci]:
             raise InvalidFenError(fen, f"{colour} has no general")

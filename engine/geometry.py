@@ -116,7 +116,9 @@ def geometry(width: int) -> Geometry:
         rays.append(tuple(dirs))
         lines.append(frozenset(p for d in dirs for p in d))
 
-    def steps_within(points: frozenset[int], steps: tuple[tuple[int, int], ...]) -> tuple:
+    def steps_within(
+        points: frozenset[int], steps: tuple[tuple[int, int], ...]
+    ) -> tuple[tuple[int, ...], ...]:
         table = []
         for s in range(size):
             f, r = s % width, s // width
@@ -190,21 +192,21 @@ def geometry(width: int) -> Geometry:
         fighter_moves.append(tuple(fm))
         fighter_attackers.append(tuple(fa))
 
-    soldier_moves = []
-    soldier_attackers = []
+    soldier_moves: list[tuple[tuple[int, ...], ...]] = []
+    soldier_attackers: list[tuple[tuple[int, ...], ...]] = []
     for c, forward in ((0, 1), (1, -1)):
-        moves_table = []
+        moves_table: list[tuple[int, ...]] = []
         for s in range(size):
             f, r = s % width, s // width
-            row = []
+            ahead: list[int] = []
             if on(f, r + forward):
-                row.append(sq(f, r + forward))
+                ahead.append(sq(f, r + forward))
             crossed = (r >= 5) if c == 0 else (r <= 4)
             if crossed:
                 for df in (-1, 1):
                     if on(f + df, r):
-                        row.append(sq(f + df, r))
-            moves_table.append(tuple(row))
+                        ahead.append(sq(f + df, r))
+            moves_table.append(tuple(ahead))
         soldier_moves.append(tuple(moves_table))
         attackers: list[list[int]] = [[] for _ in range(size)]
         for s in range(size):
@@ -216,8 +218,8 @@ def geometry(width: int) -> Geometry:
         width=width,
         size=size,
         rays=tuple(rays),
-        king_moves=king_moves,  # type: ignore[arg-type]
-        advisor_moves=advisor_moves,  # type: ignore[arg-type]
+        king_moves=king_moves,
+        advisor_moves=advisor_moves,
         elephant_moves=(elephant_moves[0], elephant_moves[1]),
         horse_moves=tuple(horse_moves),
         horse_attackers=tuple(horse_attackers),

@@ -125,7 +125,7 @@ class Position:
         self._legal: list[int] | None = None
         self._dead_general = False
         # the variant table, unpacked once for the move generator
-        bases = [set(), set()]
+        bases: list[set[int]] = [set(), set()]
         for f, r in variant.base_points:
             bases[0 if r < 5 else 1].add(r * self.width + f)
         self._bases = (frozenset(bases[0]), frozenset(bases[1]))

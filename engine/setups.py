@@ -23,14 +23,13 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from math import factorial
 from typing import Literal
-from zoneinfo import ZoneInfo
 
 from lunar_python import Solar  # type: ignore[import-untyped]
 
-from engine.errors import InvalidFenError
+from engine.errors import EngineError, InvalidFenError
 
 __all__ = [
     "ARRANGEMENT_COUNT",
@@ -63,7 +62,7 @@ Color = Literal["red", "black"]
 SecretMethod = Literal["five_soldiers", "middle_soldier"]
 SECRET_METHODS: tuple[SecretMethod, ...] = ("five_soldiers", "middle_soldier")
 
-CHINA_TIME_ZONE = ZoneInfo("Asia/Shanghai")
+CHINA_TIME_ZONE = timezone(timedelta(hours=8), "UTC+8")
 
 # ---------------------------------------------------------------------------
 # Board geometry of the 11-file feidan board
@@ -91,7 +90,15 @@ ARRANGEMENT_COUNT = factorial(8) // 2**4  # 2520
 
 # Exactly how many of each piece a feidan side has (20 in all).
 _PIECE_COUNTS: dict[str, int] = {
-    "K": 1, "A": 2, "B": 2, "N": 2, "R": 2, "C": 2, "P": 5, "F": 2, "M": 2,
+    "K": 1,
+    "A": 2,
+    "B": 2,
+    "N": 2,
+    "R": 2,
+    "C": 2,
+    "P": 5,
+    "F": 2,
+    "M": 2,
 }
 _PIECE_NAMES: dict[str, tuple[str, str]] = {
     "K": ("general", "generals"),
@@ -509,7 +516,7 @@ class Violation:
     message: str
 
 
-class SetupError(ValueError):
+class SetupError(EngineError):
     """A secret setup broke the rules; ``violations`` lists every fault found."""
 
     def __init__(self, violations: Iterable[Violation]) -> None:
@@ -553,35 +560,43 @@ def _point_violation(
     if rank not in _own_ranks(color):
         half = "ranks 0-4" if color == "red" else "ranks 5-9"
         return Violation(
-            point, "not_own_half", f"{point}: the {side} {name} must stand on its own half ({half})."
+            point,
+            "not_own_half",
+            f"{point}: the {side} {name} must stand on its own half ({half}).",
         )
     if kind == "K" and point not in _side_points(_RED_PALACE, color):
         return Violation(
-            point, "general_outside_palace", f"{point}: the {side} general must stand in its palace."
+            point,
+            "general_outside_palace",
+            f"{point}: the {side} general must stand in its palace.",
         )
     if kind == "A" and point not in _side_points(_RED_ADVISOR_POINTS, color):
         allowed = " ".join(_side_points(_RED_ADVISOR_POINTS, color))
         return Violation(
-            point, "advisor_point",
+            point,
+            "advisor_point",
             f"{point}: a {side} advisor may only stand on an advisor point ({allowed}).",
         )
     if kind == "B" and point not in _side_points(_RED_ELEPHANT_POINTS, color):
         allowed = " ".join(_side_points(_RED_ELEPHANT_POINTS, color))
         return Violation(
-            point, "elephant_point",
+            point,
+            "elephant_point",
             f"{point}: a {side} elephant may only stand on an elephant point ({allowed}).",
         )
     if kind == "M" and point not in _side_points(_RED_MISSILE_BASE, color):
         allowed = " and ".join(_side_points(_RED_MISSILE_BASE, color))
         return Violation(
-            point, "missile_not_in_base",
+            point,
+            "missile_not_in_base",
             f"{point}: a {side} missile must stand in its base ({allowed}).",
         )
     if kind == "P":
         if method == "five_soldiers" and point not in _side_points(_RED_SOLDIER_POINTS, color):
             allowed = " ".join(_side_points(_RED_SOLDIER_POINTS, color))
             return Violation(
-                point, "soldier_not_on_start_point",
+                point,
+                "soldier_not_on_start_point",
                 f"{point}: with five soldiers guarding the gate every {side} soldier stays on "
                 f"its start point ({allowed}).",
             )
@@ -589,7 +604,8 @@ def _point_violation(
             start = _soldier_start_rank(color)
             front = f"{start}-{start + 1}" if color == "red" else f"{start - 1}-{start}"
             return Violation(
-                point, "soldier_behind_start_rank",
+                point,
+                "soldier_behind_start_rank",
                 f"{point}: a {side} soldier must stand on ranks {front}, never behind its start rank.",
             )
     return None
@@ -619,26 +635,35 @@ def validate_secret_half(
         square = _parse_point(point)
         if square is None:
             violations.append(
-                Violation(raw_point, "unknown_point", f"{raw_point!r} is not a point of the board (a0 to k9).")
+                Violation(
+                    raw_point,
+                    "unknown_point",
+                    f"{raw_point!r} is not a point of the board (a0 to k9).",
+                )
             )
             continue
         if point in seen:
             violations.append(
-                Violation(point, "two_pieces_one_point", f"{point}: two pieces are placed on this point.")
+                Violation(
+                    point, "two_pieces_one_point", f"{point}: two pieces are placed on this point."
+                )
             )
             continue
         seen.add(point)
         kind = letter.upper()
         if kind not in _PIECE_COUNTS or len(letter) != 1:
             violations.append(
-                Violation(point, "unknown_piece", f"{point}: {letter!r} is not a feidan piece letter.")
+                Violation(
+                    point, "unknown_piece", f"{point}: {letter!r} is not a feidan piece letter."
+                )
             )
             continue
         if letter != (kind if color == "red" else kind.lower()):
             other = "Black" if color == "red" else "Red"
             violations.append(
                 Violation(
-                    point, "wrong_color",
+                    point,
+                    "wrong_color",
                     f"{point}: {letter!r} is a {other} piece; {side} uses "
                     f"{'upper' if color == 'red' else 'lower'}-case letters.",
                 )
@@ -654,7 +679,8 @@ def validate_secret_half(
             singular, plural = _PIECE_NAMES[kind]
             violations.append(
                 Violation(
-                    None, "wrong_piece_count",
+                    None,
+                    "wrong_piece_count",
                     f"{side} has {have} {singular if have == 1 else plural}; a side has exactly "
                     f"{needed} {singular if needed == 1 else plural}.",
                 )
@@ -665,7 +691,8 @@ def validate_secret_half(
         if placed.get(centre) != ("P" if color == "red" else "p"):
             violations.append(
                 Violation(
-                    centre, "centre_soldier_missing",
+                    centre,
+                    "centre_soldier_missing",
                     f"{centre}: with the middle soldier guarding the gate a {side} soldier must "
                     "stay on the centre file's start point.",
                 )
@@ -673,11 +700,15 @@ def validate_secret_half(
     return violations
 
 
-def secret_setup_fen(red: Mapping[str, str], black: Mapping[str, str]) -> str:
-    """The FEN (Red to move) of two halves put together, without checking them."""
+def _combined_board(red: Mapping[str, str], black: Mapping[str, str]) -> dict[str, str]:
     board = {p.strip().lower(): v for p, v in red.items()}
     board.update({p.strip().lower(): v for p, v in black.items()})
-    return _board_fen(board)
+    return board
+
+
+def secret_setup_fen(red: Mapping[str, str], black: Mapping[str, str]) -> str:
+    """The FEN (Red to move) of two halves put together, without checking them."""
+    return _board_fen(_combined_board(red, black))
 
 
 def _generals_facing(board: Mapping[str, str]) -> bool:
@@ -698,7 +729,11 @@ def _checks(board: Mapping[str, str]) -> tuple[bool, bool]:
     from engine.position import Position  # imported late: the engine package exports this module
 
     in_check: dict[str, bool] = {}
-    for side, mover, waiter in (("w", "red", "black"), ("b", "black", "red")):
+    sides: tuple[tuple[Literal["w", "b"], str, str], ...] = (
+        ("w", "red", "black"),
+        ("b", "black", "red"),
+    )
+    for side, mover, waiter in sides:
         try:
             position = Position.from_fen("feidan", _board_fen(board, side))
         except InvalidFenError as error:
@@ -724,9 +759,8 @@ def combine_secret_setups(
     violations += validate_secret_half("black", black, method)
     if violations:
         raise SetupError(violations)
-    fen = secret_setup_fen(red, black)
-    board = {p.strip().lower(): v for p, v in red.items()}
-    board.update({p.strip().lower(): v for p, v in black.items()})
+    board = _combined_board(red, black)
+    fen = _board_fen(board)
     if _generals_facing(board):
         return SecretReveal(fen, True, ("generals_facing",))
     red_in_check, black_in_check = _checks(board)

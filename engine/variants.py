@@ -46,7 +46,7 @@ ENGLISH_NAME = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Variant:
     """Everything the rules of one variant depend on."""
 
