@@ -465,6 +465,29 @@ class Position:
         self._revert(changes)
         return hit
 
+    def _check_points(self, ksq: int, checkers: list[int]) -> set[int]:
+        """The checkers' points and every point their checks pass through
+        (the line to the general, a horse's leg, a fighter's legs)."""
+        g = self.g
+        w = self.width
+        points = set(checkers)
+        for c in checkers:
+            if c // w == ksq // w or c % w == ksq % w:
+                if c // w == ksq // w:
+                    step = 1 if c > ksq else -1
+                else:
+                    step = w if c > ksq else -w
+                points.update(range(ksq + step, c, step))
+            for h, leg in g.horse_attackers[ksq]:
+                if h == c:
+                    points.add(leg)
+            if self._has_fighters:
+                for f, l1, l2 in g.fighter_attackers[ksq]:
+                    if f == c:
+                        points.add(l1)
+                        points.add(l2)
+        return points
+
     def _is_legal(self, m: int) -> bool:
         changes, _ = self._effects(m)
         return self._safe_after(changes, self.side)
@@ -482,7 +505,15 @@ class Position:
         self._dead_general = False
         checkers = self._checkers(ksq, enemy)
         if checkers:
-            legal = [m for m in pseudo if self._is_legal(m)]
+            # Only a general move, or a move onto or off a point that one of
+            # the checks runs through, can answer a check.
+            relevant = self._check_points(ksq, checkers)
+            is_legal = self._is_legal
+            legal = [
+                m
+                for m in pseudo
+                if (m >> 8 == ksq or m >> 8 in relevant or m & 255 in relevant) and is_legal(m)
+            ]
             if self._dead_types:
                 palace = self.g.palace[ci]
                 if any(
