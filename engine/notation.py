@@ -1,0 +1,480 @@
+"""Chinese move notation (炮二平五, 马8进7, 前车进一, 马八进七车).
+
+A move is written as piece + file + direction + number:
+
+- Files count from 1 at each player's own right. Red writes Chinese numerals
+  (一 … 九, 十, 十一 on the 11-file board), Black writes digits (1 … 11).
+- 进 is forward (toward the enemy), 退 back, 平 sideways along the rank.
+- Pieces that move in straight lines (general, chariot, cannon, soldier,
+  missile) give the number of ranks after 进/退 and the target file after 平.
+  Pieces that move diagonally or jump (advisor, elephant, horse, fighter)
+  always change rank and give the target file after 进/退; they never use 平.
+- When several pieces of one kind and colour stand on one file, the file
+  number gives way to their order from the front (the side nearer the enemy):
+  前/后 for two, 前/中/后 for three, 前/二/三/…/后 for four or more. When more
+  than one file holds several pieces of that kind, the file number is kept
+  after the name: 前兵五进一.
+- In xinban a capture that makes a turncoat defect ends with the name of the
+  defecting piece: 马八进七车.
+
+Input is read more loosely: either numeral style for either side, full-width
+digits, traditional and alternative piece names (帥 俥 傌 砲 包 …), the short
+names 机 and 弹, the file number after 前/后 or not, and no defection suffix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from engine.move import Move
+from engine.variants import (
+    ADVISOR,
+    BLACK,
+    CANNON,
+    CHARIOT,
+    ELEPHANT,
+    ENGLISH_NAME,
+    FIGHTER,
+    HORSE,
+    KING,
+    MISSILE,
+    SOLDIER,
+)
+
+if TYPE_CHECKING:
+    from engine.position import Position
+
+__all__ = ["chinese", "parse_chinese"]
+
+RED_NAMES = {
+    KING: "帅",
+    ADVISOR: "仕",
+    ELEPHANT: "相",
+    HORSE: "马",
+    CHARIOT: "车",
+    CANNON: "炮",
+    SOLDIER: "兵",
+    FIGHTER: "战机",
+    MISSILE: "导弹",
+}
+BLACK_NAMES = {
+    KING: "将",
+    ADVISOR: "士",
+    ELEPHANT: "象",
+    HORSE: "马",
+    CHARIOT: "车",
+    CANNON: "炮",
+    SOLDIER: "卒",
+    FIGHTER: "战机",
+    MISSILE: "导弹",
+}
+
+# Every name accepted on input, two-character names first.
+_INPUT_NAMES: tuple[tuple[str, int], ...] = (
+    ("战机", FIGHTER),
+    ("戰機", FIGHTER),
+    ("导弹", MISSILE),
+    ("導彈", MISSILE),
+    *((ch, KING) for ch in "帅帥将將"),
+    *((ch, ADVISOR) for ch in "仕士"),
+    *((ch, ELEPHANT) for ch in "相象"),
+    *((ch, HORSE) for ch in "马馬傌"),
+    *((ch, CHARIOT) for ch in "车車俥"),
+    *((ch, CANNON) for ch in "炮砲包"),
+    *((ch, SOLDIER) for ch in "兵卒"),
+    *((ch, FIGHTER) for ch in "机機"),
+    *((ch, MISSILE) for ch in "弹彈"),
+)
+
+# Pieces that move along lines count ranks after 进/退; the others name a file.
+STRAIGHT = frozenset({KING, CHARIOT, CANNON, SOLDIER, MISSILE})
+# For the pieces that name a file: file distance -> rank distance of their moves.
+_JUMP_RANKS = {
+    ADVISOR: {1: 1},
+    ELEPHANT: {2: 2},
+    HORSE: {1: 2, 2: 1},
+    FIGHTER: {1: 3, 3: 1},
+}
+
+FORWARD, BACKWARD, SIDEWAYS = "进", "退", "平"
+_DIRECTIONS = {"进": FORWARD, "進": FORWARD, "退": BACKWARD, "平": SIDEWAYS}
+
+FRONT, MIDDLE, REAR = "前", "中", "后"
+_ORDER_WORDS = {"前": FRONT, "中": MIDDLE, "后": REAR, "後": REAR}
+
+CHINESE_DIGITS = "一二三四五六七八九"
+_FULL_WIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
+_MAX_LENGTH = 16
+
+
+def number_text(n: int, red: bool) -> str:
+    """A file or a count as the given side writes it: 十一 for Red, 11 for Black."""
+    if not red:
+        return str(n)
+    if n <= 9:
+        return CHINESE_DIGITS[n - 1]
+    return "十" + (CHINESE_DIGITS[n - 11] if n > 10 else "")
+
+
+def order_word(index: int, count: int) -> str:
+    """The word for the ``index``-th piece from the front among ``count`` on a file."""
+    if index == 0:
+        return FRONT
+    if index == count - 1:
+        return REAR
+    if count == 3:
+        return MIDDLE
+    return CHINESE_DIGITS[index]
+
+
+def _file_number(file: int, width: int, red: bool) -> int:
+    """The 1-based file number, counted from the player's own right."""
+    return width - file if red else file + 1
+
+
+def _file_index(number: int, width: int, red: bool) -> int:
+    return width - number if red else number - 1
+
+
+def _columns(pos: Position, kind: int, own: int) -> dict[int, list[int]]:
+    """file -> points of the mover's pieces of type ``kind`` on it, front first."""
+    w = pos.width
+    board = pos.board
+    columns: dict[int, list[int]] = {}
+    for sq in pos.occupied[own >> 5]:
+        if board[sq] & 15 == kind:
+            columns.setdefault(sq % w, []).append(sq)
+    for points in columns.values():
+        # Red's front is the higher rank, Black's the lower.
+        points.sort(reverse=not own)
+    return columns
+
+
+def _tail(pos: Position, fr: int, to: int, kind: int, red: bool) -> tuple[str, int]:
+    """The direction and the number that follows it, for a move of ``kind``."""
+    w = pos.width
+    ahead = (to // w - fr // w) * (1 if red else -1)
+    if ahead == 0:
+        return SIDEWAYS, _file_number(to % w, w, red)
+    direction = FORWARD if ahead > 0 else BACKWARD
+    if kind in STRAIGHT:
+        return direction, abs(ahead)
+    return direction, _file_number(to % w, w, red)
+
+
+def _legal_int(pos: Position, move: Move) -> int:
+    try:
+        m = pos._from_move(move)
+    except InvalidMoveError:
+        raise IllegalMoveError(move.iccs(), pos.fen(), "a point is off the board") from None
+    if m not in pos._gen_legal():
+        raise IllegalMoveError(move.iccs(), pos.fen(), pos._why_illegal(m))
+    return m
+
+
+def chinese(pos: Position, move: Move) -> str:
+    """The legal ``move`` of ``pos`` in Chinese notation."""
+    m = _legal_int(pos, move)
+    fr, to = m >> 8, m & 255
+    w = pos.width
+    value = pos.board[fr]
+    kind = value & 15
+    own = value & BLACK
+    red = not own
+    names = BLACK_NAMES if own else RED_NAMES
+    file_text = number_text(_file_number(fr % w, w, red), red)
+
+    columns = _columns(pos, kind, own)
+    column = columns[fr % w]
+    if len(column) == 1:
+        head = names[kind] + file_text
+    else:
+        crowded = sum(1 for points in columns.values() if len(points) > 1)
+        head = order_word(column.index(fr), len(column)) + names[kind]
+        if crowded > 1:
+            head += file_text
+
+    direction, number = _tail(pos, fr, to, kind, red)
+    text = head + direction + number_text(number, red)
+
+    changes, effect = pos._effects(m)
+    if effect == "defection":
+        # The captor's old point now holds the defected piece.
+        text += names[changes[0][2] & 15]
+    return text
+
+
+# ----------------------------------------------------------------------
+# reading
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    order: str | int | None  # FRONT / MIDDLE / REAR, an ordinal from 1, or None
+    kind: int
+    file: int | None  # 1-based file number from the mover's right
+    direction: str
+    number: int
+    suffix: int | None  # the defecting piece's type, if written
+
+
+class _Reader:
+    def __init__(self, pos: Position, original: str, text: str) -> None:
+        self.pos = pos
+        self.original = original
+        self.text = text
+        self.i = 0
+
+    def fail(self, reason: str) -> InvalidMoveError:
+        return InvalidMoveError(self.original, reason, self.pos.fen())
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.text)
+
+    def piece(self) -> int | None:
+        for name, kind in _INPUT_NAMES:
+            if self.text.startswith(name, self.i):
+                self.i += len(name)
+                return kind
+        return None
+
+    def number(self) -> int | None:
+        s = self.text
+        start = self.i
+        if start >= len(s):
+            return None
+        if s[start].isascii() and s[start].isdigit():
+            end = start
+            while end < len(s) and s[end].isascii() and s[end].isdigit():
+                end += 1
+            self.i = end
+            digits = s[start:end]
+            if len(digits) > 2 or digits.startswith("0"):
+                raise self.fail(f"{digits!r} is not a file or a count")
+            return int(digits)
+        end = start
+        while end < len(s) and (s[end] in CHINESE_DIGITS or s[end] == "十"):
+            end += 1
+        if end == start:
+            return None
+        self.i = end
+        word = s[start:end]
+        if len(word) == 1:
+            return 10 if word == "十" else CHINESE_DIGITS.index(word) + 1
+        if len(word) == 2 and word[0] == "十" and word[1] != "十":
+            return 10 + CHINESE_DIGITS.index(word[1]) + 1
+        raise self.fail(f"{word!r} is not a file or a count")
+
+    def unexpected(self) -> InvalidMoveError:
+        if self.at_end():
+            return self.fail("the move ends too early")
+        return self.fail(f"unexpected {self.text[self.i]!r} at position {self.i + 1}")
+
+
+def _read(pos: Position, original: str) -> _Parsed:
+    text = "".join(original.split()).translate(_FULL_WIDTH)
+    r = _Reader(pos, original, text)
+    if not text:
+        raise r.fail("empty move")
+    if len(text) > _MAX_LENGTH:
+        raise r.fail(f"longer than {_MAX_LENGTH} characters")
+
+    order: str | int | None = None
+    kind = r.piece()
+    if kind is None:
+        word = _ORDER_WORDS.get(text[0])
+        if word is not None:
+            order = word
+            r.i = 1
+        else:
+            ordinal = r.number()
+            if ordinal is None:
+                raise r.fail(f"a move starts with a piece name or 前/中/后, not {text[0]!r}")
+            order = ordinal
+        kind = r.piece()
+    file = r.number()
+    if kind is None:
+        # 前五进一: soldiers on several files may drop the name.
+        if order in (FRONT, MIDDLE, REAR) and file is not None:
+            kind = SOLDIER
+        else:
+            raise r.fail("a piece name must follow 前/中/后 or an ordinal")
+    if order is None and file is None:
+        raise r.fail("the piece name must be followed by its file number (or preceded by 前/后)")
+    if r.at_end() or text[r.i] not in _DIRECTIONS:
+        raise r.unexpected()
+    direction = _DIRECTIONS[text[r.i]]
+    r.i += 1
+    number = r.number()
+    if number is None:
+        raise r.unexpected()
+    suffix = r.piece()
+    if not r.at_end():
+        raise r.unexpected()
+    parsed = _Parsed(order, kind, file, direction, number, suffix)
+    _check_shape(r, parsed)
+    return parsed
+
+
+def _check_shape(r: _Reader, p: _Parsed) -> None:
+    """Reject what no position could make legal: the text is malformed."""
+    variant = r.pos.variant
+    width = variant.width
+    name = ENGLISH_NAME[p.kind]
+    if p.kind not in variant.piece_types:
+        raise r.fail(f"{variant.name} has no {name}s")
+    if isinstance(p.order, int) and not 1 <= p.order <= 9:
+        raise r.fail(f"there is no {p.order}th piece on a file")
+    if p.file is not None and not 1 <= p.file <= width:
+        raise r.fail(f"file {p.file} is off the {width}-file board")
+    if p.kind in STRAIGHT:
+        if p.direction == SIDEWAYS:
+            if not 1 <= p.number <= width:
+                raise r.fail(f"file {p.number} is off the {width}-file board")
+            if p.number == p.file:
+                raise r.fail("平 must name another file")
+        else:
+            longest = 1 if p.kind in (KING, SOLDIER) else variant.height - 1
+            if not 1 <= p.number <= longest:
+                raise r.fail(f"a {name} cannot move {p.number} ranks")
+            if p.kind == SOLDIER and p.direction == BACKWARD:
+                raise r.fail("a soldier never moves back")
+    else:
+        if p.direction == SIDEWAYS:
+            raise r.fail(f"a {name} never moves sideways (平)")
+        if not 1 <= p.number <= width:
+            raise r.fail(f"file {p.number} is off the {width}-file board")
+        if p.file is not None and abs(p.number - p.file) not in _JUMP_RANKS[p.kind]:
+            raise r.fail(f"a {name} cannot go from file {p.file} to file {p.number}")
+    if p.suffix is not None and p.suffix not in variant.defection:
+        if variant.defection:
+            raise r.fail(f"a {ENGLISH_NAME[p.suffix]} never defects")
+        raise r.fail(f"no piece defects in {variant.name}")
+
+
+def _order_index(order: str | int, count: int) -> int | None:
+    if count < 2:
+        return None
+    if order == FRONT:
+        return 0
+    if order == REAR:
+        return count - 1
+    if order == MIDDLE:
+        return count // 2 if count % 2 else None
+    assert isinstance(order, int)
+    return order - 1 if order <= count else None
+
+
+def _geometric_target(pos: Position, fr: int, p: _Parsed, red: bool) -> int | None:
+    """Where the text sends the piece on ``fr``, by movement shape alone."""
+    w = pos.width
+    f, rank = fr % w, fr // w
+    ahead = 1 if red else -1
+    if p.direction == BACKWARD:
+        ahead = -ahead
+    if p.direction == SIDEWAYS:
+        f, ranks = _file_index(p.number, w, red), 0
+    elif p.kind in STRAIGHT:
+        ranks = p.number
+    else:
+        tf = _file_index(p.number, w, red)
+        ranks_by_files = _JUMP_RANKS[p.kind]
+        if abs(tf - f) not in ranks_by_files:
+            return None
+        f, ranks = tf, ranks_by_files[abs(tf - f)]
+    rank += ranks * ahead
+    if not (0 <= rank < pos.variant.height and 0 <= f < w):
+        return None
+    return rank * w + f
+
+
+def parse_chinese(pos: Position, text: str) -> Move:
+    """The legal move of ``pos`` that ``text`` (Chinese notation) describes."""
+    if not isinstance(text, str):
+        raise InvalidMoveError(text, "a move must be a string", pos.fen())
+    p = _read(pos, text)
+    own = pos.side
+    red = not own
+    w = pos.width
+    colour = "red" if red else "black"
+    name = ENGLISH_NAME[p.kind]
+    columns = _columns(pos, p.kind, own)
+
+    file_index = None if p.file is None else _file_index(p.file, w, red)
+    if p.order is None:
+        assert p.file is not None and file_index is not None
+        pieces = columns.get(file_index, [])
+        if not pieces:
+            raise IllegalMoveError(
+                text, pos.fen(), f"no {colour} {name} on file {number_text(p.file, red)}"
+            )
+    else:
+        files = [file_index] if file_index is not None else list(columns)
+        pieces = []
+        for f in files:
+            column = columns.get(f, [])
+            index = _order_index(p.order, len(column))
+            if index is not None:
+                pieces.append(column[index])
+        if not pieces:
+            where = "on any file" if p.file is None else f"on file {number_text(p.file, red)}"
+            raise IllegalMoveError(
+                text, pos.fen(), f"no {colour} {name} {where} fits {_order_text(p.order)}"
+            )
+
+    wanted = (p.direction, p.number)
+    matches = [
+        m
+        for m in pos._gen_legal()
+        if m >> 8 in pieces and _tail(pos, m >> 8, m & 255, p.kind, red) == wanted
+    ]
+    if not matches:
+        raise IllegalMoveError(text, pos.fen(), _why_no_match(pos, pieces, p, red))
+    if len(matches) > 1 and p.suffix is not None:
+        defecting = [m for m in matches if _defects_as(pos, m) == p.suffix]
+        if defecting:
+            matches = defecting
+    if len(matches) > 1:
+        candidates = sorted(pos._to_move(m).iccs() for m in matches)
+        raise AmbiguousMoveError(text, pos.fen(), candidates)
+    m = matches[0]
+    if p.suffix is not None:
+        defected = _defects_as(pos, m)
+        iccs = pos._to_move(m).iccs()
+        if defected is None:
+            raise IllegalMoveError(
+                text,
+                pos.fen(),
+                f"{iccs} makes no piece defect, but the move ends with "
+                f"{ENGLISH_NAME[p.suffix]} ({RED_NAMES[p.suffix]})",
+            )
+        if defected != p.suffix:
+            raise IllegalMoveError(
+                text,
+                pos.fen(),
+                f"{iccs} makes a {ENGLISH_NAME[defected]} defect, not a {ENGLISH_NAME[p.suffix]}",
+            )
+    return pos._to_move(m)
+
+
+def _defects_as(pos: Position, m: int) -> int | None:
+    """The type of the piece that defects on the legal move ``m``, if any."""
+    changes, effect = pos._effects(m)
+    return changes[0][2] & 15 if effect == "defection" else None
+
+
+def _order_text(order: str | int) -> str:
+    return order if isinstance(order, str) else number_text(order, True)
+
+
+def _why_no_match(pos: Position, pieces: list[int], p: _Parsed, red: bool) -> str:
+    targets = [(fr, to) for fr in pieces if (to := _geometric_target(pos, fr, p, red)) is not None]
+    if len(targets) == 1:
+        fr, to = targets[0]
+        m = fr << 8 | to
+        return f"{pos._to_move(m).iccs()}: {pos._why_illegal(m)}"
+    where = ", ".join(sorted(pos.square_name(sq) for sq in pieces))
+    tail = p.direction + number_text(p.number, red)
+    return f"no legal move of the {ENGLISH_NAME[p.kind]} on {where} fits {tail}"
