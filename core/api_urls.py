@@ -1,0 +1,10 @@
+from django.urls import path
+
+from core import api
+
+app_name = "api"
+
+urlpatterns = [
+    path("variants/", api.VariantListApi.as_view(), name="variants"),
+    path("positions/", api.PositionAnalyseApi.as_view(), name="positions"),
+]

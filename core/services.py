@@ -1,0 +1,159 @@
+"""Position analysis for the analysis board and the API: the one place the site asks the engine
+about a position. Views call ``position_analyse`` and serialise what it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.exceptions import ApplicationError
+from core.selectors import variant_get
+from engine import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    Position,
+)
+
+# Longest move list the API plays through in one request.
+MAX_MOVES = 1000
+
+
+@dataclass(frozen=True)
+class MoveText:
+    """A move in both notations: ICCS (``h2e2``) and Chinese (``炮二平五``)."""
+
+    iccs: str
+    chinese: str
+
+
+@dataclass(frozen=True)
+class PlayedMove:
+    iccs: str
+    chinese: str
+    fen: str  # the position after the move
+
+
+@dataclass(frozen=True)
+class PositionAnalysis:
+    variant: str
+    start_fen: str
+    fen: str
+    turn: str
+    played: list[PlayedMove]
+    legal_moves: list[MoveText]  # empty once the game is over
+    check: bool
+    check_square: str | None  # the point of the general in check, ICCS
+    termination: str | None
+    winner: str | None
+
+
+def _general_square(position: Position) -> str | None:
+    letter = "K" if position.turn == "red" else "k"
+    variant = position.variant
+    for file in variant.files:
+        for rank in range(variant.height):
+            square = f"{file}{rank}"
+            if position.piece_at(square) == letter:
+                return square
+    return None
+
+
+def _start_position(*, variant: str, fen: str | None, setup: str | None) -> Position:
+    table = variant_get(name=variant)
+    if fen is not None and setup is not None:
+        raise ApplicationError("Give either a FEN or a named start, not both.", {"field": "setup"})
+    if fen is not None:
+        try:
+            return Position.from_fen(table.name, fen.strip())
+        except InvalidFenError as error:
+            raise ApplicationError(
+                str(error), {"field": "fen", "fen": fen, "reason": error.reason, "rank": error.rank}
+            ) from None
+    known = [name for name, _ in table.starts]
+    if setup is not None and setup not in known:
+        raise ApplicationError(
+            f"Unknown start {setup!r} for {table.name} (known: {', '.join(known)}).",
+            {"field": "setup", "setup": setup, "known": known},
+        )
+    return Position.start(table.name, setup)
+
+
+def _play(position: Position, moves: Sequence[str]) -> list[PlayedMove]:
+    played: list[PlayedMove] = []
+    for index, text in enumerate(moves):
+        outcome = position.outcome()
+        if outcome is not None:
+            raise ApplicationError(
+                f"Move {index + 1} ({text!r}) comes after the end of the game "
+                f"({outcome.termination}).",
+                {
+                    "field": "moves",
+                    "index": index,
+                    "move": text,
+                    "fen": position.fen(),
+                    "termination": outcome.termination,
+                },
+            )
+        try:
+            move = position.parse_move(text.strip())
+        except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
+            raise ApplicationError(
+                f"Move {index + 1}: {error}",
+                {
+                    "field": "moves",
+                    "index": index,
+                    "move": text,
+                    "fen": position.fen(),
+                    "kind": type(error).__name__,
+                },
+            ) from None
+        chinese = position.chinese(move)
+        position.push(move)
+        played.append(PlayedMove(iccs=move.iccs(), chinese=chinese, fen=position.fen()))
+    return played
+
+
+def position_analyse(
+    *,
+    variant: str,
+    fen: str | None = None,
+    setup: str | None = None,
+    moves: Sequence[str] = (),
+) -> PositionAnalysis:
+    """Play ``moves`` (ICCS or Chinese notation) from the start or ``fen`` and describe the result.
+
+    Raises ``ApplicationError`` naming the problem for an unknown variant or start, a FEN that
+    does not describe a legal position, or a move that cannot be read or is not legal.
+    """
+    if len(moves) > MAX_MOVES:
+        raise ApplicationError(
+            f"Too many moves: {len(moves)} (at most {MAX_MOVES}).", {"field": "moves"}
+        )
+    position = _start_position(variant=variant, fen=fen, setup=setup)
+    start_fen = position.fen()
+    played = _play(position, moves)
+    outcome = position.outcome()
+    legal = (
+        []
+        if outcome is not None
+        else sorted(
+            (MoveText(iccs=m.iccs(), chinese=position.chinese(m)) for m in position.legal_moves),
+            key=lambda text: text.iccs,
+        )
+    )
+    check = position.is_check()
+    return PositionAnalysis(
+        variant=position.variant.name,
+        start_fen=start_fen,
+        fen=position.fen(),
+        turn=position.turn,
+        played=played,
+        legal_moves=legal,
+        check=check,
+        check_square=_general_square(position) if check else None,
+        termination=outcome.termination if outcome else None,
+        winner=outcome.winner if outcome else None,
+    )

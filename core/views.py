@@ -1,0 +1,89 @@
+"""Pages of the core app: home, the analysis board, and /healthz."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from core.selectors import health_report, variant_list, variant_title
+
+TERMINATION_LABELS = {
+    "checkmate": gettext_lazy("Checkmate"),
+    "stalemate": gettext_lazy("Stalemate: no legal move"),
+    "dead_general": gettext_lazy("Dead general"),
+    "perpetual_check": gettext_lazy("Perpetual check"),
+    "perpetual_chase": gettext_lazy("Perpetual chase"),
+    "repetition": gettext_lazy("Draw by repetition"),
+    "forced_variation": gettext_lazy("Repetition: the side that repeated loses"),
+    "natural_limit": gettext_lazy("Draw: 60 moves each without a capture"),
+}
+
+START_LABELS = {
+    "standard": gettext_lazy("Standard start"),
+    "new": gettext_lazy("Both sides new rules"),
+    "traditional": gettext_lazy("Both sides traditional"),
+    "red-new": gettext_lazy("Red new rules, Black traditional"),
+    "black-new": gettext_lazy("Black new rules, Red traditional"),
+}
+
+
+def _variant_cards() -> list[dict[str, object]]:
+    return [
+        {
+            "name": variant.name,
+            "title": variant_title(variant),
+            "width": variant.width,
+            "height": variant.height,
+            "starts": [name for name, _fen in variant.starts],
+        }
+        for variant in variant_list()
+    ]
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "core/home.html", {"variants": _variant_cards()})
+
+
+@require_GET
+def analysis(request: HttpRequest) -> HttpResponse:
+    """The analysis board; ``?variant=&fen=&setup=&moves=a,b,c`` restore a shared position."""
+    variants = _variant_cards()
+    names = [v["name"] for v in variants]
+    variant = request.GET.get("variant", "")
+    moves = [m for m in request.GET.get("moves", "").split(",") if m.strip()]
+    page = {
+        "api": {"positions": reverse("api:positions"), "variants": reverse("api:variants")},
+        "variant": variant if variant in names else names[0],
+        "fen": request.GET.get("fen") or None,
+        "setup": request.GET.get("setup") or None,
+        "moves": moves,
+        "variants": variants,
+        "labels": {
+            "red": _("Red"),
+            "black": _("Black"),
+            "to_move": _("to move"),
+            "check": _("Check!"),
+            "wins": _("wins"),
+            "draw": _("Draw"),
+            "copied": _("Copied"),
+            "terminations": {key: str(label) for key, label in TERMINATION_LABELS.items()},
+            "custom_fen": _("Position from FEN"),
+            "board": _("Board"),
+            "starts": {key: str(label) for key, label in START_LABELS.items()},
+        },
+    }
+    return render(request, "core/analysis.html", {"page": page, "variants": variants})
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Database, broker and worker reachability as JSON; HTTP 503 when any is down."""
+    report = health_report()
+    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)

@@ -1,0 +1,106 @@
+"""Fixtures shared by the app tests: services checks and a real Celery worker.
+
+The test command (scripts/test) points ``DATABASE_URL`` at PostgreSQL and ``CELERY_BROKER_URL``
+at Redis when they answer; with ``REQUIRE_SERVICES=1`` (CI) both are required and the run stops
+at once when either is missing. Tests marked ``celery`` get a real worker process, started once
+per session, reading a queue of its own and using the same test database.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("REQUIRE_SERVICES"):
+        database = os.environ.get("DATABASE_URL", "")
+        broker = os.environ.get("CELERY_BROKER_URL", "")
+        if not database.startswith(("postgres://", "postgresql://")):
+            raise pytest.UsageError(
+                f"REQUIRE_SERVICES is set but DATABASE_URL is not PostgreSQL: {database!r}"
+            )
+        if not broker.startswith(("redis://", "rediss://", "amqp://")):
+            raise pytest.UsageError(
+                f"REQUIRE_SERVICES is set but CELERY_BROKER_URL is not Redis/RabbitMQ: {broker!r}"
+            )
+
+
+def _worker_database_url() -> str:
+    """A DATABASE_URL for another process that names the test database."""
+    from django.db import connection
+
+    name = connection.settings_dict["NAME"]
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return f"sqlite:///{name}"
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+class CeleryWorker:
+    def __init__(self, hostname: str, queue: str, process: subprocess.Popen[bytes], log: Path):
+        self.hostname = hostname
+        self.queue = queue
+        self.process = process
+        self.log = log
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[CeleryWorker]:
+    """A real ``celery -A config worker`` process on the real broker, with its own queue."""
+    from django.conf import settings
+
+    from config.celery import app
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    hostname = f"{queue}-{uuid.uuid4().hex[:6]}@localhost"
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = ARTIFACTS / "celery-worker.log"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": _worker_database_url(),
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+    }
+    command = [
+        sys.executable, "-m", "celery", "-A", "config", "worker",
+        "--queues", queue, "--hostname", hostname, "--pool", "solo", "--loglevel", "INFO",
+        "--without-gossip", "--without-mingle",
+    ]  # fmt: skip
+    with log.open("wb") as handle:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT
+        )
+    worker = CeleryWorker(hostname, queue, process, log)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"the Celery worker exited ({process.returncode}):\n{worker.output()}")
+            if app.control.ping(destination=[hostname], timeout=1.0):
+                break
+            if time.monotonic() > deadline:
+                pytest.fail(f"the Celery worker did not answer within 90s:\n{worker.output()}")
+        yield worker
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

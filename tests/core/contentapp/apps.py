@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ContentAppConfig(AppConfig):
+    name = "tests.core.contentapp"
+    label = "contentapp"
