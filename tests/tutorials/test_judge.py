@@ -1,0 +1,295 @@
+"""The referee of a step, on small lessons written inline: goals, scripted replies, the
+opponent who never moves, stars, and the explanations of wrong moves in both languages."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from engine import Position, plum_blossom
+from tutorials.curriculum import (
+    StepRefused,
+    answer_point,
+    check_setup,
+    dynamic_board,
+    explain_illegal,
+    play_moves,
+    stars_for,
+    stars_for_mistakes,
+    start_state,
+)
+from tutorials.curriculum.schema import LessonFileError, lesson_from_data
+from tutorials.curriculum.texts import Text
+
+TEXT = {"zh": "中文", "en": "English"}
+
+
+def make_step(course: str = "xiangqi", **step: Any):
+    data = {
+        "slug": "test", "course": course, "order": 1, "title": TEXT, "summary": TEXT,
+        "steps": [{"instruction": TEXT, **step}],
+    }
+    return lesson_from_data(data).steps[0]
+
+
+def refusal(step, moves: list[str]) -> StepRefused:
+    with pytest.raises(StepRefused) as caught:
+        play_moves(step, moves)
+    return caught.value
+
+
+# --- goals --------------------------------------------------------------------------------------
+
+
+def test_reach_collects_every_target_and_counts_moves() -> None:
+    step = make_step(position="Ke0 kf9 Nb0", goal="reach", targets=["c2", "d4"], par=2)
+    state = play_moves(step, ["b0c2"])
+    assert (state.status, state.collected, state.remaining) == ("playing", ["c2"], ["d4"])
+    # The opponent never moves: the learner is to move again.
+    assert Position.from_fen("xiangqi", state.fen).turn == "red"
+    state = play_moves(step, ["b0c2", "c2d4"])
+    assert state.status == "complete" and state.moves_used == 2
+
+
+def test_reach_with_a_named_piece_ignores_other_pieces() -> None:
+    step = make_step(position="Ke0 kd9 Nb0 Rc1", goal="reach", targets=["c2"], piece="N", par=1)
+    assert play_moves(step, ["c1c2"]).status == "playing"
+    assert play_moves(step, ["b0c2"]).status == "complete"
+
+
+def test_capture_needs_the_required_effect() -> None:
+    step = make_step(course="xinban", position="Ke0 kd9 Nc2 Ra4 +rd4", goal="capture",
+                     targets=["d4"], effect="defection", par=1)
+    assert play_moves(step, ["c2d4"]).status == "complete"
+    wrong = play_moves(step, ["a4d4"])  # a chariot does not turn a turncoat chariot
+    assert wrong.status == "failed" and wrong.message.code == "wrong_effect"
+    assert "defection" in wrong.message.text.en and "策反" in wrong.message.text.zh
+
+
+def test_a_check_in_a_step_without_an_opponent_is_refused_with_a_reason() -> None:
+    step = make_step(position="Ke0 kd9 Ra0", goal="reach", targets=["h0"], par=2)
+    error = refusal(step, ["a0a9"])
+    assert error.explanation.code == "check_not_allowed"
+    assert error.index == 0 and error.move == "a0a9"
+
+
+def test_mate_in_one_wrong_move_fails_and_names_an_escape() -> None:
+    step = make_step(position="Ke0 kf9 Rb6", goal="mate", par=1)
+    assert play_moves(step, ["b6f6"]).status == "complete"
+    missed = play_moves(step, ["b6b9"])
+    assert missed.status == "failed" and missed.message.code == "not_mate"
+
+
+def test_scripted_replies_and_leaving_the_script() -> None:
+    step = make_step(position="Kd0 kf9 af7 Rg3 Nc9", goal="mate", par=2, line=["c9d7", "f7e8"])
+    state = play_moves(step, ["c9d7"])
+    assert state.status == "playing"
+    assert [(p.iccs, p.by) for p in state.plies] == [("c9d7", "learner"), ("f7e8", "opponent")]
+    assert play_moves(step, ["c9d7", "g3g9"]).status == "complete"
+    off = play_moves(step, ["g3g8"])
+    assert off.status == "failed" and off.message.code == "not_this_move"
+
+
+def test_moves_after_the_end_are_refused() -> None:
+    step = make_step(position="Ke0 kf9 Rb6", goal="mate", par=1)
+    assert refusal(step, ["b6f6", "e0d0"]).explanation.code == "after_end"
+
+
+def test_outcome_goal_by_the_opponents_reply() -> None:
+    step = make_step(course="xinban", position="Kd0 kf9", goal="outcome",
+                     termination="forced_variation", winner="red", par=4,
+                     line=["d0d1", "f9f8", "d1d0", "f8f9", "d0d1", "f9f8", "d1d0", "f8f9"])
+    state = play_moves(step, ["d0d1", "d1d0", "d0d1", "d1d0"])
+    assert state.status == "complete"
+    assert (state.termination, state.winner) == ("forced_variation", "red")
+
+
+def test_a_quiet_move_at_the_move_limit_ends_the_game_and_fails_the_step() -> None:
+    step = make_step(position="Ke0 kd9 nd8 Rb2 ng2", halfmove=119, goal="capture",
+                     targets=["g2"], par=1)
+    assert play_moves(step, ["b2g2"]).status == "complete"
+    quiet = play_moves(step, ["b2b3"])
+    assert quiet.status == "failed" and quiet.termination == "natural_limit"
+
+
+def test_only_move_and_dead_general() -> None:
+    step = make_step(position="Ke0 kd9 Af0 re5", goal="move", only_move=True)
+    assert start_state(step).legal == ["f0e1"]
+    dead = make_step(course="feidan", position="Ke0 kf9 ae9 ag9 Ma8 rk8", goal="dead_general")
+    state = play_moves(dead, ["a8f8"])
+    assert state.status == "complete" and state.termination == "dead_general"
+
+
+def test_too_many_moves_are_refused_before_replaying() -> None:
+    step = make_step(position="Ke0 kf9 Nb0", goal="reach", targets=["c2"], par=1)
+    assert refusal(step, ["b0a2"] * 11).explanation.code == "too_many_moves"
+
+
+def test_stars_by_moves_against_par_and_by_mistakes() -> None:
+    assert [stars_for(n, 3) for n in (2, 3, 4, 6, 7)] == [3, 3, 2, 2, 1]
+    assert [stars_for_mistakes(n) for n in (0, 1, 2, 5)] == [3, 2, 1, 1]
+
+
+# --- explanations -------------------------------------------------------------------------------
+
+
+def explain(variant: str, fen: str, move: str):
+    pos = Position.from_fen(variant, fen)
+    from engine import Move
+
+    return explain_illegal(pos, Move.from_iccs(move))
+
+
+def test_blocked_horse_names_the_leg() -> None:
+    step = make_step(position="Ke0 kf9 Ne2 pe3", goal="reach", targets=["d4"], par=3)
+    error = refusal(step, ["e2d4"])
+    assert error.explanation.code == "horse_leg"
+    assert "e3" in error.explanation.text.en and "蹩马脚" in error.explanation.text.zh
+
+
+def test_elephant_eye_and_river() -> None:
+    eye = "5k3/9/9/9/9/9/5p3/4B4/9/4K4 w - - 0 1"  # a black soldier on f3, the eye of e2-g4
+    assert explain("xiangqi", eye, "e2g4").code == "elephant_eye"
+    river = "5k3/9/9/9/9/6B2/9/9/9/4K4 w - - 0 1"
+    assert explain("xiangqi", river, "g4e6").code == "elephant_river"
+    corner = "5k3/9/9/9/9/9/9/9/9/2B1K4 w - - 0 1"
+    assert explain("xiangqi", corner, "c0d1").code == "elephant_step"
+
+
+def test_cannon_screens_are_counted() -> None:
+    fen = "5k3/r8/9/p8/9/9/P8/9/C8/4K4 w - - 0 1"  # two pieces between a1 and a8
+    explanation = explain("xiangqi", fen, "a1a8")
+    assert explanation.code == "cannon_screens" and "2" in explanation.text.en
+    assert explain("xiangqi", "5k3/r8/9/9/9/9/9/9/C8/4K4 w - - 0 1", "a1a8").code == "cannon_no_screen"
+
+
+def test_general_never_touches_a_missile_and_generals_never_face() -> None:
+    fen = "6k4/11/11/11/11/11/11/11/5m5/5KA4 w - - 0 1"
+    explanation = explain("feidan", fen, "f0f1")
+    assert explanation.code == "general_missile"
+    assert "导弹" in explanation.text.zh
+    assert explain("xiangqi", "3k5/9/9/9/9/9/9/9/9/4KA3 w - - 0 1", "e0d0").code == "generals_facing"
+
+
+def test_fighter_needs_both_points_occupied_to_be_grounded() -> None:
+    one = make_step(course="feidan", position="Kf0 ke9 Fc2 Pc3", goal="reach", targets=["d5"])
+    assert play_moves(one, ["c2d5"]).status == "complete"
+    two = make_step(course="feidan", position="Kf0 ke9 Fc2 Pc3 pc4", goal="reach",
+                    targets=["d5"], par=2)
+    error = refusal(two, ["c2d5"])
+    assert error.explanation.code == "fighter_blocked"
+    assert "c3" in error.explanation.text.en and "c4" in error.explanation.text.en
+
+
+def test_pinned_piece_and_unanswered_check() -> None:
+    # The chariot on e3 shields its general from the black chariot on e8.
+    fen = "3k5/4r4/9/9/9/9/4R4/9/9/4K4 w - - 0 1"
+    explanation = explain("xiangqi", fen, "e3a3")
+    assert explanation.code == "exposes_general" and "e8" in explanation.text.en
+    in_check = "3k5/9/9/9/4r4/9/9/9/9/4KA3 w - - 0 1"
+    assert explain("xiangqi", in_check, "f0f1").code == "advisor_step"
+
+
+def test_soldier_rules() -> None:
+    fen = "3k5/9/9/9/9/9/2P6/9/9/4K4 w - - 0 1"
+    assert explain("xiangqi", fen, "c3d3").code == "soldier_sideways"
+    assert explain("xiangqi", fen, "c3c2").code == "soldier_back"
+
+
+def test_tries_include_blocked_moves_so_they_can_be_explained() -> None:
+    step = make_step(position="Ke0 kf9 Ne2 pe3", goal="reach", targets=["d4"], par=3)
+    state = start_state(step)
+    assert "e2d4" in state.tries and "e2d4" not in state.legal
+
+
+# --- questions and setups -----------------------------------------------------------------------
+
+
+def test_point_answers() -> None:
+    step = make_step(position="Ke0 kd9", goal="point", answers=["e1"],
+                     wrong={"d0": {"zh": "不是角上。", "en": "Not the corner."}})
+    assert answer_point(step, "E1").correct
+    wrong = answer_point(step, "d0")
+    assert not wrong.correct and wrong.message.text == Text("不是角上。", "Not the corner.")
+    with pytest.raises(StepRefused):
+        answer_point(step, "z9")
+
+
+def test_plum_blossom_board_is_the_engines() -> None:
+    step = make_step(course="feidan", goal="point", answer_from={"piece": "F"})
+    moment = datetime(2025, 8, 1, 10, 30, tzinfo=UTC)
+    board = dynamic_board(step, moment)
+    expected = plum_blossom(moment)
+    assert board.fen == expected.fen
+    assert board.answers == tuple(sorted(p for p, v in expected.officers.items() if v == "F"))
+    assert expected.hexagram in board.caption.zh and expected.hexagram_english in board.caption.en
+    assert answer_point(step, board.answers[0], moment).correct
+
+
+def test_draw_claim_answers_come_from_the_engine() -> None:
+    step = make_step(course="xinban", position="Ke0 kd9 Rb2 nc7 pg4", goal="point",
+                     answer_from={"draw_claim": True})
+    assert answer_point(step, "e0").correct and not answer_point(step, "d9").correct
+
+
+STANDARD = ("Ma0 Rb0 Nc0 Bd0 Ae0 Kf0 Ag0 Bh0 Ni0 Rj0 Mk0 Fa2 Cc2 Ci2 Fk2 "
+            "Pb3 Pd3 Pf3 Ph3 Pj3")
+
+
+def halves(text: str) -> dict[str, str]:
+    return {token[1:]: token[0] for token in text.split()}
+
+
+def test_setup_violations_are_explained_in_both_languages() -> None:
+    broken = STANDARD.replace("Ma0", "Ma1").replace("Ag0", "Af2")
+    step = make_step(course="feidan", goal="setup", method="five_soldiers",
+                     placement=broken, example=STANDARD)
+    state = check_setup(step, halves(broken))
+    assert not state.valid
+    assert {(v.code, v.point) for v in state.violations} == {
+        ("missile_not_in_base", "a1"), ("advisor_point", "f2")}
+    assert all(v.text.zh != v.text.en and "：" in v.text.zh for v in state.violations)
+    assert check_setup(step, halves(STANDARD)).valid
+
+
+def test_setup_reveal_against_a_fixed_black_half() -> None:
+    red = STANDARD.replace("Kf0", "Ke1")
+    black = ("ma9 rb9 nc9 bd9 ae9 ke8 ag9 bh9 ni9 rj9 mk9 fa7 cc7 ci7 fk7 "
+             "pb6 pd6 pf6 ph6 pj6")
+    step = make_step(course="feidan", goal="setup", method="five_soldiers", placement=red,
+                     black_half=black, example=STANDARD)
+    void = check_setup(step, halves(red))
+    assert not void.valid and void.message.code == "reveal_void"
+    assert check_setup(step, halves(STANDARD)).valid
+
+
+def test_require_moved() -> None:
+    step = make_step(course="feidan", goal="setup", method="middle_soldier", placement=STANDARD,
+                     require_moved=2, example=STANDARD)
+    assert check_setup(step, halves(STANDARD)).message.code == "setup_unchanged"
+    moved = STANDARD.replace("Pb3", "Pb4").replace("Pd3", "Pd4")
+    assert check_setup(step, halves(moved)).valid
+
+
+# --- the file format ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"goal": "fly"}, "goal must be one of"),
+        ({"position": "Ke0 kd9 pd7"}, "behind its starting rank"),
+        ({"instruction": {"zh": "中文"}}, "exactly the keys zh and en"),
+        ({"targets": ["z9"]}, "list of points"),
+        ({"colour": "red"}, "unknown field"),
+    ],
+)
+def test_broken_lesson_files_name_the_problem(change: dict[str, Any], message: str) -> None:
+    step = {"instruction": TEXT, "position": "Ke0 kd9 Nb0", "goal": "reach", "targets": ["c2"]}
+    step.update(change)
+    data = {"slug": "broken", "course": "xiangqi", "order": 1, "title": TEXT,
+            "summary": TEXT, "steps": [step]}
+    with pytest.raises(LessonFileError, match=message):
+        lesson_from_data(data, source="xiangqi/broken.toml")

@@ -1,0 +1,171 @@
+"""Proving that a step can be done: the shortest way through it, found by the engine.
+
+Used by the lesson data test (every step of every lesson must be solvable in exactly its par)
+and by authors while writing lessons (``python -m tutorials.curriculum.solve FILE``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engine import Position
+from tutorials.curriculum.judge import MoveRun, StepRefused, check_setup, point_answers
+from tutorials.curriculum.schema import Step, read_lesson_file
+
+
+def shortest_solution(step: Step, max_moves: int) -> list[str] | None:
+    """The learner's moves of a shortest completion within ``max_moves``, or None.
+
+    Breadth first over the learner's legal moves, each played through the referee (so the
+    scripted replies, the side flips and the goal checks are exactly the server's).
+    """
+    start = MoveRun(step)
+    frontier = [start]
+    seen: set[tuple[str, tuple[str, ...], str]] = set()
+    scripted = step.opponent == "scripted"
+    for _depth in range(max_moves):
+        following: list[MoveRun] = []
+        for run in frontier:
+            for move in sorted(m.iccs() for m in run.pos.legal_moves):
+                child = run.copy()
+                try:
+                    child.play(move)
+                except StepRefused:
+                    continue
+                if child.status == "complete":
+                    return child.moves
+                if child.status == "failed":
+                    continue
+                key = (
+                    child.pos.board_fen() + child.pos.turn,
+                    tuple(sorted(child.collected)),
+                    " ".join(child.moves) if scripted else "",
+                )
+                if key in seen:
+                    continue
+                seen.add(key)
+                following.append(child)
+        frontier = following
+        if not frontier:
+            break
+    return None
+
+
+_WANTED = {"mate": "checkmate", "stalemate": "stalemate", "dead_general": "dead_general"}
+
+
+def forced_win(pos: Position, moves: int, wanted: str) -> bool:
+    """Can the side to move force ``wanted`` (checkmate, stalemate or dead_general) within
+    ``moves`` of its own moves, against every defence?"""
+    for move in list(pos.legal_moves):
+        pos.push(move)
+        try:
+            status = pos.status()
+            if status == wanted:
+                return True
+            if moves > 1 and status == "ongoing" and pos.outcome() is None:
+                replies = list(pos.legal_moves)
+                if all(_after_reply(pos, reply, moves - 1, wanted) for reply in replies):
+                    return True
+        finally:
+            pos.pop()
+    return False
+
+
+def _after_reply(pos: Position, reply: object, moves: int, wanted: str) -> bool:
+    pos.push(reply)  # type: ignore[arg-type]
+    try:
+        return pos.outcome() is None and forced_win(pos, moves, wanted)
+    finally:
+        pos.pop()
+
+
+def line_is_forced(step: Step, solution: list[str]) -> bool:
+    """For a mate (stalemate, dead general) in N with scripted replies: after each of the
+    learner's moves on the solution, does every defence still lose within the moves left?"""
+    wanted = _WANTED[step.goal.kind]
+    pos = Position.from_fen(step.variant, step.fen)
+    total = len(solution)
+    for index, text in enumerate(solution[:-1]):
+        pos.push_iccs(text)
+        left = total - index - 1
+        for reply in list(pos.legal_moves):
+            if not _after_reply(pos, reply, left, wanted):
+                return False
+        pos.push_iccs(step.replies[" ".join(solution[: index + 1])])
+    return True
+
+
+def verify_step(step: Step) -> list[str]:
+    """Every problem with one step (empty when the step is sound)."""
+    goal = step.goal
+    where = f"step {step.key}"
+    problems: list[str] = []
+    if goal.kind == "point":
+        if goal.answer_from is None:
+            return []
+        from datetime import UTC, datetime
+
+        answers = point_answers(step, datetime(2025, 1, 1, 12, tzinfo=UTC))
+        return [] if answers else [f"{where}: the computed question has no answer"]
+    if goal.kind == "setup":
+        state = check_setup(step, dict(goal.placement or {}))
+        if state.valid:
+            problems.append(f"{where}: the starting placement is already a solution")
+        example = check_setup(step, dict(goal.example or {}))
+        if not example.valid:
+            problems.append(f"{where}: the example is refused: {example.message.text.en} "
+                            f"{[v.text.en for v in example.violations]}")
+        return problems
+    if goal.only_move:
+        pos = Position.from_fen(step.variant, step.fen)
+        count = len(pos.legal_moves)
+        if count != 1:
+            problems.append(f"{where}: only_move, but the position has {count} legal moves")
+    for reply_key, reply in step.replies.items():
+        run = MoveRun(step)
+        try:
+            for text in reply_key.split():
+                if run.status != "playing":
+                    break
+                run.play(text)
+        except StepRefused as error:
+            problems.append(f"{where}: the scripted line {reply_key!r} is not playable: {error}")
+        except RuntimeError as error:
+            problems.append(f"{where}: {error} (after {reply_key!r}, reply {reply})")
+    solution = shortest_solution(step, step.par)
+    if solution is None:
+        problems.append(f"{where}: no solution within par {step.par}")
+        return problems
+    if len(solution) != step.par:
+        problems.append(
+            f"{where}: solved in {len(solution)} moves ({' '.join(solution)}), par is {step.par}"
+        )
+    if goal.kind in _WANTED and step.opponent == "scripted" and step.par > 1:
+        if not line_is_forced(step, solution):
+            problems.append(f"{where}: the line {' '.join(solution)} is not forced")
+        pos = Position.from_fen(step.variant, step.fen)
+        if forced_win(pos, step.par - 1, _WANTED[goal.kind]):
+            problems.append(f"{where}: a forced win exists in fewer than {step.par} moves")
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    bad = 0
+    for name in argv:
+        lesson = read_lesson_file(Path(name))
+        for step in lesson.steps:
+            problems = verify_step(step)
+            solution = ""
+            if not problems and step.goal.kind not in ("point", "setup"):
+                found = shortest_solution(step, step.par)
+                solution = " ".join(found or [])
+            print(f"{lesson.slug} {step.key} {step.goal.kind}: "
+                  f"{'; '.join(problems) if problems else 'ok ' + solution}")
+            bad += bool(problems)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

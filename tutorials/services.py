@@ -1,0 +1,316 @@
+"""Writes: loading the lesson files, judging attempts and recording progress, and handing a
+visitor's progress over to an account.
+
+Every attempt is judged here, on the server, by replaying it from the step's start position
+with the engine; the client only ever sends what the learner did (moves, a point, a setup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from core.exceptions import ApplicationError
+from tutorials.curriculum import (
+    Explanation,
+    MoveState,
+    PointState,
+    SetupState,
+    StepRefused,
+    answer_point,
+    check_setup,
+    play_moves,
+    read_lessons,
+    stars_for,
+    stars_for_mistakes,
+)
+from tutorials.curriculum.schema import LESSONS_DIR
+from tutorials.models import Lesson, StepProgress
+from tutorials.models import Step as StepRow
+from tutorials.selectors import Learner, step_rules
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+# How far back a "this moment" board (today's plum-blossom setup) may have been shown.
+MOMENT_WINDOW = timedelta(hours=24)
+MOMENT_SKEW = timedelta(minutes=5)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    added: int
+    updated: int
+    unchanged: int
+    retired: int
+    steps: int
+
+    def summary(self) -> str:
+        return (
+            f"{self.added + self.updated + self.unchanged} lessons, {self.steps} steps "
+            f"({self.added} added, {self.updated} updated, {self.unchanged} unchanged, "
+            f"{self.retired} retired)"
+        )
+
+
+@transaction.atomic
+def lessons_load(*, root: Path = LESSONS_DIR) -> LoadReport:
+    """Put every lesson file under ``root`` into the database. Idempotent: a lesson whose
+    content hash has not changed is left alone; a lesson whose file is gone is retired
+    (hidden, progress kept). Raises LessonFileError, naming the file, for a broken file."""
+    lessons = read_lessons(root)
+    added = updated = unchanged = 0
+    steps = 0
+    for lesson in lessons:
+        steps += len(lesson.steps)
+        row = Lesson.objects.filter(slug=lesson.slug).first()
+        if row is not None and row.content_hash == lesson.content_hash and row.is_active:
+            unchanged += 1
+            continue
+        fields = {
+            "course": lesson.course,
+            "order": lesson.order,
+            "title_zh": lesson.title.zh,
+            "title_en": lesson.title.en,
+            "summary_zh": lesson.summary.zh,
+            "summary_en": lesson.summary.en,
+            "rulings": [r.as_dict() for r in lesson.rulings],
+            "source": lesson.source,
+            "content_hash": lesson.content_hash,
+            "is_active": True,
+        }
+        if row is None:
+            row = Lesson.objects.create(slug=lesson.slug, **fields)
+            added += 1
+        else:
+            for name, value in fields.items():
+                setattr(row, name, value)
+            row.save()
+            updated += 1
+        keep = []
+        for step, raw in zip(lesson.steps, lesson.raw_steps, strict=True):
+            StepRow.objects.update_or_create(
+                lesson=row,
+                key=step.key,
+                defaults={"index": step.index, "goal": step.goal.kind, "par": step.par,
+                          "data": dict(raw)},
+            )
+            keep.append(step.key)
+        row.steps.exclude(key__in=keep).delete()
+    slugs = [lesson.slug for lesson in lessons]
+    retired = Lesson.objects.filter(is_active=True).exclude(slug__in=slugs).update(is_active=False)
+    return LoadReport(added, updated, unchanged, retired, steps)
+
+
+# ---------------------------------------------------------------------------------------------
+# Attempts
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What an attempt did to the learner's record."""
+
+    stars: int | None  # stars earned by this attempt (None: not completed)
+    best_stars: int  # the learner's best on this step so far (0: never completed)
+    best_moves: int | None
+    mistakes: int
+
+
+def _refused(error: StepRefused, *, language: str | None = None) -> ApplicationError:
+    text = error.explanation.text
+    extra = {"code": error.explanation.code, "zh": text.zh, "en": text.en}
+    if error.index is not None:
+        extra["index"] = error.index
+    if error.move is not None:
+        extra["move"] = error.move
+    return ApplicationError(text.get(language or get_language()), extra)
+
+
+def _progress_row(learner: Learner, step: StepRow) -> StepProgress:
+    """The learner's row for the step, locked for this transaction (created if missing)."""
+    row, _ = StepProgress.objects.select_for_update().get_or_create(
+        step=step, **learner.owner_filter()
+    )
+    return row
+
+
+def _record_completion(learner: Learner, step: StepRow, *, stars: int,
+                       moves: int | None) -> Recorded:
+    row = _progress_row(learner, step)
+    now = timezone.now()
+    row.stars = max(row.stars, stars)
+    if moves is not None:
+        row.best_moves = moves if row.best_moves is None else min(row.best_moves, moves)
+    row.completions += 1
+    row.completed_at = row.completed_at or now
+    row.save()
+    return Recorded(stars, row.stars, row.best_moves, row.mistakes)
+
+
+def _record_mistake(learner: Learner, step: StepRow) -> Recorded:
+    row = _progress_row(learner, step)
+    if not row.completed:
+        row.mistakes += 1
+    row.save()
+    return Recorded(None, row.stars, row.best_moves, row.mistakes)
+
+
+def _peek(learner: Learner, step: StepRow) -> Recorded:
+    row = StepProgress.objects.filter(step=step, **learner.owner_filter()).first()
+    if row is None:
+        return Recorded(None, 0, None, 0)
+    return Recorded(None, row.stars, row.best_moves, row.mistakes)
+
+
+@dataclass(frozen=True)
+class MoveAttempt:
+    state: MoveState
+    recorded: Recorded
+
+
+@transaction.atomic
+def step_moves_play(*, learner: Learner, step: StepRow, moves: Sequence[str]) -> MoveAttempt:
+    """Replay the learner's moves on a move step; record the stars when the goal is met.
+
+    Raises ApplicationError (with the reason in both languages) for a move that cannot be
+    read, is illegal, or comes after the step has ended.
+    """
+    rules = step_rules(step)
+    if rules.goal.kind in ("point", "setup"):
+        raise ApplicationError(
+            "This step is not answered with moves.", {"code": "wrong_kind", "goal": rules.goal.kind}
+        )
+    try:
+        state = play_moves(rules, list(moves))
+    except StepRefused as error:
+        raise _refused(error) from None
+    if state.status == "complete":
+        recorded = _record_completion(
+            learner, step, stars=stars_for(state.moves_used, rules.par), moves=state.moves_used
+        )
+    else:
+        recorded = _peek(learner, step)
+    return MoveAttempt(state, recorded)
+
+
+@dataclass(frozen=True)
+class PointAttempt:
+    state: PointState
+    recorded: Recorded
+
+
+def _moment_check(moment: datetime | None) -> datetime | None:
+    if moment is None:
+        return None
+    if timezone.is_naive(moment):
+        raise ApplicationError("The moment must carry a time zone.", {"field": "moment"})
+    now = timezone.now()
+    if moment > now + MOMENT_SKEW or moment < now - MOMENT_WINDOW:
+        raise ApplicationError(
+            "The board of this question has expired: open the step again.",
+            {"field": "moment", "code": "moment_expired"},
+        )
+    return moment
+
+
+@transaction.atomic
+def step_point_answer(*, learner: Learner, step: StepRow, point: str,
+                      moment: datetime | None = None) -> PointAttempt:
+    """Judge a clicked point; a wrong one counts as a mistake until the step is done."""
+    rules = step_rules(step)
+    try:
+        state = answer_point(rules, point, _moment_check(moment))
+    except StepRefused as error:
+        raise _refused(error) from None
+    if state.correct:
+        before = _peek(learner, step)
+        recorded = _record_completion(
+            learner, step, stars=stars_for_mistakes(before.mistakes), moves=None
+        )
+    else:
+        recorded = _record_mistake(learner, step)
+    return PointAttempt(state, recorded)
+
+
+@dataclass(frozen=True)
+class SetupAttempt:
+    state: SetupState
+    recorded: Recorded
+
+
+@transaction.atomic
+def step_setup_submit(*, learner: Learner, step: StepRow,
+                      placement: Mapping[str, str]) -> SetupAttempt:
+    """Judge a secret-setup half; every broken rule is explained."""
+    rules = step_rules(step)
+    try:
+        state = check_setup(rules, placement)
+    except StepRefused as error:
+        raise _refused(error) from None
+    if state.valid:
+        before = _peek(learner, step)
+        recorded = _record_completion(
+            learner, step, stars=stars_for_mistakes(before.mistakes), moves=None
+        )
+    else:
+        recorded = _record_mistake(learner, step)
+    return SetupAttempt(state, recorded)
+
+
+# ---------------------------------------------------------------------------------------------
+# Visitors who sign up
+
+
+def lesson_progress_merge(visitor_id: str, user: User) -> None:
+    """Move an anonymous visitor's lesson progress to ``user`` (registered with accounts.merge).
+
+    Where the account already has a record for a step, the better of the two is kept: more
+    stars, fewer moves, the earlier completion. Idempotent: the visitor's rows are gone after
+    the first call.
+    """
+    rows = StepProgress.objects.select_for_update().filter(visitor_id=visitor_id)
+    for row in rows:
+        mine = StepProgress.objects.select_for_update().filter(user=user, step_id=row.step_id).first()
+        if mine is None:
+            row.visitor_id = None
+            row.user = user
+            row.save()
+            continue
+        mine.stars = max(mine.stars, row.stars)
+        moves = [m for m in (mine.best_moves, row.best_moves) if m is not None]
+        mine.best_moves = min(moves) if moves else None
+        mine.mistakes = min(mine.mistakes, row.mistakes) if mine.completed else row.mistakes
+        mine.completions = F("completions") + row.completions
+        times = [t for t in (mine.completed_at, row.completed_at) if t is not None]
+        mine.completed_at = min(times) if times else None
+        if mine.stars == 0:
+            mine.completed_at = None
+        mine.save()
+        row.delete()
+
+
+__all__ = [
+    "Explanation",
+    "LoadReport",
+    "MoveAttempt",
+    "PointAttempt",
+    "Recorded",
+    "SetupAttempt",
+    "lesson_progress_merge",
+    "lessons_load",
+    "step_moves_play",
+    "step_point_answer",
+    "step_setup_submit",
+]

@@ -1,0 +1,389 @@
+// The lesson player: shows one step at a time on the shared board and sends what the learner
+// does (moves, a clicked point, a setup) to the server, which judges it with the engine.
+// Nothing is decided here: the page only shows the server's answer.
+
+const page = JSON.parse(document.getElementById("lesson-page").textContent);
+const { mountBoard, iccsToKey } = await import(page.board_module);
+
+const lesson = page.lesson;
+const labels = page.labels;
+const $ = (id) => document.getElementById(id);
+const MOVE_GOALS = ["reach", "capture", "check", "mate", "stalemate", "dead_general", "move", "outcome"];
+
+let step = null; // the step shown
+let moves = []; // the learner's accepted moves on this try
+let fen = ""; // the position shown (learner to move)
+let legal = [];
+let over = false; // the step is complete or failed: no more input until retry
+let busy = false;
+let placement = {}; // setup steps: point -> letter (Red's half)
+
+const board = mountBoard($("board"), {
+  variant: lesson.steps[0].variant,
+  fen: lesson.steps[0].fen,
+  orientation: lesson.steps[0].orientation,
+  movable: null,
+  label: lesson.title,
+  onMove: (iccs) => onBoardMove(iccs),
+});
+board.ground.set({ movable: { showDests: false }, events: { select: (key) => onSelect(key) } });
+
+function cookie(name) {
+  const found = document.cookie.split("; ").find((c) => c.startsWith(name + "="));
+  if (found) return decodeURIComponent(found.split("=")[1]);
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+async function post(kind, body) {
+  const url = page.api[kind].replace("KEY", encodeURIComponent(step.key));
+  let response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    return { ok: false, data: { error: { message: labels.network, extra: {} } } };
+  }
+  const data = await response.json().catch(() => ({ error: { message: labels.network, extra: {} } }));
+  return { ok: response.ok, data };
+}
+
+// --- what is shown ------------------------------------------------------------------------------
+
+function setStatus(text, kind) {
+  const status = $("status");
+  status.textContent = text || "";
+  status.className = "status" + (kind ? ` status-${kind}` : "");
+  status.dataset.kind = kind || "";
+}
+
+function starsText(count) {
+  return "★".repeat(count) + "☆".repeat(3 - count);
+}
+
+function showStars(count) {
+  const stars = $("stars");
+  stars.dataset.stars = String(count);
+  stars.textContent = starsText(count);
+  stars.title = `${count} ${labels.stars}`;
+}
+
+function showCounter() {
+  if (step.par) {
+    $("counter").textContent = `${labels.moves} ${moves.length} · ${labels.par} ${step.par}`;
+  } else {
+    $("counter").textContent = "";
+  }
+}
+
+let shapesNow = []; // the marks drawn for the current state (ICCS)
+
+function toCg(shapes) {
+  return shapes.map((shape) =>
+    shape.at
+      ? { orig: iccsToKey(shape.at), brush: shape.brush }
+      : { orig: iccsToKey(shape.from), dest: iccsToKey(shape.to), brush: shape.brush },
+  );
+}
+
+function targetShapes(remaining) {
+  const shapes = (remaining || []).map((at) => ({ at, brush: "green" }));
+  for (const at of step.marks) shapes.push({ at, brush: "yellow" });
+  for (const move of step.arrows) shapes.push({ from: move.slice(0, 2), to: move.slice(2, 4), brush: "blue" });
+  shapesNow = shapes;
+  return shapes;
+}
+
+function markDot(key, done) {
+  const dot = document.querySelector(`.step-dot[data-step="${key}"]`);
+  if (dot && done) dot.classList.add("done");
+}
+
+function setCurrentDot() {
+  for (const dot of document.querySelectorAll(".step-dot")) {
+    dot.classList.toggle("current", dot.dataset.step === step.key);
+    dot.setAttribute("aria-current", dot.dataset.step === step.key ? "step" : "false");
+  }
+}
+
+function placementFen(half, blackHalf) {
+  const width = 11;
+  const all = { ...(blackHalf || {}), ...half };
+  const rows = [];
+  for (let rank = 9; rank >= 0; rank--) {
+    let row = "";
+    let empty = 0;
+    for (let file = 0; file < width; file++) {
+      const letter = all["abcdefghijk"[file] + rank];
+      if (!letter) {
+        empty++;
+        continue;
+      }
+      if (empty) row += empty;
+      empty = 0;
+      row += letter;
+    }
+    rows.push(row + (empty ? empty : ""));
+  }
+  return rows.join("/") + " w - - 0 1";
+}
+
+function showButtons() {
+  const index = lesson.steps.indexOf(step);
+  const last = index === lesson.steps.length - 1;
+  const complete = step.completedNow;
+  $("next").hidden = !(complete && !last);
+  $("next-lesson").hidden = !(complete && last && lesson.next_lesson);
+  $("back-to-map").hidden = !(complete && last && !lesson.next_lesson);
+  $("retry").hidden = !over && moves.length === 0 && step.goal !== "setup";
+  $("hint").hidden = !step.hint;
+}
+
+function showStep(next) {
+  step = next;
+  step.completedNow = false;
+  moves = [];
+  over = false;
+  fen = step.fen;
+  legal = step.legal;
+  const isMoves = MOVE_GOALS.includes(step.goal);
+  $("step-title").textContent = labels.step_of
+    .replace("%(n)s", step.number)
+    .replace("%(total)s", lesson.steps.length);
+  $("instruction").textContent = step.instruction;
+  $("ruling").hidden = !step.ruling;
+  $("ruling").textContent = step.ruling || "";
+  $("caption").hidden = !step.caption;
+  $("caption").textContent = step.caption || "";
+  $("violations").hidden = true;
+  $("violations").textContent = "";
+  $("setup-tools").hidden = step.goal !== "setup";
+  setStatus(
+    step.goal === "point" ? labels.click_point : step.goal === "setup" ? labels.arrange : labels.your_turn,
+    "",
+  );
+  showStars(step.stars || 0);
+  showCounter();
+  setCurrentDot();
+  document.body.dataset.step = step.key;
+  document.body.dataset.goal = step.goal;
+  document.body.dataset.result = "";
+  const url = new URL(window.location.href);
+  url.searchParams.set("step", step.key);
+  window.history.replaceState(null, "", url);
+
+  if (step.goal === "setup") {
+    placement = { ...step.placement };
+    board.ground.set({ movable: { free: true, showDests: false } });
+    board.set({
+      fen: placementFen(placement, step.black_half),
+      orientation: "red",
+      movable: "red",
+      dests: [],
+      lastMove: null,
+      check: null,
+      shapes: [],
+    });
+  } else {
+    board.ground.set({ movable: { free: false, showDests: false } });
+    board.set({
+      fen: step.fen,
+      orientation: step.orientation,
+      movable: isMoves ? step.learner : null,
+      dests: isMoves ? [...new Set([...step.legal, ...step.tries])] : [],
+      lastMove: null,
+      check: step.check,
+      shapes: targetShapes(step.targets),
+    });
+  }
+  showButtons();
+}
+
+// --- moves ---------------------------------------------------------------------------------------
+
+function boardAfter(result) {
+  board.set({
+    fen: result.fen,
+    movable: result.status === "playing" ? step.learner : null,
+    dests: result.status === "playing" ? [...new Set([...result.legal, ...result.tries])] : [],
+    lastMove: result.last_move,
+    check: result.check,
+    shapes: targetShapes(result.remaining),
+  });
+}
+
+async function onBoardMove(iccs) {
+  if (step.goal === "setup") return onSetupMove(iccs);
+  if (!MOVE_GOALS.includes(step.goal) || over || busy) return;
+  busy = true;
+  document.body.dataset.busy = "1";
+  const { ok, data } = await post("moves", { moves: [...moves, iccs] });
+  busy = false;
+  document.body.dataset.busy = "";
+  if (!ok) {
+    // Refused: put the piece back and say why.
+    board.set({ fen, dests: [...new Set([...legal, ...step.tries])] });
+    setStatus(data.error.message, "error");
+    document.body.dataset.result = "refused";
+    document.body.dataset.refusal = (data.error.extra && data.error.extra.code) || "";
+    return;
+  }
+  moves.push(iccs);
+  fen = data.fen;
+  legal = data.legal;
+  step.tries = data.tries;
+  const reply = data.plies.length > 1 && data.plies[data.plies.length - 1].by === "opponent"
+    ? data.plies[data.plies.length - 1]
+    : null;
+  if (reply) {
+    // Show the learner's move first, then the reply.
+    const mine = data.plies[data.plies.length - 2];
+    board.set({ fen: mine.fen, movable: null, dests: [], lastMove: mine.iccs, check: null });
+    await new Promise((resolve) => setTimeout(resolve, 350));
+  }
+  boardAfter(data);
+  showCounter();
+  if (data.status === "complete") {
+    over = true;
+    step.completedNow = true;
+    step.completed = true;
+    step.stars = data.progress.best_stars;
+    showStars(data.progress.stars);
+    markDot(step.key, true);
+    setStatus(data.message.text, "success");
+    document.body.dataset.result = "complete";
+  } else if (data.status === "failed") {
+    over = true;
+    setStatus(data.message.text, "failed");
+    document.body.dataset.result = "failed";
+  } else {
+    const text = reply ? `${labels.opponent_replied}: ${reply.chinese} (${reply.iccs})` : labels.your_turn;
+    setStatus(text, "");
+    document.body.dataset.result = "playing";
+  }
+  showButtons();
+}
+
+// --- points ------------------------------------------------------------------------------------
+
+function keyPoint(key) {
+  const rank = "123456789:".indexOf(key[1]);
+  return key[0] + String(rank);
+}
+
+let hintShown = false;
+
+function onSelect(key) {
+  if (!step) return;
+  const point = keyPoint(key);
+  if (step.goal === "point") {
+    answer(point);
+    return;
+  }
+  if (MOVE_GOALS.includes(step.goal) && step.hints && !over) {
+    const rings = legal.filter((m) => m.startsWith(point)).map((m) => ({ at: m.slice(2, 4), brush: "blue" }));
+    if (rings.length || hintShown) board.ground.setAutoShapes(toCg(shapesNow.concat(rings)));
+    hintShown = rings.length > 0;
+  }
+}
+
+async function answer(point) {
+  if (over || busy) return;
+  busy = true;
+  const body = { point };
+  if (step.moment) body.moment = step.moment;
+  const { ok, data } = await post("answer", body);
+  busy = false;
+  if (!ok) {
+    setStatus(data.error.message, "error");
+    return;
+  }
+  if (data.correct) {
+    over = true;
+    step.completedNow = true;
+    step.completed = true;
+    showStars(data.progress.stars);
+    markDot(step.key, true);
+    board.set({ shapes: data.answers.map((at) => ({ at, brush: "green" })) });
+    setStatus(data.message.text, "success");
+    document.body.dataset.result = "complete";
+  } else {
+    board.set({ shapes: [{ at: point, brush: "red" }] });
+    setStatus(data.message.text, "failed");
+    document.body.dataset.result = "wrong";
+  }
+  showButtons();
+}
+
+// --- setups ------------------------------------------------------------------------------------
+
+function onSetupMove(iccs) {
+  const from = iccs.slice(0, 2);
+  const to = iccs.slice(2, 4);
+  const moving = placement[from];
+  if (!moving || (step.black_half && step.black_half[to])) {
+    board.set({ fen: placementFen(placement, step.black_half) });
+    return;
+  }
+  const there = placement[to];
+  delete placement[from];
+  if (there) placement[from] = there; // dropping on your own piece swaps the two
+  placement[to] = moving;
+  board.set({ fen: placementFen(placement, step.black_half), lastMove: null, shapes: [] });
+  $("retry").hidden = false;
+}
+
+async function submitSetup() {
+  if (busy || over) return;
+  busy = true;
+  const { ok, data } = await post("setup", { placement });
+  busy = false;
+  const list = $("violations");
+  list.textContent = "";
+  if (!ok) {
+    setStatus(data.error.message, "error");
+    return;
+  }
+  for (const violation of data.violations) {
+    const item = document.createElement("li");
+    item.textContent = violation.text;
+    item.dataset.code = violation.code;
+    list.appendChild(item);
+  }
+  list.hidden = data.violations.length === 0;
+  board.set({ shapes: data.violations.filter((v) => v.point).map((v) => ({ at: v.point, brush: "red" })) });
+  if (data.valid) {
+    over = true;
+    step.completedNow = true;
+    step.completed = true;
+    showStars(data.progress.stars);
+    markDot(step.key, true);
+    setStatus(data.message.text, "success");
+    document.body.dataset.result = "complete";
+  } else {
+    setStatus(data.message.text, "failed");
+    document.body.dataset.result = "wrong";
+  }
+  showButtons();
+}
+
+// --- buttons -----------------------------------------------------------------------------------
+
+$("retry").addEventListener("click", () => showStep(step));
+$("next").addEventListener("click", () => {
+  const index = lesson.steps.indexOf(step);
+  if (index + 1 < lesson.steps.length) showStep(lesson.steps[index + 1]);
+});
+$("hint").addEventListener("click", () => setStatus(step.hint, "hint"));
+$("setup-submit").addEventListener("click", submitSetup);
+$("setup-reset").addEventListener("click", () => showStep(step));
+for (const dot of document.querySelectorAll(".step-dot")) {
+  dot.addEventListener("click", () => showStep(lesson.steps.find((s) => s.key === dot.dataset.step)));
+}
+
+showStep(lesson.steps.find((s) => s.key === page.start_step) || lesson.steps[0]);
+document.body.dataset.ready = "1";

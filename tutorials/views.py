@@ -1,0 +1,80 @@
+"""Pages: the course map (/learn/) and the lesson player (/learn/<lesson>/)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from core.exceptions import ApplicationError
+from tutorials.selectors import (
+    continue_lesson,
+    course_map,
+    learner_get,
+    lesson_get,
+    lesson_view,
+)
+
+
+@require_GET
+def course_map_page(request: HttpRequest) -> HttpResponse:
+    learner = learner_get(request)
+    courses = course_map(learner=learner)
+    wanted = request.GET.get("course")
+    return render(
+        request,
+        "tutorials/course_map.html",
+        {
+            "courses": courses,
+            "continue_at": continue_lesson(learner=learner),
+            "open_course": wanted if wanted in {c.course for c in courses} else None,
+        },
+    )
+
+
+def _labels() -> dict[str, str]:
+    return {
+        "step_of": _("Step %(n)s of %(total)s"),
+        "par": _("Par"),
+        "moves": _("Moves"),
+        "stars": _("stars"),
+        "your_turn": _("Your move"),
+        "opponent_replied": _("Opponent replied"),
+        "click_point": _("Click a point on the board."),
+        "arrange": _("Drag your pieces to arrange them, then submit."),
+        "network": _("The server could not be reached. Try again."),
+    }
+
+
+@require_GET
+def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        lesson = lesson_get(slug=slug)
+    except ApplicationError:
+        raise Http404(slug) from None
+    learner = learner_get(request)
+    view = lesson_view(lesson=lesson, learner=learner, moment=timezone.now())
+    keys = [step["key"] for step in view["steps"]]
+    wanted = request.GET.get("step")
+    if wanted in keys:
+        start = wanted
+    else:
+        start = next((s["key"] for s in view["steps"] if not s["completed"]), keys[0])
+    page = {
+        "lesson": view,
+        "start_step": start,
+        "board_module": static("build/board.js"),
+        "api": {
+            "moves": reverse("tutorials:api-step-moves", args=[slug, "KEY"]),
+            "answer": reverse("tutorials:api-step-answer", args=[slug, "KEY"]),
+            "setup": reverse("tutorials:api-step-setup", args=[slug, "KEY"]),
+            "lesson": reverse("tutorials:api-lesson", args=[slug]),
+        },
+        "course_map_url": reverse("tutorials:course-map"),
+        "labels": _labels(),
+    }
+    return render(request, "tutorials/lesson.html", {"lesson": view, "page": page})
