@@ -135,20 +135,18 @@ def repetition_outcome(pos: Position) -> Outcome | None:
 
 
 def _attack_pairs(pos: Position, colour_bit: int) -> set[tuple[int, int]]:
-    """(attacker point, target point) for every legal capture the side
-    ``colour_bit`` could make if it were to move, by pieces that may be
-    judged as chasing (not general, not soldier), of targets that are not
-    the general."""
+    """(attacker point, target point) for every capture the side
+    ``colour_bit`` could make by its pieces' capture rules, by pieces that
+    may be judged as chasing (not general, not soldier), of targets that are
+    not the general. Whether the side is in check does not matter: an attack
+    that stands while the other side answers a check is not new."""
     flipped = pos.side != colour_bit
     if flipped:
         pos.side ^= BLACK
-        pos._legal = None
     try:
-        if pos.is_check() and flipped:
-            return set()
         b = pos.board
         pairs = set()
-        for m in pos._gen_legal():
+        for m in pos._pseudo():
             fr, to = m >> 8, m & 255
             target = b[to]
             if target and b[fr] & 15 not in (KING, SOLDIER) and target & 15 != KING:
@@ -157,7 +155,6 @@ def _attack_pairs(pos: Position, colour_bit: int) -> set[tuple[int, int]]:
     finally:
         if flipped:
             pos.side ^= BLACK
-        pos._legal = None
 
 
 def _protected(pos: Position, attacker: int, target: int) -> bool:

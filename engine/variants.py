@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from engine.errors import UnknownVariantError
+from engine.errors import EngineError, UnknownVariantError
 
 # Piece type codes (the low four bits of a board value).
 KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE = range(1, 10)
@@ -106,7 +106,7 @@ class Variant:
             if name == setup:
                 return fen
         names = ", ".join(name for name, _ in self.starts)
-        raise ValueError(f"unknown start {setup!r} for {self.name} (known: {names})")
+        raise EngineError(f"unknown start {setup!r} for {self.name} (known: {names})")
 
     def with_changes(self, **changes: object) -> Variant:
         """A copy of this table with some properties changed."""

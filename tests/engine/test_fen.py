@@ -1,0 +1,185 @@
+"""RULES §3: reading and writing positions (FEN), and every rejection."""
+
+import pytest
+
+from engine import InvalidFenError, Position, UnknownVariantError
+
+STARTS = [
+    (
+        "xiangqi",
+        None,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    ),
+    (
+        "feidan",
+        None,
+        "mrnbakabnrm/11/f1c5c1f/1p1p1p1p1p1/11/11/1P1P1P1P1P1/F1C5C1F/11/MRNBAKABNRM w - - 0 1",
+    ),
+    (
+        "xinban",
+        None,
+        "+r+nbakab+n+r/9/1+c5+c1/p1p1p1p1p/9/9/P1P1P1P1P/1+C5+C1/9/+R+NBAKAB+N+R w - - 0 1",
+    ),
+    (
+        "xinban",
+        "traditional",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    ),
+    (
+        "xinban",
+        "red-new",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1+C5+C1/9/+R+NBAKAB+N+R w - - 0 1",
+    ),
+    (
+        "xinban",
+        "black-new",
+        "+r+nbakab+n+r/9/1+c5+c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("variant", "setup", "fen"), STARTS, ids=lambda x: str(x)[:20])
+def test_start_positions_round_trip(variant: str, setup: str | None, fen: str) -> None:
+    start = Position.start(variant, setup)
+    assert start.fen() == fen
+    assert Position.from_fen(variant, fen).fen() == fen
+    assert Position.from_fen(variant, fen) == start
+
+
+def test_the_default_xinban_start_is_new_against_new() -> None:
+    assert Position.start("xinban").fen() == STARTS[2][2]
+
+
+def test_eleven_file_boards_use_runs_of_ten_and_eleven() -> None:
+    fen = "m3k5m/11/11/11/11/11/10M/11/11/M4K5 w - - 0 1"
+    pos = Position.from_fen("feidan", fen)
+    assert pos.fen() == fen
+    assert pos.piece_at("k3") == "M"
+    assert pos.piece_at("j3") is None
+    assert pos.piece_at("a0") == "M"
+    assert pos.piece_at("f0") == "K"
+
+
+def test_turncoat_marks_are_read_and_written() -> None:
+    fen = "5k3/9/2+n6/9/p8/9/9/9/4A4/3K+R4 b - - 3 20"
+    pos = Position.from_fen("xinban", fen)
+    assert pos.piece_at("c7") == "+n"
+    assert pos.piece_at("e0") == "+R"
+    assert pos.fen() == fen
+
+
+def test_r_is_accepted_for_red_and_written_as_w() -> None:
+    pos = Position.from_fen(
+        "xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1"
+    )
+    assert pos.turn == "red"
+    assert pos.fen() == STARTS[0][2]
+
+
+def test_side_and_counters() -> None:
+    pos = Position.from_fen("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/4K4 b - - 17 42")
+    assert pos.turn == "black"
+    assert (pos.halfmove, pos.fullmove) == (17, 42)
+    assert pos.fen() == "3k5/9/9/9/9/9/9/9/4A4/4K4 b - - 17 42"
+
+
+def test_the_board_field_alone_is_read_with_red_to_move() -> None:
+    pos = Position.from_fen("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/4K4")
+    assert pos.turn == "red"
+    assert pos.fen() == "3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1"
+
+
+def test_unknown_variant() -> None:
+    with pytest.raises(UnknownVariantError, match="chess"):
+        Position.from_fen("chess", STARTS[0][2])
+    assert issubclass(UnknownVariantError, ValueError)
+
+
+# -- rejections: each raises InvalidFenError naming the rank and the reason -------
+
+REJECTED = [
+    # does not parse
+    ("xiangqi", "", None, "empty"),
+    (
+        "xiangqi",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w - - 0 1",
+        None,
+        "10 ranks",
+    ),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/9/4K4/9 w - - 0 1", None, "10 ranks"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/4K4 x - - 0 1", None, "side to move"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/4K4 w KQ - 0 1", None, "third field"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/4K4 w - - x 1", None, "halfmove"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 0", None, "move number"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1 extra", None, "too many fields"),
+    ("xiangqi", "3k5/9/9/9/9/0P8/9/9/4A4/4K4 w - - 0 1", 4, "start with 0"),
+    # wrong number of points on a rank
+    ("xiangqi", "3k5/9/9/9/9/8/9/9/4A4/4K4 w - - 0 1", 4, "8 points"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/10/4A4/4K4 w - - 0 1", 2, "10 points"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9P/4A4/4K4 w - - 0 1", 2, "more than 9 points"),
+    ("feidan", "5k5/11/11/11/11/11/11/11/11/5K4 w - - 0 1", 0, "10 points"),
+    ("feidan", "5k5/11/11/11/11/11/12/11/11/5K5 w - - 0 1", 3, "12 points"),
+    # a letter not in the variant
+    ("xiangqi", "3k5/9/9/9/9/9/9/4F4/4A4/4K4 w - - 0 1", 2, "'F' is not a piece of xiangqi"),
+    ("xinban", "3k5/9/9/9/9/9/9/4m4/4A4/4K4 w - - 0 1", 2, "'m' is not a piece of xinban"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/4x4/4A4/4K4 w - - 0 1", 2, "'x' is not a piece"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/4+R4/4A4/4K4 w - - 0 1", 2, "+R"),
+    ("xinban", "3k5/9/9/9/9/9/9/4+P4/4A4/4K4 w - - 0 1", 2, "+P"),
+    ("xinban", "3k5/9/9/9/9/9/9/9/4A4/4+K4 w - - 0 1", 0, "+K"),
+    ("xinban", "3k5/9/9/9/9/9/9/8+/4A4/4K4 w - - 0 1", 2, "'+' must be followed"),
+    # two generals of a side, no general
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4K4/4K4 w - - 0 1", 1, "2 generals"),
+    ("xiangqi", "3k1k3/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1", 9, "2 generals"),
+    ("xiangqi", "9/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1", None, "Black has no general"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/9 w - - 0 1", None, "Red has no general"),
+    # a general outside its palace
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/2K6 w - - 0 1", 0, "outside its palace"),
+    ("xiangqi", "9/9/9/9/9/9/9/3k5/4A4/4K4 w - - 0 1", 2, "outside its palace"),
+    ("feidan", "5k5/11/11/11/11/11/11/11/11/3K7 w - - 0 1", 0, "outside its palace"),
+    # an advisor or elephant on a point it can never reach
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/3A5/4K4 w - - 0 1", 1, "advisor on d1"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/9/1B2K4 w - - 0 1", 0, "elephant on b0"),
+    ("xiangqi", "3k5/9/9/9/9/2b6/9/9/9/4K4 w - - 0 1", 4, "elephant on c4"),
+    ("xiangqi", "3k5/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1", 5, "elephant on c5"),
+    ("feidan", "5k5/11/11/11/11/11/11/11/11/3A1K5 w - - 0 1", 0, "advisor on d0"),
+    ("feidan", "5k5/11/11/11/11/11/11/11/11/2B2K5 w - - 0 1", 0, "elephant on c0"),
+    # a soldier behind its own start rank
+    ("xiangqi", "3k5/9/9/9/9/9/9/P8/9/4K4 w - - 0 1", 2, "soldier on a2"),
+    ("xiangqi", "3k5/9/p8/9/9/9/9/9/9/4K4 w - - 0 1", 7, "soldier on a7"),
+    # the side not to move in check, the generals facing
+    ("xiangqi", "4k4/9/9/9/9/9/9/9/9/3KR4 w - - 0 1", 9, "in check"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/9/3rK4 b - - 0 1", 0, "in check"),
+    ("xiangqi", "4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1", 0, "faces"),
+    ("feidan", "5k5/11/11/11/11/11/11/11/11/5K5 w - - 0 1", 9, "faces"),
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "rank", "reason"),
+    REJECTED,
+    ids=[f"{v}-{reason}-{i}" for i, (v, _, _, reason) in enumerate(REJECTED)],
+)
+def test_rejections_name_the_rank_and_the_reason(
+    variant: str, fen: str, rank: int | None, reason: str
+) -> None:
+    with pytest.raises(InvalidFenError) as caught:
+        Position.from_fen(variant, fen)
+    message = str(caught.value)
+    assert reason in message
+    assert caught.value.rank == rank
+    if rank is not None:
+        assert f"rank {rank}" in message
+    assert "\n" not in message
+    assert isinstance(caught.value, ValueError)
+
+
+def test_a_fen_that_is_not_a_string_is_rejected() -> None:
+    with pytest.raises(InvalidFenError):
+        Position.from_fen("xiangqi", None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidFenError):
+        Position.from_fen("xiangqi", 42)  # type: ignore[arg-type]
+
+
+def test_a_very_long_fen_is_rejected() -> None:
+    with pytest.raises(InvalidFenError, match="longer"):
+        Position.from_fen("xiangqi", "9/" * 1000)
