@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.errors import IllegalMoveError, InvalidMoveError
@@ -67,6 +68,15 @@ def letter(value: int) -> str:
     return "+" + text if value & TURNCOAT else text
 
 
+@cache
+def _variant_tables(variant: Variant) -> tuple[tuple[frozenset[int], frozenset[int]], bool]:
+    """Each side's missile base points, and whether the variant has fighters."""
+    bases: list[set[int]] = [set(), set()]
+    for f, r in variant.base_points:
+        bases[0 if r < 5 else 1].add(r * variant.width + f)
+    return (frozenset(bases[0]), frozenset(bases[1])), FIGHTER in variant.piece_types
+
+
 class LegalMoves:
     """The legal moves of a position: iterable, supports ``in`` and ``len()``."""
 
@@ -112,24 +122,26 @@ class Position:
         self.halfmove = 0
         self.fullmove = 1
         self.kings = [-1, -1]
-        self.occupied: tuple[set[int], set[int]] = (set(), set())
-        self.hash = 0 if red_to_move else ZOBRIST_BLACK
+        red: set[int] = set()
+        black: set[int] = set()
+        self.occupied: tuple[set[int], set[int]] = (red, black)
+        h = 0 if red_to_move else ZOBRIST_BLACK
         for sq, v in enumerate(board):
             if v:
-                self.occupied[1 if v & BLACK else 0].add(sq)
-                self.hash ^= ZOBRIST[v][sq]
+                if v & BLACK:
+                    black.add(sq)
+                else:
+                    red.add(sq)
+                h ^= ZOBRIST[v][sq]
                 if v & 15 == KING:
-                    self.kings[1 if v & BLACK else 0] = sq
+                    self.kings[v >> 5 & 1] = sq
+        self.hash = h
         # per-ply undo records: (move, changes, halfmove, hash, kings)
         self._stack: list[tuple[int, list[Change], int, int, tuple[int, int]]] = []
         self._legal: list[int] | None = None
         self._dead_general = False
         # the variant table, unpacked once for the move generator
-        bases: list[set[int]] = [set(), set()]
-        for f, r in variant.base_points:
-            bases[0 if r < 5 else 1].add(r * self.width + f)
-        self._bases = (frozenset(bases[0]), frozenset(bases[1]))
-        self._has_fighters = FIGHTER in variant.piece_types
+        self._bases, self._has_fighters = _variant_tables(variant)
         self._untouchable = variant.untouchable_by_general
         self._colliding = variant.colliding_types
         self._dead_types = variant.dead_general_types
