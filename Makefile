@@ -1,4 +1,4 @@
-.PHONY: run check test lint bench build
+.PHONY: run check test lint bench build load
 
 run:    ## set up and start the site (web server + Celery worker)
 	scripts/run
@@ -22,3 +22,7 @@ bench:  ## benchmarks: each prints figures and ratios against a named peer
 	@set -e; found=0; for script in bench/*.py; do \
 	  [ -e "$$script" ] || continue; found=1; echo "==> $$script"; .venv/bin/python "$$script"; \
 	done; [ $$found = 1 ] || echo "No benchmarks in bench/ yet."
+
+load:   ## load benchmark: gunicorn + worker + PostgreSQL + RabbitMQ under locust for 60 s
+	scripts/setup test
+	.venv/bin/python bench/load/run.py

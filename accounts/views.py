@@ -1,7 +1,13 @@
-"""Sign up, log in, log out and the profile page."""
+"""Sign up, log in, log out and the profile page.
+
+Sign-up and log-in are throttled (``core.throttles``): per client address for both, and per
+account name tried for log-in, so that guessing a password is slow from anywhere.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import math
 from typing import Any
 
 from django.contrib.auth import views as auth_views
@@ -14,6 +20,27 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.forms import SignupForm
 from accounts.services import user_login
+from core.throttles import client_address, throttle_hit
+
+
+def _throttled(request: HttpRequest, checks: list[tuple[str, str]]) -> HttpResponse | None:
+    """Count this request in each (scope, key); a 429 page when any is over its rate."""
+    waits = [wait for scope, key in checks if (wait := throttle_hit(scope, key)) is not None]
+    if not waits:
+        return None
+    seconds = math.ceil(max(waits))
+    response = render(
+        request,
+        "accounts/throttled.html",
+        {"minutes": max(1, math.ceil(seconds / 60))},
+        status=429,
+    )
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def _account_key(username: str) -> str:
+    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
 
 
 def _next_url(request: HttpRequest) -> str | None:
@@ -29,6 +56,10 @@ def _next_url(request: HttpRequest) -> str | None:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile")
+    if request.method == "POST" and (
+        refused := _throttled(request, [("signup", client_address(request))])
+    ):
+        return refused
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -40,6 +71,15 @@ def signup(request: HttpRequest) -> HttpResponse:
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        checks = [("login", client_address(request))]
+        username = request.POST.get("username", "")
+        if username:
+            checks.append(("login_account", _account_key(username)))
+        if refused := _throttled(request, checks):
+            return refused
+        return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: Any) -> HttpResponse:
         user_login(request=self.request, user=form.get_user())

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Any
+
 from drf_spectacular.utils import (
     extend_schema,
     extend_schema_field,
@@ -112,10 +115,21 @@ class PositionAnalyseApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        analysis = position_analyse(
-            variant=data["variant"],
-            fen=data.get("fen"),
-            setup=data.get("setup"),
-            moves=data.get("moves", []),
-        )
-        return Response(self.OutputSerializer(analysis).data)
+        return Response(
+            analysis_output(data["variant"], data.get("fen"), data.get("setup"),
+                            tuple(data.get("moves", [])))
+        )  # fmt: skip
+
+
+# The analysis board asks about the same positions again and again (starts, openings); the
+# answer depends on the request alone, so each web process keeps the latest ones.
+ANALYSIS_CACHE_SIZE = 1024
+
+
+@lru_cache(maxsize=ANALYSIS_CACHE_SIZE)
+def analysis_output(
+    variant: str, fen: str | None, setup: str | None, moves: tuple[str, ...]
+) -> dict[str, Any]:
+    """The API's answer for one request (errors are raised, never kept)."""
+    analysis = position_analyse(variant=variant, fen=fen, setup=setup, moves=moves)
+    return dict(PositionAnalyseApi.OutputSerializer(analysis).data)

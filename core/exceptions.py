@@ -6,14 +6,15 @@ Services raise ``ApplicationError(message, extra)`` when a request cannot be car
     {"error": {"message": "<what went wrong, for people>", "extra": {<details, for programs>}}}
 
 ``ApplicationError`` becomes HTTP 400; DRF's own errors keep their status (400 for invalid
-input, with the field errors in ``extra["fields"]``; 403, 404, 405 ...).
+input, with the field errors in ``extra["fields"]``; 403, 404, 405 ...); a body Django refuses
+as suspicious (too many fields) is a 400, one too large a 413.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -58,7 +59,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.message, exc.extra), status=status.HTTP_400_BAD_REQUEST)
 
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, RequestDataTooBig):
+        return Response(error_body(str(exc), {}), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, SuspiciousOperation):  # too many form fields, a malformed upload ...
+        exc = exceptions.ParseError(str(exc))
+    elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()

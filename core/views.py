@@ -1,16 +1,26 @@
-"""Pages of the core app: home, the analysis board, and /healthz."""
+"""Pages of the core app: home, the analysis board, /healthz, and the server error answer."""
 
 from __future__ import annotations
 
+import sys
+
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from core.exceptions import error_body
+from core.middleware import is_api_request
 from core.selectors import health_report, variant_list, variant_title
+
+# Seconds a client is asked to wait when the database cannot be reached.
+RETRY_AFTER_SECONDS = 5
 
 TERMINATION_LABELS = {
     "checkmate": gettext_lazy("Checkmate"),
@@ -87,3 +97,51 @@ def healthz(request: HttpRequest) -> JsonResponse:
     """Database, broker and worker reachability as JSON; HTTP 503 when any is down."""
     report = health_report()
     return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler404``: JSON in the API's error shape under /api/, the usual page elsewhere."""
+    if is_api_request(request):
+        return JsonResponse(error_body(_("Not found."), {"path": request.path}), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400``: JSON in the API's error shape under /api/, the usual page elsewhere."""
+    if is_api_request(request):
+        return JsonResponse(error_body(_("Bad request."), {}), status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler403``: JSON in the API's error shape under /api/, the usual page elsewhere."""
+    if is_api_request(request):
+        return JsonResponse(error_body(_("Permission denied."), {}), status=403)
+    return defaults.permission_denied(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: an error no view answered.
+
+    When the database cannot be reached (restarting, fail-over, connections exhausted) the
+    answer is 503 with Retry-After, rendered without touching the database, and the site goes
+    on by itself once the database is back (each request checks its connection first). Other
+    errors are 500; the API answers both in its JSON error shape.
+    """
+    error = sys.exc_info()[1]
+    unavailable = isinstance(error, OperationalError | InterfaceError)
+    if is_api_request(request):
+        if unavailable:
+            response: HttpResponse = JsonResponse(
+                error_body(_("The service is unavailable for a moment; try again."), {}),
+                status=503,
+            )
+        else:
+            response = JsonResponse(error_body(_("Server error."), {}), status=500)
+    elif unavailable:
+        response = HttpResponse(render_to_string("core/unavailable.html"), status=503)
+    else:
+        return defaults.server_error(request)
+    if unavailable:
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

@@ -3,7 +3,9 @@
 The test command (scripts/test) points ``DATABASE_URL`` at PostgreSQL and ``CELERY_BROKER_URL``
 at Redis when they answer; with ``REQUIRE_SERVICES=1`` (CI) both are required and the run stops
 at once when either is missing. Tests marked ``celery`` get a real worker process, started once
-per session, reading a queue of its own and using the same test database.
+per session, reading queues of its own and using the same test database. Tests marked
+``faults`` start private PostgreSQL and RabbitMQ servers of their own (tests/faults/).
+Throttle counters (the cache) are emptied before each test.
 """
 
 from __future__ import annotations
@@ -49,10 +51,18 @@ def _worker_database_url() -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Each test starts with no throttle counted (the test cache is this process's memory)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 class CeleryWorker:
     def __init__(self, hostname: str, queue: str, process: subprocess.Popen[bytes], log: Path):
         self.hostname = hostname
-        self.queue = queue
+        self.queue = queue  # the default queue; the worker also reads the proving and scoring ones
         self.process = process
         self.log = log
 
@@ -62,12 +72,13 @@ class CeleryWorker:
 
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[CeleryWorker]:
-    """A real ``celery -A config worker`` process on the real broker, with its own queue."""
+    """A real ``celery -A config worker`` process on the real broker, with its own queues."""
     from django.conf import settings
 
     from config.celery import app
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    queues = [queue, settings.CELERY_PROVING_QUEUE, settings.CELERY_SCORING_QUEUE]
     hostname = f"{queue}-{uuid.uuid4().hex[:6]}@localhost"
     ARTIFACTS.mkdir(exist_ok=True)
     log = ARTIFACTS / "celery-worker.log"
@@ -75,11 +86,12 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "DATABASE_URL": _worker_database_url(),
+        "CELERY_QUEUE_PREFIX": settings.CELERY_QUEUE_PREFIX,
         "CELERY_TASK_DEFAULT_QUEUE": queue,
     }
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker",
-        "--queues", queue, "--hostname", hostname, "--pool", "solo", "--loglevel", "INFO",
+        "--queues", ",".join(queues), "--hostname", hostname, "--pool", "solo", "--loglevel", "INFO",
         "--without-gossip", "--without-mingle",
     ]  # fmt: skip
     with log.open("wb") as handle:

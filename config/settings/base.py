@@ -6,6 +6,10 @@ Everything that differs between machines comes from the environment:
 ``CELERY_BROKER_URL``      Redis or RabbitMQ; unset: a broker kept in files under ``VAR_DIR``
 ``CELERY_RESULT_BACKEND``  unset: the broker's Redis, ``rpc://`` for RabbitMQ, files for the file broker
 ``CELERY_TASK_DEFAULT_QUEUE``  the queue tasks go to and the worker reads (default ``celery``)
+``CELERY_QUEUE_PREFIX``    put before every queue name (several sites or test runs on one broker)
+``CACHE_URL``              ``redis://host:6379/1`` (throttle counters shared by every web process);
+                           unset: memory of each process (local), the database (production)
+``THROTTLE_RATES``         overrides, e.g. ``attempts=120/min,login=20/min``
 ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``, ``VAR_DIR``
 """
 
@@ -17,6 +21,7 @@ import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
 from config.settings.env import env_bool, env_int, env_list, env_str
+from config.settings.queues import celery_queues
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # Files the running site writes: the SQLite database, the file broker, results.
@@ -46,6 +51,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.RequestSizeLimitMiddleware",
+    "core.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -55,6 +62,40 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# --- Hostile input --------------------------------------------------------------------------
+
+# Largest request body: a move list of a thousand moves in Chinese notation is about 30 KiB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 128 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+# Deepest JSON the API reads (our requests nest two or three levels).
+API_MAX_JSON_DEPTH = 16
+
+# --- Security headers -----------------------------------------------------------------------
+
+# Scripts, styles, images and fonts from this site only; no plugins, no framing, forms post
+# here. Inline style attributes are allowed (the board's pieces are placed with them); inline
+# scripts are not.
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+# The pages' scripts read the CSRF cookie to send it back in X-CSRFToken, so it is not HttpOnly.
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -89,12 +130,46 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Cache (throttle counters) --------------------------------------------------------------
+
+CACHE_URL = env_str("CACHE_URL")
+
+
+def cache_settings(url: str | None, fallback: str) -> dict[str, dict[str, object]]:
+    """``redis://…`` -> Redis; ``db://`` -> the database table ``django_cache``; else ``fallback``."""
+    if url and url.startswith(("redis://", "rediss://")):
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "xq"),
+            }
+        }
+    if url == "db://" or fallback == "db":
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                "LOCATION": "django_cache",  # manage.py createcachetable
+            }
+        }
+    return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+CACHES = cache_settings(CACHE_URL, "memory")
+
 # --- Accounts -------------------------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "core:home"
+# Argon2id first; the others only read hashes made before (they are upgraded at the next log-in).
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -127,9 +202,16 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # Session authentication enforces CSRF for logged-in users.
-        "rest_framework.authentication.SessionAuthentication",
+        # Session authentication that enforces CSRF on every unsafe request carrying a session
+        # (logged-in users and anonymous visitors whose progress lives in the session).
+        "core.authentication.SessionAuthentication",
     ],
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.JSONParser",  # refuses JSON nested deeper than API_MAX_JSON_DEPTH
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttles.ScopedThrottle"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.exceptions.api_exception_handler",
@@ -151,7 +233,34 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Every operation documents the error answers it can give (400, 403, 404, 413, 429 ...).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.schema.document_error_responses",
+    ],
 }
+
+# --- Throttles ------------------------------------------------------------------------------
+
+# Fixed windows counted in the cache, per user (or per address for anonymous visitors).
+THROTTLE_RATES = {
+    "login": "10/min",  # per address
+    "login_account": "20/hour",  # per account name tried
+    "signup": "5/hour",  # per address
+    "attempts": "60/min",  # puzzle attempts submitted
+    "drafts": "60/hour",  # authored puzzles created
+    "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover
+    **dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", [])),
+}
+# Views of other apps throttled by their URL name (a view may also set ``throttle_scope``).
+# Only unsafe methods (POST, PATCH ...) count.
+THROTTLE_SCOPES_BY_URL_NAME = {
+    "puzzles-api:attempt-submit": "attempts",
+    "puzzles-api:authored": "drafts",
+    "puzzles-api:authored-submit": "puzzle_submissions",
+}
+# How many proxies in front of the site append to X-Forwarded-For (0: use REMOTE_ADDR).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 # --- Celery ---------------------------------------------------------------------------------
 
@@ -178,7 +287,17 @@ def _default_result_backend(broker_url: str) -> str:
 
 
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_result_backend(CELERY_BROKER_URL))
-CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
+CELERY_QUEUE_PREFIX = env_str("CELERY_QUEUE_PREFIX", "") or ""
+_queues = celery_queues(CELERY_QUEUE_PREFIX, env_str("CELERY_TASK_DEFAULT_QUEUE"))
+CELERY_TASK_DEFAULT_QUEUE = _queues.default  # see config/settings/queues.py
+CELERY_PROVING_QUEUE = _queues.proving
+CELERY_SCORING_QUEUE = _queues.scoring
+CELERY_TASK_QUEUES = _queues.queues
+CELERY_TASK_ROUTES = _queues.routes
+CELERY_TASK_DEFAULT_DELIVERY_MODE = "persistent"
+if CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
+    # The broker confirms each message once it holds it (on disk, for a durable queue).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"confirm_publish": True}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -188,6 +307,11 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 6 * 60)
 # Tasks opt in to acks_late one by one, where running twice is harmless.
 CELERY_TASK_ACKS_LATE = False
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task cut off by a lost broker connection cannot be acknowledged any more: stop it, since the
+# broker hands it out again.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# A task that ran out of time is not run again (a prover past its budget stays stopped).
+CELERY_TASK_ACKS_ON_FAILURE_OR_TIMEOUT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 

@@ -9,6 +9,7 @@ import uuid
 from config.settings.base import *  # noqa: F403
 from config.settings.base import DATABASES, VAR_DIR
 from config.settings.env import env_str
+from config.settings.queues import celery_queues
 
 DEBUG = False
 SECRET_KEY = "test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
@@ -28,6 +29,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
-# Each test session sends its tasks to a queue of its own, which the session's worker reads
-# (tests/conftest.py passes the name on), so that sessions sharing a broker never mix.
-CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE") or f"test-{uuid.uuid4().hex[:10]}"
+# Each test session sends its tasks to queues of its own, which the session's worker reads
+# (tests/conftest.py passes the prefix on), so that sessions sharing a broker never mix.
+CELERY_QUEUE_PREFIX = env_str("CELERY_QUEUE_PREFIX") or f"test-{uuid.uuid4().hex[:10]}."
+_queues = celery_queues(CELERY_QUEUE_PREFIX, env_str("CELERY_TASK_DEFAULT_QUEUE"))
+CELERY_TASK_DEFAULT_QUEUE = _queues.default
+CELERY_PROVING_QUEUE = _queues.proving
+CELERY_SCORING_QUEUE = _queues.scoring
+CELERY_TASK_QUEUES = _queues.queues
+CELERY_TASK_ROUTES = _queues.routes
+
+# Throttle counters live in this process's memory; tests/conftest.py empties them before each
+# test.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -46,8 +46,14 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, live_server: Any) -> Iterator[Page]:
+    # Playwright's wait_for_function evaluates strings in the page, which the site's
+    # Content-Security-Policy forbids; the pages' own compliance is checked in
+    # tests/core/test_security.py (no inline script or handler on any page).
     context = browser.new_context(
-        base_url=live_server.url, viewport={"width": 1280, "height": 900}, locale="zh-CN"
+        base_url=live_server.url,
+        viewport={"width": 1280, "height": 900},
+        locale="zh-CN",
+        bypass_csp=True,
     )
     page = context.new_page()
     errors: list[str] = []
@@ -66,6 +72,7 @@ def phone(browser: Browser, live_server: Any) -> Iterator[Page]:
         is_mobile=True,
         has_touch=True,
         locale="en-US",
+        bypass_csp=True,
     )
     page = context.new_page()
     yield page

@@ -20,6 +20,7 @@ SERVICE_VARIABLES = (
     "CELERY_BROKER_URL",
     "CELERY_RESULT_BACKEND",
     "CELERY_TASK_DEFAULT_QUEUE",
+    "CELERY_QUEUE_PREFIX",
     "DJANGO_SETTINGS_MODULE",
 )
 
@@ -96,7 +97,7 @@ def test_run_with_postgresql_and_a_broker(tmp_path: Path, scratch_database: str)
     env.update(
         DATABASE_URL=scratch_database,
         CELERY_BROKER_URL=broker,
-        CELERY_TASK_DEFAULT_QUEUE=f"run-{uuid.uuid4().hex[:8]}",
+        CELERY_QUEUE_PREFIX=f"run-{uuid.uuid4().hex[:8]}.",
     )
     output = run_check(env)
     assert "Database: postgres" in output

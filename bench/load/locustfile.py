@@ -1,0 +1,131 @@
+"""The load mix of a busy evening (run by bench/load/run.py; ``locust -f`` works too).
+
+- Visitors (3 of 4 users): read pages (home, analysis board, puzzles, lessons) and ask the
+  position API about short lines in each variant.
+- Players (1 of 4 users): log in, then ask the position API, open puzzles and submit attempts,
+  and look at an attempt's status. Every attempt id the site accepted is written to
+  ``LOAD_ACCEPTED`` at the end, so the run can check that each was scored exactly once.
+
+Request names group the statistics: ``page``, ``positions``, ``puzzle``, ``attempt``,
+``attempt-status``, ``login``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import uuid
+from pathlib import Path
+from typing import Any
+
+from locust import FastHttpUser, between, events, task
+
+SEED = json.loads(Path(os.environ["LOAD_SEED"]).read_text())
+ACCEPTED: list[int] = []
+
+PAGES = ["/", "/analysis/", "/puzzles/", "/learn/"]
+# Short opening lines (ICCS), legal in each variant's default start.
+LINES = {
+    "xiangqi": [[], ["h2e2"], ["h2e2", "h9g7"], ["b0c2", "b9c7", "h0g2"], ["c3c4", "g6g5"]],
+    "xinban": [[], ["h2e2"], ["h2e2", "h9g7"], ["c3c4"]],
+    "feidan": [[]],
+}
+
+
+def cookie(client: Any, name: str) -> str | None:
+    for item in client.cookiejar:
+        if item.name == name:
+            return str(item.value)
+    return None
+
+
+def position_request(client: Any) -> None:
+    """As the analysis board does: the CSRF token goes along when the browser has one."""
+    variant = random.choice(list(LINES))
+    body = {"variant": variant, "moves": random.choice(LINES[variant])}
+    token = cookie(client, "csrftoken")
+    headers = {"X-CSRFToken": token} if token else {}
+    with client.post(
+        "/api/positions/", json=body, headers=headers, name="positions", catch_response=True
+    ) as r:
+        if r.status_code != 200:
+            r.failure(f"{r.status_code}: {r.text[:200]}")
+
+
+class Visitor(FastHttpUser):
+    weight = 3
+    wait_time = between(0.5, 2.0)
+
+    @task(2)
+    def page(self) -> None:
+        self.client.get(random.choice(PAGES), name="page")
+
+    @task(5)
+    def positions(self) -> None:
+        position_request(self.client)
+
+
+class Player(FastHttpUser):
+    weight = 1
+    wait_time = between(0.5, 2.0)
+
+    def on_start(self) -> None:
+        self.username = random.choice(SEED["users"])
+        self.client.get("/accounts/login/", name="page")
+        token = cookie(self.client, "csrftoken")
+        self.client.post(
+            "/accounts/login/",
+            data={"username": self.username, "password": SEED["password"],
+                  "csrfmiddlewaretoken": token},
+            name="login",
+            allow_redirects=False,
+        )  # fmt: skip
+        self.token = cookie(self.client, "csrftoken")  # a new token after logging in
+        self.attempts: list[int] = []
+
+    @task(3)
+    def positions(self) -> None:
+        position_request(self.client)
+
+    @task(2)
+    def puzzle(self) -> None:
+        puzzle = random.choice(SEED["puzzles"])
+        self.client.get(f"/api/puzzles/{puzzle['id']}/", name="puzzle")
+
+    @task(2)
+    def attempt(self) -> None:
+        puzzle = random.choice(SEED["puzzles"])
+        solved = bool(puzzle["line"]) and random.random() < 0.7
+        body = {
+            "attempt_id": str(uuid.uuid4()),
+            "moves": puzzle["line"] if solved else [],
+            "gave_up": not solved,
+            "seconds": random.randint(3, 90),
+        }
+        with self.client.post(
+            f"/api/puzzles/{puzzle['id']}/attempts/",
+            json=body,
+            headers={"X-CSRFToken": self.token},
+            name="attempt",
+            catch_response=True,
+        ) as response:
+            if response.status_code != 202:
+                response.failure(f"{response.status_code}: {response.text[:200]}")
+                return
+            attempt = int(response.json()["id"])
+            self.attempts.append(attempt)
+            ACCEPTED.append(attempt)
+
+    @task(1)
+    def attempt_status(self) -> None:
+        if self.attempts:
+            attempt = random.choice(self.attempts)
+            self.client.get(f"/api/puzzles/attempts/{attempt}/", name="attempt-status")
+
+
+@events.test_stop.add_listener
+def _write_accepted(**_: Any) -> None:
+    target = os.environ.get("LOAD_ACCEPTED")
+    if target:
+        Path(target).write_text(json.dumps(ACCEPTED))

@@ -1,0 +1,336 @@
+"""Load benchmark: the site under the load of a busy evening, on this machine.
+
+    python bench/load/run.py               # 60 s, 240 simulated users (make load)
+    python bench/load/run.py --smoke       # 8 s, 20 users: checks that the whole path works
+
+Starts the site as deployed (production settings over plain HTTP on the loopback: gunicorn,
+a Celery worker, PostgreSQL and RabbitMQ; see bench/load/settings.py) against a database of its
+own, seeds players and puzzles, and drives it with locust (bench/load/locustfile.py): page
+views, position API calls, puzzle views and attempt submissions. Then it waits until the
+worker has scored every accepted attempt and checks that each was scored exactly once.
+
+Prints requests per second, median and 95th-percentile latency per kind of request, the error
+count and the attempt counts, each against the goal (150 requests/s; position API p95 under
+100 ms; no error; no attempt lost or scored twice). Exits non-zero when an attempt is lost or
+scored twice, or a request failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+GOAL_RPS = 150.0
+GOAL_POSITIONS_P95_MS = 100.0
+TASK_LINE = re.compile(
+    r"Task puzzles\.score_attempt\[(?P<id>[0-9a-f-]+)\] (?P<event>received|succeeded)"
+)
+
+
+def say(text: str) -> None:
+    print(f"==> {text}", flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_until(condition: Any, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out after {seconds:.0f}s waiting for {what}")
+        time.sleep(0.3)
+
+
+def database_admin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/postgres")), parts.path.lstrip("/")
+
+
+def recreate_database(url: str) -> None:
+    import psycopg
+
+    admin, name = database_admin(url)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    admin, name = database_admin(url)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def query(url: str, sql: str) -> list[tuple[Any, ...]]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return conn.execute(sql).fetchall()
+
+
+class Processes:
+    def __init__(self, env: dict[str, str], logs: Path) -> None:
+        self.env = env
+        self.logs = logs
+        self.running: list[subprocess.Popen[bytes]] = []
+
+    def run(self, *command: str) -> None:
+        result = subprocess.run(command, cwd=ROOT, env=self.env, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise SystemExit(f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}")
+
+    def start(self, name: str, *command: str) -> subprocess.Popen[bytes]:
+        with (self.logs / f"{name}.log").open("wb") as log:
+            process = subprocess.Popen(
+                command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        self.running.append(process)
+        return process
+
+    def stop(self) -> None:
+        for process in self.running:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.running:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def session_cpu_seconds(session: int) -> float:
+    """CPU time (user + system) used so far by the live processes of one session."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:  # field 6 of stat: the session id
+            total += int(fields[11]) + int(fields[12])
+    return total / CLOCK_TICKS
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5):
+            return True
+    except OSError:
+        return False
+
+
+def read_stats(prefix: Path) -> dict[str, dict[str, float]]:
+    stats = {}
+    with (prefix.parent / f"{prefix.name}_stats.csv").open() as handle:
+        for row in csv.DictReader(handle):
+            stats[row["Name"]] = {
+                "requests": float(row["Request Count"]),
+                "failures": float(row["Failure Count"]),
+                "median": float(row["Median Response Time"] or 0),
+                "p95": float(row["95%"] or 0),
+                "p99": float(row["99%"] or 0),
+                "rps": float(row["Requests/s"] or 0),
+            }
+    return stats
+
+
+def attempt_events(log: Path) -> dict[str, dict[str, int]]:
+    events: dict[str, dict[str, int]] = {}
+    for match in TASK_LINE.finditer(log.read_text(errors="replace")):
+        counts = events.setdefault(match["id"], {"received": 0, "succeeded": 0})
+        counts[match["event"]] += 1
+    return events
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--users", type=int, default=240)
+    parser.add_argument("--spawn-rate", type=float, default=40)
+    parser.add_argument("--web-workers", type=int, default=4)
+    parser.add_argument("--smoke", action="store_true", help="8 s, 20 users")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/xiangqi_load"
+        ),
+    )
+    parser.add_argument(
+        "--broker-url",
+        default=os.environ.get("LOAD_BROKER_URL", "amqp://guest:guest@127.0.0.1:5672//"),
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the database and logs")
+    args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.users, args.spawn_rate, args.web_workers = 8, 20, 20, 2
+
+    work = ROOT / "var" / "load"
+    logs = work / "logs"
+    shutil.rmtree(logs, ignore_errors=True)
+    logs.mkdir(parents=True)
+    prefix = f"load-{os.getpid()}."
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DJANGO_"))},
+        "DJANGO_SETTINGS_MODULE": "bench.load.settings",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": args.database_url,
+        "CELERY_BROKER_URL": args.broker_url,
+        "CELERY_QUEUE_PREFIX": prefix,
+        # One address sends every simulated user's requests: lift the per-address limits.
+        "THROTTLE_RATES": "login=100000/min,login_account=100000/min,attempts=100000/min",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+        "LOAD_SEED": str(work / "seed.json"),
+        "LOAD_ACCEPTED": str(work / "accepted.json"),
+    }
+    processes = Processes(env, logs)
+    say(
+        f"Database {args.database_url.rsplit('/', 1)[-1]} (recreated), broker {args.broker_url.split('@')[-1]}"
+    )
+    recreate_database(args.database_url)
+    try:
+        processes.run(sys.executable, "manage.py", "migrate", "--noinput", "-v", "0")
+        processes.run(sys.executable, "manage.py", "createcachetable")
+        processes.run(sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0")
+        processes.run(sys.executable, "-m", "bench.load.seed", str(max(args.users, 40)), "24",
+                      str(work / "seed.json"))  # fmt: skip
+        say(f"Starting gunicorn ({args.web_workers} workers) and a Celery worker")
+        processes.start(
+            "worker", sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
+            "--concurrency", "1", "--queues", f"{prefix}celery,{prefix}scoring,{prefix}proving",
+            "--hostname", f"load-{port}@localhost", "--without-gossip", "--without-mingle",
+            "--loglevel", "INFO",
+        )  # fmt: skip
+        web = processes.start(
+            "web", str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
+            "--workers", str(args.web_workers), "--timeout", "60",
+        )  # fmt: skip
+        wait_until(lambda: answers(f"{url}/api/variants/"), 90, "the site to answer")
+        wait_until(lambda: " ready." in (logs / "worker.log").read_text(errors="replace"), 90,
+                   "the worker to be ready")  # fmt: skip
+
+        say(f"Load: {args.users} users for {args.seconds} s against {url}")
+        stats_prefix = work / "locust"
+        web_cpu = session_cpu_seconds(web.pid)
+        started = time.monotonic()
+        locust = subprocess.run(
+            [str(BIN / "locust"), "-f", str(Path(__file__).with_name("locustfile.py")),
+             "--headless", "--users", str(args.users), "--spawn-rate", str(args.spawn_rate),
+             "--run-time", f"{args.seconds}s", "--host", url, "--csv", str(stats_prefix),
+             "--only-summary", "--stop-timeout", "10", "--loglevel", "WARNING"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=args.seconds + 300,
+        )  # fmt: skip
+        elapsed = time.monotonic() - started
+        web_cpu = session_cpu_seconds(web.pid) - web_cpu
+        (logs / "locust.log").write_text(locust.stdout + locust.stderr)
+        stats = read_stats(stats_prefix)
+        accepted = json.loads((work / "accepted.json").read_text())
+
+        say("Waiting for the worker to score every accepted attempt")
+        ids = ",".join(map(str, accepted)) or "0"
+
+        def unscored() -> int:
+            return int(query(args.database_url,
+                f"SELECT count(*) FROM puzzles_puzzleattempt WHERE id IN ({ids}) AND state <> 'scored'")[0][0])  # fmt: skip
+
+        deadline = time.monotonic() + 180
+        while unscored() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        (scored, rated) = query(args.database_url,
+            "SELECT count(*) FILTER (WHERE state = 'scored'), count(*) FILTER (WHERE rated) "
+            "FROM puzzles_puzzleattempt")[0]  # fmt: skip
+        games = query(
+            args.database_url, "SELECT coalesce(sum(games), 0) FROM puzzles_puzzlerating"
+        )[0][0]
+        in_database = query(args.database_url, "SELECT count(*) FROM puzzles_puzzleattempt")[0][0]
+        events = attempt_events(logs / "worker.log")
+        twice = sum(1 for e in events.values() if e["succeeded"] > 1)
+    finally:
+        processes.stop()
+        delete_queues(args.broker_url, [f"{prefix}celery", f"{prefix}scoring", f"{prefix}proving"])
+        if not args.keep:
+            drop_database(args.database_url)
+
+    total = stats.get("Aggregated", {})
+    rps = total.get("requests", 0) / max(elapsed, 1) if not total.get("rps") else total["rps"]
+    errors = int(total.get("failures", 0))
+    print()
+    print(
+        f"{'request':<16}{'count':>8}{'req/s':>9}{'median ms':>11}{'p95 ms':>9}{'p99 ms':>9}{'errors':>8}"
+    )
+    for name, row in sorted(stats.items(), key=lambda item: item[0] == "Aggregated"):
+        print(f"{name:<16}{row['requests']:>8.0f}{row['rps']:>9.1f}{row['median']:>11.0f}"
+              f"{row['p95']:>9.0f}{row['p99']:>9.0f}{row['failures']:>8.0f}")  # fmt: skip
+    positions = stats.get("positions", {"p95": 0.0})
+    print()
+    print(f"throughput: {rps:.1f} requests/s = {rps / GOAL_RPS:.2f} x the goal of {GOAL_RPS:.0f}")
+    print(f"position API p95: {positions['p95']:.0f} ms = {positions['p95'] / GOAL_POSITIONS_P95_MS:.2f} "
+          f"x the goal of {GOAL_POSITIONS_P95_MS:.0f} ms (lower is better)")  # fmt: skip
+    served = total.get("requests", 0)
+    if served:
+        per_request = web_cpu / served * 1000
+        print(f"web CPU: {web_cpu:.1f} s for {served:.0f} requests = {per_request:.1f} ms per request "
+              f"-> one core serves about {1000 / per_request:.0f} requests/s "
+              f"(load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")  # fmt: skip
+    print(f"errors: {errors}")
+    print(f"attempts: {len(accepted)} accepted, {in_database} in the database, {scored} scored, "
+          f"{rated} rated = {games} rated games; scoring tasks: {len(events)}, "
+          f"run twice: {twice}")  # fmt: skip
+    lost = len(accepted) - scored
+    ok = (
+        lost == 0 and in_database == len(accepted) and twice == 0 and rated == games and errors == 0
+    )
+    print(f"lost attempts: {lost}; {'OK' if ok else 'FAILED'}")
+    if locust.returncode not in (0, 1):  # 1: some requests failed (counted above)
+        print(locust.stdout[-3000:], locust.stderr[-3000:], file=sys.stderr)
+        return 2
+    return 0 if ok else 1
+
+
+def delete_queues(broker_url: str, names: list[str]) -> None:
+    from kombu import Connection
+
+    try:
+        with Connection(broker_url, connect_timeout=5) as conn:
+            channel = conn.channel()
+            for name in names:
+                channel.queue_delete(name)
+                channel.exchange_delete(name)
+    except Exception as error:  # noqa: BLE001 - cleanup only; reported
+        print(f"could not delete the load queues: {error}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

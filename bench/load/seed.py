@@ -1,0 +1,53 @@
+"""Seed the load benchmark's database (``python -m bench.load.seed USERS PUZZLES OUT.json``).
+
+Makes USERS players and PUZZLES published puzzles (copies of one mate in 1 and one mate in 2,
+proved by the prover), and writes their names and ids to OUT.json for the load script.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import django
+
+PUZZLES = [
+    ("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", 1, ["a0d0"]),
+    ("3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1", 2, None),
+]
+PASSWORD = "load-test-password-42"
+
+
+def main(users: int, puzzles: int, out: Path) -> None:
+    django.setup()
+    from accounts.models import User
+    from puzzles import proving
+    from puzzles.models import Puzzle
+    from puzzles.services import puzzle_publish
+
+    names = [f"load{i}" for i in range(users)]
+    template = User(username="template")
+    template.set_password(PASSWORD)  # one Argon2 hash, shared: seeding stays quick
+    User.objects.bulk_create(
+        [User(username=name, password=template.password) for name in names],
+        ignore_conflicts=True,
+    )
+    proofs = {
+        fen: proving.prove(variant="xiangqi", fen=fen, goal="mate", moves_to_win=n)
+        for fen, n, _ in PUZZLES
+    }
+    made = []
+    for index in range(puzzles):
+        fen, n, line = PUZZLES[index % len(PUZZLES)]
+        puzzle = Puzzle.objects.create(
+            variant="xiangqi", fen=fen, goal="mate", moves_to_win=n,
+            status=Puzzle.Status.DRAFT, source=Puzzle.Source.MINED,
+        )  # fmt: skip
+        puzzle_publish(puzzle=puzzle, result=proofs[fen])
+        made.append({"id": puzzle.pk, "line": line or []})
+    out.write_text(json.dumps({"users": names, "password": PASSWORD, "puzzles": made}))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3]))

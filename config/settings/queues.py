@@ -1,0 +1,59 @@
+"""The Celery queues and which task goes to which.
+
+Three queues, so that one kind of work never waits behind another:
+
+``<prefix>celery``   everything else (health checks, the daily choice)
+``<prefix>proving``  verifying authored puzzles and mining: long searches, minutes each
+``<prefix>scoring``  scoring attempts: milliseconds each, and players wait for them
+
+A flood of authored puzzles fills ``proving`` only; workers that read ``scoring`` keep scoring.
+``prefix`` (``CELERY_QUEUE_PREFIX``) lets several sites or test sessions share one broker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kombu import Exchange, Queue
+
+# Task name -> the queue kind it runs on. Tasks not listed go to the default queue.
+TASK_QUEUES = {
+    "puzzles.verify_puzzle": "proving",
+    "puzzles.mine_chunk": "proving",
+    "puzzles.score_attempt": "scoring",
+}
+
+
+@dataclass(frozen=True)
+class CeleryQueues:
+    default: str
+    proving: str
+    scoring: str
+
+    @property
+    def queues(self) -> tuple[Queue, ...]:
+        """Durable queues on durable exchanges: with persistent messages, a restarted broker
+        still holds every message that was queued."""
+        return tuple(
+            Queue(name, Exchange(name, type="direct", durable=True), routing_key=name, durable=True)
+            for name in (self.default, self.proving, self.scoring)
+        )
+
+    @property
+    def routes(self) -> dict[str, dict[str, str]]:
+        return {
+            task: {"queue": getattr(self, kind), "routing_key": getattr(self, kind)}
+            for task, kind in TASK_QUEUES.items()
+        }
+
+    @property
+    def names(self) -> list[str]:
+        return [self.default, self.proving, self.scoring]
+
+
+def celery_queues(prefix: str, default: str | None = None) -> CeleryQueues:
+    return CeleryQueues(
+        default=default or f"{prefix}celery",
+        proving=f"{prefix}proving",
+        scoring=f"{prefix}scoring",
+    )

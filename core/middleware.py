@@ -1,0 +1,58 @@
+"""Middleware of the whole site: request size limit and the Content-Security-Policy header."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from core.exceptions import error_body
+
+
+def is_api_request(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+class RequestSizeLimitMiddleware:
+    """Refuse a request whose body is larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (HTTP 413).
+
+    Django checks that limit only when a view reads ``request.body`` or form data; the API's
+    parsers read the body as a stream, so the limit is applied here, before anything reads it.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if limit is not None and length > limit:
+            message = f"The request body is too large: {length} bytes (at most {limit})."
+            if is_api_request(request):
+                return JsonResponse(
+                    error_body(message, {"limit": limit, "length": length}), status=413
+                )
+            return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+
+def content_security_policy(directives: dict[str, list[str]]) -> str:
+    return "; ".join(f"{name} {' '.join(values)}" for name, values in directives.items())
+
+
+class ContentSecurityPolicyMiddleware:
+    """Send ``CONTENT_SECURITY_POLICY`` (a dict of directives) with every response."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.header = content_security_policy(settings.CONTENT_SECURITY_POLICY)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if self.header and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = self.header
+        return response

@@ -1,0 +1,109 @@
+"""Throttles: at most N requests of one kind per window, per user or per client address.
+
+Rates are named scopes in ``settings.THROTTLE_RATES`` (``"10/min"``; periods s, min, hour,
+day), read at each request so they can be changed in tests. Counters are fixed windows kept in
+the default cache: with Redis (``CACHE_URL``) every web process shares them.
+
+- API views: ``ScopedThrottle`` (the default throttle class) throttles the unsafe methods of a
+  view that sets ``throttle_scope`` or whose URL name is in ``THROTTLE_SCOPES_BY_URL_NAME``.
+- Page views: ``throttle_hit(scope, key)``, used by the log-in and sign-up views.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+from rest_framework.request import Request
+from rest_framework.throttling import BaseThrottle
+
+PERIODS = {"s": 1, "sec": 1, "min": 60, "m": 60, "hour": 3600, "h": 3600, "day": 86400, "d": 86400}
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    seconds: int
+
+
+def parse_rate(text: str) -> Rate:
+    """``"10/min"`` -> Rate(10, 60); ``"5/2hour"`` is not a rate (one unit per period)."""
+    count, _, period = text.partition("/")
+    if period not in PERIODS or not count.isdigit():
+        raise ValueError(f"not a throttle rate: {text!r} (say '10/min')")
+    return Rate(int(count), PERIODS[period])
+
+
+def throttle_rate(scope: str) -> Rate | None:
+    text = settings.THROTTLE_RATES.get(scope)
+    return parse_rate(text) if text else None
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address: REMOTE_ADDR, or the one ``TRUSTED_PROXY_COUNT`` proxies vouch for."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if proxies > 0 and forwarded:
+        addresses = [part.strip() for part in forwarded.split(",") if part.strip()]
+        if addresses:
+            return addresses[-min(proxies, len(addresses))]
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def throttle_hit(scope: str, key: str, *, now: float | None = None) -> float | None:
+    """Count one request of ``scope`` by ``key``; ``None`` if allowed, else seconds to wait."""
+    rate = throttle_rate(scope)
+    if rate is None:
+        return None
+    now = time.time() if now is None else now
+    window = int(now // rate.seconds)
+    name = f"throttle:{scope}:{key}:{window}"
+    cache.add(name, 0, timeout=rate.seconds + 1)
+    try:
+        count = cache.incr(name)
+    except ValueError:  # expired between add and incr
+        cache.add(name, 1, timeout=rate.seconds + 1)
+        count = 1
+    if count <= rate.count:
+        return None
+    return max(1.0, (window + 1) * rate.seconds - now)
+
+
+def request_scope(request: Request, view: Any) -> str | None:
+    scope = getattr(view, "throttle_scope", None)
+    if scope:
+        return str(scope)
+    match = getattr(request, "resolver_match", None)
+    if match is None:
+        return None
+    return settings.THROTTLE_SCOPES_BY_URL_NAME.get(match.view_name)
+
+
+class ScopedThrottle(BaseThrottle):
+    """Throttle a view's unsafe requests by its scope, per user or per client address."""
+
+    def __init__(self) -> None:
+        self.wait_seconds: float | None = None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        scope = request_scope(request, view)
+        if scope is None:
+            return True
+        user = getattr(request, "user", None)
+        key = (
+            f"user-{user.pk}"
+            if user is not None and user.is_authenticated
+            else f"addr-{client_address(request._request)}"
+        )
+        self.wait_seconds = throttle_hit(scope, key)
+        return self.wait_seconds is None
+
+    def wait(self) -> float | None:
+        return self.wait_seconds
