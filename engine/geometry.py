@@ -49,8 +49,8 @@ class Geometry:
     advisor_points: tuple[frozenset[int], frozenset[int]]
     elephant_points: tuple[frozenset[int], frozenset[int]]
     own_half: tuple[frozenset[int], frozenset[int]]
-    # squares on the same rank or file as sq (excluding sq), for legality filters
-    lines: tuple[frozenset[int], ...]
+    # ray_dir[sq][p] = index of the ray of sq that passes through p
+    ray_dir: tuple[dict[int, int], ...]
 
     def square(self, file: int, rank: int) -> int:
         return rank * self.width + file
@@ -102,7 +102,7 @@ def geometry(width: int) -> Geometry:
     )
 
     rays = []
-    lines = []
+    ray_dir = []
     for s in range(size):
         f, r = s % width, s // width
         dirs = []
@@ -114,7 +114,7 @@ def geometry(width: int) -> Geometry:
                 nf, nr = nf + df, nr + dr
             dirs.append(tuple(ray))
         rays.append(tuple(dirs))
-        lines.append(frozenset(p for d in dirs for p in d))
+        ray_dir.append({p: d for d, ray in enumerate(dirs) for p in ray})
 
     def steps_within(
         points: frozenset[int], steps: tuple[tuple[int, int], ...]
@@ -231,5 +231,5 @@ def geometry(width: int) -> Geometry:
         advisor_points=advisor_points,
         elephant_points=elephant_points,
         own_half=halves,
-        lines=tuple(lines),
+        ray_dir=tuple(ray_dir),
     )

@@ -294,6 +294,47 @@ class Position:
                     return True
         return False
 
+    def _attacked_through(self, sq: int, enemy: int, points: tuple[int, ...]) -> bool:
+        """Like ``_attacked``, but only for attacks that pass through or
+        start from ``points`` (enough after a move that changed just those
+        points and left the general where it was)."""
+        b = self.board
+        g = self.g
+        ray_dir = g.ray_dir[sq]
+        rays = g.rays[sq]
+        seen = -1
+        for p in points:
+            d = ray_dir.get(p)
+            if d is None or d == seen:
+                continue
+            seen = d
+            screen = False
+            for s in rays[d]:
+                q = b[s]
+                if q:
+                    q &= _MASK
+                    if screen:
+                        if q == CANNON | enemy:
+                            return True
+                        break
+                    if q in (CHARIOT | enemy, MISSILE | enemy) or (q == KING | enemy and d < 2):
+                        return True
+                    screen = True
+        horse = HORSE | enemy
+        for h, leg in g.horse_attackers[sq]:
+            if leg in points and b[h] & _MASK == horse and not b[leg]:
+                return True
+        if self._has_fighters:
+            fighter = FIGHTER | enemy
+            for f, l1, l2 in g.fighter_attackers[sq]:
+                if (
+                    (l1 in points or l2 in points)
+                    and b[f] & _MASK == fighter
+                    and not (b[l1] and b[l2])
+                ):
+                    return True
+        return False
+
     def _checkers(self, sq: int, enemy: int) -> list[int]:
         """Every enemy point that attacks ``sq``."""
         b = self.board
@@ -560,10 +601,24 @@ class Position:
         legal = []
         add = legal.append
         is_legal = self._is_legal
+        effects = self._effects
+        through = self._attacked_through
         for m in pseudo:
             fr = m >> 8
-            if fr == ksq or fr in sensitive or (m & 255) in sensitive:
+            to = m & 255
+            if fr == ksq:
                 if is_legal(m):
+                    add(m)
+            elif fr in sensitive or to in sensitive:
+                # the general stays put: only lines and legs through the two
+                # changed points can open
+                changes, _ = effects(m)
+                for p, _, after in changes:
+                    b[p] = after
+                exposed = through(ksq, enemy, (fr, to))
+                for p, before, _ in changes:
+                    b[p] = before
+                if not exposed:
                     add(m)
             else:
                 add(m)
