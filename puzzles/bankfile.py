@@ -1,0 +1,214 @@
+"""The shipped bank file (``puzzles/data/bank.json``): reading, writing, the classical problems,
+and re-proving every entry with the current engine.
+
+Pure Python, no Django: the mining and proving commands write the file, the content loader
+reads it, and the re-proving check (a test and ``manage.py reprove_bank``) runs it through the
+prover again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import EngineError, Position
+from puzzles import proving
+from puzzles.mining import bank_key
+from puzzles.themes import derive_themes
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+BANK_PATH = DATA_DIR / "bank.json"
+CLASSICS_PATH = DATA_DIR / "classic-puzzles.json"
+BANK_FORMAT = 1
+ABOUT = (
+    "Puzzles shipped with the site, each proved sound and unique by the engine's prover "
+    "(engine.solver). Mined puzzles come from seeded candidate positions (manage.py "
+    "mine_puzzles); classical problems from classic-puzzles.json that prove sound "
+    "(manage.py prove_classics). proof is the prover's proof (Proof.to_data()); main_line the "
+    "key, the longest defence and so on; manage.py reprove_bank checks every entry again."
+)
+
+# Budgets when proving the classical problems: a full proof first (up to FULL_UP_TO moves),
+# then among checks only for the problems whose book line checks all the way (连将杀).
+CLASSIC_FULL_UP_TO = 6
+CLASSIC_FULL_NODES = 400_000
+CLASSIC_FULL_SECONDS = 30.0
+CLASSIC_CHECKS_NODES = 1_000_000
+CLASSIC_CHECKS_SECONDS = 60.0
+
+
+def read_bank(path: Path = BANK_PATH) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("format") != BANK_FORMAT:
+        raise ValueError(f"{path}: unknown bank format {data.get('format')!r}")
+    return list(data["puzzles"])
+
+
+def write_bank(entries: Iterable[dict[str, Any]], path: Path = BANK_PATH) -> int:
+    """Write the bank, one entry per line, sorted (stable diffs); returns the count."""
+    unique = {entry["key"]: entry for entry in entries}
+    ordered = sorted(
+        unique.values(),
+        key=lambda e: (
+            e["variant"],
+            e.get("source", "mined"),
+            e["goal"],
+            e["moves_to_win"],
+            e["key"],
+        ),
+    )
+    lines = ",\n".join(
+        json.dumps(e, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for e in ordered
+    )
+    header = json.dumps({"format": BANK_FORMAT, "about": ABOUT}, ensure_ascii=False)[:-1]
+    path.write_text(f'{header}, "puzzles": [\n{lines}\n]}}\n', encoding="utf-8")
+    return len(ordered)
+
+
+def merge(existing: list[dict[str, Any]], new: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    by_key = {entry["key"]: entry for entry in existing}
+    for entry in new:
+        by_key.setdefault(entry["key"], entry)
+    return list(by_key.values())
+
+
+# --- Classical problems ---------------------------------------------------------------------
+
+_BOOK_MOVE = re.compile(r"^([a-i])(\d+)([a-i])(\d+)$")
+
+
+def book_move_to_iccs(text: str) -> str:
+    """A book move with ranks 1-10 (``g9g10``) in ICCS (``g8g9``)."""
+    match = _BOOK_MOVE.match(text)
+    if not match:
+        raise ValueError(f"not a book move: {text!r}")
+    return f"{match[1]}{int(match[2]) - 1}{match[3]}{int(match[4]) - 1}"
+
+
+@dataclass(frozen=True)
+class ClassicOutcome:
+    index: int
+    title: str
+    status: str
+    mode: str
+    entry: dict[str, Any] | None
+    note: str = ""
+
+
+def prove_classic(index: int, problem: dict[str, Any]) -> ClassicOutcome:
+    """Prove one classical problem; the entry when it is sound and unique at its stated length."""
+    fen = problem["fen"]
+    n = int(problem["mate_in"])
+    goal = "win" if problem.get("ending") == "stalemate" else "mate"
+    title = problem.get("title", "")
+    try:
+        Position.from_fen("xiangqi", fen)
+        book = [book_move_to_iccs(m) for m in problem.get("solution", [])]
+    except (EngineError, ValueError) as error:
+        return ClassicOutcome(index, title, "invalid", "", None, str(error))
+    modes = []
+    if n <= CLASSIC_FULL_UP_TO or not problem.get("all_checks"):
+        modes.append((proving.FULL, CLASSIC_FULL_NODES, CLASSIC_FULL_SECONDS))
+    if problem.get("all_checks"):
+        modes.append((proving.CHECKS_ONLY, CLASSIC_CHECKS_NODES, CLASSIC_CHECKS_SECONDS))
+    result = None
+    for mode, nodes, seconds in modes:
+        result = proving.prove(
+            variant="xiangqi",
+            fen=fen,
+            goal=goal,
+            moves_to_win=n,
+            nodes=nodes,
+            seconds=seconds,
+            mode=mode,
+        )
+        if result.status != proving.BUDGET_EXHAUSTED:
+            break
+    assert result is not None
+    if not result.sound or result.proof is None:
+        return ClassicOutcome(index, title, result.status, result.mode, None, result.reason)
+    note = "" if book and book[0] == result.key_moves[0] else f"book key {book[:1]} differs"
+    themes = derive_themes(
+        variant="xiangqi",
+        fen=fen,
+        goal=goal,
+        moves_to_win=n,
+        main_line=result.main_line,
+        mode=result.mode,
+    )
+    entry = {
+        "key": bank_key(variant="xiangqi", fen=fen, goal=goal, moves_to_win=n),
+        "variant": "xiangqi",
+        "fen": fen,
+        "goal": goal,
+        "moves_to_win": n,
+        "mode": result.mode,
+        "themes": [*themes, "classic"],
+        "main_line": result.main_line,
+        "proof": result.proof,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 3),
+        "origin": "classic",
+        "seed": index,
+        "source": "classic",
+        "title": title,
+        "collection": problem.get("collection", ""),
+    }
+    return ClassicOutcome(index, title, result.status, result.mode, entry, note)
+
+
+def read_classics(path: Path = CLASSICS_PATH) -> list[dict[str, Any]]:
+    return list(json.loads(path.read_text(encoding="utf-8"))["puzzles"])
+
+
+# --- Re-proving -----------------------------------------------------------------------------
+
+# Re-proving gets a generous budget: a shipped puzzle proved once must prove again.
+REPROVE_NODES = 2_000_000
+REPROVE_SECONDS = 120.0
+
+
+@dataclass(frozen=True)
+class Reproof:
+    key: str
+    ok: bool
+    problem: str
+    seconds: float
+
+
+def reprove_entry(entry: dict[str, Any]) -> Reproof:
+    """Prove a bank entry again with the current engine: still sound and unique, same length,
+    same key, and the stored proof still judges its own main line as a solve."""
+    try:
+        result = proving.prove(
+            variant=entry["variant"],
+            fen=entry["fen"],
+            goal=entry["goal"],
+            moves_to_win=entry["moves_to_win"],
+            nodes=REPROVE_NODES,
+            seconds=REPROVE_SECONDS,
+            mode=entry.get("mode", proving.FULL),
+        )
+    except EngineError as error:
+        return Reproof(entry["key"], False, f"the prover refused it: {error}", 0.0)
+    problems = []
+    if not result.sound:
+        problems.append(f"status {result.status} ({result.reason})")
+    elif result.moves_to_win != entry["moves_to_win"]:
+        problems.append(f"length {result.moves_to_win}, not {entry['moves_to_win']}")
+    elif result.key_moves[:1] != entry["proof"]["keys"][:1]:
+        problems.append(f"key {result.key_moves[:1]}, stored {entry['proof']['keys'][:1]}")
+    else:
+        line = entry.get("main_line") or proving.main_line(entry["proof"])
+        verdict = proving.judge(
+            variant=entry["variant"], fen=entry["fen"], proof=entry["proof"], moves=line
+        )
+        if verdict.verdict != "solved":
+            problems.append(f"the stored main line judges as {verdict.verdict}")
+    return Reproof(entry["key"], not problems, "; ".join(problems), result.seconds)

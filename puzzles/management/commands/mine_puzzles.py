@@ -1,0 +1,134 @@
+"""``manage.py mine_puzzles``: find sound and unique puzzles and add them to the shipped bank.
+
+    manage.py mine_puzzles --variant feidan --count 40 --seed 1
+    manage.py mine_puzzles --variant xinban --strategy defection --want-theme defection --count 30
+    manage.py mine_puzzles --variant xiangqi --count 60 --chunks 8 --celery   # fan out over workers
+
+Each chunk mines from its own seed (``--seed``, ``--seed + 1``, ...), so a run is reproducible.
+Slow by nature: run it by hand and commit the bank file it writes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from puzzles.bankfile import BANK_PATH, merge, read_bank, write_bank
+from puzzles.mining import DEFAULT_STRATEGIES, STRATEGIES, mine
+
+
+class Command(BaseCommand):
+    help = "Mine sound and unique puzzles with the engine's prover and add them to the bank file."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--variant", required=True, choices=["xiangqi", "feidan", "xinban"])
+        parser.add_argument("--count", type=int, default=20, help="new puzzles wanted")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--strategy", action="append", choices=STRATEGIES,
+            help="candidate source (repeatable; default: the variant's usual ones)",
+        )  # fmt: skip
+        parser.add_argument("--max-moves", type=int, default=3, help="longest win searched for")
+        parser.add_argument("--min-moves", type=int, default=1, help="shortest win kept")
+        parser.add_argument(
+            "--max-one-movers", type=float, default=0.2,
+            help="largest share of mate-in-1 puzzles among the new ones",
+        )  # fmt: skip
+        parser.add_argument("--want-theme", help="keep only puzzles with this theme")
+        parser.add_argument("--chunks", type=int, default=1, help="independent seeds to mine")
+        parser.add_argument("--seconds", type=float, default=600.0, help="time limit per chunk")
+        parser.add_argument("--celery", action="store_true", help="run the chunks as Celery tasks")
+        parser.add_argument("--output", type=Path, default=BANK_PATH)
+        parser.add_argument("--dry-run", action="store_true", help="print, do not write")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        variant = options["variant"]
+        strategies = options["strategy"] or list(DEFAULT_STRATEGIES[variant])
+        chunks = max(1, options["chunks"])
+        jobs = [(strategies[i % len(strategies)], options["seed"] + i) for i in range(chunks)]
+        per_chunk = max(1, -(-options["count"] * 3 // (2 * chunks)))  # some are dropped below
+        started = time.monotonic()
+        if options["celery"]:
+            entries = self._run_celery(variant, jobs, per_chunk, options)
+        else:
+            entries = []
+            for strategy, seed in jobs:
+                found = mine(
+                    variant=variant,
+                    strategy=strategy,
+                    seed=seed,
+                    count=per_chunk,
+                    max_moves=options["max_moves"],
+                    seconds=options["seconds"],
+                    wanted=(lambda p: options["want_theme"] in p.themes)
+                    if options["want_theme"]
+                    else None,
+                    progress=lambda text: self.stdout.write(f"  {text}"),
+                )
+                entries.extend(p.as_entry() for p in found)
+        existing = read_bank(options["output"])
+        known = {e["key"] for e in existing}
+        known_boards = {(e["variant"], e["fen"].split(" ")[0]) for e in existing}
+        kept: list[dict[str, Any]] = []
+        one_movers = 0
+        allowed_one = int(options["count"] * options["max_one_movers"])
+        for entry in entries:
+            board = (entry["variant"], entry["fen"].split(" ")[0])
+            if entry["key"] in known or board in known_boards:
+                continue
+            if entry["moves_to_win"] < options["min_moves"]:
+                continue
+            if entry["moves_to_win"] == 1:
+                if one_movers >= allowed_one:
+                    continue
+                one_movers += 1
+            kept.append(entry)
+            known.add(entry["key"])
+            known_boards.add(board)
+            if len(kept) >= options["count"]:
+                break
+        self._summary(kept, time.monotonic() - started)
+        if options["dry_run"]:
+            return
+        total = write_bank(merge(existing, kept), options["output"])
+        self.stdout.write(f"Wrote {options['output']}: {total} puzzles ({len(kept)} new).")
+
+    def _run_celery(
+        self, variant: str, jobs: list[tuple[str, int]], per_chunk: int, options: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        from celery import group
+
+        from puzzles.tasks import mine_chunk_task
+
+        signatures = [
+            mine_chunk_task.s(
+                variant,
+                strategy,
+                seed,
+                per_chunk,
+                options["max_moves"],
+                options["seconds"],
+                options["want_theme"],
+            )  # fmt: skip
+            for strategy, seed in jobs
+        ]
+        self.stdout.write(f"Sent {len(signatures)} mining chunks to the workers; waiting…")
+        try:
+            results = (
+                group(signatures).apply_async().get(timeout=options["seconds"] * len(jobs) + 600)
+            )
+        except Exception as error:  # noqa: BLE001 - a broker or worker failure is reported as such
+            raise CommandError(f"mining through Celery failed: {error}") from error
+        return [entry for chunk in results for entry in chunk]
+
+    def _summary(self, kept: list[dict[str, Any]], seconds: float) -> None:
+        lengths = Counter(e["moves_to_win"] for e in kept)
+        themes = Counter(t for e in kept for t in e["themes"])
+        self.stdout.write(
+            f"{len(kept)} new puzzles in {seconds:.0f}s; lengths {dict(sorted(lengths.items()))}; "
+            f"themes {dict(themes.most_common())}"
+        )

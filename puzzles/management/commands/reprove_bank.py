@@ -1,0 +1,43 @@
+"""``manage.py reprove_bank``: prove every puzzle of the shipped bank again with the current
+engine (CI runs it): each must still be sound and unique, of the same length, with the same
+key. Exits with an error naming every puzzle that fails."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from puzzles.bankfile import BANK_PATH, read_bank, reprove_entry
+
+
+class Command(BaseCommand):
+    help = "Prove every puzzle of the shipped bank again; fail if any is no longer sound."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--bank", type=Path, default=BANK_PATH)
+        parser.add_argument("--variant", choices=["xiangqi", "feidan", "xinban"])
+        parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        entries = [
+            e for e in read_bank(options["bank"])
+            if not options["variant"] or e["variant"] == options["variant"]
+        ]  # fmt: skip
+        started = time.monotonic()
+        with ProcessPoolExecutor(max_workers=max(1, options["jobs"])) as pool:
+            results = list(pool.map(reprove_entry, entries, chunksize=4))
+        failed = [r for r in results if not r.ok]
+        slowest = sorted(results, key=lambda r: -r.seconds)[:3]
+        self.stdout.write(
+            f"Re-proved {len(results)} puzzles in {time.monotonic() - started:.0f}s; "
+            f"slowest: {', '.join(f'{r.key} {r.seconds:.1f}s' for r in slowest)}"
+        )
+        if failed:
+            for reproof in failed:
+                self.stderr.write(f"{reproof.key}: {reproof.problem}")
+            raise CommandError(f"{len(failed)} shipped puzzle(s) no longer prove sound")
+        self.stdout.write("Every shipped puzzle is still sound and unique.")

@@ -1,0 +1,425 @@
+"""Mining puzzles: seeded candidate positions, a quick search for a forced win, a full proof.
+
+Candidates come from two seeded sources, both checked by the engine:
+
+- ``game``: a game played from a start position by a simple seeded policy (random moves, with
+  a preference for captures and checks), followed until material thins out; every position
+  on the way with the side to move not in check is a candidate.
+- ``sparse``: sparse endgame positions built by placing a few pieces at random on legal points
+  (generals in their palaces, advisors and elephants on their own points), then a few random
+  moves played from there. Biased kinds aim at the themes random play rarely reaches:
+  ``dead_general`` (Missile Xiangqi: missiles near a crowded palace), ``collision`` (two
+  missiles, with defenders standing in their way to the palace) and ``defection``
+  (New-version Xiangqi: the defender's turncoat pieces within the attacker's reach).
+
+Each candidate is first searched for a short forced win (``find_win``, small budget); a win is
+then proved in full (``solve``), and only a ``sound_unique`` proof is kept, with its themes.
+Everything is decided by the seed: the same arguments give the same puzzles.
+
+Pure Python: no Django here, so that the command, the Celery task and a shell can all run it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine import EngineError, Position, find_variant
+from engine.geometry import geometry
+from puzzles import proving
+from puzzles.themes import derive_themes
+
+STRATEGIES = ("game", "sparse", "dead_general", "defection", "collision")
+DEFAULT_STRATEGIES = {
+    "xiangqi": ("game", "sparse"),
+    "feidan": ("game", "sparse", "dead_general", "collision"),
+    "xinban": ("game", "defection"),
+}
+
+# Budgets: the quick search per candidate, and the full proof of a found win.
+FIND_NODES = 6_000
+PROVE_NODES = 250_000
+PROVE_SECONDS = 20.0
+
+
+@dataclass(frozen=True)
+class Candidate:
+    variant: str
+    fen: str
+    goal: str
+    origin: str  # the strategy that produced it
+
+
+@dataclass
+class MinedPuzzle:
+    key: str
+    variant: str
+    fen: str
+    goal: str
+    moves_to_win: int
+    mode: str
+    themes: list[str]
+    main_line: list[str]
+    proof: dict[str, Any]
+    nodes: int
+    seconds: float
+    origin: str
+    seed: int
+    source: str = "mined"
+    title: str = ""
+    collection: str = ""
+    rating: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_entry(self) -> dict[str, Any]:
+        data = asdict(self)
+        if not data["extra"]:
+            data.pop("extra")
+        if data["rating"] is None:
+            data.pop("rating")
+        return data
+
+
+def bank_key(*, variant: str, fen: str, goal: str, moves_to_win: int) -> str:
+    digest = hashlib.sha1(f"{variant}|{fen}|{goal}|{moves_to_win}".encode()).hexdigest()
+    return f"{variant}-{digest[:16]}"
+
+
+# --- Candidate positions -------------------------------------------------------------------
+
+
+def _piece_count(position: Position) -> int:
+    return sum(1 for value in position.board if value)
+
+
+def _policy_move(position: Position, rng: random.Random) -> Any:
+    """A random legal move, captures and checks first more often than not."""
+    moves = list(position.legal_moves)
+    if not moves:
+        return None
+    rng.shuffle(moves)
+    if rng.random() < 0.6:
+        captures = [m for m in moves if position.piece_at(_to(m)) is not None]
+        if captures:
+            return captures[0]
+    if rng.random() < 0.3:
+        for move in moves[:12]:
+            position.push(move)
+            check = position.is_check()
+            position.pop()
+            if check:
+                return move
+    return moves[0]
+
+
+def _to(move: Any) -> str:
+    return move.iccs()[2:]
+
+
+def game_candidates(variant: str, rng: random.Random, *, max_pieces: int) -> Iterator[Position]:
+    """Positions of one seeded game, once material has thinned to ``max_pieces`` or fewer."""
+    starts = [fen for _name, fen in find_variant(variant).starts]
+    position = Position.from_fen(variant, rng.choice(starts))
+    for _ply in range(400):
+        if position.outcome() is not None:
+            return
+        if _piece_count(position) <= max_pieces and not position.is_check():
+            yield position.copy()
+        move = _policy_move(position, rng)
+        if move is None:
+            return
+        position.push(move)
+        if _piece_count(position) <= max_pieces // 2:
+            return
+
+
+def _points(width: int, colour: int, kind: str) -> list[int]:
+    g = geometry(width)
+    table = {"palace": g.palace, "advisor": g.advisor_points, "elephant": g.elephant_points}[kind]
+    return sorted(table[colour])
+
+
+def _fen_of(width: int, board: dict[int, str], red_to_move: bool) -> str:
+    ranks = []
+    for rank in range(9, -1, -1):
+        text, empty = "", 0
+        for file in range(width):
+            piece = board.get(rank * width + file)
+            if piece is None:
+                empty += 1
+                continue
+            if empty:
+                text += str(empty)
+                empty = 0
+            text += piece
+        if empty:
+            text += str(empty)
+        ranks.append(text)
+    return "/".join(ranks) + (" w" if red_to_move else " b") + " - - 0 1"
+
+
+def _sq(width: int, file: int, rank: int) -> int:
+    return rank * width + file
+
+
+def _case(letter: str, red: bool) -> str:
+    if letter.startswith("+"):
+        return "+" + (letter[1].upper() if red else letter[1].lower())
+    return letter.upper() if red else letter.lower()
+
+
+ATTACKERS = {
+    "xiangqi": ["R", "R", "N", "N", "C", "C", "P", "P", "P"],
+    "feidan": ["R", "N", "C", "P", "P", "M", "M", "F", "F"],
+    "xinban": ["R", "N", "C", "P", "P", "+R", "+N", "+C"],
+}
+DEFENDER_EXTRAS = {
+    "xiangqi": ["R", "N", "C", "P", "P"],
+    "feidan": ["R", "N", "C", "P", "M", "F"],
+    "xinban": ["+R", "+N", "+C", "R", "P"],
+}
+
+
+def sparse_position(variant: str, rng: random.Random, origin: str) -> Position | None:
+    """A random sparse endgame, Red to move and attacking Black's general (``None`` if the
+    placement the dice gave is not legal)."""
+    width = find_variant(variant).width
+    board: dict[int, str] = {}
+    free = set(range(width * 10))
+
+    def put(sq: int, letter: str) -> None:
+        board[sq] = letter
+        free.discard(sq)
+
+    black_king = rng.choice(_points(width, 1, "palace"))
+    put(black_king, "k")
+    red_king = rng.choice(
+        [sq for sq in _points(width, 0, "palace") if sq % width != black_king % width]
+        or _points(width, 0, "palace")
+    )
+    put(red_king, "K")
+    # Defender's guards: advisors and elephants on their own points.
+    for kind, letter, chance in (("advisor", "a", 0.75), ("advisor", "a", 0.5),
+                                 ("elephant", "b", 0.5), ("elephant", "b", 0.35)):  # fmt: skip
+        if rng.random() < chance:
+            spots = [sq for sq in _points(width, 1, kind) if sq in free]
+            if spots:
+                put(rng.choice(spots), letter)
+    kx, ky = black_king % width, black_king // width
+
+    def near_black_palace(spread: int) -> int | None:
+        spots = [
+            sq for sq in free
+            if abs(sq % width - kx) <= spread and ky - sq // width <= spread + 1
+        ]  # fmt: skip
+        return rng.choice(sorted(spots)) if spots else None
+
+    attackers = list(ATTACKERS[variant])
+    rng.shuffle(attackers)
+    count = rng.randint(2, 4)
+    chosen = attackers[:count]
+    if origin in ("dead_general", "collision"):
+        missiles = ["M", "M"] if origin == "collision" else ["M"]
+        chosen = missiles + [p for p in chosen if p != "M"][: count - 1]
+        if rng.random() < 0.5:
+            chosen.append("F")
+        # Crowd the palace: a general hemmed in by its own guards cannot step away.
+        for sq in _points(width, 1, "palace"):
+            if sq in free and rng.random() < 0.3:
+                put(sq, "a" if sq in _points(width, 1, "advisor") else rng.choice(["p", "n", "r"]))
+    for letter in chosen:
+        sq = near_black_palace(rng.choice((2, 3, 4)))
+        if sq is None:
+            return None
+        red_letter = _case(letter, True)
+        if red_letter == "P" and sq // width < 5:
+            continue
+        put(sq, red_letter)
+    if origin == "collision":
+        # A defender standing in each missile's way to the palace: worth blowing up.
+        palace = _points(width, 1, "palace")
+        for sq, piece in list(board.items()):
+            if piece != "M":
+                continue
+            between = [
+                p for p in free
+                if (p % width == sq % width and any(q % width == sq % width for q in palace)
+                    and sq // width < p // width < 7)
+                or (p // width == sq // width and sq // width >= 7)
+            ]  # fmt: skip
+            if between:
+                put(rng.choice(sorted(between)), rng.choice(["n", "c", "r", "b"]))
+    extras = list(DEFENDER_EXTRAS[variant])
+    rng.shuffle(extras)
+    extra_count = rng.randint(0, 2)
+    if origin == "defection":
+        extra_count = rng.randint(1, 3)
+        extras = [p for p in extras if p.startswith("+")] + extras
+    for letter in extras[:extra_count]:
+        if origin == "defection":
+            # Within reach of a red piece: on a line or a horse's jump from one.
+            reds = [sq for sq, p in board.items() if p.isupper() and p not in ("K",)]
+            target = rng.choice(reds) if reds else None
+            spots = sorted(
+                sq for sq in free
+                if target is not None and (sq % width == target % width or sq // width == target // width)
+            )  # fmt: skip
+            sq = rng.choice(spots) if spots else rng.choice(sorted(free))
+        else:
+            sq = rng.choice(sorted(free))
+        black_letter = _case(letter, False)
+        if black_letter.endswith("p") and sq // width > 4:
+            continue
+        put(sq, black_letter)
+    fen = _fen_of(width, board, red_to_move=True)
+    try:
+        position = Position.from_fen(variant, fen)
+    except EngineError:
+        return None
+    if position.outcome() is not None or position.is_check():
+        return None
+    return position
+
+
+def candidates(variant: str, strategy: str, rng: random.Random) -> Iterator[Candidate]:
+    """An endless stream of candidates of one strategy."""
+    goals = ["mate"]
+    if variant == "feidan":
+        goals = ["mate", "dead_general"]
+    while True:
+        if strategy == "game":
+            pieces = {"xiangqi": 14, "xinban": 16, "feidan": 18}[variant]
+            for position in game_candidates(variant, rng, max_pieces=pieces):
+                for goal in goals:
+                    yield Candidate(variant, position.fen(), goal, "game")
+        else:
+            position = sparse_position(variant, rng, strategy)
+            if position is None:
+                continue
+            # A few random moves from there, so that not every position looks built.
+            for _ in range(rng.choice((0, 0, 1, 2))):
+                move = _policy_move(position, rng)
+                if move is None:
+                    break
+                position.push(move)
+                if position.outcome() is not None:
+                    break
+            if position.outcome() is not None or position.is_check():
+                continue
+            position = Position.from_fen(variant, position.fen())
+            goal = "dead_general" if strategy == "dead_general" else rng.choice(goals)
+            yield Candidate(variant, position.fen(), goal, strategy)
+
+
+# --- Proving --------------------------------------------------------------------------------
+
+
+def examine(
+    candidate: Candidate,
+    *,
+    max_moves: int,
+    seed: int,
+    find_nodes: int = FIND_NODES,
+    prove_nodes: int = PROVE_NODES,
+    prove_seconds: float = PROVE_SECONDS,
+) -> MinedPuzzle | None:
+    """Search the candidate for a short forced win and prove it; the puzzle if sound and unique."""
+    n = proving.find_win(
+        variant=candidate.variant,
+        fen=candidate.fen,
+        goal=candidate.goal,
+        max_moves=max_moves,
+        nodes=find_nodes,
+    )
+    if n is None:
+        return None
+    result = proving.prove(
+        variant=candidate.variant,
+        fen=candidate.fen,
+        goal=candidate.goal,
+        moves_to_win=n,
+        nodes=prove_nodes,
+        seconds=prove_seconds,
+    )
+    if not result.sound or result.proof is None:
+        return None
+    themes = derive_themes(
+        variant=candidate.variant,
+        fen=candidate.fen,
+        goal=candidate.goal,
+        moves_to_win=n,
+        main_line=result.main_line,
+        mode=result.mode,
+    )
+    return MinedPuzzle(
+        key=bank_key(
+            variant=candidate.variant, fen=candidate.fen, goal=candidate.goal, moves_to_win=n
+        ),
+        variant=candidate.variant,
+        fen=candidate.fen,
+        goal=candidate.goal,
+        moves_to_win=n,
+        mode=result.mode,
+        themes=themes,
+        main_line=result.main_line,
+        proof=result.proof,
+        nodes=result.nodes,
+        seconds=round(result.seconds, 3),
+        origin=candidate.origin,
+        seed=seed,
+    )
+
+
+Wanted = Callable[[MinedPuzzle], bool]
+
+
+def mine(
+    *,
+    variant: str,
+    strategy: str,
+    seed: int,
+    count: int,
+    max_moves: int = 3,
+    seconds: float | None = None,
+    max_candidates: int | None = None,
+    wanted: Wanted | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[MinedPuzzle]:
+    """Up to ``count`` sound and unique puzzles of one variant and strategy, from ``seed``.
+
+    Stops early when ``seconds`` or ``max_candidates`` run out. ``wanted`` filters the puzzles
+    kept (e.g. only those whose solution uses defection).
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    rng = random.Random(f"{variant}:{strategy}:{seed}")
+    started = time.monotonic()
+    found: list[MinedPuzzle] = []
+    seen: set[str] = set()
+    looked = 0
+    for candidate in candidates(variant, strategy, rng):
+        if len(found) >= count:
+            break
+        if seconds is not None and time.monotonic() - started > seconds:
+            break
+        if max_candidates is not None and looked >= max_candidates:
+            break
+        board_key = f"{candidate.fen.split(' ')[0]} {candidate.fen.split(' ')[1]} {candidate.goal}"
+        if board_key in seen:
+            continue
+        seen.add(board_key)
+        looked += 1
+        puzzle = examine(candidate, max_moves=max_moves, seed=seed)
+        if puzzle is None or (wanted is not None and not wanted(puzzle)):
+            continue
+        found.append(puzzle)
+        if progress is not None:
+            progress(
+                f"{variant}/{strategy} seed {seed}: {puzzle.goal} in {puzzle.moves_to_win} "
+                f"{' '.join(puzzle.themes)} ({len(found)}/{count}, {looked} looked at)"
+            )
+    return found

@@ -1,0 +1,335 @@
+"""The puzzle bank, attempts, ratings, the daily puzzle and replays of failed puzzles.
+
+Invariants live in the database: a published puzzle has a proof, a dead-general puzzle is a
+Missile Xiangqi puzzle, an attempt belongs to exactly one user or anonymous visitor and is
+unique per (owner, puzzle, client attempt id), a scored attempt has its scoring time, one daily
+puzzle per variant and day, and a puzzle is never the daily puzzle twice.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from puzzles import glicko2
+
+SLUG_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read aloud
+SLUG_LENGTH = 8
+MAX_MOVES_TO_WIN = 30
+
+
+def new_share_slug() -> str:
+    return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
+
+
+class TimeStampedModel(models.Model):
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class Variant(models.TextChoices):
+    XIANGQI = "xiangqi", _("Xiangqi")
+    FEIDAN = "feidan", _("Missile Xiangqi")
+    XINBAN = "xinban", _("New-version Xiangqi")
+
+
+class Goal(models.TextChoices):
+    MATE = "mate", _("Checkmate")
+    DEAD_GENERAL = "dead_general", _("Dead general")
+    WIN = "win", _("Win")
+
+
+class PuzzleTheme(models.Model):
+    """A tag that says what a puzzle is about (mate in 2, dead general, defection …)."""
+
+    slug = models.SlugField(max_length=40, unique=True)
+    name_en = models.CharField(max_length=80)
+    name_zh = models.CharField(max_length=80)
+    description_en = models.CharField(max_length=300, blank=True)
+    description_zh = models.CharField(max_length=300, blank=True)
+    order = models.PositiveSmallIntegerField(default=100)
+
+    class Meta:
+        ordering = ["order", "slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Puzzle(TimeStampedModel):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        VERIFYING = "verifying", _("Being verified")
+        PUBLISHED = "published", _("Published")
+        REJECTED = "rejected", _("Rejected")
+
+    class Source(models.TextChoices):
+        MINED = "mined", _("Found by the engine")
+        CLASSIC = "classic", _("Classical collection")
+        AUTHORED = "authored", _("Made by a user")
+
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    fen = models.CharField(max_length=200)
+    goal = models.CharField(max_length=16, choices=Goal.choices, default=Goal.MATE)
+    moves_to_win = models.PositiveSmallIntegerField()
+    # The prover's proof (engine.solver Proof.to_json()); set once the puzzle is proved sound.
+    proof = models.JSONField(null=True, blank=True)
+    proof_mode = models.CharField(max_length=16, blank=True)
+
+    rating = models.FloatField(default=glicko2.DEFAULT_RATING)
+    rating_deviation = models.FloatField(default=glicko2.DEFAULT_DEVIATION)
+    rating_volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY)
+    plays = models.PositiveIntegerField(default=0)
+    solves = models.PositiveIntegerField(default=0)
+    themes = models.ManyToManyField(PuzzleTheme, related_name="puzzles", blank=True)
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    # Why verification refused it, for the author; ``rejection`` holds the details for programs
+    # (kind: cooked / shorter / no_win / budget_exhausted / invalid, the second key, ...).
+    rejection_reason = models.TextField(blank=True)
+    rejection = models.JSONField(default=dict, blank=True)
+    verify_requested_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.AUTHORED)
+    # Stable key of a shipped puzzle, so that loading the bank again updates instead of adding.
+    source_key = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    title = models.CharField(max_length=120, blank=True)
+    collection = models.CharField(max_length=120, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="authored_puzzles",
+    )
+    slug = models.CharField(max_length=16, unique=True, default=new_share_slug)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(
+                fields=["status", "variant", "rating"], name="puzzle_status_variant_rating"
+            ),
+            models.Index(fields=["author", "status"], name="puzzle_author_status"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(moves_to_win__gte=1) & Q(moves_to_win__lte=MAX_MOVES_TO_WIN),
+                name="puzzle_moves_to_win_range",
+            ),
+            models.CheckConstraint(
+                condition=~Q(goal="dead_general") | Q(variant="feidan"),
+                name="puzzle_dead_general_only_feidan",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="published") | Q(proof__isnull=False),
+                name="puzzle_published_has_proof",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="rejected") | ~Q(rejection_reason=""),
+                name="puzzle_rejected_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.goal} in {self.moves_to_win} ({self.slug})"
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED
+
+    @property
+    def glicko(self) -> glicko2.Rating:
+        return glicko2.Rating(self.rating, self.rating_deviation, self.rating_volatility)
+
+
+class AttemptOwnerQuerySet(models.QuerySet):
+    def owned_by(self, *, user_id: int | None, visitor_id: str | None) -> AttemptOwnerQuerySet:
+        if user_id is not None:
+            return self.filter(user_id=user_id)
+        if visitor_id:
+            return self.filter(user__isnull=True, visitor_id=visitor_id)
+        return self.none()
+
+
+_OWNER_IS_ONE = (Q(user__isnull=False) & Q(visitor_id="")) | (
+    Q(user__isnull=True) & ~Q(visitor_id="")
+)
+
+
+class PuzzleAttempt(TimeStampedModel):
+    """One try at a puzzle by a user or an anonymous visitor.
+
+    The browser names each try with a random ``client_id``; submitting the same try twice
+    finds the same row. Scoring happens once: ``scored_at`` is set in the same transaction
+    that updates the ratings, under a row lock on this attempt.
+    """
+
+    class State(models.TextChoices):
+        STARTED = "started", _("Started")  # a hint was asked before the moves were sent
+        SUBMITTED = "submitted", _("Waiting to be scored")
+        SCORED = "scored", _("Scored")
+
+    class Result(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        SOLVED = "solved", _("Solved")
+        FAILED = "failed", _("Failed")
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="puzzle_attempts",
+    )
+    visitor_id = models.CharField(max_length=64, blank=True, db_index=True)
+    client_id = models.UUIDField()
+
+    moves = models.JSONField(default=list, blank=True)
+    gave_up = models.BooleanField(default=False)
+    hints_used = models.PositiveSmallIntegerField(default=0)
+    seconds = models.PositiveIntegerField(default=0)
+    is_replay = models.BooleanField(default=False)
+
+    state = models.CharField(max_length=16, choices=State.choices, default=State.STARTED)
+    result = models.CharField(max_length=16, choices=Result.choices, default=Result.PENDING)
+    rated = models.BooleanField(default=False)
+    user_rating_before = models.FloatField(null=True, blank=True)
+    user_rating_after = models.FloatField(null=True, blank=True)
+    puzzle_rating_before = models.FloatField(null=True, blank=True)
+    puzzle_rating_after = models.FloatField(null=True, blank=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    scored_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AttemptOwnerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["user", "puzzle"], name="attempt_user_puzzle"),
+            models.Index(fields=["user", "scored_at"], name="attempt_user_scored"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=_OWNER_IS_ONE, name="attempt_one_owner"),
+            models.UniqueConstraint(
+                fields=["user", "puzzle", "client_id"],
+                condition=Q(user__isnull=False),
+                name="attempt_unique_user_client_id",
+            ),
+            models.UniqueConstraint(
+                fields=["visitor_id", "puzzle", "client_id"],
+                condition=Q(user__isnull=True),
+                name="attempt_unique_visitor_client_id",
+            ),
+            models.CheckConstraint(
+                condition=(Q(state="scored") & Q(scored_at__isnull=False))
+                | (~Q(state="scored") & Q(scored_at__isnull=True)),
+                name="attempt_scored_at_iff_scored",
+            ),
+            models.CheckConstraint(
+                condition=~Q(state="scored") | ~Q(result="pending"),
+                name="attempt_scored_has_result",
+            ),
+            models.CheckConstraint(
+                condition=~Q(rated=True) | Q(user__isnull=False),
+                name="attempt_rated_needs_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"attempt {self.pk} on {self.puzzle_id}: {self.result}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state != self.State.STARTED
+
+
+class PuzzleRating(TimeStampedModel):
+    """A user's puzzle rating in one variant."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_ratings"
+    )
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    rating = models.FloatField(default=glicko2.DEFAULT_RATING)
+    deviation = models.FloatField(default=glicko2.DEFAULT_DEVIATION)
+    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY)
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="puzzle_rating_user_variant"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.variant} {self.rating:.0f}"
+
+    @property
+    def glicko(self) -> glicko2.Rating:
+        return glicko2.Rating(self.rating, self.deviation, self.volatility)
+
+
+class DailyPuzzle(models.Model):
+    """Today's puzzle of one variant. A puzzle is the daily puzzle at most once."""
+
+    date = models.DateField()
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    puzzle = models.OneToOneField(Puzzle, on_delete=models.CASCADE, related_name="daily")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "variant"]
+        constraints = [
+            models.UniqueConstraint(fields=["date", "variant"], name="daily_puzzle_date_variant"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.variant}: {self.puzzle_id}"
+
+
+class PuzzleReplay(TimeStampedModel):
+    """A failed puzzle that comes back: after 1, then 3, then 7 days, until it is solved."""
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="replays")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="puzzle_replays",
+    )
+    visitor_id = models.CharField(max_length=64, blank=True, db_index=True)
+    # How many times it has been failed since it was first failed (0 = once).
+    step = models.PositiveSmallIntegerField(default=0)
+    due_at = models.DateTimeField()
+    solved_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AttemptOwnerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["due_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=_OWNER_IS_ONE, name="replay_one_owner"),
+            models.UniqueConstraint(
+                fields=["user", "puzzle"],
+                condition=Q(user__isnull=False),
+                name="replay_user_puzzle",
+            ),
+            models.UniqueConstraint(
+                fields=["visitor_id", "puzzle"],
+                condition=Q(user__isnull=True),
+                name="replay_visitor_puzzle",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"replay {self.puzzle_id} due {self.due_at:%Y-%m-%d}"

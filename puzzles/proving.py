@@ -1,0 +1,220 @@
+"""The one place the puzzles app talks to the engine's prover (``engine.solver``).
+
+Everything else in the app calls these functions with plain data (variant name, FEN, ICCS
+moves, the proof as JSON) and gets plain data back, so that the prover's own types never leak
+into models, services or the API.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from engine import Move, Position
+from engine import solver as prover
+
+SOUND_UNIQUE = "sound_unique"
+COOKED = "cooked"
+SHORTER = "shorter"
+NO_WIN = "no_win"
+BUDGET_EXHAUSTED = "budget_exhausted"
+STATUSES = (SOUND_UNIQUE, COOKED, SHORTER, NO_WIN, BUDGET_EXHAUSTED)
+
+FULL = "full"
+CHECKS_ONLY = "checks_only"
+
+HINT_NODES = 400_000
+HINT_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """What the prover found about one puzzle."""
+
+    status: str
+    moves_to_win: int | None
+    key_moves: list[str]
+    mode: str
+    reason: str  # for people; empty when sound and unique
+    details: dict[str, Any] = field(default_factory=dict)  # for programs
+    proof: dict[str, Any] | None = None  # the proof as JSON, kept for a sound puzzle
+    main_line: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def sound(self) -> bool:
+        return self.status == SOUND_UNIQUE
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of the moves played so far in a puzzle.
+
+    ``verdict`` is ``continue`` (right so far: ``reply`` is the defender's answer), ``solved``
+    (the goal is reached), ``wrong`` (``refutation`` is the defence that escapes; empty when the
+    move itself ends the game without the goal or breaks a checks-only rule) or ``unknown``
+    (the move could not be judged within the budget). ``reason`` says why, in words.
+    """
+
+    verdict: str
+    reply: str | None = None
+    refutation: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+def _position(variant: str, fen: str) -> Position:
+    return Position.from_fen(variant, fen)
+
+
+def prove(
+    *,
+    variant: str,
+    fen: str,
+    goal: str,
+    moves_to_win: int,
+    nodes: int | None = None,
+    seconds: float | None = None,
+    mode: str = FULL,
+) -> ProofResult:
+    """Prove (or refute) that ``goal`` is forced in exactly ``moves_to_win`` moves, uniquely.
+
+    Raises ``engine.EngineError`` for a request the prover cannot take (an illegal position, a
+    game already over, a dead-general goal outside Missile Xiangqi, a length out of range).
+    """
+    proof = prover.solve(
+        _position(variant, fen),
+        goal=goal,
+        max_moves=moves_to_win,
+        budget=prover.Budget(nodes=nodes, seconds=seconds),
+        mode=mode,
+    )
+    return _result(proof)
+
+
+def _result(proof: Any) -> ProofResult:
+    data = proof.to_data()
+    details: dict[str, Any] = {}
+    if proof.second_key:
+        details["second_key"] = proof.second_key
+    if proof.escape:
+        details["escape"] = list(proof.escape)
+    sound = proof.status == SOUND_UNIQUE
+    return ProofResult(
+        status=proof.status,
+        moves_to_win=proof.moves_to_win,
+        key_moves=list(proof.key_moves),
+        mode=proof.mode,
+        reason=proof.reason,
+        details=details,
+        proof=data if sound else None,
+        main_line=_main_line(proof) if sound else [],
+        nodes=proof.nodes,
+        seconds=proof.seconds,
+    )
+
+
+def find_win(
+    *,
+    variant: str,
+    fen: str,
+    goal: str,
+    max_moves: int,
+    nodes: int | None = None,
+    seconds: float | None = None,
+    mode: str = FULL,
+) -> int | None:
+    """The length of the shortest forced win of ``goal`` within ``max_moves``, or ``None``
+    (none, or the budget ran out first)."""
+    found = prover.find_win(
+        _position(variant, fen),
+        goal=goal,
+        max_moves=max_moves,
+        budget=prover.Budget(nodes=nodes, seconds=seconds),
+        mode=mode,
+    )
+    return found.moves_to_win if found.status == "win" else None
+
+
+@lru_cache(maxsize=256)
+def _load(text: str) -> Any:
+    return prover.Proof.from_json(text)
+
+
+def _proof(proof: dict[str, Any]) -> Any:
+    """The stored proof as the prover's object (parsed proofs are cached by their text)."""
+    return _load(json.dumps(proof, sort_keys=True, ensure_ascii=False))
+
+
+def judge(*, variant: str, fen: str, proof: dict[str, Any], moves: Sequence[str]) -> Verdict:
+    """Judge ``moves`` (attacker and defender alternately, ICCS) played from the puzzle's start.
+
+    Any attacker move that keeps a forced win in the moves left is accepted; moves off the
+    stored tree are proved on the spot within the judge's budget (``unknown`` when it runs out).
+    """
+    judgement = prover.judge(_proof(proof), list(moves))
+    return Verdict(
+        verdict=judgement.verdict,
+        reply=judgement.reply,
+        refutation=[judgement.refutation] if judgement.refutation else [],
+        reason=judgement.reason,
+    )
+
+
+def hint(*, variant: str, fen: str, proof: dict[str, Any], moves: Sequence[str]) -> str | None:
+    """A winning attacker move after ``moves`` (attacker to move), or ``None`` if none wins."""
+    loaded = _proof(proof)
+    position = Position.from_fen(loaded.variant, loaded.fen)
+    node = loaded.tree
+    remaining = loaded.moves_to_win or 0
+    for index, text in enumerate(moves):
+        if node is not None:
+            if index % 2 == 0:
+                node = node if node.expanded and text == node.primary else None
+            else:
+                node = node.reply_node(text)
+        position.push(Move.from_iccs(text))
+        if index % 2 == 0:
+            remaining -= 1
+    if node is not None and node.expanded and node.primary is not None:
+        return str(node.primary)
+    if remaining <= 0:
+        return None
+    found = prover.find_win(
+        position,
+        goal=loaded.goal,
+        max_moves=remaining,
+        budget=prover.Budget(nodes=HINT_NODES, seconds=HINT_SECONDS),
+        mode=loaded.mode,
+    )
+    return found.key_move if found.status == "win" else None
+
+
+def main_line(proof: dict[str, Any]) -> list[str]:
+    """The proof's main line: the key, the longest defence, and so on to the end."""
+    return _main_line(_proof(proof))
+
+
+def _main_line(proof: Any) -> list[str]:
+    line: list[str] = []
+    node = proof.tree
+    while node is not None and node.primary is not None:
+        if not node.expanded:
+            break
+        line.append(node.primary)
+        if node.final or not node.replies:
+            return line
+        reply, node = node.replies[0]
+        line.append(reply)
+    if node is not None and node.distance > 0:
+        # The stored tree was cut here: prove the rest of the line from this position.
+        position = Position.from_fen(proof.variant, proof.fen)
+        for text in line:
+            position.push(Move.from_iccs(text))
+            rest = prover.solve(position, goal=proof.goal, max_moves=node.distance, mode=proof.mode)
+        if rest.tree is not None:
+            line.extend(_main_line(rest))
+    return line

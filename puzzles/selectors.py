@@ -1,0 +1,295 @@
+"""Reads of the puzzles app: the bank with its filters, the next puzzle for a player, the daily
+puzzles, attempts, the dashboard, and the ``access_*`` rules that say who may see what."""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from engine import Move, Position
+from puzzles import proving
+from puzzles.models import (
+    DailyPuzzle,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzleRating,
+    PuzzleReplay,
+    PuzzleTheme,
+)
+from puzzles.services.players import Player
+
+# Difficulty levels as offsets from the player's rating (as on the big puzzle sites).
+DIFFICULTY_OFFSETS = {
+    "easiest": -600,
+    "easier": -300,
+    "normal": 0,
+    "harder": 300,
+    "hardest": 600,
+}
+NEXT_SHORTLIST = 8
+
+
+def _published() -> QuerySet[Puzzle]:
+    return Puzzle.objects.filter(status=Puzzle.Status.PUBLISHED)
+
+
+def puzzle_list(
+    *,
+    variant: str | None = None,
+    themes: Sequence[str] = (),
+    goal: str | None = None,
+    source: str | None = None,
+    rating_min: float | None = None,
+    rating_max: float | None = None,
+) -> QuerySet[Puzzle]:
+    """Published puzzles matching every given filter (all of ``themes``), easiest first."""
+    rows = _published()
+    if variant:
+        rows = rows.filter(variant=variant)
+    if goal:
+        rows = rows.filter(goal=goal)
+    if source:
+        rows = rows.filter(source=source)
+    if rating_min is not None:
+        rows = rows.filter(rating__gte=rating_min)
+    if rating_max is not None:
+        rows = rows.filter(rating__lte=rating_max)
+    for slug in dict.fromkeys(themes):
+        rows = rows.filter(themes__slug=slug)
+    return rows.select_related("author").prefetch_related("themes").order_by("rating", "id")
+
+
+def puzzle_get(*, puzzle_id: int) -> Puzzle | None:
+    return (
+        Puzzle.objects.prefetch_related("themes")
+        .select_related("author")
+        .filter(pk=puzzle_id)
+        .first()
+    )
+
+
+def puzzle_get_by_slug(*, slug: str) -> Puzzle | None:
+    return (
+        Puzzle.objects.prefetch_related("themes").select_related("author").filter(slug=slug).first()
+    )
+
+
+def puzzle_solution(*, puzzle: Puzzle) -> dict[str, Any] | None:
+    """The proof's main line in both notations, with the position after each move. Only for
+    players allowed to see it (``access_solution_view``)."""
+    if puzzle.proof is None:
+        return None
+    line = proving.main_line(puzzle.proof)
+    position = Position.from_fen(puzzle.variant, puzzle.fen)
+    moves = []
+    for text in line:
+        move = Move.from_iccs(text)
+        chinese = position.chinese(move)
+        position.push(move)
+        moves.append({"iccs": move.iccs(), "chinese": chinese, "fen": position.fen()})
+    return {"key": line[0] if line else None, "line": moves}
+
+
+def theme_list() -> QuerySet[PuzzleTheme]:
+    return PuzzleTheme.objects.annotate(
+        published=Count("puzzles", filter=Q(puzzles__status=Puzzle.Status.PUBLISHED))
+    ).order_by("order", "slug")
+
+
+# --- Access ---------------------------------------------------------------------------------
+
+
+def access_puzzle_view(*, puzzle: Puzzle, user: Any) -> bool:
+    """Published puzzles are public (by id or share link); others only for their author."""
+    if puzzle.status == Puzzle.Status.PUBLISHED:
+        return True
+    return bool(user and user.is_authenticated and puzzle.author_id == user.pk)
+
+
+def access_puzzle_edit(*, puzzle: Puzzle, user: Any) -> bool:
+    return bool(user and user.is_authenticated and puzzle.author_id == user.pk)
+
+
+def access_solution_view(*, puzzle: Puzzle, player: Player | None) -> bool:
+    """The solution is shown once the player has finished a try (solved or given up), and to
+    the author of a published puzzle."""
+    if puzzle.proof is None or player is None:
+        return False
+    if player.user is not None and puzzle.author_id == player.user.pk:
+        return puzzle.status == Puzzle.Status.PUBLISHED
+    return (
+        PuzzleAttempt.objects.filter(player.owner_q(), puzzle=puzzle)
+        .exclude(state=PuzzleAttempt.State.STARTED)
+        .exists()
+    )
+
+
+def access_attempt_view(*, attempt: PuzzleAttempt, player: Player | None) -> bool:
+    if player is None:
+        return False
+    if player.user is not None:
+        return attempt.user_id == player.user.pk
+    return attempt.user_id is None and attempt.visitor_id == player.visitor_id
+
+
+# --- Solving --------------------------------------------------------------------------------
+
+
+def user_rating_get(*, user: Any, variant: str) -> PuzzleRating | None:
+    if not (user and user.is_authenticated):
+        return None
+    return PuzzleRating.objects.filter(user=user, variant=variant).first()
+
+
+def player_rating_value(*, player: Player | None, variant: str) -> float:
+    from puzzles.glicko2 import DEFAULT_RATING
+
+    if player is None or player.user is None:
+        return DEFAULT_RATING
+    row = user_rating_get(user=player.user, variant=variant)
+    return row.rating if row else DEFAULT_RATING
+
+
+def puzzle_next_for(
+    *,
+    player: Player | None,
+    variant: str,
+    themes: Sequence[str] = (),
+    difficulty: str = "normal",
+    exclude: Sequence[int] = (),
+    seed: int | None = None,
+) -> Puzzle | None:
+    """A published puzzle the player has not tried, near their rating plus the difficulty
+    offset, with all the given themes. Puzzles the player authored are skipped. When every
+    matching puzzle has been tried, one tried longest ago is offered again."""
+    target = player_rating_value(player=player, variant=variant) + DIFFICULTY_OFFSETS.get(
+        difficulty, 0
+    )
+    rows = puzzle_list(variant=variant, themes=themes).exclude(pk__in=list(exclude))
+    if player is not None and player.user is not None:
+        rows = rows.exclude(author=player.user)
+    tried = (
+        PuzzleAttempt.objects.filter(player.owner_q()).values("puzzle_id")
+        if player is not None
+        else PuzzleAttempt.objects.none().values("puzzle_id")
+    )
+    fresh = rows.exclude(pk__in=tried)
+    rng = random.Random(seed)
+    for candidates in (fresh, rows):
+        above = list(
+            candidates.filter(rating__gte=target).order_by("rating", "id")[:NEXT_SHORTLIST]
+        )
+        below = list(
+            candidates.filter(rating__lt=target).order_by("-rating", "-id")[:NEXT_SHORTLIST]
+        )
+        near = sorted(above + below, key=lambda p: (abs(p.rating - target), p.pk))[
+            : NEXT_SHORTLIST // 2
+        ]
+        if near:
+            return rng.choice(near)
+    return None
+
+
+def attempt_get(*, attempt_id: int) -> PuzzleAttempt | None:
+    return PuzzleAttempt.objects.select_related("puzzle").filter(pk=attempt_id).first()
+
+
+def daily_puzzles_for(date: datetime.date | None = None) -> list[DailyPuzzle]:
+    """The daily puzzles of ``date`` (default: today in the site's time zone), one per variant
+    that has one, in the order xiangqi, feidan, xinban."""
+    date = date or timezone.localdate()
+    order = {"xiangqi": 0, "feidan": 1, "xinban": 2}
+    rows = DailyPuzzle.objects.filter(date=date).select_related("puzzle")
+    return sorted(rows, key=lambda d: order.get(d.variant, 9))
+
+
+# --- Dashboard ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThemeStat:
+    slug: str
+    name_en: str
+    name_zh: str
+    attempts: int
+    solved: int
+
+    @property
+    def rate(self) -> float:
+        return self.solved / self.attempts if self.attempts else 0.0
+
+
+def rating_history(*, user: Any, variant: str) -> list[tuple[datetime.datetime, float]]:
+    """The user's rating in the variant over time, oldest first: the rating before the first
+    rated attempt, then the rating after each one."""
+    rows = list(
+        PuzzleAttempt.objects.filter(
+            user=user, rated=True, puzzle__variant=variant, state=PuzzleAttempt.State.SCORED
+        )
+        .order_by("scored_at", "id")
+        .values_list("scored_at", "user_rating_before", "user_rating_after")
+    )
+    if not rows:
+        return []
+    first_at, first_before, _ = rows[0]
+    points = [(first_at, first_before)] if first_before is not None else []
+    points += [(at, after) for at, _, after in rows if after is not None]
+    return points
+
+
+def theme_stats(*, player: Player) -> list[ThemeStat]:
+    """Per theme: how many of the player's scored attempts touched it, and how many succeeded."""
+    rows = (
+        PuzzleTheme.objects.annotate(
+            attempts=Count(
+                "puzzles__attempts",
+                filter=player.owner_q("puzzles__attempts__")
+                & Q(puzzles__attempts__state=PuzzleAttempt.State.SCORED),
+            ),
+            solved=Count(
+                "puzzles__attempts",
+                filter=player.owner_q("puzzles__attempts__")
+                & Q(puzzles__attempts__state=PuzzleAttempt.State.SCORED)
+                & Q(puzzles__attempts__result=PuzzleAttempt.Result.SOLVED),
+            ),
+        )
+        .filter(attempts__gt=0)
+        .order_by("order", "slug")
+    )
+    return [ThemeStat(t.slug, t.name_en, t.name_zh, t.attempts, t.solved) for t in rows]
+
+
+def replay_list(*, player: Player, due_only: bool = False) -> QuerySet[PuzzleReplay]:
+    """The player's failed puzzles still to be solved, soonest due first."""
+    rows = PuzzleReplay.objects.filter(player.owner_q(), solved_at__isnull=True).select_related(
+        "puzzle"
+    )
+    if due_only:
+        rows = rows.filter(due_at__lte=timezone.now())
+    return rows.order_by("due_at", "id")
+
+
+def attempt_history(*, player: Player, limit: int = 50) -> QuerySet[PuzzleAttempt]:
+    return (
+        PuzzleAttempt.objects.filter(player.owner_q(), state=PuzzleAttempt.State.SCORED)
+        .select_related("puzzle")
+        .order_by("-scored_at", "-id")[:limit]
+    )
+
+
+def authored_list(*, user: Any) -> QuerySet[Puzzle]:
+    return (
+        Puzzle.objects.filter(author=user)
+        .prefetch_related(Prefetch("themes"))
+        .order_by("-updated_at", "-id")
+    )
+
+
+def user_ratings(*, user: Any) -> dict[str, PuzzleRating]:
+    return {row.variant: row for row in PuzzleRating.objects.filter(user=user)}

@@ -1,0 +1,42 @@
+"""Writes of the puzzles app, split by concern; import them from here."""
+
+from puzzles.services.authoring import (
+    puzzle_draft_create,
+    puzzle_draft_submit,
+    puzzle_draft_update,
+    puzzle_position_check,
+    puzzle_verifications_requeue,
+    puzzle_verify,
+)
+from puzzles.services.bank import bank_load, puzzle_publish, theme_catalogue_sync
+from puzzles.services.daily import daily_puzzles_choose
+from puzzles.services.merge import puzzle_progress_merge
+from puzzles.services.players import Player, player_from_request
+from puzzles.services.solving import (
+    JudgeResult,
+    puzzle_attempt_score,
+    puzzle_attempt_submit,
+    puzzle_hint,
+    puzzle_judge,
+)
+
+__all__ = [
+    "JudgeResult",
+    "Player",
+    "player_from_request",
+    "bank_load",
+    "daily_puzzles_choose",
+    "puzzle_attempt_score",
+    "puzzle_attempt_submit",
+    "puzzle_draft_create",
+    "puzzle_draft_submit",
+    "puzzle_draft_update",
+    "puzzle_hint",
+    "puzzle_judge",
+    "puzzle_position_check",
+    "puzzle_progress_merge",
+    "puzzle_publish",
+    "puzzle_verifications_requeue",
+    "puzzle_verify",
+    "theme_catalogue_sync",
+]

@@ -1,0 +1,295 @@
+"""Authoring: drafts made by users, checked by the engine, proved by the prover, then published.
+
+A draft can be edited by its author only, while it is a draft (a rejected puzzle becomes a
+draft again when edited). Submitting it queues a verification task that runs the prover within
+a budget; the puzzle is published only when it is sound and unique, otherwise the author is
+told exactly why (the second key, the shorter win, the defence that escapes, or that it was too
+hard to prove within the budget). A published puzzle never changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from core.exceptions import ApplicationError
+from engine import EngineError, Move, Position, find_variant
+from puzzles import proving
+from puzzles.models import Goal, Puzzle, Variant
+from puzzles.services.bank import puzzle_publish
+
+logger = logging.getLogger(__name__)
+
+# Authored puzzles are proved in full; beyond this length the proof rarely fits the budget.
+MAX_AUTHORED_MOVES = 7
+# The prover's budget for one verification (the task's time limits sit above it).
+VERIFY_NODES = 3_000_000
+VERIFY_SECONDS = 150.0
+MAX_TITLE = 120
+
+
+@dataclass(frozen=True)
+class PositionCheck:
+    fen: str  # normalised
+    turn: str
+
+
+def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: int) -> PositionCheck:
+    """Check that a puzzle can be made from this position; raise ``ApplicationError`` if not.
+
+    The engine rejects an illegal position with the reason (which rank, what is wrong); a
+    position where the game is already over has nothing to solve; a dead-general goal needs
+    Missile Xiangqi.
+    """
+    if variant not in Variant.values:
+        raise ApplicationError(f"Unknown variant {variant!r}.", {"field": "variant"})
+    if goal not in Goal.values:
+        raise ApplicationError(f"Unknown goal {goal!r}.", {"field": "goal"})
+    if goal == Goal.DEAD_GENERAL and not find_variant(variant).dead_general_types:
+        raise ApplicationError(
+            "A dead-general puzzle needs Missile Xiangqi (feidan): only missiles can leave a "
+            "general dead.",
+            {"field": "goal"},
+        )
+    if not 1 <= moves_to_win <= MAX_AUTHORED_MOVES:
+        raise ApplicationError(
+            f"The number of moves must be between 1 and {MAX_AUTHORED_MOVES}.",
+            {"field": "moves_to_win"},
+        )
+    try:
+        position = Position.from_fen(variant, fen)
+    except EngineError as error:
+        reason = getattr(error, "reason", None) or str(error)
+        rank = getattr(error, "rank", None)
+        where = f"rank {rank}: " if rank is not None else ""
+        raise ApplicationError(
+            f"This position is not legal: {where}{reason}", {"field": "fen", "rank": rank}
+        ) from None
+    outcome = position.outcome()
+    if outcome is not None:
+        raise ApplicationError(
+            f"The game is already over in this position ({outcome.termination}).",
+            {"field": "fen", "termination": outcome.termination},
+        )
+    return PositionCheck(fen=position.fen(), turn=position.turn)
+
+
+def puzzle_draft_create(
+    *, author: object, variant: str, fen: str, goal: str, moves_to_win: int, title: str = ""
+) -> Puzzle:
+    checked = puzzle_position_check(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
+    return Puzzle.objects.create(
+        variant=variant,
+        fen=checked.fen,
+        goal=goal,
+        moves_to_win=moves_to_win,
+        title=title.strip()[:MAX_TITLE],
+        author=author,
+        source=Puzzle.Source.AUTHORED,
+        status=Puzzle.Status.DRAFT,
+    )
+
+
+def _editable(puzzle: Puzzle, author: object) -> None:
+    if puzzle.author_id is None or puzzle.author_id != getattr(author, "pk", None):
+        raise PermissionDenied("Only the author can change this puzzle.")
+    if puzzle.status == Puzzle.Status.PUBLISHED:
+        raise ApplicationError(
+            "A published puzzle cannot be changed.", {"status": puzzle.status, "code": "published"}
+        )
+    if puzzle.status == Puzzle.Status.VERIFYING:
+        raise ApplicationError(
+            "The puzzle is being verified; wait for the result before changing it.",
+            {"status": puzzle.status, "code": "verifying"},
+        )
+
+
+def puzzle_draft_update(
+    *,
+    puzzle: Puzzle,
+    author: object,
+    variant: str | None = None,
+    fen: str | None = None,
+    goal: str | None = None,
+    moves_to_win: int | None = None,
+    title: str | None = None,
+) -> Puzzle:
+    """Change a draft (or a rejected puzzle, which becomes a draft again)."""
+    with transaction.atomic():
+        puzzle = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
+        _editable(puzzle, author)
+        variant = variant if variant is not None else puzzle.variant
+        goal = goal if goal is not None else puzzle.goal
+        moves_to_win = moves_to_win if moves_to_win is not None else puzzle.moves_to_win
+        checked = puzzle_position_check(
+            variant=variant,
+            fen=fen if fen is not None else puzzle.fen,
+            goal=goal,
+            moves_to_win=moves_to_win,
+        )
+        puzzle.variant = variant
+        puzzle.fen = checked.fen
+        puzzle.goal = goal
+        puzzle.moves_to_win = moves_to_win
+        if title is not None:
+            puzzle.title = title.strip()[:MAX_TITLE]
+        puzzle.status = Puzzle.Status.DRAFT
+        puzzle.rejection_reason = ""
+        puzzle.rejection = {}
+        puzzle.proof = None
+        puzzle.save()
+    return puzzle
+
+
+def puzzle_draft_submit(*, puzzle: Puzzle, author: object) -> Puzzle:
+    """Queue the draft for verification by the prover (a Celery task)."""
+    from puzzles.tasks import puzzle_verify_task
+
+    with transaction.atomic():
+        puzzle = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
+        _editable(puzzle, author)
+        puzzle.status = Puzzle.Status.VERIFYING
+        puzzle.rejection_reason = ""
+        puzzle.rejection = {}
+        puzzle.verify_requested_at = timezone.now()
+        puzzle.save()
+        puzzle_id = puzzle.pk
+        transaction.on_commit(lambda: puzzle_verify_task.delay(puzzle_id))
+    return puzzle
+
+
+def _san(variant: str, fen: str, line: list[str]) -> str:
+    """Moves in Chinese notation with ICCS in brackets, for messages."""
+    position = Position.from_fen(variant, fen)
+    parts = []
+    for text in line:
+        try:
+            move = Move.from_iccs(text)
+            parts.append(f"{position.chinese(move)} ({move.iccs()})")
+            position.push(move)
+        except EngineError:
+            parts.append(text)
+            break
+    return ", ".join(parts)
+
+
+def rejection_message(puzzle: Puzzle, result: proving.ProofResult) -> tuple[str, dict[str, object]]:
+    """Why a proof result does not allow publishing: (message for the author, details)."""
+    details: dict[str, object] = {
+        "kind": result.status,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 2),
+        **result.details,
+    }
+    n = puzzle.moves_to_win
+    goal_text = {"mate": "checkmate", "dead_general": "dead general", "win": "a win"}[puzzle.goal]
+    if result.status == proving.COOKED:
+        keys = result.key_moves
+        details["keys"] = keys
+        message = (
+            f"Cooked: more than one first move forces {goal_text} in {n}: "
+            f"{_san(puzzle.variant, puzzle.fen, keys[:1])} and also "
+            + "; ".join(_san(puzzle.variant, puzzle.fen, [k]) for k in keys[1:3])
+            + "."
+        )
+    elif result.status == proving.SHORTER:
+        shorter = result.moves_to_win
+        details["moves_to_win"] = shorter
+        line = result.key_moves[:1]
+        message = f"There is a shorter win: {goal_text} in {shorter}" + (
+            f", starting {_san(puzzle.variant, puzzle.fen, line)}." if line else "."
+        )
+    elif result.status == proving.NO_WIN:
+        escape = result.details.get("escape")
+        message = f"No forced {goal_text} in {n}"
+        if isinstance(escape, list) and len(escape) == 2:
+            details["escape"] = escape
+            attempt_text = _san(puzzle.variant, puzzle.fen, escape[:1])
+            line = _san(puzzle.variant, puzzle.fen, escape).split(", ")
+            reply_text = line[1] if len(line) > 1 else escape[1]
+            message += f": against the try {attempt_text}, the defence {reply_text} escapes"
+        message += "."
+    elif result.status == proving.BUDGET_EXHAUSTED:
+        message = (
+            "Too hard to prove within the budget: the prover could not finish "
+            f"({result.nodes} positions, {result.seconds:.0f} s). Try a shorter or simpler puzzle."
+        )
+    else:
+        message = f"Not published: {result.status}."
+    if result.reason and result.status != proving.BUDGET_EXHAUSTED:
+        message += f" ({result.reason})"
+    return message, details
+
+
+def puzzle_verify(
+    *, puzzle_id: int, nodes: int = VERIFY_NODES, seconds: float = VERIFY_SECONDS
+) -> Puzzle | None:
+    """Prove a puzzle waiting for verification; publish it or reject it with the reason.
+
+    The prover runs outside any transaction; the result is written under a row lock, and only
+    if the puzzle is still waiting and unchanged (an edit in between makes the result stale).
+    """
+    puzzle = Puzzle.objects.filter(pk=puzzle_id).first()
+    if puzzle is None or puzzle.status != Puzzle.Status.VERIFYING:
+        return puzzle
+    snapshot = (puzzle.variant, puzzle.fen, puzzle.goal, puzzle.moves_to_win)
+    try:
+        result = proving.prove(
+            variant=puzzle.variant,
+            fen=puzzle.fen,
+            goal=puzzle.goal,
+            moves_to_win=puzzle.moves_to_win,
+            nodes=nodes,
+            seconds=seconds,
+        )
+    except EngineError as error:
+        result = proving.ProofResult(
+            status="invalid", moves_to_win=None, key_moves=[], mode=proving.FULL, reason=str(error)
+        )
+    with transaction.atomic():
+        puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)
+        if puzzle.status != Puzzle.Status.VERIFYING or snapshot != (
+            puzzle.variant, puzzle.fen, puzzle.goal, puzzle.moves_to_win
+        ):  # fmt: skip
+            return puzzle
+        if result.sound and result.moves_to_win == puzzle.moves_to_win:
+            puzzle_publish(puzzle=puzzle, result=result)
+        else:
+            message, details = rejection_message(puzzle, result)
+            puzzle.status = Puzzle.Status.REJECTED
+            puzzle.rejection_reason = message
+            puzzle.rejection = details
+            puzzle.save()
+            logger.info("puzzle %s rejected: %s", puzzle.pk, message)
+    return puzzle
+
+
+# A verification not finished this long after it was asked for is asked for again (its task
+# message was lost, or the worker died in a way that dropped it).
+STUCK_AFTER = timedelta(minutes=15)
+
+
+def puzzle_verifications_requeue(*, now: datetime | None = None) -> list[int]:
+    """Queue the verification again for puzzles stuck in ``verifying``; returns their ids.
+
+    Harmless when the first task is merely slow: verification writes its result only while the
+    puzzle is still waiting, so a second run finds it decided and does nothing.
+    """
+    from puzzles.tasks import puzzle_verify_task
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        stuck = list(
+            Puzzle.objects.select_for_update(skip_locked=True)
+            .filter(status=Puzzle.Status.VERIFYING, verify_requested_at__lt=now - STUCK_AFTER)
+            .values_list("id", flat=True)
+        )
+        Puzzle.objects.filter(pk__in=stuck).update(verify_requested_at=now)
+        for puzzle_id in stuck:
+            transaction.on_commit(lambda pk=puzzle_id: puzzle_verify_task.delay(pk))
+    return stuck

@@ -1,0 +1,68 @@
+"""The daily puzzle: one per variant per day, chosen from well-rated puzzles never used before."""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from django.db import IntegrityError, transaction
+
+from puzzles.models import DailyPuzzle, Puzzle, Variant
+
+# Candidates: published, two to five moves (never a one-mover), never used before. Well-rated
+# ones (played often enough that the rating is known: small deviation) come first; the pick
+# among them is seeded by the date, so choosing again on the same day picks the same puzzle.
+MIN_MOVES = 2
+MAX_MOVES = 5
+WELL_RATED_DEVIATION = 120.0
+WELL_RATED_PLAYS = 20
+SHORTLIST = 50
+
+
+def _candidates(variant: str) -> list[int]:
+    base = Puzzle.objects.filter(
+        variant=variant,
+        status=Puzzle.Status.PUBLISHED,
+        moves_to_win__gte=MIN_MOVES,
+        daily__isnull=True,
+    )
+    short = base.filter(moves_to_win__lte=MAX_MOVES)
+    well_rated = short.filter(
+        rating_deviation__lte=WELL_RATED_DEVIATION, plays__gte=WELL_RATED_PLAYS
+    )
+    for rows in (well_rated, short, base):
+        ids = list(
+            rows.order_by("-plays", "rating_deviation", "id").values_list("id", flat=True)[
+                :SHORTLIST
+            ]
+        )
+        if ids:
+            return ids
+    return []
+
+
+def daily_puzzles_choose(*, date: datetime.date) -> list[DailyPuzzle]:
+    """Make sure each variant has its daily puzzle for ``date``; return them (idempotent).
+
+    Safe to run concurrently (the scheduled task and a page view): the database allows one row
+    per (date, variant) and uses each puzzle once; a lost race reads the winner's row.
+    """
+    chosen = []
+    for variant in Variant.values:
+        daily = DailyPuzzle.objects.filter(date=date, variant=variant).first()
+        if daily is None:
+            candidates = _candidates(variant)
+            if not candidates:
+                continue
+            rng = random.Random(f"{date.isoformat()}:{variant}")
+            try:
+                with transaction.atomic():
+                    daily = DailyPuzzle.objects.create(
+                        date=date, variant=variant, puzzle_id=rng.choice(candidates)
+                    )
+            except IntegrityError:
+                daily = DailyPuzzle.objects.filter(date=date, variant=variant).first()
+                if daily is None:
+                    continue
+        chosen.append(daily)
+    return chosen

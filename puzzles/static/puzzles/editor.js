@@ -1,0 +1,309 @@
+// The puzzle editor: place pieces, pick the variant, side to move, goal and length; the server
+// checks the position at once, and a submitted puzzle is proved in the background.
+import { api, format, sleep } from "./common.js";
+
+const page = JSON.parse(document.getElementById("editor-page").textContent);
+const L = page.labels;
+const boardModule = await import(page.board_module);
+const { mountBoard, keyToIccs } = boardModule;
+
+const el = (id) => document.getElementById(id);
+const urlFor = (template, id) => template.replace("/0/", `/${id}/`);
+
+const GLYPHS = {
+  K: "帅", A: "仕", B: "相", N: "马", R: "车", C: "炮", P: "兵", F: "战机", M: "导弹",
+  k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒", f: "战机", m: "导弹",
+};
+const PIECES = {
+  xiangqi: ["K", "A", "B", "N", "R", "C", "P"],
+  feidan: ["K", "A", "B", "N", "R", "C", "P", "F", "M"],
+  xinban: ["K", "A", "B", "N", "R", "C", "P", "+R", "+N", "+C"],
+};
+const EMPTY = {
+  xiangqi: "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+  xinban: "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+  feidan: "4k6/11/11/11/11/11/11/11/11/5K5 w - - 0 1",
+};
+
+const state = {
+  id: page.puzzle ? page.puzzle.id : null,
+  variant: page.puzzle ? page.puzzle.variant : "xiangqi",
+  pieces: new Map(), // ICCS point -> FEN letter(s)
+  turn: "w",
+  tool: "K",
+  checkTimer: null,
+  checkSeq: 0,
+};
+let board = null;
+
+function width() {
+  return page.variants.find((v) => v.name === state.variant).width;
+}
+
+function parseFen(fen) {
+  const [placement, side] = fen.trim().split(/\s+/);
+  const pieces = new Map();
+  const ranks = placement.split("/");
+  ranks.forEach((row, index) => {
+    const rank = 9 - index;
+    let file = 0;
+    for (let i = 0; i < row.length; i++) {
+      const ch = row[i];
+      if (/\d/.test(ch)) {
+        let digits = ch;
+        while (i + 1 < row.length && /\d/.test(row[i + 1])) digits += row[++i];
+        file += Number(digits);
+      } else if (ch === "+") {
+        pieces.set(`${"abcdefghijk"[file]}${rank}`, `+${row[++i]}`);
+        file += 1;
+      } else {
+        pieces.set(`${"abcdefghijk"[file]}${rank}`, ch);
+        file += 1;
+      }
+    }
+  });
+  state.pieces = pieces;
+  state.turn = side === "b" ? "b" : "w";
+}
+
+function fen() {
+  const w = width();
+  const rows = [];
+  for (let rank = 9; rank >= 0; rank--) {
+    let row = "";
+    let empty = 0;
+    for (let file = 0; file < w; file++) {
+      const piece = state.pieces.get(`${"abcdefghijk"[file]}${rank}`);
+      if (!piece) {
+        empty += 1;
+        continue;
+      }
+      if (empty) row += String(empty);
+      empty = 0;
+      row += piece;
+    }
+    if (empty) row += String(empty);
+    rows.push(row);
+  }
+  return `${rows.join("/")} ${state.turn} - - 0 1`;
+}
+
+function renderPalette() {
+  for (const side of ["red", "black"]) {
+    const box = el(`palette-${side}`);
+    box.textContent = "";
+    const letters = PIECES[state.variant].map((p) => (side === "red" ? p : p.toLowerCase()));
+    for (const letter of letters) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = `palette-piece palette-${side}${letter.startsWith("+") ? " turncoat" : ""}`;
+      button.dataset.piece = letter;
+      button.textContent = GLYPHS[letter.replace("+", "")];
+      button.title = letter;
+      button.setAttribute("aria-pressed", String(state.tool === letter));
+      button.addEventListener("click", () => selectTool(letter));
+      box.appendChild(button);
+    }
+    if (side === "red") {
+      const eraser = document.createElement("button");
+      eraser.type = "button";
+      eraser.className = "palette-piece palette-eraser";
+      eraser.dataset.piece = "erase";
+      eraser.textContent = "✕";
+      eraser.setAttribute("aria-pressed", String(state.tool === "erase"));
+      eraser.addEventListener("click", () => selectTool("erase"));
+      box.appendChild(eraser);
+    }
+  }
+}
+
+function selectTool(tool) {
+  state.tool = tool;
+  document.querySelectorAll(".palette-piece").forEach((b) => {
+    b.setAttribute("aria-pressed", String(b.dataset.piece === tool));
+  });
+}
+
+function place(key) {
+  const point = keyToIccs(key);
+  if (state.tool === "erase" || state.pieces.get(point) === state.tool) {
+    state.pieces.delete(point);
+  } else {
+    state.pieces.set(point, state.tool);
+  }
+  changed();
+}
+
+function mount() {
+  if (board) board.destroy();
+  board = mountBoard(el("board"), {
+    variant: state.variant,
+    fen: fen(),
+    orientation: "red",
+    movable: null,
+    label: "puzzle editor board",
+    animation: false,
+  });
+  board.ground.set({ events: { select: (key) => place(key) } });
+}
+
+function changed({ remount = false } = {}) {
+  const text = fen();
+  el("editor-fen").value = text;
+  if (remount || !board) mount();
+  else board.set({ fen: text });
+  scheduleCheck();
+}
+
+function form() {
+  return {
+    variant: state.variant,
+    fen: fen(),
+    goal: el("editor-goal").value,
+    moves_to_win: Number(el("editor-n").value) || 1,
+    title: el("editor-title").value,
+  };
+}
+
+function showCheck(ok, text) {
+  const box = el("editor-check");
+  box.textContent = text;
+  box.dataset.ok = ok ? "1" : "0";
+  box.className = `status ${ok ? "status-good" : "status-error"}`;
+}
+
+function scheduleCheck() {
+  clearTimeout(state.checkTimer);
+  state.checkTimer = setTimeout(check, 200);
+}
+
+async function check() {
+  const seq = ++state.checkSeq;
+  const body = form();
+  delete body.title;
+  try {
+    const answer = await api("POST", page.api.check, body);
+    if (seq !== state.checkSeq) return true;
+    showCheck(true, format(L.legal, { turn: answer.turn === "red" ? L.red : L.black }));
+    return true;
+  } catch (error) {
+    if (seq !== state.checkSeq) return false;
+    showCheck(false, error.message || L.error);
+    return false;
+  }
+}
+
+function showResult(text, kind, link) {
+  const box = el("editor-result");
+  box.textContent = text;
+  box.dataset.kind = kind;
+  if (link) {
+    const a = document.createElement("a");
+    a.href = link;
+    a.textContent = link;
+    a.className = "share-link";
+    a.dataset.testid = "share-link";
+    box.appendChild(document.createElement("br"));
+    box.appendChild(a);
+  }
+}
+
+async function save() {
+  const body = form();
+  let puzzle;
+  if (state.id) {
+    puzzle = await api("PATCH", urlFor(page.api.detail, state.id), body);
+  } else {
+    puzzle = await api("POST", page.api.create, body);
+    state.id = puzzle.id;
+    history.replaceState(null, "", `${location.pathname.replace(/create\/?(\d+\/)?$/, "create/")}${puzzle.id}/`);
+  }
+  return puzzle;
+}
+
+async function onSave() {
+  try {
+    await save();
+    showResult(L.saved, "saved");
+  } catch (error) {
+    showResult(error.message || L.error, "error");
+  }
+}
+
+async function onSubmit() {
+  let puzzle;
+  try {
+    await save();
+    puzzle = await api("POST", urlFor(page.api.submit, state.id));
+  } catch (error) {
+    showResult(error.message || L.error, "error");
+    return;
+  }
+  showResult(L.verifying, "verifying");
+  el("editor-submit").disabled = true;
+  for (let i = 0; i < 600 && puzzle.status === "verifying"; i++) {
+    await sleep(i < 20 ? 500 : 2000);
+    try {
+      puzzle = await api("GET", urlFor(page.api.detail, state.id));
+    } catch (_error) {
+      // keep waiting
+    }
+  }
+  el("editor-submit").disabled = false;
+  if (puzzle.status === "published") {
+    showResult(L.published, "published", puzzle.share_url);
+  } else if (puzzle.status === "rejected") {
+    showResult(`${L.rejected} ${puzzle.rejection_reason}`, "rejected");
+  }
+}
+
+el("editor-variant").addEventListener("change", (event) => {
+  state.variant = event.target.value;
+  parseFen(EMPTY[state.variant]);
+  if (!PIECES[state.variant].includes(state.tool.toUpperCase())) state.tool = "K";
+  renderPalette();
+  changed({ remount: true });
+});
+el("editor-turn").addEventListener("change", (event) => {
+  state.turn = event.target.value;
+  changed();
+});
+el("editor-goal").addEventListener("change", scheduleCheck);
+el("editor-n").addEventListener("change", scheduleCheck);
+el("editor-fen").addEventListener("change", (event) => {
+  try {
+    parseFen(event.target.value);
+    el("editor-turn").value = state.turn;
+    changed();
+  } catch (_error) {
+    showCheck(false, L.error);
+  }
+});
+el("editor-clear").addEventListener("click", () => {
+  parseFen(EMPTY[state.variant]);
+  el("editor-turn").value = state.turn;
+  changed();
+});
+el("editor-start").addEventListener("click", () => {
+  const variant = page.variants.find((v) => v.name === state.variant);
+  parseFen(variant.start || EMPTY[state.variant]);
+  el("editor-turn").value = state.turn;
+  changed();
+});
+el("editor-save").addEventListener("click", onSave);
+el("editor-submit").addEventListener("click", onSubmit);
+
+if (page.puzzle) {
+  parseFen(page.puzzle.fen);
+  el("editor-goal").value = page.puzzle.goal;
+  el("editor-n").value = String(page.puzzle.moves_to_win);
+  el("editor-title").value = page.puzzle.title || "";
+} else {
+  parseFen(EMPTY[state.variant]);
+}
+el("editor-variant").value = state.variant;
+el("editor-turn").value = state.turn;
+renderPalette();
+changed({ remount: true });
+window.puzzleEditor = { state, board: () => board, fen };
+document.body.dataset.ready = "1";

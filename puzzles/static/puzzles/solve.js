@@ -1,0 +1,367 @@
+// The puzzle player: the site plays the defender, every move is judged on the server.
+// The page never holds the solution: it arrives only after the try is submitted.
+import { api, format, sleep, uuid4 } from "./common.js";
+
+const page = JSON.parse(document.getElementById("puzzle-page").textContent);
+const L = page.labels;
+const { mountBoard } = await import(page.board_module);
+
+const el = (id) => document.getElementById(id);
+const boardEl = el("board");
+const statusEl = el("status");
+const resultEl = el("result");
+const infoEl = el("puzzle-info");
+const movesEl = el("moves");
+const hintButton = el("hint");
+const giveUpButton = el("give-up");
+const retryButton = el("retry");
+const nextButton = el("next");
+const solutionBox = el("solution");
+const solutionLine = el("solution-line");
+
+const urlFor = (template, id) => template.replace("/0/", `/${id}/`);
+
+const state = {
+  puzzle: null,
+  moves: [],
+  attemptId: null,
+  hints: 0,
+  startedAt: 0,
+  finished: false,
+  busy: false,
+  fen: "",
+  dests: [],
+  seen: [],
+  solution: null,
+};
+let board = null;
+
+function setState(name) {
+  document.body.dataset.puzzleState = name;
+}
+
+function say(text, kind = "") {
+  statusEl.textContent = text;
+  statusEl.className = `status ${kind ? `status-${kind}` : ""}`;
+  statusEl.dataset.kind = kind;
+}
+
+function addMove(move, who) {
+  const item = document.createElement("li");
+  item.className = `move-${who}`;
+  item.dataset.iccs = move.iccs;
+  item.textContent = move.chinese;
+  movesEl.appendChild(item);
+}
+
+function showInfo(puzzle) {
+  const goal = format(L.goals[puzzle.goal] || puzzle.goal, { n: puzzle.moves_to_win });
+  const side = puzzle.turn === "red" ? L.red : L.black;
+  infoEl.textContent = "";
+  const title = document.createElement("h1");
+  title.className = "puzzle-title";
+  title.textContent = `${side} ${L.to_move}: ${goal}`;
+  infoEl.appendChild(title);
+  const meta = document.createElement("p");
+  meta.className = "muted";
+  const parts = [`${L.puzzle_rating} ${puzzle.rating}`];
+  if (puzzle.title) parts.push(puzzle.title);
+  if (puzzle.collection) parts.push(puzzle.collection);
+  if (puzzle.author) parts.push(`@${puzzle.author}`);
+  meta.textContent = parts.join(" · ");
+  infoEl.appendChild(meta);
+  const tags = document.createElement("p");
+  tags.className = "puzzle-themes";
+  tags.dataset.themes = puzzle.themes.join(",");
+  tags.textContent = puzzle.themes.map((t) => `#${page.theme_names[t] || t}`).join(" ");
+  infoEl.appendChild(tags);
+  if (puzzle.proof_mode === "checks_only") {
+    const note = document.createElement("p");
+    note.className = "muted";
+    note.textContent = L.checks_only;
+    infoEl.appendChild(note);
+  }
+  infoEl.dataset.puzzleId = String(puzzle.id);
+  infoEl.dataset.variant = puzzle.variant;
+  const share = el("share-box");
+  share.hidden = false;
+  el("share-link").value = puzzle.share_url;
+}
+
+function showBoard(fen, changes = {}) {
+  const turn = state.puzzle.turn;
+  const settings = {
+    fen,
+    dests: state.dests,
+    movable: state.finished ? null : turn,
+    lastMove: null,
+    check: null,
+    shapes: [],
+    ...changes,
+  };
+  if (!board) {
+    board = mountBoard(boardEl, {
+      variant: state.puzzle.variant,
+      orientation: turn,
+      label: "puzzle board",
+      ...settings,
+      onMove: (iccs) => play(iccs),
+    });
+  } else {
+    board.set(settings);
+  }
+}
+
+function reset() {
+  const puzzle = state.puzzle;
+  state.moves = [];
+  state.attemptId = uuid4();
+  state.hints = 0;
+  state.startedAt = Date.now();
+  state.finished = false;
+  state.busy = false;
+  state.solution = null;
+  state.fen = puzzle.fen;
+  state.dests = puzzle.legal_moves;
+  movesEl.textContent = "";
+  resultEl.textContent = "";
+  resultEl.dataset.result = "";
+  solutionBox.hidden = true;
+  hintButton.hidden = false;
+  hintButton.disabled = false;
+  giveUpButton.hidden = false;
+  retryButton.hidden = true;
+  if (nextButton) nextButton.hidden = true;
+  if (board && board.variant !== puzzle.variant) {
+    board.destroy();
+    board = null;
+  }
+  if (board && board.orientation() !== puzzle.turn) board.flip();
+  showBoard(puzzle.fen, { check: puzzle.check });
+  say(L.your_turn);
+  setState("ready");
+}
+
+async function play(iccs) {
+  if (state.finished || state.busy) return;
+  state.busy = true;
+  state.moves.push(iccs);
+  board.set({ movable: null, shapes: [] });
+  say(L.thinking);
+  let result;
+  try {
+    result = await api("POST", urlFor(page.api.judge, state.puzzle.id), { moves: state.moves });
+  } catch (error) {
+    state.moves.pop();
+    state.busy = false;
+    showBoard(state.fen);
+    say(error.message || L.error, "error");
+    return;
+  }
+  addMove(result.move, "attacker");
+  if (result.verdict === "continue") {
+    say(L.correct, "good");
+    board.set({ lastMove: iccs });
+    await sleep(300);
+    state.moves.push(result.reply.iccs);
+    addMove(result.reply, "defender");
+    state.fen = result.fen;
+    state.dests = result.legal_moves;
+    showBoard(result.fen, { lastMove: result.reply.iccs, check: result.check });
+    state.busy = false;
+    setState("playing");
+  } else if (result.verdict === "solved") {
+    state.fen = result.fen;
+    state.finished = true;
+    showBoard(result.fen, { lastMove: iccs, check: result.check, movable: null });
+    say(L.solved, "solved");
+    await finish(false, "solved");
+  } else if (result.verdict === "wrong") {
+    state.finished = true;
+    showBoard(result.fen, { lastMove: iccs, check: result.check, movable: null });
+    let text = L.wrong;
+    if (result.refutation.length) {
+      const refutation = result.refutation[0];
+      await sleep(400);
+      showBoard(refutation.fen, {
+        lastMove: refutation.iccs,
+        movable: null,
+        shapes: [{ from: refutation.iccs.slice(0, 2), to: refutation.iccs.slice(2, 4), brush: "red" }],
+      });
+      addMove(refutation, "refutation");
+      text += " " + format(L.refuted_by, { move: refutation.chinese });
+    } else if (result.reason) {
+      text += ` (${result.reason})`;
+    }
+    say(text, "wrong");
+    await finish(false, "failed");
+  } else {
+    // Could not be judged in time: take the move back.
+    state.moves.pop();
+    movesEl.lastChild && movesEl.removeChild(movesEl.lastChild);
+    state.busy = false;
+    showBoard(state.fen);
+    say(L.unknown, "error");
+  }
+}
+
+async function hint() {
+  if (state.finished || state.busy) return;
+  const level = Math.min(2, state.hints + 1);
+  try {
+    const answer = await api("POST", urlFor(page.api.hint, state.puzzle.id), {
+      attempt_id: state.attemptId,
+      moves: state.moves,
+      level,
+    });
+    state.hints = level;
+    if (answer.move) {
+      board.set({ shapes: [{ from: answer.move.slice(0, 2), to: answer.move.slice(2, 4), brush: "blue" }] });
+      say(L.hint_move);
+      hintButton.disabled = true;
+    } else {
+      board.set({ shapes: [{ at: answer.square, brush: "blue" }] });
+      say(L.hint_piece);
+    }
+    resultEl.textContent = L.unrated;
+  } catch (error) {
+    say(error.message || L.error, "error");
+  }
+}
+
+async function finish(gaveUp, outcome) {
+  state.finished = true;
+  state.busy = false;
+  hintButton.hidden = true;
+  giveUpButton.hidden = true;
+  giveUpButton.disabled = false;
+  retryButton.hidden = false;
+  if (nextButton) nextButton.hidden = false;
+  setState(outcome);
+  resultEl.textContent = L.scoring;
+  let attempt;
+  try {
+    attempt = await api("POST", urlFor(page.api.submit, state.puzzle.id), {
+      attempt_id: state.attemptId,
+      moves: state.moves.slice(0, gaveUp ? state.moves.length : undefined),
+      seconds: Math.round((Date.now() - state.startedAt) / 1000),
+      gave_up: gaveUp,
+    });
+  } catch (error) {
+    resultEl.textContent = error.message || L.error;
+    return;
+  }
+  state.solution = attempt.solution;
+  // After a solve or giving up the line is shown; after a wrong move only on request, so
+  // that a retry is still a puzzle.
+  if (outcome === "solved" || gaveUp) showSolution(attempt.solution);
+  else giveUpButton.hidden = false;
+  for (let i = 0; i < 120 && attempt.state !== "scored"; i++) {
+    await sleep(i < 10 ? 250 : 1000);
+    try {
+      attempt = await api("GET", attempt.status_url);
+    } catch (_error) {
+      break;
+    }
+  }
+  showScore(attempt);
+}
+
+function showScore(attempt) {
+  resultEl.dataset.result = attempt.result;
+  resultEl.dataset.rated = attempt.rated ? "1" : "";
+  if (attempt.state !== "scored") {
+    resultEl.textContent = L.scoring;
+    return;
+  }
+  setState("scored");
+  if (attempt.rated) {
+    const before = Math.round(attempt.user_rating_before);
+    const after = Math.round(attempt.user_rating_after);
+    const delta = after - before;
+    resultEl.textContent = format(L.rated, { before, after, delta: delta >= 0 ? `+${delta}` : `${delta}` });
+  } else {
+    resultEl.textContent = page.logged_in ? L.unrated : L.unrated_anonymous;
+  }
+}
+
+function showSolution(solution) {
+  if (!solution) return;
+  solutionLine.textContent = "";
+  solution.line.forEach((move, index) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link-move";
+    button.textContent = move.chinese;
+    button.dataset.iccs = move.iccs;
+    button.addEventListener("click", () => {
+      board.set({ fen: move.fen, lastMove: move.iccs, movable: null, shapes: [] });
+    });
+    item.appendChild(button);
+    item.className = index % 2 === 0 ? "move-attacker" : "move-defender";
+    solutionLine.appendChild(item);
+  });
+  solutionBox.hidden = false;
+}
+
+async function giveUp() {
+  if (state.finished && state.solution) {
+    showSolution(state.solution);
+    giveUpButton.hidden = true;
+    return;
+  }
+  if (state.finished || state.busy) return;
+  state.finished = true;
+  showBoard(state.fen, { movable: null });
+  say(L.solution, "wrong");
+  await finish(true, "failed");
+}
+
+async function load() {
+  setState("loading");
+  let puzzle;
+  try {
+    if (page.mode === "fixed") {
+      puzzle = await api("GET", urlFor(page.api.detail, page.puzzle_id));
+    } else {
+      const params = new URLSearchParams({ variant: page.variant, difficulty: page.difficulty });
+      if (page.themes.length) params.set("themes", page.themes.join(","));
+      if (state.seen.length) params.set("exclude", state.seen.slice(-50).join(","));
+      puzzle = await api("GET", `${page.api.next}?${params}`);
+    }
+  } catch (error) {
+    say(error.status === 404 ? L.no_puzzle : error.message || L.error, "error");
+    setState("empty");
+    return;
+  }
+  state.puzzle = puzzle;
+  state.seen.push(puzzle.id);
+  showInfo(puzzle);
+  reset();
+}
+
+hintButton.addEventListener("click", hint);
+giveUpButton.addEventListener("click", giveUp);
+retryButton.addEventListener("click", () => reset());
+if (nextButton) nextButton.addEventListener("click", load);
+el("flip").addEventListener("click", () => board && board.flip());
+
+const filters = el("filters");
+if (filters) {
+  filters.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const checked = [...filters.querySelectorAll("input[name=theme]:checked")].map((i) => i.value);
+    page.variant = el("filter-variant").value;
+    page.difficulty = el("filter-difficulty").value;
+    page.themes = checked;
+    const params = new URLSearchParams({ variant: page.variant, difficulty: page.difficulty });
+    if (checked.length) params.set("themes", checked.join(","));
+    history.replaceState(null, "", `?${params}`);
+    state.seen = [];
+    load();
+  });
+}
+
+window.puzzlePlayer = { state, board: () => board };
+load();

@@ -1,0 +1,210 @@
+"""Puzzle themes: the catalogue, and how a puzzle's themes follow from its proof.
+
+Themes are derived, never typed by hand: from the goal, the length, and the main line of the
+proof replayed on the engine (what each attacker move does, what the final position is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Move, Position
+from engine.variants import BLACK, CANNON, FIGHTER, MISSILE, TYPE_MASK
+
+# Piece values used to tell a sacrifice (RULES §8's chase values, general excluded).
+VALUE = {"r": 9.0, "m": 6.0, "f": 5.0, "c": 4.5, "n": 4.0, "a": 2.0, "b": 2.0, "p": 1.0, "k": 100.0}
+
+
+@dataclass(frozen=True)
+class ThemeInfo:
+    slug: str
+    name_en: str
+    name_zh: str
+    description_en: str
+    description_zh: str
+
+
+CATALOGUE: tuple[ThemeInfo, ...] = (
+    ThemeInfo("mate_in_1", "Mate in 1", "一步杀", "Checkmate in one move.", "一步将死对方。"),
+    ThemeInfo("mate_in_2", "Mate in 2", "两步杀", "Checkmate in two moves.", "两步将死对方。"),
+    ThemeInfo("mate_in_3", "Mate in 3", "三步杀", "Checkmate in three moves.", "三步将死对方。"),
+    ThemeInfo("mate_in_4", "Mate in 4", "四步杀", "Checkmate in four moves.", "四步将死对方。"),
+    ThemeInfo("mate_in_5", "Mate in 5", "五步杀", "Checkmate in five moves.", "五步将死对方。"),
+    ThemeInfo(
+        "long_mate", "Long mate", "长杀", "Checkmate in six moves or more.", "六步以上的杀局。"
+    ),
+    ThemeInfo(
+        "dead_general",
+        "Dead general",
+        "死将",
+        "A missile checks inside the palace and the general cannot step away.",
+        "导弹入宫将军，将（帅）无处可躲。",
+    ),
+    ThemeInfo(
+        "stalemate",
+        "Stalemate",
+        "困毙",
+        "The defender is left without a legal move (a win in xiangqi).",
+        "对方无子可动，困毙取胜。",
+    ),
+    ThemeInfo(
+        "defection",
+        "Defection",
+        "策反",
+        "A captured turncoat piece changes sides and joins the attack.",
+        "吃掉对方的新规子，使其反正为我所用。",
+    ),
+    ThemeInfo(
+        "missile_collision",
+        "Missile collision",
+        "导弹碰炸",
+        "A missile and the piece it meets are both blown off the board.",
+        "导弹与目标同归于尽。",
+    ),
+    ThemeInfo(
+        "missile",
+        "Missile attack",
+        "导弹进攻",
+        "A missile moves in the solution.",
+        "解法中使用导弹。",
+    ),
+    ThemeInfo(
+        "fighter",
+        "Fighter",
+        "战机",
+        "A fighter flies in the solution.",
+        "解法中使用战机。",
+    ),
+    ThemeInfo(
+        "cannon_screen",
+        "Cannon screen",
+        "炮架",
+        "The final check is given by a cannon over a screen.",
+        "最后由炮隔子将军。",
+    ),
+    ThemeInfo(
+        "sacrifice",
+        "Sacrifice",
+        "弃子",
+        "The attacker gives up material on the way.",
+        "进攻方在过程中弃子。",
+    ),
+    ThemeInfo(
+        "checks_only",
+        "Checks all the way",
+        "连将杀",
+        "Every attacking move gives check.",
+        "每一步都将军。",
+    ),
+    ThemeInfo(
+        "quiet_move",
+        "Quiet key",
+        "闲着",
+        "The first move neither checks nor captures.",
+        "第一步既不将军也不吃子。",
+    ),
+    ThemeInfo(
+        "classic",
+        "Classical problem",
+        "古谱",
+        "A composed problem from the classical collections.",
+        "出自古代棋谱的排局。",
+    ),
+    ThemeInfo(
+        "user_made",
+        "User-made",
+        "网友原创",
+        "Composed by a user of this site and proved by the engine.",
+        "本站用户创作，经引擎证明。",
+    ),
+)
+SLUGS = frozenset(theme.slug for theme in CATALOGUE)
+ORDER = {theme.slug: index for index, theme in enumerate(CATALOGUE)}
+
+
+def _letter(value: int) -> str:
+    from engine.variants import LETTER_OF_TYPE
+
+    return LETTER_OF_TYPE[value & TYPE_MASK]
+
+
+def derive_themes(
+    *,
+    variant: str,
+    fen: str,
+    goal: str,
+    moves_to_win: int,
+    main_line: Sequence[str],
+    mode: str = "full",
+) -> list[str]:
+    """The themes of a proved puzzle, from its main line (ICCS, attacker first)."""
+    position = Position.from_fen(variant, fen)
+    attacker_bit = position.side
+    themes: set[str] = set()
+    all_checks = True
+    last_attacker_to: int | None = None
+    last_attacker_value = 0.0
+    for ply, text in enumerate(main_line):
+        move = Move.from_iccs(text)
+        m = position._from_move(move)
+        attacking = ply % 2 == 0
+        piece = position.board[m >> 8]
+        target = position.board[m & 255]
+        _changes, kind = position._effects(m)
+        if attacking:
+            kind_type = piece & TYPE_MASK
+            if kind == "defection":
+                themes.add("defection")
+            if kind in ("collision", "self_destruct") or (
+                target and target & TYPE_MASK == MISSILE and kind == "cannon_takes_missile"
+            ):
+                themes.add("missile_collision")
+            if kind_type == MISSILE:
+                themes.add("missile")
+            if kind_type == FIGHTER:
+                themes.add("fighter")
+            captured_value = VALUE[_letter(target)] if target else 0.0
+            gives_check = _gives_check(position, move)
+            if ply == 0 and not target and not gives_check:
+                themes.add("quiet_move")
+            position.push(move)
+            if not gives_check:
+                all_checks = False
+            if ply + 1 == len(main_line) and position.status() == "checkmate":
+                checkers = position._checkers(position.kings[position.side >> 5], attacker_bit)
+                if any(position.board[sq] & TYPE_MASK == CANNON for sq in checkers):
+                    themes.add("cannon_screen")
+            last_attacker_to = m & 255
+            last_attacker_value = VALUE[_letter(piece)] - captured_value
+        else:
+            # The defender takes the piece that just moved, and it was worth more than it won.
+            if (
+                target
+                and last_attacker_to is not None
+                and (m & 255) == last_attacker_to
+                and (target & BLACK) == attacker_bit
+                and last_attacker_value >= 2.0
+            ):
+                themes.add("sacrifice")
+            position.push(move)
+    final = position.status()
+    if final == "dead_general":
+        themes.add("dead_general")
+    elif final == "stalemate":
+        themes.add("stalemate")
+    elif final == "checkmate":
+        themes.add(f"mate_in_{moves_to_win}" if moves_to_win <= 5 else "long_mate")
+    if all_checks and main_line:
+        themes.add("checks_only")
+    if mode == "checks_only":
+        themes.add("checks_only")
+    return sorted(themes, key=lambda slug: ORDER.get(slug, 999))
+
+
+def _gives_check(position: Position, move: Move) -> bool:
+    position.push(move)
+    try:
+        return position.is_check()
+    finally:
+        position.pop()

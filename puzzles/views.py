@@ -1,0 +1,308 @@
+"""Pages of the puzzles app: solving (next puzzle, share link, daily), the dashboard, the
+editor and the author's list. Pages hand their data to small scripts (puzzles/static/puzzles/)
+that talk to the JSON API; the solution is never in a page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from core.selectors import variant_list, variant_title
+from puzzles import selectors, services
+from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
+from puzzles.selectors import DIFFICULTY_OFFSETS
+from puzzles.services import player_from_request
+from puzzles.services.authoring import MAX_AUTHORED_MOVES
+
+GOAL_LABELS = {
+    "mate": gettext_lazy("Checkmate"),
+    "dead_general": gettext_lazy("Dead general"),
+    "win": gettext_lazy("Win"),
+}
+
+
+def _zh() -> bool:
+    return (get_language() or "").lower().startswith("zh")
+
+
+def _variants() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": v.name,
+            "title": variant_title(v),
+            "width": v.width,
+            "height": v.height,
+            "start": v.default_start,
+        }
+        for v in variant_list()
+    ]
+
+
+def _themes() -> list[dict[str, Any]]:
+    return [
+        {
+            "slug": t.slug,
+            "name": t.name_zh if _zh() else t.name_en,
+            "published": t.published,
+        }
+        for t in selectors.theme_list()
+    ]
+
+
+def _labels() -> dict[str, Any]:
+    return {
+        "red": _("Red"),
+        "black": _("Black"),
+        "to_move": _("to move"),
+        "your_turn": _("Your move: find the best move."),
+        "goals": {
+            "mate": _("Checkmate in {n}"),
+            "dead_general": _("Dead general in {n}"),
+            "win": _("Win in {n}"),
+        },
+        "correct": _("Right! Keep going."),
+        "solved": _("Solved!"),
+        "wrong": _("Not the right move."),
+        "refuted_by": _("The defence {move} escapes."),
+        "unknown": _("That move could not be checked in time; take it back and try another."),
+        "thinking": _("Checking…"),
+        "scoring": _("Recording your result…"),
+        "rated": _("Rating {before} → {after} ({delta})"),
+        "unrated": _("This try is not rated."),
+        "unrated_anonymous": _("Log in to have your tries rated."),
+        "hint_piece": _("Hint: move the highlighted piece."),
+        "hint_move": _("Hint: the arrow shows the move."),
+        "solution": _("Solution"),
+        "no_puzzle": _("No puzzle matches these filters."),
+        "puzzle_rating": _("Puzzle rating"),
+        "error": _("Something went wrong. Please try again."),
+        "checks_only": _("Proved among checking moves: every move must give check."),
+    }
+
+
+def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> HttpResponse:
+    variant = request.GET.get("variant") or (puzzle.variant if puzzle else Variant.XIANGQI)
+    if variant not in Variant.values:
+        variant = Variant.XIANGQI
+    themes = [t for t in request.GET.get("themes", "").split(",") if t]
+    difficulty = request.GET.get("difficulty", "normal")
+    theme_rows = _themes()
+    page = {
+        "mode": mode,  # next | fixed
+        "puzzle_id": puzzle.pk if puzzle else None,
+        "variant": variant,
+        "themes": themes,
+        "difficulty": difficulty if difficulty in DIFFICULTY_OFFSETS else "normal",
+        "difficulties": list(DIFFICULTY_OFFSETS),
+        "logged_in": request.user.is_authenticated,
+        "board_module": static("build/board.js"),
+        "api": {
+            "detail": reverse("puzzles-api:detail", kwargs={"puzzle_id": 0}),
+            "judge": reverse("puzzles-api:judge", kwargs={"puzzle_id": 0}),
+            "hint": reverse("puzzles-api:hint", kwargs={"puzzle_id": 0}),
+            "submit": reverse("puzzles-api:attempt-submit", kwargs={"puzzle_id": 0}),
+            "next": reverse("puzzles-api:next"),
+        },
+        "labels": _labels(),
+        "theme_names": {t["slug"]: t["name"] for t in theme_rows},
+    }
+    return render(
+        request,
+        "puzzles/solve.html",
+        {
+            "page": page,
+            "puzzle": puzzle,
+            "variants": _variants(),
+            "themes": theme_rows,
+            "difficulties": [(key, DIFFICULTY_LABELS[key]) for key in DIFFICULTY_OFFSETS],
+            "selected_variant": variant,
+            "selected_themes": themes,
+            "selected_difficulty": page["difficulty"],
+        },
+    )
+
+
+DIFFICULTY_LABELS = {
+    "easiest": gettext_lazy("Easiest (−600)"),
+    "easier": gettext_lazy("Easier (−300)"),
+    "normal": gettext_lazy("Normal"),
+    "harder": gettext_lazy("Harder (+300)"),
+    "hardest": gettext_lazy("Hardest (+600)"),
+}
+
+
+@require_GET
+def solve(request: HttpRequest) -> HttpResponse:
+    """The puzzle trainer: the next puzzle near the player's rating, with filters."""
+    return _solve_page(request, puzzle=None, mode="next")
+
+
+@require_GET
+def share(request: HttpRequest, slug: str) -> HttpResponse:
+    """One puzzle by its share link (drafts only for their author)."""
+    puzzle = selectors.puzzle_get_by_slug(slug=slug)
+    if puzzle is None or not selectors.access_puzzle_view(puzzle=puzzle, user=request.user):
+        raise Http404
+    return _solve_page(request, puzzle=puzzle, mode="fixed")
+
+
+def daily_cards(date: Any = None) -> list[dict[str, Any]]:
+    """Today's puzzles as cards for ``puzzles/_daily_cards.html`` (the home page uses it too):
+    each card has ``daily`` (the DailyPuzzle), ``title`` (the variant's name) and ``goal``.
+    Chooses the day's puzzles first if nobody has yet (idempotent)."""
+    date = date or timezone.localdate()
+    services.daily_puzzles_choose(date=date)
+    titles = {v["name"]: v["title"] for v in _variants()}
+    return [
+        {"daily": d, "title": titles.get(d.variant, d.variant), "goal": GOAL_LABELS[d.puzzle.goal]}
+        for d in selectors.daily_puzzles_for(date)
+    ]
+
+
+@require_GET
+def daily(request: HttpRequest) -> HttpResponse:
+    """Today's puzzles, one per variant."""
+    today = timezone.localdate()
+    return render(request, "puzzles/daily.html", {"cards": daily_cards(today), "today": today})
+
+
+@require_GET
+def daily_variant(request: HttpRequest, variant: str) -> HttpResponse:
+    if variant not in Variant.values:
+        raise Http404
+    today = timezone.localdate()
+    services.daily_puzzles_choose(date=today)
+    found = [d for d in selectors.daily_puzzles_for(today) if d.variant == variant]
+    if not found:
+        raise Http404
+    return _solve_page(request, puzzle=found[0].puzzle, mode="fixed")
+
+
+def _chart(points: list[tuple[Any, float]], width: int = 560, height: int = 160) -> dict[str, Any]:
+    """An SVG polyline of a rating history (oldest left)."""
+    if not points:
+        return {"points": "", "min": None, "max": None, "count": 0}
+    ratings = [r for _, r in points]
+    low, high = min(ratings), max(ratings)
+    if high - low < 50:
+        middle = (high + low) / 2
+        low, high = middle - 25, middle + 25
+    step = width / max(1, len(points) - 1)
+    coords = []
+    for index, rating in enumerate(ratings):
+        x = index * step if len(points) > 1 else width / 2
+        y = height - (rating - low) / (high - low) * (height - 10) - 5
+        coords.append(f"{x:.1f},{y:.1f}")
+    return {
+        "points": " ".join(coords),
+        "min": round(low),
+        "max": round(high),
+        "count": len(points),
+        "last": round(ratings[-1]),
+        "width": width,
+        "height": height,
+    }
+
+
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """Ratings and their history per variant, success per theme, failed puzzles to replay."""
+    player = player_from_request(request, create=False)
+    variants = _variants()
+    ratings = []
+    if request.user.is_authenticated:
+        rows = selectors.user_ratings(user=request.user)
+        for variant in variants:
+            row = rows.get(variant["name"])
+            history = selectors.rating_history(user=request.user, variant=variant["name"])
+            ratings.append({"variant": variant, "row": row, "chart": _chart(history)})
+    stats = selectors.theme_stats(player=player) if player else []
+    replays = list(selectors.replay_list(player=player)) if player else []
+    now = timezone.now()
+    return render(
+        request,
+        "puzzles/dashboard.html",
+        {
+            "ratings": ratings,
+            "theme_stats": [
+                {
+                    "stat": s,
+                    "name": s.name_zh if _zh() else s.name_en,
+                    "percent": round(100 * s.rate),
+                }
+                for s in stats
+            ],
+            "replays": [{"replay": r, "due": r.due_at <= now} for r in replays],
+            "recent": selectors.attempt_history(player=player, limit=20) if player else [],
+        },
+    )
+
+
+@login_required
+@require_GET
+def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
+    """The puzzle editor: place pieces, choose variant, side, goal and length, then submit."""
+    puzzle = None
+    if puzzle_id is not None:
+        puzzle = selectors.puzzle_get(puzzle_id=puzzle_id)
+        if puzzle is None or not selectors.access_puzzle_edit(puzzle=puzzle, user=request.user):
+            raise Http404
+        if puzzle.status == Puzzle.Status.PUBLISHED:
+            return redirect("puzzles:share", slug=puzzle.slug)
+    page = {
+        "board_module": static("build/board.js"),
+        "variants": _variants(),
+        "max_moves": min(MAX_AUTHORED_MOVES, MAX_MOVES_TO_WIN),
+        "puzzle": (
+            {
+                "id": puzzle.pk,
+                "variant": puzzle.variant,
+                "fen": puzzle.fen,
+                "goal": puzzle.goal,
+                "moves_to_win": puzzle.moves_to_win,
+                "title": puzzle.title,
+                "status": puzzle.status,
+            }
+            if puzzle
+            else None
+        ),
+        "api": {
+            "check": reverse("puzzles-api:position-check"),
+            "create": reverse("puzzles-api:authored"),
+            "detail": reverse("puzzles-api:authored-detail", kwargs={"puzzle_id": 0}),
+            "submit": reverse("puzzles-api:authored-submit", kwargs={"puzzle_id": 0}),
+        },
+        "labels": {
+            "legal": _("Legal position: {turn} to move."),
+            "saved": _("Draft saved."),
+            "verifying": _("Submitted: the engine is proving your puzzle…"),
+            "published": _("Published! Share it with this link:"),
+            "rejected": _("Not published:"),
+            "red": _("Red"),
+            "black": _("Black"),
+            "error": _("Something went wrong. Please try again."),
+        },
+    }
+    return render(
+        request, "puzzles/editor.html", {"page": page, "puzzle": puzzle, "goals": GOAL_LABELS}
+    )
+
+
+@login_required
+@require_GET
+def mine(request: HttpRequest) -> HttpResponse:
+    """The puzzles I made, with their verification status and share links."""
+    return render(
+        request,
+        "puzzles/mine.html",
+        {"puzzles": selectors.authored_list(user=request.user), "goals": GOAL_LABELS},
+    )

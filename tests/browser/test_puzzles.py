@@ -1,0 +1,197 @@
+"""Puzzles in real headless Chromium, with the scoring and verification tasks on a real Celery
+worker: solve the daily puzzle by clicking and see the rating change, fail a puzzle and see the
+refutation, author a mate in 2 and see it published, open it by its share link as someone else.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from playwright.sync_api import Browser, Page, expect
+
+from accounts.models import User
+from puzzles import proving
+from puzzles.models import Puzzle
+from puzzles.services import daily_puzzles_choose, puzzle_judge, puzzle_publish
+from tests.puzzles.positions import MATE_IN_2, MATE_IN_2_KEY
+
+pytestmark = [pytest.mark.browser, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+
+WRONG_FIRST_MOVE = "e0e1"  # the red general steps up: Black escapes
+
+
+def published(fen: str = MATE_IN_2, n: int = 2) -> Puzzle:
+    puzzle = Puzzle.objects.create(
+        variant="xiangqi", fen=fen, goal="mate", moves_to_win=n, source=Puzzle.Source.MINED
+    )
+    result = proving.prove(variant="xiangqi", fen=fen, goal="mate", moves_to_win=n)
+    return puzzle_publish(puzzle=puzzle, result=result)
+
+
+def log_in(page: Page, live_server: Any, username: str) -> User:
+    user = User.objects.create_user(username=username, password="a-long-test-password")
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    return user
+
+
+def point(page: Page, square: str) -> tuple[float, float]:
+    page.locator("#board").scroll_into_view_if_needed()
+    box = page.locator("#board .xb-wrap").bounding_box()
+    assert box is not None
+    width = 11 if "xb-11x10" in (page.get_attribute("#board", "class") or "") else 9
+    red = page.get_attribute("#board", "data-orientation") == "red"
+    file, rank = ord(square[0]) - ord("a"), int(square[1:])
+    col = file if red else width - 1 - file
+    row = 9 - rank if red else rank
+    return (
+        box["x"] + (col + 0.5) * box["width"] / width,
+        box["y"] + (row + 0.5) * box["height"] / 10,
+    )
+
+
+def click_move(page: Page, move: str) -> None:
+    page.mouse.click(*point(page, move[:2]))
+    page.mouse.click(*point(page, move[2:]))
+
+
+def state(page: Page, name: str) -> None:
+    expect(page.locator(f"body[data-puzzle-state='{name}']")).to_have_count(1, timeout=20_000)
+
+
+def test_solve_the_daily_puzzle_by_clicking(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    puzzle = published()
+    daily_puzzles_choose(date=timezone.localdate())
+    log_in(page, live_server, "daily-solver")
+    page.goto("/puzzles/daily/")
+    page.locator(".daily-card[data-variant='xiangqi'] a.button").click()
+    expect(page).to_have_url(f"{live_server.url}/puzzles/daily/xiangqi/")
+    state(page, "ready")
+    expect(page.locator("#puzzle-info")).to_have_attribute("data-puzzle-id", str(puzzle.pk))
+    page_data = page.locator("#puzzle-page").text_content() or ""
+    assert MATE_IN_2_KEY not in page_data and "proof" not in page_data
+
+    click_move(page, MATE_IN_2_KEY)
+    state(page, "playing")
+    reply = page.locator("#moves li.move-defender").first.get_attribute("data-iccs")
+    assert reply is not None
+    mate = proving.hint(
+        variant="xiangqi", fen=MATE_IN_2, proof=puzzle.proof, moves=[MATE_IN_2_KEY, reply]
+    )
+    assert mate is not None
+    click_move(page, mate)
+    expect(page.locator("#status")).to_have_attribute("data-kind", "solved")
+    state(page, "scored")
+    result = page.locator("#result")
+    expect(result).to_have_attribute("data-result", "solved")
+    expect(result).to_have_attribute("data-rated", "1")
+    expect(result).to_contain_text("1500 →")
+    expect(page.locator("#solution-line li")).to_have_count(3)
+    page.screenshot(path=str(artifacts / "puzzles-daily-solved.png"), full_page=True)
+    puzzle.refresh_from_db()
+    assert puzzle.plays == 1 and puzzle.solves == 1
+
+
+def test_a_wrong_move_shows_the_refutation(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    puzzle = published()
+    expected = puzzle_judge(puzzle=puzzle, moves=[WRONG_FIRST_MOVE])
+    assert expected.verdict == "wrong" and expected.refutation
+    refutation = expected.refutation[0]
+    page.goto(f"/puzzles/p/{puzzle.slug}/")
+    state(page, "ready")
+    click_move(page, WRONG_FIRST_MOVE)
+    expect(page.locator("#status")).to_have_attribute("data-kind", "wrong")
+    expect(page.locator("#status")).to_contain_text(refutation.chinese)
+    expect(page.locator("#moves li.move-refutation")).to_have_attribute(
+        "data-iccs", refutation.iccs
+    )
+    expect(page.locator("#board")).to_have_attribute("data-fen", refutation.fen)
+    state(page, "scored")
+    expect(page.locator("#result")).to_have_attribute("data-result", "failed")
+    expect(page.locator("#solution")).to_be_hidden()
+    page.click("#give-up")  # now "show solution"
+    expect(page.locator("#solution-line li")).to_have_count(3)
+    page.screenshot(path=str(artifacts / "puzzles-refutation.png"), full_page=True)
+    page.click("#retry")
+    state(page, "ready")
+    expect(page.locator("#board")).to_have_attribute("data-fen", MATE_IN_2)
+
+
+def test_author_a_mate_in_two_and_share_it(
+    browser: Browser, page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    log_in(page, live_server, "composer")
+    page.goto("/puzzles/create/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    # The empty board has the generals on d9 and e0; build 3ak4/4aPP2/b8/... on it.
+    placements = [
+        ("k", "d9"), ("k", "e9"),  # the first click on d9 lifts Black's general off
+        ("a", "d9"), ("a", "e8"), ("b", "a7"), ("P", "f8"), ("P", "g8"),
+    ]  # fmt: skip
+    for piece, square in placements:
+        side = "red" if piece.isupper() else "black"
+        page.click(f"#palette-{side} button[data-piece='{piece}']")
+        page.mouse.click(*point(page, square))
+    expect(page.locator("#editor-fen")).to_have_value(MATE_IN_2)
+    expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+    page.fill("#editor-n", "2")
+    page.click("#editor-submit")
+    result = page.locator("#editor-result")
+    expect(result).to_have_attribute("data-kind", "published", timeout=60_000)
+    share = page.locator("#editor-result a.share-link")
+    link = share.get_attribute("href")
+    assert link and "/puzzles/p/" in link
+    page.screenshot(path=str(artifacts / "puzzles-authored.png"), full_page=True)
+    puzzle = Puzzle.objects.get(author__username="composer")
+    assert puzzle.status == Puzzle.Status.PUBLISHED and puzzle.fen == MATE_IN_2
+
+    # Someone else opens the share link and solves it.
+    other = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    try:
+        visitor = other.new_page()
+        log_in(visitor, live_server, "friend")
+        visitor.goto(link)
+        state(visitor, "ready")
+        expect(visitor.locator("#puzzle-info")).to_contain_text("@composer")
+        click_move(visitor, MATE_IN_2_KEY)
+        state(visitor, "playing")
+        visitor.screenshot(path=str(artifacts / "puzzles-shared.png"), full_page=True)
+    finally:
+        other.close()
+
+
+def test_the_editor_rejects_an_illegal_position_at_once(page: Page, live_server: Any) -> None:
+    log_in(page, live_server, "hasty")
+    page.goto("/puzzles/create/")
+    expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+    page.click("#palette-black button[data-piece='k']")
+    page.mouse.click(*point(page, "d9"))  # lift Black's general: no general left
+    expect(page.locator("#editor-check")).to_have_attribute("data-ok", "0")
+    expect(page.locator("#editor-check")).to_contain_text("general")
+
+
+def test_dashboard_shows_ratings_and_replays(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    puzzle = published()
+    log_in(page, live_server, "learner")
+    page.goto(f"/puzzles/p/{puzzle.slug}/")
+    state(page, "ready")
+    click_move(page, WRONG_FIRST_MOVE)
+    state(page, "scored")
+    page.goto("/puzzles/dashboard/")
+    expect(page.locator("[data-testid='rating-xiangqi'] .dash-rating")).to_be_visible()
+    expect(page.locator("[data-testid='replays'] li a")).to_have_count(1)
+    expect(page.locator("[data-testid='theme-stats'] tbody tr")).not_to_have_count(0)
+    page.screenshot(path=str(artifacts / "puzzles-dashboard.png"), full_page=True)

@@ -1,0 +1,24 @@
+"""Every puzzle shipped in the bank is proved again with the current engine: still sound and
+unique, same length, same key, and its stored proof still judges its main line as a solve.
+(CI can run the same check as ``manage.py reprove_bank``.)"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from puzzles.bankfile import read_bank, reprove_entry
+
+pytestmark = pytest.mark.slow
+
+
+def test_every_shipped_puzzle_proves_sound_again() -> None:
+    entries = read_bank()
+    assert entries, "the bank file is missing or empty"
+    workers = max(1, min(2, os.cpu_count() or 1))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(reprove_entry, entries, chunksize=4))
+    failed = [f"{r.key}: {r.problem}" for r in results if not r.ok]
+    assert not failed, "\n".join(failed)

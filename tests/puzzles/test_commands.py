@@ -1,0 +1,69 @@
+"""The bank's commands: mining, proving the classical problems, re-proving a bank file."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from puzzles.bankfile import book_move_to_iccs, read_bank, write_bank
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out, stderr=out)
+    return out.getvalue()
+
+
+def test_mining_writes_sound_puzzles_to_the_bank_file(tmp_path: Path) -> None:
+    bank = tmp_path / "bank.json"
+    output = run(
+        "mine_puzzles", "--variant", "xiangqi", "--strategy", "sparse", "--count", "2",
+        "--seed", "5", "--max-moves", "2", "--seconds", "60", "--max-one-movers", "0.5",
+        "--output", str(bank),
+    )  # fmt: skip
+    entries = read_bank(bank)
+    assert 1 <= len(entries) <= 2 and f"Wrote {bank}" in output
+    assert all(e["proof"]["status"] == "sound_unique" for e in entries)
+    assert sum(1 for e in entries if e["moves_to_win"] == 1) <= 1
+    # The same seed again finds the same puzzles: those already in the bank are not added twice.
+    run(
+        "mine_puzzles", "--variant", "xiangqi", "--strategy", "sparse", "--count", "2",
+        "--seed", "5", "--max-moves", "2", "--seconds", "60", "--max-one-movers", "0.5",
+        "--output", str(bank),
+    )  # fmt: skip
+    after = read_bank(bank)
+    assert {e["key"] for e in entries} <= {e["key"] for e in after}
+    assert len({(e["fen"], e["goal"]) for e in after}) == len(after) <= 3
+    assert "Every shipped puzzle is still sound" in run(
+        "reprove_bank", "--bank", str(bank), "--jobs", "1"
+    )
+
+
+def test_classical_problems_are_proved_before_they_are_shipped(tmp_path: Path) -> None:
+    bank = tmp_path / "bank.json"
+    output = run("prove_classics", "--only", "0", "4", "--output", str(bank))
+    entries = read_bank(bank)
+    # Problem 0 (双孙扶老) is sound; problem 4 has two keys and stays out.
+    assert [e["title"] for e in entries] == ["双孙扶老"] and "cooked" in output
+    assert entries[0]["source"] == "classic" and "classic" in entries[0]["themes"]
+
+
+def test_a_puzzle_that_no_longer_proves_fails_the_check(tmp_path: Path) -> None:
+    bank = tmp_path / "bank.json"
+    run("prove_classics", "--only", "0", "--output", str(bank))
+    entry = read_bank(bank)[0]
+    entry["moves_to_win"] = 3  # claims a length the prover will not confirm
+    entry["proof"]["n"] = 3
+    write_bank([entry], bank)
+    with pytest.raises(CommandError, match="no longer prove sound"):
+        run("reprove_bank", "--bank", str(bank), "--jobs", "1")
+
+
+def test_book_moves_count_ranks_from_one() -> None:
+    assert book_move_to_iccs("g9g10") == "g8g9"
+    assert book_move_to_iccs("a1a10") == "a0a9"
+    with pytest.raises(ValueError):
+        book_move_to_iccs("炮二平五")

@@ -1,0 +1,133 @@
+"""The daily puzzle (one per variant per day, never a one-mover, never twice) and the shipped
+bank (loaded quickly, idempotently, with proofs)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzles import proving
+from puzzles.bankfile import read_bank, write_bank
+from puzzles.mining import bank_key
+from puzzles.models import DailyPuzzle, Puzzle
+from puzzles.selectors import daily_puzzles_for
+from puzzles.services import bank_load, daily_puzzles_choose
+from puzzles.themes import derive_themes
+from tests.puzzles.positions import DEAD_GENERAL_IN_1, MATE_IN_1, MATE_IN_2
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2025, 3, 1)
+
+
+def test_one_daily_puzzle_per_variant_and_day(make_puzzle) -> None:
+    two_mover = make_puzzle()
+    make_puzzle(MATE_IN_1, moves_to_win=1)
+    make_puzzle(DEAD_GENERAL_IN_1, variant="feidan", goal="dead_general", moves_to_win=1)
+    chosen = daily_puzzles_choose(date=DAY)
+    assert [(d.variant, d.puzzle_id) for d in chosen] == [("xiangqi", two_mover.pk)]
+    assert daily_puzzles_choose(date=DAY)[0].pk == chosen[0].pk  # idempotent
+    assert [d.puzzle_id for d in daily_puzzles_for(DAY)] == [two_mover.pk]
+    # The next day: the only two-mover is used up, and a one-mover is never chosen.
+    assert daily_puzzles_choose(date=DAY + datetime.timedelta(days=1)) == []
+
+
+def test_daily_prefers_well_known_ratings(make_puzzle) -> None:
+    settled = make_puzzle(plays=500, rating_deviation=60)
+    for _ in range(3):
+        make_puzzle(plays=0)
+    Puzzle.objects.filter(pk=settled.pk).update(plays=500, rating_deviation=60)
+    assert daily_puzzles_choose(date=DAY)[0].puzzle_id == settled.pk
+
+
+def test_drafts_are_never_daily(make_puzzle) -> None:
+    make_puzzle(status=Puzzle.Status.DRAFT)
+    assert daily_puzzles_choose(date=DAY) == []
+    assert DailyPuzzle.objects.count() == 0
+
+
+def entry(fen: str, variant: str, goal: str, n: int) -> dict:
+    result = proving.prove(variant=variant, fen=fen, goal=goal, moves_to_win=n)
+    assert result.sound
+    return {
+        "key": bank_key(variant=variant, fen=fen, goal=goal, moves_to_win=n),
+        "variant": variant,
+        "fen": fen,
+        "goal": goal,
+        "moves_to_win": n,
+        "mode": result.mode,
+        "themes": derive_themes(
+            variant=variant, fen=fen, goal=goal, moves_to_win=n, main_line=result.main_line
+        ),
+        "main_line": result.main_line,
+        "proof": result.proof,
+        "source": "mined",
+    }
+
+
+def test_the_bank_loads_idempotently(tmp_path: Path) -> None:
+    path = tmp_path / "bank.json"
+    entries = [
+        entry(MATE_IN_2, "xiangqi", "mate", 2),
+        entry(DEAD_GENERAL_IN_1, "feidan", "dead_general", 1),
+    ]
+    assert write_bank(entries, path) == 2
+    assert json.loads(path.read_text())["format"] == 1
+    first = bank_load(path)
+    assert first == {"added": 2, "updated": 0, "total": 2}
+    assert bank_load(path) == {"added": 0, "updated": 0, "total": 2}
+    puzzle = Puzzle.objects.get(variant="feidan")
+    assert puzzle.status == Puzzle.Status.PUBLISHED and puzzle.proof == entries[1]["proof"]
+    assert {"dead_general", "missile"} <= {t.slug for t in puzzle.themes.all()}
+    assert Puzzle.objects.get(variant="xiangqi").rating == 1250.0 + 150.0  # quiet key
+
+
+def test_the_shipped_bank_is_well_formed_and_large_enough() -> None:
+    entries = read_bank()
+    keys = [e["key"] for e in entries]
+    assert len(keys) == len(set(keys))
+    for e in entries:
+        assert e["key"] == bank_key(
+            variant=e["variant"], fen=e["fen"], goal=e["goal"], moves_to_win=e["moves_to_win"]
+        )
+        assert e["proof"]["status"] == "sound_unique" and e["proof"]["n"] == e["moves_to_win"]
+        assert e["goal"] != "dead_general" or e["variant"] == "feidan"
+    boards = [(e["variant"], e["fen"].split(" ")[0], e["goal"]) for e in entries]
+    assert len(boards) == len(set(boards))
+    feidan = [e for e in entries if e["variant"] == "feidan"]
+    xinban = [e for e in entries if e["variant"] == "xinban"]
+    assert len(entries) >= 300
+    assert len(feidan) >= 80
+    assert sum(1 for e in feidan if "dead_general" in e["themes"]) >= 30
+    assert sum(1 for e in xinban if "defection" in e["themes"]) >= 60
+    assert any(e["source"] == "classic" for e in entries)
+
+
+def test_after_setup_each_variant_has_a_proved_daily_puzzle(client) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("load_content", "puzzles", stdout=out)
+    assert "shipped puzzles" in out.getvalue()
+    daily = client.get("/api/puzzles/daily/").json()
+    assert sorted(d["variant"] for d in daily) == ["feidan", "xiangqi", "xinban"]
+    for item in daily:
+        puzzle = Puzzle.objects.get(pk=item["puzzle"]["id"])
+        assert puzzle.proof is not None and puzzle.moves_to_win >= 2
+        assert item["puzzle"]["solution"] is None
+    assert not Puzzle.objects.filter(status=Puzzle.Status.PUBLISHED, proof__isnull=True).exists()
+    # Loading again changes nothing.
+    again = StringIO()
+    call_command("load_content", "puzzles", stdout=again)
+    assert "(0 added, 0 updated)" in again.getvalue()
+
+
+def test_the_visitor_merge_is_registered() -> None:
+    from accounts.merge import visitor_merge_names
+
+    assert "puzzles" in visitor_merge_names()

@@ -1,0 +1,63 @@
+"""Glicko-2 against Glickman's worked example, and the properties the site relies on."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzles.glicko2 import (
+    MAX_DEVIATION,
+    MIN_DEVIATION,
+    Rating,
+    expected_score,
+    rate,
+    rate_game,
+)
+
+
+def test_glickmans_worked_example() -> None:
+    # "Example of the Glicko-2 system" (Glickman, 2013): a 1500/200 player beats a 1400/30
+    # player and loses to 1550/100 and 1700/300, with tau = 0.5.
+    player = Rating(1500, 200, 0.06)
+    games = [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)]
+    after = rate(player, games, tau=0.5, bounded=False)
+    assert after.rating == pytest.approx(1464.06, abs=0.02)
+    assert after.deviation == pytest.approx(151.52, abs=0.02)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)
+
+
+def test_no_games_only_widens_the_deviation() -> None:
+    player = Rating(1700, 100, 0.06)
+    after = rate(player, [], bounded=False)
+    assert after.rating == 1700
+    assert after.deviation == pytest.approx((100**2 + (0.06 * 173.7178) ** 2) ** 0.5, rel=1e-6)
+
+
+def test_a_solve_raises_the_solver_and_lowers_the_puzzle() -> None:
+    user, puzzle = Rating(1500, 350, 0.06), Rating(1500, 250, 0.06)
+    user_after, puzzle_after = rate_game(user, puzzle, 1.0)
+    assert user_after.rating > 1500 > puzzle_after.rating
+    assert user_after.deviation < 350 and puzzle_after.deviation < 250
+
+
+def test_a_failure_lowers_the_solver_and_raises_the_puzzle() -> None:
+    user_after, puzzle_after = rate_game(Rating(1500, 80), Rating(1500, 80), 0.0)
+    assert user_after.rating < 1500 < puzzle_after.rating
+
+
+def test_beating_a_much_easier_puzzle_gains_little() -> None:
+    easy_gain = rate(Rating(1800, 80), [(Rating(1000, 80), 1.0)]).rating - 1800
+    even_gain = rate(Rating(1800, 80), [(Rating(1800, 80), 1.0)]).rating - 1800
+    assert 0 <= easy_gain < even_gain / 5
+
+
+def test_expected_score_is_symmetric_for_equal_deviations() -> None:
+    a, b = Rating(1600, 100), Rating(1400, 100)
+    assert expected_score(a, b) + expected_score(b, a) == pytest.approx(1.0)
+    assert expected_score(a, b) > 0.5
+
+
+def test_bounds_keep_the_deviation_in_range() -> None:
+    after = rate(Rating(1500, 350), [])
+    assert after.deviation == MAX_DEVIATION
+    many = [(Rating(1500, 30), 1.0), (Rating(1500, 30), 0.0)] * 200
+    assert rate(Rating(1500, 50), many).deviation == MIN_DEVIATION

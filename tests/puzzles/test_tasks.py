@@ -1,0 +1,137 @@
+"""The puzzles tasks through a real Celery worker and broker (tests/conftest.py).
+
+Verification publishes a sound puzzle and rejects a cooked one with its reason; scoring updates
+both ratings exactly once even when the same attempt is submitted twice at the same moment and
+the task is queued again; the daily choice and a mining chunk run on the worker too.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating
+from puzzles.tasks import daily_puzzles_choose_task, mine_chunk_task, puzzle_attempt_score_task
+from tests.puzzles.positions import COOKED_IN_1, MATE_IN_2, MATE_IN_2_KEY
+from tests.puzzles.test_solving import winning_line
+
+pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+
+
+def wait_for(check: Callable[[], Any], worker: Any, seconds: float = 90) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    pytest.fail(f"timed out; worker log:\n{worker.output()}")
+
+
+def post(client: Client, url: str, body: Any = None) -> Any:
+    return client.post(url, data=json.dumps(body or {}), content_type="application/json")
+
+
+def test_verification_publishes_a_sound_puzzle_and_rejects_a_cooked_one(
+    celery_worker: Any, make_user
+) -> None:
+    client = Client()
+    client.force_login(make_user())
+    ids = {}
+    for name, fen, n in (("sound", MATE_IN_2, 2), ("cooked", COOKED_IN_1, 1)):
+        created = post(
+            client,
+            "/api/puzzles/authored/",
+            {"variant": "xiangqi", "fen": fen, "goal": "mate", "moves_to_win": n},
+        )
+        assert created.status_code == 201
+        ids[name] = created.json()["id"]
+        submitted = post(client, f"/api/puzzles/authored/{ids[name]}/submit/")
+        assert submitted.status_code == 202 and submitted.json()["status"] == "verifying"
+
+    def finished() -> bool:
+        return not Puzzle.objects.filter(pk__in=ids.values(), status="verifying").exists()
+
+    wait_for(finished, celery_worker)
+    sound = client.get(f"/api/puzzles/authored/{ids['sound']}/").json()
+    assert sound["status"] == "published" and sound["rejection_reason"] == ""
+    assert Puzzle.objects.get(pk=ids["sound"]).proof["keys"] == [MATE_IN_2_KEY]
+    cooked = client.get(f"/api/puzzles/authored/{ids['cooked']}/").json()
+    assert cooked["status"] == "rejected"
+    assert cooked["rejection"]["kind"] == "cooked"
+    assert "b1b9" in cooked["rejection_reason"] and "b1d1" in cooked["rejection_reason"]
+    # Published: now anyone can open it by its share link.
+    assert Client().get(f"/puzzles/p/{sound['slug']}/").status_code == 200
+
+
+def test_scoring_updates_both_ratings_once_when_submitted_twice_at_once(
+    celery_worker: Any, make_puzzle, make_user
+) -> None:
+    puzzle = make_puzzle()
+    user = make_user()
+    body = {"attempt_id": str(uuid.uuid4()), "moves": winning_line(puzzle), "seconds": 30}
+    barrier = threading.Barrier(2)
+    answers: list[Any] = []
+
+    def submit() -> None:
+        client = Client()
+        client.force_login(user)
+        barrier.wait()
+        try:
+            answers.append(post(client, f"/api/puzzles/{puzzle.pk}/attempts/", body))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [a.status_code for a in answers] == [202, 202]
+    assert answers[0].json()["id"] == answers[1].json()["id"]
+    attempt_id = answers[0].json()["id"]
+    # A retried or duplicated task message must not score it again either.
+    puzzle_attempt_score_task.delay(attempt_id)
+    puzzle_attempt_score_task.delay(attempt_id)
+
+    attempt = wait_for(
+        lambda: PuzzleAttempt.objects.filter(pk=attempt_id, state="scored").first(), celery_worker
+    )
+    again = puzzle_attempt_score_task.delay(attempt_id).get(timeout=60)
+    assert again["state"] == "scored"
+    assert PuzzleAttempt.objects.count() == 1
+    assert attempt.result == "solved" and attempt.rated
+    rating = PuzzleRating.objects.get(user=user, variant="xiangqi")
+    puzzle.refresh_from_db()
+    assert rating.games == 1 and puzzle.plays == 1 and puzzle.solves == 1
+    assert attempt.user_rating_before == 1500 and rating.rating == attempt.user_rating_after > 1500
+    assert puzzle.rating == attempt.puzzle_rating_after < attempt.puzzle_rating_before
+    client = Client()
+    client.force_login(user)
+    status = client.get(f"/api/puzzles/attempts/{attempt_id}/").json()
+    assert status["state"] == "scored" and status["solution"]["key"] == MATE_IN_2_KEY
+
+
+def test_the_daily_task_chooses_one_per_variant(celery_worker: Any, make_puzzle) -> None:
+    puzzle = make_puzzle()
+    chosen = daily_puzzles_choose_task.delay("2025-05-04").get(timeout=60)
+    assert chosen == {"xiangqi": puzzle.pk}
+    assert DailyPuzzle.objects.get(date=datetime.date(2025, 5, 4)).puzzle_id == puzzle.pk
+    assert daily_puzzles_choose_task.delay("2025-05-04").get(timeout=60) == chosen
+
+
+def test_a_mining_chunk_runs_on_a_worker(celery_worker: Any) -> None:
+    entries = mine_chunk_task.delay("xiangqi", "sparse", 7, 1, 1, 60.0).get(timeout=120)
+    assert len(entries) == 1
+    entry = entries[0]
+    assert entry["proof"]["status"] == "sound_unique" and entry["moves_to_win"] == 1
+    assert entry["main_line"] == entry["proof"]["keys"]
