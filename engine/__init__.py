@@ -26,22 +26,27 @@ from engine.setups import (
     random_secret_half,
     validate_secret_half,
 )
+from engine.solver import Budget, Judgement, Proof, SolverInputError, find_win, judge, solve
 from engine.variants import VARIANTS, Variant, find_variant
 
 __all__ = [
     "VARIANTS",
     "AmbiguousMoveError",
+    "Budget",
     "EngineError",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
+    "Judgement",
     "LegalMoves",
     "Move",
     "MoveEffect",
     "Outcome",
     "PlumBlossomSetup",
+    "Proof",
     "SecretReveal",
     "SetupError",
+    "SolverInputError",
     "Violation",
     "Position",
     "UnknownVariantError",
@@ -51,8 +56,11 @@ __all__ = [
     "combine_secret_setups",
     "divide",
     "find_variant",
+    "find_win",
+    "judge",
     "perft",
     "plum_blossom",
     "random_secret_half",
+    "solve",
     "validate_secret_half",
 ]

@@ -49,6 +49,8 @@ class Geometry:
     advisor_points: tuple[frozenset[int], frozenset[int]]
     elephant_points: tuple[frozenset[int], frozenset[int]]
     own_half: tuple[frozenset[int], frozenset[int]]
+    # points on the same rank or file as sq (excluding sq)
+    lines: tuple[frozenset[int], ...]
     # ray_dir[sq][p] = index of the ray of sq that passes through p
     ray_dir: tuple[dict[int, int], ...]
 
@@ -103,6 +105,7 @@ def geometry(width: int) -> Geometry:
 
     rays = []
     ray_dir = []
+    lines = []
     for s in range(size):
         f, r = s % width, s // width
         dirs = []
@@ -115,6 +118,7 @@ def geometry(width: int) -> Geometry:
             dirs.append(tuple(ray))
         rays.append(tuple(dirs))
         ray_dir.append({p: d for d, ray in enumerate(dirs) for p in ray})
+        lines.append(frozenset(p for ray in dirs for p in ray))
 
     def steps_within(
         points: frozenset[int], steps: tuple[tuple[int, int], ...]
@@ -231,5 +235,6 @@ def geometry(width: int) -> Geometry:
         advisor_points=advisor_points,
         elephant_points=elephant_points,
         own_half=halves,
+        lines=tuple(lines),
         ray_dir=tuple(ray_dir),
     )

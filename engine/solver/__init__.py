@@ -1,0 +1,28 @@
+"""The puzzle prover: exact proofs of forced wins (RULES §10).
+
+``solve`` proves a puzzle (sound and unique, cooked, shorter, no win) and
+returns a ``Proof`` with its solution tree; ``find_win`` finds the
+shortest forced win without the uniqueness check; ``judge`` follows a
+solver's moves through a proof.
+"""
+
+from engine.solver.judge import VERDICTS, Judgement, judge
+from engine.solver.proof import Node, Proof, SolverInputError
+from engine.solver.prover import MAX_MOVES, FoundWin, find_win, solve
+from engine.solver.search import GOALS, MODES, Budget
+
+__all__ = [
+    "GOALS",
+    "MAX_MOVES",
+    "MODES",
+    "VERDICTS",
+    "Budget",
+    "FoundWin",
+    "Judgement",
+    "Node",
+    "Proof",
+    "SolverInputError",
+    "find_win",
+    "judge",
+    "solve",
+]

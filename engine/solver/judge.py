@@ -1,0 +1,201 @@
+"""Judging a solver's moves against a proof.
+
+The moves alternate: the attacker's (played by the user) and the
+defender's (played by the site). Any attacker move that keeps a forced win
+within the moves that remain is accepted, not only the stored line; moves
+the stored tree does not cover are proved on the spot, within a budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.position import Position
+from engine.rules import repetition_outcome
+from engine.solver.movegen import gives_check, legal_replies
+from engine.solver.proof import Node, Proof, SolverInputError
+from engine.solver.search import Budget, OutOfBudget, Search, terminal_status
+
+VERDICTS = ("continue", "solved", "wrong", "unknown")
+JUDGE_BUDGET = Budget(nodes=400_000, seconds=10.0)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The verdict on the moves played so far.
+
+    ``continue``: every attacker move keeps the win; ``reply`` is the
+    defender move the site should play now (``None`` when the last move
+    was the defender's). ``solved``: the goal is reached. ``wrong``: the
+    last attacker move lets the defender escape; ``refutation`` is the
+    defence that does it (``None`` when the move ends the game without the
+    goal, or breaks the checks-only rule). ``unknown``: the budget ran out
+    before the move could be judged. ``remaining``: attacker moves left.
+    ``reason`` says why, in words.
+    """
+
+    verdict: str
+    reply: str | None = None
+    refutation: str | None = None
+    remaining: int = 0
+    reason: str = ""
+
+
+def _iccs(pos: Position, m: int) -> str:
+    return pos._to_move(m).iccs()
+
+
+def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judgement:
+    """Judge ``moves`` (ICCS or Chinese notation, attacker first) against
+    ``proof``. Raises an engine error for an illegal or unreadable move."""
+    if proof.moves_to_win is None:
+        raise SolverInputError(f"a proof with status {proof.status} has no solution to judge")
+    pos = Position.from_fen(proof.variant, proof.fen)
+    search = Search(pos, proof.goal, proof.checks_only, budget or JUDGE_BUDGET)
+    pos = search.pos
+    node: Node | None = proof.tree
+    remaining = proof.moves_to_win
+    on_line = True  # the moves so far follow the primary line of the tree
+    for i, text in enumerate(moves):
+        m = pos._from_move(pos.parse_move(text))
+        if i % 2 == 0:
+            if remaining <= 0:
+                raise SolverInputError("more attacker moves than the puzzle allows")
+            if proof.checks_only and not gives_check(pos, m):
+                return Judgement(
+                    "wrong",
+                    remaining=remaining,
+                    reason="every move must give check in this puzzle",
+                )
+            iccs = _iccs(pos, m)
+            known = node is not None and node.expanded and iccs in node.moves
+            if not known:
+                try:
+                    wins = search.move_wins(m, remaining)
+                    refutation = None if wins else _refutation(search, m, remaining)
+                except OutOfBudget:
+                    search.reset()
+                    return Judgement(
+                        "unknown",
+                        remaining=remaining,
+                        reason="the move could not be checked within the budget",
+                    )
+                if not wins:
+                    return Judgement(
+                        "wrong",
+                        refutation=refutation,
+                        remaining=remaining,
+                        reason=_wrong_reason(search, m, refutation),
+                    )
+            on_line = on_line and node is not None and iccs == node.primary
+            count = search.enter(m)
+            remaining -= 1
+            ended = _ended(search, count)
+            if ended is not None:
+                return Judgement("solved", remaining=remaining, reason=ended)
+        else:
+            iccs = _iccs(pos, m)
+            child = node.reply_node(iccs) if node is not None and on_line else None
+            node = child
+            on_line = child is not None
+            count = search.enter(m)
+            ended = _ended(search, count)
+            if ended is not None:
+                return Judgement("solved", remaining=remaining, reason=ended)
+    if len(moves) % 2 == 0:
+        return Judgement("continue", remaining=remaining, reason="the attacker is to move")
+    # the attacker has just moved: the site plays the longest-resisting defence
+    reply = None
+    if on_line and node is not None and node.replies and node.primary == _last_iccs(pos):
+        reply = node.replies[0][0]
+    if reply is None:
+        try:
+            reply = _longest_defence(search, remaining)
+        except OutOfBudget:
+            search.reset()
+            return Judgement(
+                "unknown", remaining=remaining, reason="no defence chosen within the budget"
+            )
+    return Judgement("continue", reply=reply, remaining=remaining, reason="the move keeps the win")
+
+
+def _ended(search: Search, count: int) -> str | None:
+    """How the game ended in the attacker's favour with the last move
+    (``count``: how often its position has now occurred), or ``None`` while
+    it goes on. Only winning lines are followed, so an end is a win."""
+    pos = search.pos
+    replies, in_check, dead = legal_replies(pos)
+    if not replies:
+        status = terminal_status(replies, in_check, dead)
+        if status not in search.goal:
+            raise AssertionError(f"a winning line ended by {status}")
+        return status
+    if count >= 3:
+        outcome = repetition_outcome(pos)
+        if outcome is not None:
+            if outcome.winner != ("red", "black")[search.attacker >> 5]:
+                raise AssertionError(f"a winning line ended by {outcome.termination}")
+            return outcome.termination
+    return None
+
+
+def _last_iccs(pos: Position) -> str:
+    return pos._to_move(pos._stack[-1][0]).iccs()
+
+
+def _refutation(search: Search, m: int, remaining: int) -> str | None:
+    """The defender reply after attacker move ``m`` that escapes."""
+    pos = search.pos
+    search.enter(m)
+    try:
+        replies, _, _ = legal_replies(pos)
+        if not replies:
+            return None
+        best = search.best_move()
+        order = list(replies)
+        if best in order:
+            order.remove(best)
+            order.insert(0, best)
+        for r in order:
+            search.enter(r)
+            try:
+                escapes = remaining <= 1 or not search.attack(remaining - 1)
+            finally:
+                search.leave()
+            if escapes:
+                return _iccs(pos, r)
+        return None
+    finally:
+        search.leave()
+
+
+def _wrong_reason(search: Search, m: int, refutation: str | None) -> str:
+    if refutation is not None:
+        return f"{refutation} escapes"
+    pos = search.pos
+    search.enter(m)
+    try:
+        replies, in_check, dead = legal_replies(pos)
+        if not replies:
+            return f"the move ends the game by {terminal_status(replies, in_check, dead)}"
+        return "the move does not win in time"
+    finally:
+        search.leave()
+
+
+def _longest_defence(search: Search, remaining: int) -> str | None:
+    """The defender move after which the attacker needs the most moves."""
+    pos = search.pos
+    replies, _, _ = legal_replies(pos)
+    best_move = None
+    best_distance = -1
+    for r in list(replies):
+        search.enter(r)
+        try:
+            d = search.distance(remaining) or remaining + 1
+        finally:
+            search.leave()
+        if d > best_distance:
+            best_distance = d
+            best_move = r
+    return None if best_move is None else _iccs(pos, best_move)

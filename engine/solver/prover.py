@@ -1,0 +1,303 @@
+"""``solve`` (the full proof of a puzzle) and ``find_win`` (one forced win)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.position import Position
+from engine.rules import repetition_outcome
+from engine.solver.movegen import legal_replies
+from engine.solver.proof import Node, Proof, SolverInputError
+from engine.solver.search import GOALS, MODES, Budget, OutOfBudget, Search
+
+MAX_MOVES = 30
+TREE_LIMIT = 4000  # attacker nodes in a stored solution tree
+
+
+def check_request(pos: Position, goal: str, max_moves: int, mode: str) -> None:
+    """Raise ``SolverInputError`` unless the prover can take this request."""
+    if not isinstance(pos, Position):
+        raise SolverInputError(f"expected a Position, not {type(pos).__name__}")
+    if goal not in GOALS:
+        raise SolverInputError(f"unknown goal {goal!r} (known: {', '.join(GOALS)})")
+    if mode not in MODES:
+        raise SolverInputError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int):
+        raise SolverInputError(f"the length must be a whole number, not {max_moves!r}")
+    if not 1 <= max_moves <= MAX_MOVES:
+        raise SolverInputError(f"the length must be between 1 and {MAX_MOVES}, not {max_moves}")
+    if goal == "dead_general" and not pos.variant.dead_general_types:
+        raise SolverInputError(f"{pos.variant.name} has no dead-general rule")
+    status = pos.status()
+    if status != "ongoing":
+        raise SolverInputError(f"the game is already over ({status}): {pos.fen()}")
+
+
+def _iccs(pos: Position, m: int) -> str:
+    return pos._to_move(m).iccs()
+
+
+def solve(
+    pos: Position,
+    goal: str = "mate",
+    max_moves: int = 1,
+    budget: Budget | None = None,
+    mode: str = "full",
+    *,
+    tree_limit: int = TREE_LIMIT,
+) -> Proof:
+    """Prove a puzzle: the side to move (the attacker) must reach ``goal``
+    (``mate``, ``dead_general`` or ``win``) within ``max_moves`` of its
+    moves against every defence. In ``checks_only`` mode every attacker
+    move must give check. Returns a ``Proof``; a result is never reported
+    as sound when the budget ran out.
+    """
+    check_request(pos, goal, max_moves, mode)
+    search = Search(pos, goal, mode == "checks_only", budget)
+    start = Proof(
+        variant=pos.variant.name,
+        fen=pos.fen(),
+        goal=goal,
+        mode=mode,
+        max_moves=max_moves,
+        status="no_win",
+    )
+    try:
+        shortest = search.distance(max_moves)
+        if shortest is None:
+            reason = f"no forced {goal} within {max_moves} moves"
+            if mode == "checks_only" and not search.candidate_moves():
+                reason += " (no checking move)"
+            return replace(
+                start,
+                nodes=search.nodes,
+                seconds=round(search.elapsed(), 3),
+                reason=reason,
+                escape=_escape(search),
+            )
+        keys = _keys(search, shortest)
+    except OutOfBudget:
+        search.reset()
+        return replace(
+            start,
+            status="budget_exhausted",
+            nodes=search.nodes,
+            seconds=round(search.elapsed(), 3),
+            reason="the node or time budget ran out before the proof was complete",
+        )
+    second = None
+    if shortest < max_moves:
+        status = "shorter"
+        reason = (
+            f"a forced {goal} in {shortest} (key {', '.join(keys)}) is shorter than "
+            f"the stated {max_moves}"
+        )
+    elif len(keys) > 1:
+        status = "cooked"
+        second = keys[1]
+        reason = f"more than one key: {', '.join(keys)}"
+    else:
+        status = "sound_unique"
+        reason = ""
+    builder = _TreeBuilder(search, tree_limit)
+    tree = builder.build(shortest, [])
+    if builder.exhausted:
+        reason = (reason + "; " if reason else "") + (
+            "the solution tree was cut where the budget ran out"
+        )
+    return replace(
+        start,
+        status=status,
+        moves_to_win=shortest,
+        key_moves=tuple(keys),
+        tree=tree,
+        nodes=search.nodes,
+        seconds=round(search.elapsed(), 3),
+        reason=reason,
+        second_key=second,
+        tree_complete=not builder.cut,
+    )
+
+
+def _keys(search: Search, n: int) -> list[str]:
+    """Every first move that forces the goal within ``n``, the table's first."""
+    pos = search.pos
+    best = search.best_move()
+    candidates = search.candidate_moves()
+    if best in candidates:
+        candidates.remove(best)
+        candidates.insert(0, best)
+    keys = [m for m in candidates if search.move_wins(m, n)]
+    if not keys:
+        return []
+    first = _iccs(pos, keys[0])
+    return [first] + sorted(_iccs(pos, m) for m in keys[1:])
+
+
+def _escape(search: Search) -> tuple[str, ...]:
+    """For a puzzle with no win: the attacker's most forcing try and the
+    defence the search found against it, when the table holds one."""
+    candidates = search.candidate_moves()
+    if not candidates:
+        return ()
+    pos = search.pos
+    tries = []
+    for m in candidates:
+        search.enter(m)
+        replies, _, _ = legal_replies(pos)
+        refutation = search.best_move() if replies else 0
+        search.leave()
+        if refutation:
+            tries.append((len(replies), m, refutation))
+    if not tries:
+        return ()
+    _, m, refutation = min(tries, key=lambda t: t[0])
+    text = _iccs(pos, m)
+    search.enter(m)
+    reply = _iccs(pos, refutation)
+    search.leave()
+    return (text, reply)
+
+
+class _TreeBuilder:
+    """Builds the solution tree below the current position of a search.
+
+    When the budget runs out the builder goes back to where it was and
+    leaves the rest of the tree unexpanded; the statuses proved before
+    stand.
+    """
+
+    def __init__(self, search: Search, limit: int) -> None:
+        self.search = search
+        self.limit = limit
+        self.count = 0
+        self.cut = False
+        self.exhausted = False
+
+    def _stop(self, line: list[int]) -> None:
+        """The budget ran out: return to the end of ``line`` and search no more."""
+        search = self.search
+        self.exhausted = True
+        self.cut = True
+        search.reset()
+        search.node_limit = None
+        search.deadline = None
+        for m in line:
+            search.enter(m)
+
+    def _distance(self, line: list[int], n: int) -> int:
+        """The distance to a win within ``n`` (0: none; -1: out of budget)."""
+        if self.exhausted:
+            return -1
+        try:
+            return self.search.distance(n) or 0
+        except OutOfBudget:
+            self._stop(line)
+            return -1
+
+    def _winners(self, line: list[int], d: int) -> list[int] | None:
+        if self.exhausted:
+            return None
+        search = self.search
+        try:
+            candidates = search.candidate_moves()
+            best = search.best_move()
+            if best in candidates:
+                candidates.remove(best)
+                candidates.insert(0, best)
+            return [m for m in candidates if search.move_wins(m, d)]
+        except OutOfBudget:
+            self._stop(line)
+            return None
+
+    def build(self, rem: int, line: list[int], d: int = 0) -> Node:
+        """The node of the current position (attacker to move, a win within
+        ``rem`` proved); ``line`` holds the moves from the start to it;
+        ``d`` its distance when already known."""
+        if self.exhausted or self.count >= self.limit:
+            self.cut = True
+            return Node(distance=d or rem, expanded=False)
+        self.count += 1
+        search = self.search
+        pos = search.pos
+        d = d or self._distance(line, rem)
+        if d == 0:
+            raise AssertionError(f"no win within {rem} in {pos.fen()}")
+        winners = None if d < 0 else self._winners(line, d)
+        if d < 0 or not winners:
+            return Node(distance=rem, expanded=False)
+        moves = tuple(_iccs(pos, m) for m in winners)
+        primary = winners[0]
+        c = search.enter(primary)
+        line.append(primary)
+        replies, _, _ = legal_replies(pos)
+        if c >= 3 and replies:
+            # the primary move ends the game by a repetition ruling
+            outcome = repetition_outcome(pos)
+            node = Node(distance=d, moves=moves, ending=outcome.termination if outcome else None)
+        elif d == 1:
+            node = Node(distance=1, moves=moves)
+        else:
+            scored = []
+            for r in list(replies):
+                rc = search.enter(r)
+                line.append(r)
+                score = 0 if rc >= 3 else self._distance(line, d - 1)
+                line.pop()
+                search.leave()
+                scored.append((score, r))
+            scored.sort(key=lambda t: -t[0])
+            children = []
+            for score, r in scored:
+                text = _iccs(pos, r)
+                rc = search.enter(r)
+                line.append(r)
+                if rc >= 3:
+                    outcome = repetition_outcome(pos)
+                    ending = outcome.termination if outcome else None
+                    child = Node(distance=0, ending=ending)
+                elif score == 0:
+                    raise AssertionError(f"a defence escapes in {pos.fen()}")
+                else:
+                    child = self.build(d - 1, line, max(score, 0))
+                line.pop()
+                search.leave()
+                children.append((text, child))
+            node = Node(distance=d, moves=moves, replies=tuple(children))
+        line.pop()
+        search.leave()
+        return node
+
+
+@dataclass(frozen=True)
+class FoundWin:
+    """The result of ``find_win``: ``status`` is ``win``, ``no_win`` or
+    ``budget_exhausted``; for a win, its length and one key move."""
+
+    status: str
+    moves_to_win: int | None
+    key_move: str | None
+    nodes: int
+    seconds: float
+
+
+def find_win(
+    pos: Position,
+    goal: str = "mate",
+    max_moves: int = 1,
+    budget: Budget | None = None,
+    mode: str = "full",
+) -> FoundWin:
+    """Find the shortest forced win and one move that forces it, without
+    checking the other first moves (faster than ``solve``)."""
+    check_request(pos, goal, max_moves, mode)
+    search = Search(pos, goal, mode == "checks_only", budget)
+    try:
+        n = search.distance(max_moves)
+    except OutOfBudget:
+        return FoundWin("budget_exhausted", None, None, search.nodes, search.elapsed())
+    if n is None:
+        return FoundWin("no_win", None, None, search.nodes, search.elapsed())
+    best = search.best_move()
+    key = _iccs(search.pos, best) if best else None
+    return FoundWin("win", n, key, search.nodes, search.elapsed())
