@@ -19,6 +19,16 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+def _beat_schedule() -> dict[str, Any]:
+    """The periodic tasks of every app that has them."""
+    from puzzles.schedule import BEAT_SCHEDULE
+
+    return dict(BEAT_SCHEDULE)
+
+
+app.conf.beat_schedule = _beat_schedule()
+
+
 def ensure_file_broker_folders() -> None:
     """Create the folders of the file broker and file result backend, when those are in use."""
     options: dict[str, Any] = app.conf.broker_transport_options or {}

@@ -57,7 +57,18 @@ def _variant_cards() -> list[dict[str, object]]:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "core/home.html", {"variants": _variant_cards()})
+    from puzzles.views import daily_cards
+    from tutorials.selectors import continue_lesson_for
+
+    return render(
+        request,
+        "core/home.html",
+        {
+            "variants": _variant_cards(),
+            "daily_cards": daily_cards(),
+            "continue_lesson": continue_lesson_for(request),
+        },
+    )
 
 
 @require_GET
