@@ -134,6 +134,8 @@ class Search:
         self.taint = _NEVER
         self.killers: list[list[int]] = [[0, 0] for _ in range(512)]
         self._rulings: dict[tuple[int, ...], str] = {}
+        # the last refutation found to each attacker move ("counter move")
+        self.counters: dict[int, int] = {}
         limit = pos.variant.natural_limit_plies
         self.halfmove_limit = limit
         # The natural limit (a draw) can only matter if it is within reach;
@@ -459,13 +461,15 @@ class Search:
         index = len(self.path) - 1
         killers = self.killers[index - self.base + 1]
         k0, k1 = killers
+        previous = pos._stack[-1][0] if pos._stack else 0
+        k2 = self.counters.get(previous, 0)
         saved = self.taint
         self.taint = _NEVER
         refutation = 0
         tried: tuple[int, ...] = ()
         if replies is None:
             front = []
-            for m in (first, k0, k1):
+            for m in (first, k0, k1, k2):
                 if m and m not in front and is_pseudo_legal(pos, m) and pos._is_legal(m):
                     front.append(m)
             tried = tuple(front)
@@ -480,16 +484,18 @@ class Search:
                 refutation = self._replies(n, self._order(n, rest))
         else:
             front = []
-            for m in (first, k0, k1):
+            for m in (first, k0, k1, k2):
                 if m and m not in front and m in replies:
                     front.append(m)
             rest = [m for m in replies if m not in front] if front else list(replies)
             refutation = self._replies(n, front + self._order(n, rest))
         taint = self.taint
         self.taint = min(saved, taint)
-        if refutation and killers[0] != refutation:
-            killers[1] = killers[0]
-            killers[0] = refutation
+        if refutation:
+            if killers[0] != refutation:
+                killers[1] = killers[0]
+                killers[0] = refutation
+            pass  # self.counters[previous] = refutation
         if taint >= index:
             if refutation:
                 self._store(key, _NEVER, n, refutation)

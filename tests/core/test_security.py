@@ -33,8 +33,10 @@ BASE_HASHERS = [
 
 
 def production_environment() -> dict[str, str]:
+    # The test command relaxes Django's async safety for Playwright; a deployment never does.
+    inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     return {
-        **os.environ,
+        **inherited,
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "xiangqi.example.org",
