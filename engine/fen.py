@@ -61,6 +61,8 @@ def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
         raise InvalidFenError(fen, f"expected 10 ranks separated by '/', found {len(rows)}")
     codes = _codes(variant)
     board = [0] * (width * 10)
+    placed: list[tuple[int, int]] = []
+    put = placed.append
     for i, row in enumerate(rows):
         rank = 9 - i
         at = rank * width
@@ -74,6 +76,7 @@ def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
                 if f >= width:
                     raise InvalidFenError(fen, f"more than {width} points", rank)
                 board[at + f] = value
+                put((at + f, value))
                 f += 1
                 j += 1
             elif ch in "123456789":
@@ -87,7 +90,9 @@ def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
             elif ch == "+" and j + 1 < n and ("+" + row[j + 1]) in codes:
                 if f >= width:
                     raise InvalidFenError(fen, f"more than {width} points", rank)
-                board[at + f] = codes["+" + row[j + 1]]
+                value = codes["+" + row[j + 1]]
+                board[at + f] = value
+                put((at + f, value))
                 f += 1
                 j += 2
             else:
@@ -97,8 +102,8 @@ def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
                 fen, f"{f} points where the {variant.name} board has {width}", rank
             )
 
-    _check_placement(fen, variant, board)
-    pos = cls(variant, board, side != "b")
+    _check_placement(fen, variant, placed)
+    pos = cls(variant, board, side != "b", placed)
     pos.halfmove = halfmove
     pos.fullmove = fullmove
     other = pos.side ^ BLACK
@@ -178,13 +183,11 @@ def _allowed(variant: Variant) -> dict[int, tuple[frozenset[int], str]]:
     return table
 
 
-def _check_placement(fen: str, variant: Variant, board: list[int]) -> None:
+def _check_placement(fen: str, variant: Variant, placed: list[tuple[int, int]]) -> None:
     width = variant.width
     allowed = _allowed(variant)
     kings: list[list[int]] = [[], []]
-    for sq, v in enumerate(board):
-        if not v:
-            continue
+    for sq, v in placed:
         rule = allowed.get(v & ~TURNCOAT)
         if rule is None:
             continue
@@ -198,5 +201,5 @@ def _check_placement(fen: str, variant: Variant, board: list[int]) -> None:
         if not kings[ci]:
             raise InvalidFenError(fen, f"{colour} has no general")
         if len(kings[ci]) > 1:
-            rank = kings[ci][1] // width
+            rank = max(kings[ci]) // width
             raise InvalidFenError(fen, f"{colour} has {len(kings[ci])} generals", rank)

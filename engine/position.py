@@ -113,7 +113,13 @@ class LegalMoves:
 class Position:
     """A position of one variant, with the moves that led to it."""
 
-    def __init__(self, variant: Variant, board: list[int], red_to_move: bool) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        board: list[int],
+        red_to_move: bool,
+        placed: list[tuple[int, int]] | None = None,
+    ) -> None:
         self.variant = variant
         self.g: Geometry = geometry(variant.width)
         self.width = variant.width
@@ -126,15 +132,16 @@ class Position:
         black: set[int] = set()
         self.occupied: tuple[set[int], set[int]] = (red, black)
         h = 0 if red_to_move else ZOBRIST_BLACK
-        for sq, v in enumerate(board):
-            if v:
-                if v & BLACK:
-                    black.add(sq)
-                else:
-                    red.add(sq)
-                h ^= ZOBRIST[v][sq]
-                if v & 15 == KING:
-                    self.kings[v >> 5 & 1] = sq
+        if placed is None:
+            placed = [(sq, v) for sq, v in enumerate(board) if v]
+        for sq, v in placed:
+            if v & BLACK:
+                black.add(sq)
+            else:
+                red.add(sq)
+            h ^= ZOBRIST[v][sq]
+            if v & 15 == KING:
+                self.kings[v >> 5 & 1] = sq
         self.hash = h
         # per-ply undo records: (move, changes, halfmove, hash, kings)
         self._stack: list[tuple[int, list[Change], int, int, tuple[int, int]]] = []

@@ -495,7 +495,7 @@ class Search:
             if killers[0] != refutation:
                 killers[1] = killers[0]
                 killers[0] = refutation
-            pass  # self.counters[previous] = refutation
+            self.counters[previous] = refutation
         if taint >= index:
             if refutation:
                 self._store(key, _NEVER, n, refutation)
