@@ -8,7 +8,7 @@ the stored tree does not cover are proved on the spot, within a budget.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.position import Position
 from engine.rules import repetition_outcome
@@ -92,7 +92,7 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
             remaining -= 1
             ended = _ended(search, count)
             if ended is not None:
-                return Judgement("solved", remaining=remaining, reason=ended)
+                return replace(ended, remaining=remaining)
         else:
             iccs = _iccs(pos, m)
             child = node.reply_node(iccs) if node is not None and on_line else None
@@ -101,7 +101,7 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
             count = search.enter(m)
             ended = _ended(search, count)
             if ended is not None:
-                return Judgement("solved", remaining=remaining, reason=ended)
+                return replace(ended, remaining=remaining)
     if len(moves) % 2 == 0:
         return Judgement("continue", remaining=remaining, reason="the attacker is to move")
     # the attacker has just moved: the site plays the longest-resisting defence
@@ -119,24 +119,28 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
     return Judgement("continue", reply=reply, remaining=remaining, reason="the move keeps the win")
 
 
-def _ended(search: Search, count: int) -> str | None:
-    """How the game ended in the attacker's favour with the last move
-    (``count``: how often its position has now occurred), or ``None`` while
-    it goes on. Only winning lines are followed, so an end is a win."""
+def _ended(search: Search, count: int) -> Judgement | None:
+    """The verdict if the last move ended the game (``count``: how often
+    its position has now occurred), or ``None`` while it goes on. Lines
+    that keep a proved win end with the goal or with a repetition ruling
+    in the attacker's favour; anything else is reported as wrong."""
     pos = search.pos
     replies, in_check, dead = legal_replies(pos)
+    status = None
+    won = False
     if not replies:
         status = terminal_status(replies, in_check, dead)
-        if status not in search.goal:
-            raise AssertionError(f"a winning line ended by {status}")
-        return status
-    if count >= 3:
+        won = status in search.goal and pos.side != search.attacker
+    elif count >= 3:
         outcome = repetition_outcome(pos)
         if outcome is not None:
-            if outcome.winner != ("red", "black")[search.attacker >> 5]:
-                raise AssertionError(f"a winning line ended by {outcome.termination}")
-            return outcome.termination
-    return None
+            status = outcome.termination
+            won = outcome.winner == ("red", "black")[search.attacker >> 5]
+    if status is None:
+        return None
+    if won:
+        return Judgement("solved", reason=status)
+    return Judgement("wrong", reason=f"the game ended by {status}")
 
 
 def _last_iccs(pos: Position) -> str:

@@ -45,7 +45,7 @@ def relevance(width: int, ksq: int, enemy_ci: int) -> frozenset[int]:
     """Every point whose contents can decide whether a piece of colour
     index ``enemy_ci`` attacks the general on ``ksq``."""
     g = geometry(width)
-    points: set[int] = set(g.lines[ksq])
+    points: set[int] = {p for ray in g.rays[ksq] for p in ray}
     for h, leg in g.horse_attackers[ksq]:
         points.add(h)
         points.add(leg)

@@ -206,7 +206,7 @@ class Proof:
                 nodes=int(data.get("nodes", 0)),
                 seconds=float(data.get("seconds", 0.0)),
                 reason=str(data.get("reason", "")),
-                second_key=data.get("second_key"),
+                second_key=None if data.get("second_key") is None else str(data["second_key"]),
                 escape=tuple(str(m) for m in data.get("escape", [])),
                 tree_complete=not data.get("partial"),
                 version=FORMAT_VERSION,

@@ -13,28 +13,39 @@ depth-first proof search, with
   in checks-only mode only checks are tried;
 - at the last attacker move only the moves that can end the game are
   tried: checks, and for the goal ``win`` also the moves that stalemate;
-- defender replies ordered by the refutation stored for the position and
-  two killer moves per depth;
+  they are found without generating the other moves (``movegen``);
+- defender replies ordered by the refutation stored for the position, two
+  killer moves per depth and the last refutation of the same attacker
+  move; with two or more attacker moves left, then checks and captures.
+  After a quiet attacker move these are tried before the defender's other
+  moves are even generated;
 - a node and time budget, checked every few hundred nodes.
 
-Repetition (RULES §8) inside the tree. The path from the puzzle's start is
-kept; when a move produces a position for the third time, the engine's
-repetition rules judge it (``engine.rules.repetition_outcome``): a loss
-for the defender (its perpetual check or chase, xinban's forced variation)
-means that defence does not escape; a draw or a loss for the attacker
-means that line does not win. A game-ending position (mate, stalemate,
-dead general) is judged before repetition, as in play.
+Repetition (RULES §8) inside the tree. The path from the puzzle's start
+(and the moves before it) is kept; when a move produces a position for the
+third time, the repetition rules judge it exactly as
+``engine.rules.repetition_outcome`` does (perpetual check is read from the
+check flags of the cycle, the other cases are passed to the engine): a
+loss for the defender (its perpetual check or chase, xinban's forced
+variation) means that defence does not escape; a draw or a loss for the
+attacker means that line does not win. The attacker may repeat positions
+(a win can need the defender's perpetual to run into the rule). A
+game-ending position (mate, stalemate, dead general) is judged before
+repetition, as in play; so is the natural limit (a draw after 120 plies
+without a capture), watched when the start is close enough to it.
 
 The table holds results that do not depend on the path: a result that
-needed a repetition judgement whose cycle started above the node is not
-stored. Without such judgements a result is the same on every path with
-no position repeated, so while the current path holds a repeated
-position, stored failures are not trusted (a defence that escapes in the
-table may be a forbidden perpetual here); stored wins still are (the
-shortest win never repeats a position). One interaction is left: a stored
-line that repeats a position internally, reached on a path that already
-holds that position once. With puzzles a few moves long it needs a
-defence that walks the same cycle three times and is not handled.
+needed a repetition ruling whose cycle started above the node is not
+stored. Without such rulings a result is the same on every path that holds
+no repeated position, so stored failures are not used where a position
+repeated on the path could come back below (a defence that escapes in the
+table may be a forbidden perpetual here). Whether it can come back is
+read from what no move takes back: the number of pieces, of turncoats,
+and the soldiers' advance. Stored wins are always used (the shortest win
+never repeats a position). One interaction is left open: a stored line
+that repeats a position internally, reached on a path that already holds
+that position once; it needs a defence that walks the same cycle three
+times and is not handled.
 """
 
 from __future__ import annotations
