@@ -59,6 +59,59 @@ def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
     rows = fields[0].split("/")
     if len(rows) != 10:
         raise InvalidFenError(fen, f"expected 10 ranks separated by '/', found {len(rows)}")
+    fast = _read_board_fast(variant, rows)
+    if fast is not None:
+        board, placed = fast
+    else:
+        board, placed = _read_board(fen, variant, rows)
+
+    _check_placement(fen, variant, placed)
+    pos = cls(variant, board, side != "b", placed)
+    pos.halfmove = halfmove
+    pos.fullmove = fullmove
+    other = pos.side ^ BLACK
+    if pos._attacked(pos.kings[other >> 5], pos.side):
+        colour = "Black" if other else "Red"
+        rank = pos.kings[other >> 5] // width
+        raise InvalidFenError(
+            fen, f"the side not to move ({colour}) is in check or its general faces the other", rank
+        )
+    return pos
+
+
+_EXPAND = {str(n): "." * n for n in range(1, 10)}
+_EXPAND_TABLE = str.maketrans(_EXPAND)
+
+
+def _read_board_fast(
+    variant: Variant, rows: list[str]
+) -> tuple[list[int], list[tuple[int, int]]] | None:
+    """The board of well-formed ranks, or ``None`` when a rank needs the
+    careful reader (which explains what is wrong)."""
+    width = variant.width
+    codes = _fast_codes(variant)
+    board: list[int] = []
+    for row in reversed(rows):
+        if "0" in row or "+" in row or "." in row:
+            return None
+        if width > 9 and "1" in row:
+            row = row.replace("11", "." * 11).replace("10", "." * 10)
+        expanded = row.translate(_EXPAND_TABLE)
+        if len(expanded) != width:
+            return None
+        try:
+            board.extend([codes[c] for c in expanded])
+        except KeyError:
+            return None
+    placed = [(sq, v) for sq, v in enumerate(board) if v]
+    return board, placed
+
+
+def _read_board(
+    fen: str, variant: Variant, rows: list[str]
+) -> tuple[list[int], list[tuple[int, int]]]:
+    """The careful reader: the board, or an error that names the rank."""
+    width = variant.width
     codes = _codes(variant)
     board = [0] * (width * 10)
     placed: list[tuple[int, int]] = []
@@ -101,19 +154,7 @@ def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
             raise InvalidFenError(
                 fen, f"{f} points where the {variant.name} board has {width}", rank
             )
-
-    _check_placement(fen, variant, placed)
-    pos = cls(variant, board, side != "b", placed)
-    pos.halfmove = halfmove
-    pos.fullmove = fullmove
-    other = pos.side ^ BLACK
-    if pos._attacked(pos.kings[other >> 5], pos.side):
-        colour = "Black" if other else "Red"
-        rank = pos.kings[other >> 5] // width
-        raise InvalidFenError(
-            fen, f"the side not to move ({colour}) is in check or its general faces the other", rank
-        )
-    return pos
+    return board, placed
 
 
 _DIGITS = frozenset("0123456789")
@@ -131,6 +172,14 @@ def _codes(variant: Variant) -> dict[str, int]:
             codes["+" + letter.upper()] = kind | TURNCOAT
             codes["+" + letter] = kind | TURNCOAT | BLACK
     return codes
+
+
+@cache
+def _fast_codes(variant: Variant) -> dict[str, int]:
+    """The plain letters of ``variant`` and ``.`` for an empty point."""
+    return {letter: value for letter, value in _codes(variant).items() if len(letter) == 1} | {
+        ".": 0
+    }
 
 
 def _bad_token(variant: Variant, row: str, j: int) -> str:
@@ -158,9 +207,7 @@ def _allowed(variant: Variant) -> dict[int, tuple[frozenset[int], str]]:
     for ci, bit in ((0, 0), (1, BLACK)):
         colour = "Black" if ci else "Red"
         soldier_ranks = range(3, 10) if ci == 0 else range(0, 7)
-        soldier_points = frozenset(
-            r * width + f for r in soldier_ranks for f in range(width)
-        )
+        soldier_points = frozenset(r * width + f for r in soldier_ranks for f in range(width))
         for value, points, what in (
             (KING | bit, g.palace[ci], f"{colour}'s general on {{}} is outside its palace"),
             (
