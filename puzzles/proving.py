@@ -209,12 +209,12 @@ def _main_line(proof: Any) -> list[str]:
             return line
         reply, node = node.replies[0]
         line.append(reply)
-    if node is not None and node.distance > 0:
+    if line and node is not None and node.distance > 0:
         # The stored tree was cut here: prove the rest of the line from this position.
         position = Position.from_fen(proof.variant, proof.fen)
         for text in line:
             position.push(Move.from_iccs(text))
-            rest = prover.solve(position, goal=proof.goal, max_moves=node.distance, mode=proof.mode)
+        rest = prover.solve(position, goal=proof.goal, max_moves=node.distance, mode=proof.mode)
         if rest.tree is not None:
             line.extend(_main_line(rest))
     return line
