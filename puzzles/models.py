@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core.models import TimeStampedModel, Variant
 from puzzles import glicko2
 
 SLUG_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read aloud
@@ -24,20 +25,6 @@ MAX_MOVES_TO_WIN = 30
 
 def new_share_slug() -> str:
     return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
-
-
-class TimeStampedModel(models.Model):
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        abstract = True
-
-
-class Variant(models.TextChoices):
-    XIANGQI = "xiangqi", _("Xiangqi")
-    FEIDAN = "feidan", _("Missile Xiangqi")
-    XINBAN = "xinban", _("New-version Xiangqi")
 
 
 class Goal(models.TextChoices):

@@ -15,19 +15,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-
-class TimeStampedModel(models.Model):
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        abstract = True
-
-
-class Course(models.TextChoices):
-    XIANGQI = "xiangqi", _("Xiangqi")
-    FEIDAN = "feidan", _("Missile Xiangqi")
-    XINBAN = "xinban", _("New-version Xiangqi")
+from core.models import TimeStampedModel
+from core.models import Variant as Course
 
 
 class Lesson(TimeStampedModel):
