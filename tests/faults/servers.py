@@ -319,7 +319,11 @@ class Site:
             "DATABASE_URL": database_url,
             "CELERY_BROKER_URL": broker_url,
             "CELERY_QUEUE_PREFIX": queue_prefix,
-            "THROTTLE_RATES": "attempts=100000/min,drafts=100000/min,puzzle_submissions=100000/min",
+            # Many players sign in from one address here; the login limits are tested elsewhere.
+            "THROTTLE_RATES": (
+                "attempts=100000/min,drafts=100000/min,puzzle_submissions=100000/min,"
+                "login=100000/min,login_account=100000/hour"
+            ),
             "PYTHONUNBUFFERED": "1",
             **extra,
         }
