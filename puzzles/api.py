@@ -282,8 +282,9 @@ class DailyPuzzleApi(APIView):
         params.is_valid(raise_exception=True)
         day = params.validated_data.get("date") or timezone.localdate()
         if day == timezone.localdate():
-            services.daily_puzzles_choose(date=day)
-        rows = selectors.daily_puzzles_for(day)
+            rows = services.daily_puzzles_ensure(date=day)
+        else:
+            rows = selectors.daily_puzzles_for(day)
         return Response(DailyPuzzleSerializer(rows, many=True, context={"request": request}).data)
 
 

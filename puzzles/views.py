@@ -160,11 +160,11 @@ def daily_cards(date: Any = None) -> list[dict[str, Any]]:
     each card has ``daily`` (the DailyPuzzle), ``title`` (the variant's name) and ``goal``.
     Chooses the day's puzzles first if nobody has yet (idempotent)."""
     date = date or timezone.localdate()
-    services.daily_puzzles_choose(date=date)
+    dailies = services.daily_puzzles_ensure(date=date)
     titles = {v["name"]: v["title"] for v in _variants()}
     return [
         {"daily": d, "title": titles.get(d.variant, d.variant), "goal": GOAL_LABELS[d.puzzle.goal]}
-        for d in selectors.daily_puzzles_for(date)
+        for d in dailies
     ]
 
 
@@ -180,8 +180,7 @@ def daily_variant(request: HttpRequest, variant: str) -> HttpResponse:
     if variant not in Variant.values:
         raise Http404
     today = timezone.localdate()
-    services.daily_puzzles_choose(date=today)
-    found = [d for d in selectors.daily_puzzles_for(today) if d.variant == variant]
+    found = [d for d in services.daily_puzzles_ensure(date=today) if d.variant == variant]
     if not found:
         raise Http404
     return _solve_page(request, puzzle=found[0].puzzle, mode="fixed")

@@ -6,6 +6,10 @@
   and look at an attempt's status. Every attempt id the site accepted is written to
   ``LOAD_ACCEPTED`` at the end, so the run can check that each was scored exactly once.
 
+Each simulated user sends its requests at a steady pace (``LOAD_USER_RATE`` requests per
+second, set by run.py from the total rate asked for), whatever the answers' latency: the site
+is offered the load of the goal, and a slow answer cannot lower the load it is measured under.
+
 Request names group the statistics: ``page``, ``positions``, ``puzzle``, ``attempt``,
 ``attempt-status``, ``login``.
 """
@@ -19,10 +23,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from locust import FastHttpUser, between, events, task
+from locust import FastHttpUser, constant_throughput, events, task
 
 SEED = json.loads(Path(os.environ["LOAD_SEED"]).read_text())
 ACCEPTED: list[int] = []
+USER_RATE = float(os.environ.get("LOAD_USER_RATE", "0.67"))
 
 PAGES = ["/", "/analysis/", "/puzzles/", "/learn/"]
 # Short opening lines (ICCS), legal in each variant's default start.
@@ -55,7 +60,7 @@ def position_request(client: Any) -> None:
 
 class Visitor(FastHttpUser):
     weight = 3
-    wait_time = between(0.5, 2.0)
+    wait_time = constant_throughput(USER_RATE)
 
     @task(2)
     def page(self) -> None:
@@ -68,7 +73,7 @@ class Visitor(FastHttpUser):
 
 class Player(FastHttpUser):
     weight = 1
-    wait_time = between(0.5, 2.0)
+    wait_time = constant_throughput(USER_RATE)
 
     def on_start(self) -> None:
         self.username = random.choice(SEED["users"])

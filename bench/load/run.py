@@ -1,7 +1,7 @@
 """Load benchmark: the site under the load of a busy evening, on this machine.
 
-    python bench/load/run.py               # 60 s, 240 simulated users (make load)
-    python bench/load/run.py --smoke       # 8 s, 20 users: checks that the whole path works
+    python bench/load/run.py               # 60 s, 240 simulated users, 160 requests/s (make load)
+    python bench/load/run.py --smoke       # 8 s, 20 users, 15 requests/s: checks the whole path
 
 Starts the site as deployed (production settings over plain HTTP on the loopback: gunicorn,
 a Celery worker, PostgreSQL and RabbitMQ; see bench/load/settings.py) against a database of its
@@ -22,6 +22,7 @@ import csv
 import json
 import os
 import re
+import resource
 import secrets
 import shutil
 import signal
@@ -138,6 +139,37 @@ def session_cpu_seconds(session: int) -> float:
     return total / CLOCK_TICKS
 
 
+SERVICES = {"postgres": "PostgreSQL", "beam.smp": "RabbitMQ", "redis-server": "Redis"}
+
+
+def cpu_snapshot(sessions: dict[int, str]) -> dict[int, tuple[str, int]]:
+    """Per process: (what it is, CPU ticks so far) for the site's sessions and the services."""
+    snapshot = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, _, rest = stat.read_text().rpartition(")")
+        except OSError:
+            continue
+        fields, comm = rest.split(), head.partition("(")[2]
+        what = sessions.get(int(fields[3])) or SERVICES.get(comm)
+        if what:
+            snapshot[int(stat.parent.name)] = (what, int(fields[11]) + int(fields[12]))
+    return snapshot
+
+
+def cpu_spent(
+    before: dict[int, tuple[str, int]], after: dict[int, tuple[str, int]]
+) -> dict[str, float]:
+    """CPU seconds each kind of process spent between two snapshots (processes that started in
+    between count from zero; those that ended are missed, which undercounts PostgreSQL's
+    short-lived backends only)."""
+    spent: dict[str, float] = {}
+    for pid, (what, ticks) in after.items():
+        earlier = before.get(pid, (what, 0))[1]
+        spent[what] = spent.get(what, 0.0) + (ticks - earlier) / CLOCK_TICKS
+    return spent
+
+
 def answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=5):
@@ -175,8 +207,14 @@ def main() -> int:
     )
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--users", type=int, default=240)
+    parser.add_argument(
+        "--rate", type=float, default=160.0, help="requests per second offered, all users together"
+    )
     parser.add_argument("--spawn-rate", type=float, default=40)
     parser.add_argument("--web-workers", type=int, default=4)
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads per web worker (more than 1: gthread)"
+    )
     parser.add_argument("--smoke", action="store_true", help="8 s, 20 users")
     parser.add_argument(
         "--database-url",
@@ -188,10 +226,17 @@ def main() -> int:
         "--broker-url",
         default=os.environ.get("LOAD_BROKER_URL", "amqp://guest:guest@127.0.0.1:5672//"),
     )
+    parser.add_argument(
+        "--cache-url",
+        default=os.environ.get("LOAD_CACHE_URL", "redis://127.0.0.1:6379/2"),
+        help="throttle counters and sessions, as README's Deployment advises; 'db://' for the "
+        "database table",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the database and logs")
     args = parser.parse_args()
     if args.smoke:
         args.seconds, args.users, args.spawn_rate, args.web_workers = 8, 20, 20, 2
+        args.rate = 15.0
 
     work = ROOT / "var" / "load"
     logs = work / "logs"
@@ -208,16 +253,20 @@ def main() -> int:
         "DATABASE_URL": args.database_url,
         "CELERY_BROKER_URL": args.broker_url,
         "CELERY_QUEUE_PREFIX": prefix,
+        "CACHE_URL": args.cache_url,
+        "CACHE_KEY_PREFIX": prefix,
         # One address sends every simulated user's requests: lift the per-address limits.
         "THROTTLE_RATES": "login=100000/min,login_account=100000/min,attempts=100000/min",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
         "LOAD_SEED": str(work / "seed.json"),
         "LOAD_ACCEPTED": str(work / "accepted.json"),
+        "LOAD_USER_RATE": f"{args.rate / args.users:.6f}",
     }
     processes = Processes(env, logs)
     say(
-        f"Database {args.database_url.rsplit('/', 1)[-1]} (recreated), broker {args.broker_url.split('@')[-1]}"
+        f"Database {args.database_url.rsplit('/', 1)[-1]} (recreated), broker "
+        f"{args.broker_url.split('@')[-1]}, cache {args.cache_url}"
     )
     recreate_database(args.database_url)
     try:
@@ -227,23 +276,34 @@ def main() -> int:
         processes.run(sys.executable, "-m", "bench.load.seed", str(max(args.users, 40)), "24",
                       str(work / "seed.json"))  # fmt: skip
         say(f"Starting gunicorn ({args.web_workers} workers) and a Celery worker")
-        processes.start(
+        worker = processes.start(
             "worker", sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
             "--concurrency", "1", "--queues", f"{prefix}celery,{prefix}scoring,{prefix}proving",
             "--hostname", f"load-{port}@localhost", "--without-gossip", "--without-mingle",
             "--loglevel", "INFO",
         )  # fmt: skip
+        threads = (
+            ["--worker-class", "gthread", "--threads", str(args.threads)]
+            if args.threads > 1
+            else []
+        )
         web = processes.start(
             "web", str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-            "--workers", str(args.web_workers), "--timeout", "60",
+            "--workers", str(args.web_workers), "--timeout", "60", *threads,
         )  # fmt: skip
         wait_until(lambda: answers(f"{url}/api/variants/"), 90, "the site to answer")
         wait_until(lambda: " ready." in (logs / "worker.log").read_text(errors="replace"), 90,
                    "the worker to be ready")  # fmt: skip
 
-        say(f"Load: {args.users} users for {args.seconds} s against {url}")
+        say(f"Load: {args.users} users, {args.rate:.0f} requests/s together, for {args.seconds} s "
+            f"against {url}")  # fmt: skip
         stats_prefix = work / "locust"
         web_cpu = session_cpu_seconds(web.pid)
+        sessions = {web.pid: "web (gunicorn)", worker.pid: "Celery worker"}
+        cpu_before, children_before = (
+            cpu_snapshot(sessions),
+            resource.getrusage(resource.RUSAGE_CHILDREN),
+        )
         started = time.monotonic()
         locust = subprocess.run(
             [str(BIN / "locust"), "-f", str(Path(__file__).with_name("locustfile.py")),
@@ -254,6 +314,11 @@ def main() -> int:
         )  # fmt: skip
         elapsed = time.monotonic() - started
         web_cpu = session_cpu_seconds(web.pid) - web_cpu
+        cpu = cpu_spent(cpu_before, cpu_snapshot(sessions))
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu["load generator (locust)"] = (children.ru_utime + children.ru_stime) - (
+            children_before.ru_utime + children_before.ru_stime
+        )
         (logs / "locust.log").write_text(locust.stdout + locust.stderr)
         stats = read_stats(stats_prefix)
         accepted = json.loads((work / "accepted.json").read_text())
@@ -304,6 +369,10 @@ def main() -> int:
         print(f"web CPU: {web_cpu:.1f} s for {served:.0f} requests = {per_request:.1f} ms per request "
               f"-> one core serves about {1000 / per_request:.0f} requests/s "
               f"(load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")  # fmt: skip
+    print(f"CPU during the run ({elapsed:.0f} s, {os.cpu_count()} cores = "
+          f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds):")  # fmt: skip
+    for what, seconds in sorted(cpu.items(), key=lambda item: -item[1]):
+        print(f"  {what:<26}{seconds:>7.1f} s")
     print(f"errors: {errors}")
     print(f"attempts: {len(accepted)} accepted, {in_database} in the database, {scored} scored, "
           f"{rated} rated = {games} rated games; scoring tasks: {len(events)}, "

@@ -7,7 +7,8 @@ Everything that differs between machines comes from the environment:
 ``CELERY_RESULT_BACKEND``  unset: the broker's Redis, ``rpc://`` for RabbitMQ, files for the file broker
 ``CELERY_TASK_DEFAULT_QUEUE``  the queue tasks go to and the worker reads (default ``celery``)
 ``CELERY_QUEUE_PREFIX``    put before every queue name (several sites or test runs on one broker)
-``CACHE_URL``              ``redis://host:6379/1`` (throttle counters shared by every web process);
+``CACHE_URL``              ``redis://host:6379/1`` (throttle counters shared by every web process, and a cache in
+                           front of the sessions);
                            unset: memory of each process (local), the database (production)
 ``THROTTLE_RATES``         overrides, e.g. ``attempts=120/min,login=20/min``
 ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``, ``VAR_DIR``
@@ -156,6 +157,10 @@ def cache_settings(url: str | None, fallback: str) -> dict[str, dict[str, object
 
 
 CACHES = cache_settings(CACHE_URL, "memory")
+# With a shared cache, sessions are read from it and written through to the database: one
+# query less on every signed-in request, and nobody is signed out when the cache restarts.
+if CACHE_URL and CACHE_URL.startswith(("redis://", "rediss://")):
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # --- Accounts -------------------------------------------------------------------------------
 
@@ -163,9 +168,10 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "core:home"
-# Argon2id first; the others only read hashes made before (they are upgraded at the next log-in).
+# Argon2id first; the others only read hashes made before (they are upgraded at the next log-in,
+# as are Argon2 hashes made with other parameters).
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "accounts.hashers.Argon2idPasswordHasher",  # OWASP's parameters; reads any Argon2 hash
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",

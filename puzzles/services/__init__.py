@@ -9,7 +9,7 @@ from puzzles.services.authoring import (
     puzzle_verify,
 )
 from puzzles.services.bank import bank_load, puzzle_publish, theme_catalogue_sync
-from puzzles.services.daily import daily_puzzles_choose
+from puzzles.services.daily import daily_puzzles_choose, daily_puzzles_ensure
 from puzzles.services.merge import puzzle_progress_merge
 from puzzles.services.players import Player, player_from_request
 from puzzles.services.solving import (
@@ -26,6 +26,7 @@ __all__ = [
     "player_from_request",
     "bank_load",
     "daily_puzzles_choose",
+    "daily_puzzles_ensure",
     "puzzle_attempt_score",
     "puzzle_attempt_submit",
     "puzzle_draft_create",

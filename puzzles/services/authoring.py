@@ -159,7 +159,9 @@ def puzzle_draft_submit(*, puzzle: Puzzle, author: object) -> Puzzle:
         puzzle.verify_requested_at = timezone.now()
         puzzle.save()
         puzzle_id = puzzle.pk
-        transaction.on_commit(lambda: puzzle_verify_task.delay(puzzle_id))
+        transaction.on_commit(
+            lambda: puzzle_verify_task.apply_async((puzzle_id,), ignore_result=True)
+        )
     return puzzle
 
 
@@ -291,5 +293,7 @@ def puzzle_verifications_requeue(*, now: datetime | None = None) -> list[int]:
         )
         Puzzle.objects.filter(pk__in=stuck).update(verify_requested_at=now)
         for puzzle_id in stuck:
-            transaction.on_commit(lambda pk=puzzle_id: puzzle_verify_task.delay(pk))
+            transaction.on_commit(
+                lambda pk=puzzle_id: puzzle_verify_task.apply_async((pk,), ignore_result=True)
+            )
     return stuck

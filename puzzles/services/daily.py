@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime
 import random
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 
 from puzzles.models import DailyPuzzle, Puzzle, Variant
 
@@ -19,13 +21,46 @@ WELL_RATED_PLAYS = 20
 SHORTLIST = 50
 
 
-def _candidates(variant: str) -> list[int]:
-    base = Puzzle.objects.filter(
-        variant=variant,
+def _unused(variants: list[str]) -> QuerySet[Puzzle]:
+    return Puzzle.objects.filter(
+        variant__in=variants,
         status=Puzzle.Status.PUBLISHED,
         moves_to_win__gte=MIN_MOVES,
         daily__isnull=True,
     )
+
+
+# The home page and the daily pages show the day's puzzles on every view; once chosen they
+# change only in their rating, so the list is kept this long in the cache.
+ENSURED_SECONDS = 60
+
+
+def daily_puzzles_ensure(*, date: datetime.date) -> list[DailyPuzzle]:
+    """The daily puzzles of ``date`` with their puzzles, in the order of ``Variant``; chooses
+    first when a variant without one has a candidate. The pages call this on every view: the
+    answer is kept in the cache for ``ENSURED_SECONDS`` (a puzzle published meanwhile in a
+    variant that had none becomes its daily puzzle after that at the latest)."""
+    key = f"puzzles:daily:{date.isoformat()}"
+    cached = cache.get(key)
+    if cached is not None:
+        return list(cached)
+    order = {variant: i for i, variant in enumerate(Variant.values)}
+
+    def chosen() -> list[DailyPuzzle]:
+        rows = DailyPuzzle.objects.filter(date=date).select_related("puzzle")
+        return sorted(rows, key=lambda d: order.get(d.variant, len(order)))
+
+    dailies = chosen()
+    missing = sorted(set(Variant.values) - {d.variant for d in dailies})
+    if missing and _unused(missing).exists():
+        daily_puzzles_choose(date=date)
+        dailies = chosen()
+    cache.set(key, dailies, ENSURED_SECONDS)
+    return dailies
+
+
+def _candidates(variant: str) -> list[int]:
+    base = _unused([variant])
     short = base.filter(moves_to_win__lte=MAX_MOVES)
     well_rated = short.filter(
         rating_deviation__lte=WELL_RATED_DEVIATION, plays__gte=WELL_RATED_PLAYS
@@ -48,8 +83,9 @@ def daily_puzzles_choose(*, date: datetime.date) -> list[DailyPuzzle]:
     per (date, variant) and uses each puzzle once; a lost race reads the winner's row.
     """
     chosen = []
+    existing = {d.variant: d for d in DailyPuzzle.objects.filter(date=date)}
     for variant in Variant.values:
-        daily = DailyPuzzle.objects.filter(date=date, variant=variant).first()
+        daily = existing.get(variant)
         if daily is None:
             candidates = _candidates(variant)
             if not candidates:

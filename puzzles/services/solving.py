@@ -261,7 +261,10 @@ def puzzle_attempt_submit(
         attempt.submitted_at = timezone.now()
         attempt.save()
         attempt_id = attempt.pk
-        transaction.on_commit(lambda: puzzle_attempt_score_task.delay(attempt_id))
+        # The page polls the attempt's row, never the task's result: none is stored.
+        transaction.on_commit(
+            lambda: puzzle_attempt_score_task.apply_async((attempt_id,), ignore_result=True)
+        )
     return attempt
 
 

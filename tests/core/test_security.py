@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import Argon2PasswordHasher, check_password, make_password
 from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.views import APIView
@@ -25,7 +25,7 @@ from core.authentication import SessionAuthentication
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "a-long-pass-phrase-42"
 BASE_HASHERS = [
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "accounts.hashers.Argon2idPasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
@@ -109,6 +109,26 @@ def test_passwords_are_hashed_with_argon2id_and_old_hashes_are_upgraded(client: 
     )
     old.refresh_from_db()
     assert old.password.startswith("argon2$argon2id$") and check_password(PASSWORD, old.password)
+
+
+@pytest.mark.django_db
+@override_settings(PASSWORD_HASHERS=BASE_HASHERS)
+def test_passwords_use_owasp_argon2id_parameters_and_other_argon2_hashes_are_rehashed(
+    client: Client,
+) -> None:
+    user = User.objects.create_user(username="ming", password=PASSWORD)
+    assert "$v=19$m=19456,t=2,p=1$" in user.password
+    # A hash made with Django's default Argon2 parameters still logs in, and is rehashed.
+    user.password = make_password(PASSWORD, hasher=Argon2PasswordHasher())
+    user.save()
+    assert "$m=102400,t=2,p=8$" in user.password
+    assert (
+        client.post("/accounts/login/", {"username": "ming", "password": PASSWORD}).status_code
+        == 302
+    )
+    user.refresh_from_db()
+    assert "$v=19$m=19456,t=2,p=1$" in user.password
+    assert not client.login(username="ming", password="wrong-pass-phrase-42")
 
 
 # --- Headers and cookies ----------------------------------------------------------------------

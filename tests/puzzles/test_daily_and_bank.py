@@ -8,13 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 
 from puzzles import proving
 from puzzles.bankfile import read_bank, write_bank
 from puzzles.mining import bank_key
 from puzzles.models import DailyPuzzle, Puzzle
 from puzzles.selectors import daily_puzzles_for
-from puzzles.services import bank_load, daily_puzzles_choose
+from puzzles.services import bank_load, daily_puzzles_choose, daily_puzzles_ensure
 from puzzles.themes import derive_themes
 from tests.puzzles.positions import DEAD_GENERAL_IN_1, MATE_IN_1, MATE_IN_2
 
@@ -33,6 +34,32 @@ def test_one_daily_puzzle_per_variant_and_day(make_puzzle) -> None:
     assert [d.puzzle_id for d in daily_puzzles_for(DAY)] == [two_mover.pk]
     # The next day: the only two-mover is used up, and a one-mover is never chosen.
     assert daily_puzzles_choose(date=DAY + datetime.timedelta(days=1)) == []
+
+
+def test_pages_choose_the_daily_once_and_then_only_read_it(
+    make_puzzle, django_assert_num_queries
+) -> None:
+    two_mover = make_puzzle()
+    first = daily_puzzles_ensure(date=DAY)
+    assert [(d.variant, d.puzzle_id) for d in first] == [("xiangqi", two_mover.pk)]
+    # Chosen and kept in the cache: no query at all.
+    with django_assert_num_queries(0):
+        again = daily_puzzles_ensure(date=DAY)
+    assert [d.pk for d in again] == [d.pk for d in first]
+    assert again[0].puzzle.pk == two_mover.pk  # the puzzle comes with it
+    # Without the cache: one query for the day's puzzles, one to see that feidan and xinban
+    # have no candidate; no search and no second choice.
+    cache.clear()
+    with django_assert_num_queries(2):
+        assert [d.pk for d in daily_puzzles_ensure(date=DAY)] == [d.pk for d in first]
+
+
+def test_a_variant_that_gains_a_candidate_gets_its_daily_once_the_kept_list_expires(make_puzzle) -> None:
+    make_puzzle()
+    assert [d.variant for d in daily_puzzles_ensure(date=DAY)] == ["xiangqi"]
+    make_puzzle(variant="xinban")  # the same mate in 2 holds in New-version Xiangqi
+    cache.clear()  # the day's list is kept for a minute; a page view after that sees it
+    assert [d.variant for d in daily_puzzles_ensure(date=DAY)] == ["xiangqi", "xinban"]
 
 
 def test_daily_prefers_well_known_ratings(make_puzzle) -> None:
