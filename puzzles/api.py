@@ -141,8 +141,8 @@ class AuthoredPuzzleSerializer(PuzzleSerializer):
     updated_at = serializers.DateTimeField()
 
 
-def _puzzle_or_404(puzzle_id: int, request: Request) -> Puzzle:
-    puzzle = selectors.puzzle_get(puzzle_id=puzzle_id)
+def _puzzle_or_404(puzzle_id: int, request: Request, *, for_display: bool = True) -> Puzzle:
+    puzzle = selectors.puzzle_get(puzzle_id=puzzle_id, for_display=for_display)
     if puzzle is None or not selectors.access_puzzle_view(puzzle=puzzle, user=request.user):
         raise Http404
     return puzzle
@@ -320,7 +320,7 @@ class PuzzleJudgeApi(APIView):
         responses={200: JudgementSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
-        puzzle = _puzzle_or_404(puzzle_id, request)
+        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
         body = LineSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         result = services.puzzle_judge(puzzle=puzzle, moves=body.validated_data["moves"])
@@ -346,7 +346,7 @@ class PuzzleHintApi(APIView):
         responses={200: HintSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
-        puzzle = _puzzle_or_404(puzzle_id, request)
+        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
         body = self.HintRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -414,7 +414,7 @@ class AttemptSubmitApi(APIView):
         responses={202: AttemptSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
-        puzzle = _puzzle_or_404(puzzle_id, request)
+        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
         body = self.AttemptSubmitSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data

@@ -65,7 +65,10 @@ def puzzle_list(
     return rows.select_related("author").prefetch_related("themes").order_by("rating", "id")
 
 
-def puzzle_get(*, puzzle_id: int) -> Puzzle | None:
+def puzzle_get(*, puzzle_id: int, for_display: bool = True) -> Puzzle | None:
+    """One puzzle; ``for_display`` brings its themes and author along (one query more)."""
+    if not for_display:
+        return Puzzle.objects.filter(pk=puzzle_id).first()
     return (
         Puzzle.objects.prefetch_related("themes")
         .select_related("author")

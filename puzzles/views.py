@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -47,15 +48,25 @@ def _variants() -> list[dict[str, Any]]:
     ]
 
 
+# The theme filter shows how many published puzzles each theme has: a count over the whole
+# bank, kept this long in the cache (per language) since every trainer page shows it.
+THEMES_SECONDS = 300
+
+
 def _themes() -> list[dict[str, Any]]:
-    return [
-        {
-            "slug": t.slug,
-            "name": t.name_zh if _zh() else t.name_en,
-            "published": t.published,
-        }
-        for t in selectors.theme_list()
-    ]
+    key = f"puzzles:themes:{'zh' if _zh() else 'en'}"
+    themes: list[dict[str, Any]] | None = cache.get(key)
+    if themes is None:
+        themes = [
+            {
+                "slug": t.slug,
+                "name": t.name_zh if _zh() else t.name_en,
+                "published": t.published,
+            }
+            for t in selectors.theme_list()
+        ]
+        cache.set(key, themes, THEMES_SECONDS)
+    return themes
 
 
 def _labels() -> dict[str, Any]:

@@ -193,6 +193,32 @@ def read_stats(prefix: Path) -> dict[str, dict[str, float]]:
     return stats
 
 
+# Method, path, status and the seconds gunicorn's worker spent on the request (from reading it
+# to writing the answer; time waiting for a free worker is not in it).
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(L)s"
+SERVER_KINDS = [("positions", re.compile(r"^POST /api/positions/$"))]
+
+
+def server_times(log: Path) -> dict[str, list[float]]:
+    """Milliseconds per request kind, from the access log, sorted."""
+    times: dict[str, list[float]] = {name: [] for name, _ in SERVER_KINDS}
+    times["all"] = []
+    for line in log.read_text(errors="replace").splitlines():
+        parts = line.split()
+        if len(parts) != 4:
+            continue
+        ms = float(parts[3]) * 1000
+        times["all"].append(ms)
+        for name, pattern in SERVER_KINDS:
+            if pattern.match(f"{parts[0]} {parts[1]}"):
+                times[name].append(ms)
+    return {name: sorted(values) for name, values in times.items()}
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    return values[min(len(values) - 1, int(fraction * len(values)))] if values else 0.0
+
+
 def attempt_events(log: Path) -> dict[str, dict[str, int]]:
     events: dict[str, dict[str, int]] = {}
     for match in TASK_LINE.finditer(log.read_text(errors="replace")):
@@ -290,6 +316,7 @@ def main() -> int:
         web = processes.start(
             "web", str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
             "--workers", str(args.web_workers), "--timeout", "60", *threads,
+            "--access-logfile", str(logs / "access.log"), "--access-logformat", ACCESS_FORMAT,
         )  # fmt: skip
         wait_until(lambda: answers(f"{url}/api/variants/"), 90, "the site to answer")
         wait_until(lambda: " ready." in (logs / "worker.log").read_text(errors="replace"), 90,
@@ -369,6 +396,10 @@ def main() -> int:
         print(f"web CPU: {web_cpu:.1f} s for {served:.0f} requests = {per_request:.1f} ms per request "
               f"-> one core serves about {1000 / per_request:.0f} requests/s "
               f"(load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")  # fmt: skip
+    inside = server_times(logs / "access.log")
+    for name, values in inside.items():
+        print(f"time inside the web worker, {name}: median {percentile(values, 0.5):.0f} ms, "
+              f"p95 {percentile(values, 0.95):.0f} ms ({len(values)} requests)")  # fmt: skip
     print(f"CPU during the run ({elapsed:.0f} s, {os.cpu_count()} cores = "
           f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds):")  # fmt: skip
     for what, seconds in sorted(cpu.items(), key=lambda item: -item[1]):

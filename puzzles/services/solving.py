@@ -220,6 +220,26 @@ def puzzle_hint(
     return {"from": best[:2]}
 
 
+def _owned_by(attempt: PuzzleAttempt, player: Player) -> bool:
+    if player.user is not None:
+        return attempt.user_id == player.user.pk
+    return attempt.user_id is None and attempt.visitor_id == player.visitor_id
+
+
+def _attempt_locked(
+    *, puzzle: Puzzle, player: Player, client_id: uuid.UUID
+) -> PuzzleAttempt | None:
+    """Inside a transaction: the player's attempt with this client id, its row locked until the
+    end of the transaction, or ``None`` when there is none yet. An id another player already
+    used for this puzzle is refused."""
+    rows = list(
+        PuzzleAttempt.objects.select_for_update().filter(puzzle=puzzle, client_id=client_id)
+    )
+    if any(not _owned_by(row, player) for row in rows):
+        raise PermissionDenied("This attempt belongs to someone else.")
+    return rows[0] if rows else None
+
+
 def puzzle_attempt_submit(
     *,
     puzzle: Puzzle,
@@ -235,31 +255,55 @@ def puzzle_attempt_submit(
     attempt and schedules nothing more. Only published puzzles, and one's own drafts, can be
     tried; a line that is not legal from the puzzle's position is refused.
     """
-    from puzzles.tasks import puzzle_attempt_score_task
-
     if puzzle.proof is None:
         raise ApplicationError("This puzzle cannot be tried yet.", {"status": puzzle.status})
     _moves_check(puzzle, moves)
-    moves = [Move.from_iccs(m).iccs() for m in moves]
+    line = [Move.from_iccs(m).iccs() for m in moves]
+    try:
+        return _attempt_submit_once(puzzle, player, client_id, line, seconds, gave_up)
+    except IntegrityError:  # a twin request inserted the same attempt first: read its row
+        return _attempt_submit_once(puzzle, player, client_id, line, seconds, gave_up)
+
+
+def _attempt_submit_once(
+    puzzle: Puzzle,
+    player: Player,
+    client_id: uuid.UUID,
+    moves: list[str],
+    seconds: int,
+    gave_up: bool,
+) -> PuzzleAttempt:
+    """One transaction: a new try costs three statements (lock-or-find, replay check,
+    insert); a try that took hints already has a row, which is locked and updated."""
+    from puzzles.tasks import puzzle_attempt_score_task
+
     with transaction.atomic():
-        attempt = _attempt_get_or_create(puzzle=puzzle, player=player, client_id=client_id)
-        attempt = PuzzleAttempt.objects.select_for_update().get(pk=attempt.pk)
-        if attempt.state != PuzzleAttempt.State.STARTED:
+        attempt = _attempt_locked(puzzle=puzzle, player=player, client_id=client_id)
+        if attempt is not None and attempt.state != PuzzleAttempt.State.STARTED:
             if attempt.moves != moves or attempt.gave_up != gave_up:
                 raise ApplicationError(
                     "This attempt was already submitted with other moves.",
                     {"field": "attempt_id", "code": "already_submitted", "attempt": attempt.pk},
                 )
             return attempt
-        attempt.moves = moves
-        attempt.gave_up = gave_up
-        attempt.seconds = max(0, min(int(seconds), MAX_SECONDS))
-        attempt.is_replay = PuzzleReplay.objects.filter(
-            player.owner_q(), puzzle=puzzle, solved_at__isnull=True
-        ).exists()
-        attempt.state = PuzzleAttempt.State.SUBMITTED
-        attempt.submitted_at = timezone.now()
-        attempt.save()
+        fields = {
+            "moves": moves,
+            "gave_up": gave_up,
+            "seconds": max(0, min(int(seconds), MAX_SECONDS)),
+            "is_replay": PuzzleReplay.objects.filter(
+                player.owner_q(), puzzle=puzzle, solved_at__isnull=True
+            ).exists(),
+            "state": PuzzleAttempt.State.SUBMITTED,
+            "submitted_at": timezone.now(),
+        }
+        if attempt is None:
+            attempt = PuzzleAttempt.objects.create(
+                puzzle=puzzle, client_id=client_id, **player.owner_fields(), **fields
+            )
+        else:
+            for name, value in fields.items():
+                setattr(attempt, name, value)
+            attempt.save(update_fields=[*fields, "updated_at"])
         attempt_id = attempt.pk
         # The page polls the attempt's row, never the task's result: none is stored.
         transaction.on_commit(

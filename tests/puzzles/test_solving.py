@@ -7,6 +7,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.utils import timezone
 
@@ -193,6 +194,28 @@ def test_submitting_the_same_try_again_returns_the_same_attempt(make_puzzle, mak
     assert first.pk == again.pk
     with pytest.raises(ApplicationError, match="already submitted"):
         submit(puzzle, player, [a_wrong_first_move(puzzle)], client_id=client_id)
+
+
+def test_a_new_try_is_stored_in_one_short_transaction(
+    make_puzzle, make_user, django_assert_num_queries
+) -> None:
+    """Submitting is on the hot path of the site: lock-or-find, replay check, insert."""
+    puzzle = make_puzzle()
+    player = Player(user=make_user())
+    line = winning_line(puzzle)
+    # SAVEPOINT and RELEASE of the transaction (the test runs inside one) and three statements.
+    with django_assert_num_queries(5):
+        attempt = submit(puzzle, player, line)
+    assert attempt.state == PuzzleAttempt.State.SUBMITTED and attempt.moves == line
+
+
+def test_a_try_id_used_by_another_player_is_refused(make_puzzle, make_user) -> None:
+    puzzle = make_puzzle()
+    client_id = uuid.uuid4()
+    submit(puzzle, Player(user=make_user()), [], client_id=client_id, gave_up=True)
+    with pytest.raises(PermissionDenied):
+        submit(puzzle, Player(user=make_user()), [], client_id=client_id, gave_up=True)
+    assert PuzzleAttempt.objects.filter(client_id=client_id).count() == 1
 
 
 def test_only_the_first_unhelped_try_is_rated(make_puzzle, make_user) -> None:
