@@ -28,6 +28,9 @@ from locust import FastHttpUser, constant_throughput, events, task
 SEED = json.loads(Path(os.environ["LOAD_SEED"]).read_text())
 ACCEPTED: list[int] = []
 USER_RATE = float(os.environ.get("LOAD_USER_RATE", "0.67"))
+# Where the position API is served: its own pool when run.py starts one (a proxy routes the
+# path there in a deployment), else the site itself.
+POSITIONS_URL = os.environ.get("LOAD_POSITIONS_URL", "")
 
 PAGES = ["/", "/analysis/", "/puzzles/", "/learn/"]
 # Short opening lines (ICCS), legal in each variant's default start.
@@ -52,7 +55,11 @@ def position_request(client: Any) -> None:
     token = cookie(client, "csrftoken")
     headers = {"X-CSRFToken": token} if token else {}
     with client.post(
-        "/api/positions/", json=body, headers=headers, name="positions", catch_response=True
+        f"{POSITIONS_URL}/api/positions/",
+        json=body,
+        headers=headers,
+        name="positions",
+        catch_response=True,
     ) as r:
         if r.status_code != 200:
             r.failure(f"{r.status_code}: {r.text[:200]}")
