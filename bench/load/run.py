@@ -129,19 +129,6 @@ class Processes:
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def session_cpu_seconds(session: int) -> float:
-    """CPU time (user + system) used so far by the live processes of one session."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == session:  # field 6 of stat: the session id
-            total += int(fields[11]) + int(fields[12])
-    return total / CLOCK_TICKS
-
-
 SERVICES = {"postgres": "PostgreSQL", "beam.smp": "RabbitMQ", "redis-server": "Redis"}
 
 
@@ -215,8 +202,7 @@ def server_times(logs: Any) -> dict[str, list[float]]:
     """Milliseconds per request kind, from the access logs, sorted."""
     times: dict[str, list[float]] = {name: [] for name, _ in SERVER_KINDS}
     times["all"] = []
-    lines = [line for log in logs for line in log.read_text(errors="replace").splitlines()]
-    for line in lines:
+    for line in (line for log in logs for line in log.read_text(errors="replace").splitlines()):
         parts = line.split()
         if len(parts) != 4:
             continue
@@ -232,6 +218,9 @@ def percentile(values: list[float], fraction: float) -> float:
     return values[min(len(values) - 1, int(fraction * len(values)))] if values else 0.0
 
 
+# The load generator runs ahead of the site on the CPU, as if it had a machine of its own:
+# otherwise its greenlets wait behind the site for a core and it counts that wait as the
+# site's latency (and sends its requests in bursts).
 GENERATOR_NICE = int(os.environ.get("LOAD_GENERATOR_NICE", "-10"))
 
 
@@ -239,14 +228,6 @@ def priority(nice: int) -> None:
     """Change the calling process's CPU priority (negative: ahead of others; needs root)."""
     with contextlib.suppress(OSError):
         os.nice(nice)
-
-
-def generator_priority() -> None:
-    """Run the load generator ahead of the site on the CPU, as if it had a machine of its own:
-    otherwise its greenlets wait behind the site for a core and it counts that wait as the
-    site's latency (and sends its requests in bursts). Needs root; without it, no change."""
-    with contextlib.suppress(OSError):
-        os.nice(GENERATOR_NICE)
 
 
 class Probe(threading.Thread):
@@ -426,8 +407,6 @@ def main() -> int:
         say(f"Load: {args.users} users, {args.rate:.0f} requests/s together, for {args.seconds} s "
             f"against {url}")  # fmt: skip
         stats_prefix = work / "locust"
-        web_pids = [web.pid] + ([pool.pid] if pool is not None else [])
-        web_cpu = sum(session_cpu_seconds(pid) for pid in web_pids)
         sessions = {web.pid: "web (gunicorn)", worker.pid: "Celery worker"}
         if pool is not None:
             sessions[pool.pid] = "web, position pool"
@@ -444,13 +423,13 @@ def main() -> int:
              "--run-time", f"{args.seconds}s", "--host", url, "--csv", str(stats_prefix),
              "--only-summary", "--stop-timeout", "10", "--loglevel", "WARNING"],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=args.seconds + 300,
-            preexec_fn=generator_priority,
+            preexec_fn=lambda: priority(GENERATOR_NICE),
         )  # fmt: skip
         elapsed = time.monotonic() - started
         probe.join()
         (logs / "probe.json").write_text(json.dumps(probe.series))
-        web_cpu = sum(session_cpu_seconds(pid) for pid in web_pids) - web_cpu
         cpu = cpu_spent(cpu_before, cpu_snapshot(sessions))
+        web_cpu = cpu.get("web (gunicorn)", 0.0) + cpu.get("web, position pool", 0.0)
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu["load generator (locust)"] = (children.ru_utime + children.ru_stime) - (
             children_before.ru_utime + children_before.ru_stime

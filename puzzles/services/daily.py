@@ -40,21 +40,17 @@ def daily_puzzles_ensure(*, date: datetime.date) -> list[DailyPuzzle]:
     first when a variant without one has a candidate. The pages call this on every view: the
     answer is kept in the cache for ``ENSURED_SECONDS`` (a puzzle published meanwhile in a
     variant that had none becomes its daily puzzle after that at the latest)."""
+    from puzzles.selectors import daily_puzzles_for  # the selectors import this package
+
     key = f"puzzles:daily:{date.isoformat()}"
     cached = cache.get(key)
     if cached is not None:
         return list(cached)
-    order = {variant: i for i, variant in enumerate(Variant.values)}
-
-    def chosen() -> list[DailyPuzzle]:
-        rows = DailyPuzzle.objects.filter(date=date).select_related("puzzle")
-        return sorted(rows, key=lambda d: order.get(d.variant, len(order)))
-
-    dailies = chosen()
+    dailies = daily_puzzles_for(date)
     missing = sorted(set(Variant.values) - {d.variant for d in dailies})
     if missing and _unused(missing).exists():
         daily_puzzles_choose(date=date)
-        dailies = chosen()
+        dailies = daily_puzzles_for(date)
     cache.set(key, dailies, ENSURED_SECONDS)
     return dailies
 
