@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.utils import (
     extend_schema,
     extend_schema_field,
@@ -12,6 +16,7 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -111,19 +116,76 @@ class PositionAnalyseApi(APIView):
         request=InputSerializer,
         responses={200: OutputSerializer, 400: ErrorSerializer},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> HttpResponse:
+        key = _answer_key(request)
+        if key is not None and (answer := ANSWERS.get(key)) is not None:
+            return HttpResponse(answer, content_type="application/json")
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        return Response(
-            analysis_output(data["variant"], data.get("fen"), data.get("setup"),
-                            tuple(data.get("moves", [])))
-        )  # fmt: skip
+        output = analysis_output(data["variant"], data.get("fen"), data.get("setup"),
+                                 tuple(data.get("moves", [])))  # fmt: skip
+        if key is None:
+            return Response(output)
+        answer = JSONRenderer().render(output)
+        ANSWERS.put(key, answer)
+        return HttpResponse(answer, content_type="application/json")
 
 
 # The analysis board asks about the same positions again and again (starts, openings); the
 # answer depends on the request alone, so each web process keeps the latest ones.
 ANALYSIS_CACHE_SIZE = 1024
+# Requests longer than this (in characters of JSON) are answered without being kept.
+ANSWER_KEY_MAX_LENGTH = 2048
+
+
+class AnswerCache:
+    """The latest JSON answers by request body, least recently used dropped first.
+
+    Keyed by the request's JSON object (written with sorted keys) that was answered 200, so an
+    answer is given again only for a request that would produce it again; errors are never
+    kept."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._answers: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()  # threaded web workers share it
+
+    def get(self, key: str) -> bytes | None:
+        with self._lock:
+            answer = self._answers.get(key)
+            if answer is not None:
+                self._answers.move_to_end(key)
+            return answer
+
+    def put(self, key: str, answer: bytes) -> None:
+        with self._lock:
+            self._answers[key] = answer
+            self._answers.move_to_end(key)
+            while len(self._answers) > self.size:
+                self._answers.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
+
+ANSWERS = AnswerCache(ANALYSIS_CACHE_SIZE)
+
+
+def _answer_key(request: Request) -> str | None:
+    """The request's JSON, written out canonically, when its answer may be kept: a JSON answer
+    asked for, a JSON object sent, and short."""
+    if request.accepted_renderer.format != "json":
+        return None
+    data = request.data  # a malformed body raises here and is answered 400 as before
+    if type(data) is not dict:  # form data (a QueryDict) or not an object: not kept
+        return None
+    try:
+        key = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return key if len(key) <= ANSWER_KEY_MAX_LENGTH else None
 
 
 @lru_cache(maxsize=ANALYSIS_CACHE_SIZE)

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db import connection
+from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -53,7 +54,9 @@ def text(data: dict[str, str] | Text | None, language: str | None = None) -> str
 
 def course_title(course: str, language: str | None = None) -> str:
     variant = find_variant(course)
-    return variant.title_zh if language_key(language or get_language()) == "zh" else variant.title_en
+    return (
+        variant.title_zh if language_key(language or get_language()) == "zh" else variant.title_en
+    )
 
 
 def lesson_list(*, course: str | None = None) -> QuerySet[Lesson]:
@@ -81,8 +84,12 @@ def step_get(*, lesson: Lesson, key: str) -> StepRow:
 
 def step_rules(row: StepRow) -> Step:
     """The referee's view of a stored step."""
-    return step_from_data(row.data, index=row.index, course=row.lesson.course,
-                          where=f"{row.lesson.slug} step {row.key}")
+    return step_from_data(
+        row.data,
+        index=row.index,
+        course=row.lesson.course,
+        where=f"{row.lesson.slug} step {row.key}",
+    )
 
 
 def progress_map(*, learner: Learner | None, steps: Iterable[StepRow]) -> dict[int, StepProgress]:
@@ -143,9 +150,31 @@ class CourseCard:
         return sum(card.stars for card in self.lessons)
 
 
+def lessons_version() -> str:
+    """A value that changes whenever the lessons change: an active lesson added, retired or
+    reloaded (the loader saves a lesson whose file changed, steps included), or a step added or
+    removed. One small query, for keys of cached pages."""
+    lessons, steps = Lesson._meta.db_table, StepRow._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT count(*) FROM {lessons} WHERE is_active),"  # noqa: S608 - table names
+            f" (SELECT max(updated_at) FROM {lessons}),"
+            f" (SELECT count(*) FROM {steps}), (SELECT max(id) FROM {steps})",
+            [],
+        )
+        row = cursor.fetchone()
+    return ":".join(str(value) for value in row)
+
+
 def course_map(*, learner: Learner | None) -> list[CourseCard]:
     """Every course, its lessons in order, and how far the learner has come in each."""
-    lessons = list(Lesson.objects.filter(is_active=True).prefetch_related("steps"))
+    # The map needs each step's id, key and place only: its table (``data``) is not read.
+    outline = StepRow.objects.only("id", "lesson_id", "key", "index")
+    lessons = list(
+        Lesson.objects.filter(is_active=True)
+        .defer("rulings", "source", "content_hash")
+        .prefetch_related(Prefetch("steps", queryset=outline))
+    )
     steps = [s for lesson in lessons for s in lesson.steps.all()]
     progress = progress_map(learner=learner, steps=steps)
     cards = {course: CourseCard(course, course_title(course)) for course in COURSES}
@@ -218,7 +247,7 @@ def continue_lesson(*, learner: Learner | None) -> ContinueLink | None:
 
 
 def continue_lesson_for(request: HttpRequest) -> ContinueLink | None:
-    """"Continue where I left off" for the home page and the course map (None: nothing to
+    """ "Continue where I left off" for the home page and the course map (None: nothing to
     continue). Reads only; it never creates a visitor id."""
     return continue_lesson(learner=learner_get(request, create=False))
 
@@ -301,9 +330,12 @@ def lesson_view(*, lesson: Lesson, learner: Learner | None, moment: Any) -> dict
         "max_stars": 3 * len(steps),
         "done": sum(1 for s in steps if s["completed"]),
         "next_lesson": (
-            {"slug": following.slug,
-             "title": text({"zh": following.title_zh, "en": following.title_en}),
-             "url": reverse("tutorials:lesson", args=[following.slug])}
-            if following else None
+            {
+                "slug": following.slug,
+                "title": text({"zh": following.title_zh, "en": following.title_en}),
+                "url": reverse("tutorials:lesson", args=[following.slug]),
+            }
+            if following
+            else None
         ),
     }

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -17,23 +21,35 @@ from tutorials.selectors import (
     learner_get,
     lesson_get,
     lesson_view,
+    lessons_version,
 )
+
+# How long the course map of a newcomer is kept (its key changes with the lessons).
+NEWCOMER_MAP_SECONDS = 600
 
 
 @require_GET
 def course_map_page(request: HttpRequest) -> HttpResponse:
+    """Every course and lesson with the learner's progress. A newcomer (no progress yet, no
+    account) sees the same map as every other newcomer in that language: it is rendered once
+    per language and lessons version and then served from the cache."""
     learner = learner_get(request)
-    courses = course_map(learner=learner)
-    wanted = request.GET.get("course")
-    return render(
-        request,
-        "tutorials/course_map.html",
-        {
-            "courses": courses,
+    if learner is not None:
+        context = {
+            "courses": course_map(learner=learner),
             "continue_at": continue_lesson(learner=learner),
-            "open_course": wanted if wanted in {c.course for c in courses} else None,
-        },
-    )
+        }
+        return render(request, "tutorials/course_map.html", context)
+    key = f"tutorials:newcomer-map:{get_language()}:{lessons_version()}"
+    content = cache.get(key)
+    if content is None:
+        content = render_to_string(
+            "tutorials/_course_map_content.html",
+            {"courses": course_map(learner=None), "continue_at": None},
+            request=request,
+        )
+        cache.set(key, content, NEWCOMER_MAP_SECONDS)
+    return render(request, "tutorials/course_map.html", {"content": mark_safe(content)})  # noqa: S308 - our own rendered template
 
 
 def _labels() -> dict[str, str]:

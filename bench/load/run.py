@@ -5,8 +5,11 @@
 
 Starts the site as deployed (production settings over plain HTTP on the loopback: gunicorn,
 a Celery worker, PostgreSQL and RabbitMQ; see bench/load/settings.py) against a database of its
-own, seeds players and puzzles, and drives it with locust (bench/load/locustfile.py): page
-views, position API calls, puzzle views and attempt submissions. Then it waits until the
+own, with the site's content (lessons, puzzle bank) and seeded players and puzzles, and drives
+it with locust (bench/load/locustfile.py): page views, position API calls, puzzle views and
+attempt submissions. As README's Deployment advises, the position API has a pool of its own
+(threaded, keep-alive, ahead of the rest on the CPU) and the worker runs behind the web
+requests (nice 10). Then it waits until the
 worker has scored every accepted attempt and checks that each was scored exactly once.
 
 Prints requests per second, median and 95th-percentile latency per kind of request, the error
@@ -218,10 +221,9 @@ def percentile(values: list[float], fraction: float) -> float:
     return values[min(len(values) - 1, int(fraction * len(values)))] if values else 0.0
 
 
-# The load generator runs ahead of the site on the CPU, as if it had a machine of its own:
-# otherwise its greenlets wait behind the site for a core and it counts that wait as the
-# site's latency (and sends its requests in bursts).
-GENERATOR_NICE = int(os.environ.get("LOAD_GENERATOR_NICE", "-10"))
+# The load generator runs beside the site at the same CPU priority by default: ahead of it
+# (negative nice) it took the CPU in bursts and made every figure worse, its own included.
+GENERATOR_NICE = int(os.environ.get("LOAD_GENERATOR_NICE", "0"))
 
 
 def priority(nice: int) -> None:
@@ -299,8 +301,22 @@ def main() -> int:
     parser.add_argument(
         "--positions-nice",
         type=int,
-        default=0,
-        help="CPU priority of the position pool (negative: ahead of the site's other work)",
+        default=-5,
+        help="CPU priority of the position pool (negative: ahead of the site's other work; "
+        "needs root, else it stays at 0)",
+    )
+    parser.add_argument(
+        "--positions-threads",
+        type=int,
+        default=4,
+        help="threads per worker of the position pool (more than 1: gthread with keep-alive)",
+    )
+    parser.add_argument(
+        "--worker-nice",
+        type=int,
+        default=10,
+        help="CPU priority of the Celery worker (positive: behind the web requests, as a "
+        "deployment runs background work)",
     )
     parser.add_argument(
         "--threads", type=int, default=1, help="threads per web worker (more than 1: gthread)"
@@ -366,6 +382,8 @@ def main() -> int:
         processes.run(sys.executable, "manage.py", "migrate", "--noinput", "-v", "0")
         processes.run(sys.executable, "manage.py", "createcachetable")
         processes.run(sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0")
+        # The site's own content (lessons, the puzzle bank, today's puzzles), as deployed.
+        processes.run(sys.executable, "manage.py", "load_content")
         processes.run(sys.executable, "-m", "bench.load.seed", str(max(args.users, 40)), "24",
                       str(work / "seed.json"))  # fmt: skip
         say(f"Starting gunicorn ({args.web_workers} workers) and a Celery worker")
@@ -373,7 +391,7 @@ def main() -> int:
             "worker", sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
             "--concurrency", "1", "--queues", f"{prefix}celery,{prefix}scoring,{prefix}proving",
             "--hostname", f"load-{port}@localhost", "--without-gossip", "--without-mingle",
-            "--loglevel", "INFO",
+            "--loglevel", "INFO", nice=args.worker_nice,
         )  # fmt: skip
         threads = (
             ["--worker-class", "gthread", "--threads", str(args.threads)]
@@ -387,6 +405,12 @@ def main() -> int:
         )  # fmt: skip
         positions_url = url
         pool = None
+        positions_threads = (
+            ["--worker-class", "gthread", "--threads", str(args.positions_threads),
+             "--keep-alive", "5"]
+            if args.positions_threads > 1
+            else []
+        )  # fmt: skip
         if args.positions_workers > 0:
             # As the proxy does in a deployment (README, Deployment): the position API has a
             # pool of its own, so its 2 ms calls never wait behind attempts and pages.
@@ -395,7 +419,8 @@ def main() -> int:
             pool = processes.start(
                 "positions", str(BIN / "gunicorn"), "config.wsgi:application",
                 "--bind", f"127.0.0.1:{positions_port}", "--workers", str(args.positions_workers),
-                "--timeout", "60", "--access-logfile", str(logs / "access-positions.log"),
+                "--timeout", "60", *positions_threads,
+                "--access-logfile", str(logs / "access-positions.log"),
                 "--access-logformat", ACCESS_FORMAT, nice=args.positions_nice,
             )  # fmt: skip
             wait_until(lambda: answers(f"{positions_url}/api/variants/"), 90, "the position pool")

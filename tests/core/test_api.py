@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from core.api import ANSWERS, AnswerCache
 from engine import VARIANTS, Move, Position
 from tests.core.positions import (
     DEAD_GENERAL_IN_ONE,
@@ -229,3 +230,49 @@ def test_positions_over_a_real_socket(live_server: Any) -> None:
         urllib.request.urlopen(bad, timeout=30)
     assert caught.value.code == 400
     assert json.load(caught.value)["error"]["extra"]["field"] == "fen"
+
+
+def test_a_repeated_request_gets_the_same_answer_kept_by_the_web_process(client: Client) -> None:
+    ANSWERS.clear()
+    first = analyse(client, variant="xiangqi", moves=["h2e2", "h9g7"])
+    assert first.status_code == 200
+    # The same request with its keys in another order and other spacing is the same request.
+    again = client.post(
+        POSITIONS,
+        data='{ "moves": ["h2e2", "h9g7"],   "variant": "xiangqi" }',
+        content_type="application/json",
+    )
+    assert again.status_code == 200
+    assert again.content == first.content
+    assert again["Content-Type"] == first["Content-Type"] == "application/json"
+    assert json.loads(first.content)["played"][1]["iccs"] == "h9g7"
+    other = analyse(client, variant="xiangqi", moves=["h2e2"])
+    assert other.content != first.content
+
+
+def test_errors_are_never_kept(client: Client) -> None:
+    ANSWERS.clear()
+    for _ in range(2):
+        response = analyse(client, variant="xiangqi", moves=["a0a5"])
+        assert response.status_code == 400
+        assert "a0a5" in response.json()["error"]["message"]
+
+
+def test_the_kept_answers_drop_the_least_recently_used() -> None:
+    cache = AnswerCache(2)
+    cache.put("a", b"1")
+    cache.put("b", b"2")
+    assert cache.get("a") == b"1"  # now the most recently used
+    cache.put("c", b"3")
+    assert cache.get("b") is None and cache.get("a") == b"1" and cache.get("c") == b"3"
+
+
+def test_the_browsable_api_still_answers_html(client: Client) -> None:
+    ANSWERS.clear()
+    body = json.dumps({"variant": "xiangqi"})
+    client.post(POSITIONS, data=body, content_type="application/json")
+    html = client.post(
+        POSITIONS, data=body, content_type="application/json", HTTP_ACCEPT="text/html"
+    )
+    assert html.status_code == 200
+    assert html["Content-Type"].startswith("text/html")

@@ -7,17 +7,19 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import User
-from tutorials.models import Lesson
+from tutorials.models import Lesson, StepProgress
 from tutorials.selectors import continue_lesson_for
 
 pytestmark = pytest.mark.usefixtures("lessons")
 
 
 def page_data(html: str) -> dict:
-    match = re.search(r'<script id="lesson-page" type="application/json">(.*?)</script>', html,
-                      re.S)
+    match = re.search(
+        r'<script id="lesson-page" type="application/json">(.*?)</script>', html, re.S
+    )
     assert match
     return json.loads(match.group(1))
 
@@ -56,8 +58,11 @@ def test_lesson_page_carries_the_steps_without_answers(client: Client) -> None:
 
 
 def test_lesson_page_starts_at_the_first_unfinished_step_or_the_one_asked(client: Client) -> None:
-    client.post("/api/learn/lessons/xiangqi-horse/steps/1/moves/", {"moves": ["b0c2"]},
-                content_type="application/json")
+    client.post(
+        "/api/learn/lessons/xiangqi-horse/steps/1/moves/",
+        {"moves": ["b0c2"]},
+        content_type="application/json",
+    )
     data = page_data(client.get("/learn/xiangqi-horse/").content.decode())
     assert data["start_step"] == "2"
     assert data["lesson"]["steps"][0]["stars"] == 3
@@ -70,8 +75,11 @@ def test_unknown_lesson_is_404(client: Client) -> None:
 
 
 def test_continue_where_you_left_off(client: Client, rf) -> None:
-    client.post("/api/learn/lessons/xiangqi-horse/steps/1/moves/", {"moves": ["b0c2"]},
-                content_type="application/json")
+    client.post(
+        "/api/learn/lessons/xiangqi-horse/steps/1/moves/",
+        {"moves": ["b0c2"]},
+        content_type="application/json",
+    )
     html = client.get("/learn/").content.decode()
     assert 'data-testid="continue"' in html
     assert "/learn/xiangqi-horse/?step=2" in html
@@ -87,13 +95,62 @@ def test_continue_where_you_left_off(client: Client, rf) -> None:
 def test_a_finished_lesson_continues_with_the_next_one(client: Client) -> None:
     user = User.objects.create_user(username="wu", password="a-long-pass-phrase-42")
     client.force_login(user)
-    solutions = {"1": ["b0c2"], "2": ["b0c2", "c2d4", "d4e6"], "3": ["e2c1", "c1b3", "b3d4"],
-                 "4": ["c2d4", "d4e6", "e6c7"]}
+    solutions = {
+        "1": ["b0c2"],
+        "2": ["b0c2", "c2d4", "d4e6"],
+        "3": ["e2c1", "c1b3", "b3d4"],
+        "4": ["c2d4", "d4e6", "e6c7"],
+    }
     for key, moves in solutions.items():
-        response = client.post(f"/api/learn/lessons/xiangqi-horse/steps/{key}/moves/",
-                               {"moves": moves}, content_type="application/json")
+        response = client.post(
+            f"/api/learn/lessons/xiangqi-horse/steps/{key}/moves/",
+            {"moves": moves},
+            content_type="application/json",
+        )
         assert response.json()["status"] == "complete"
     courses = client.get("/api/learn/courses/").json()
     assert courses["continue_at"]["lesson_slug"] == "xiangqi-chariot"
     card = next(c for c in courses["courses"][0]["lessons"] if c["slug"] == "xiangqi-horse")
     assert card["complete"] and card["stars"] == 12
+
+
+def main(html: str) -> str:
+    match = re.search(r"<main.*?</main>", html, re.S)
+    assert match
+    return match.group(0)
+
+
+def test_a_newcomers_course_map_is_rendered_once_and_follows_the_lessons(
+    client: Client, django_assert_max_num_queries
+) -> None:
+    client.cookies["django_language"] = "en"
+    first = client.get("/learn/").content.decode()
+    with django_assert_max_num_queries(1):  # the lessons' version only: the map is kept
+        again = client.get("/learn/").content.decode()
+    assert main(again) == main(first)  # the rest differs by its CSRF token only
+    lesson = Lesson.objects.filter(is_active=True).order_by("course", "order").first()
+    assert lesson is not None
+    lesson.title_en = "A retitled lesson"
+    lesson.save()  # as the loader does when a lesson file changes
+    assert "A retitled lesson" in client.get("/learn/").content.decode()
+    lesson.is_active = False
+    lesson.save()
+    assert f'data-lesson="{lesson.slug}"' not in client.get("/learn/").content.decode()
+
+
+def test_a_learner_with_progress_never_gets_the_newcomers_map(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    client.get("/learn/")  # a newcomer's map is now kept
+    lesson = Lesson.objects.filter(is_active=True).order_by("course", "order").first()
+    assert lesson is not None
+    step = lesson.steps.order_by("index").first()
+    assert step is not None
+    user = User.objects.create_user(username="xiaoming", password="pw-long-enough-1")
+    StepProgress.objects.create(
+        user=user, step=step, stars=3, best_moves=1, completions=1, completed_at=timezone.now()
+    )
+    client.force_login(user)
+    html = client.get("/learn/").content.decode()
+    card = re.search(rf'data-lesson="{lesson.slug}".*?</li>', html, re.S)
+    assert card and 'data-stars="3"' in card.group(0)
+    assert 'data-testid="continue"' in html
