@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -40,7 +42,8 @@ def course_map_page(request: HttpRequest) -> HttpResponse:
             "continue_at": continue_lesson(learner=learner),
         }
         return render(request, "tutorials/course_map.html", context)
-    key = f"tutorials:newcomer-map:{get_language()}:{lessons_version()}"
+    version = hashlib.sha256(lessons_version().encode()).hexdigest()[:16]
+    key = f"tutorials:newcomer-map:{get_language()}:{version}"
     content = cache.get(key)
     if content is None:
         content = render_to_string(

@@ -198,6 +198,7 @@ def read_stats(prefix: Path) -> dict[str, dict[str, float]]:
 # Method, path, status and the seconds gunicorn's worker spent on the request (from reading it
 # to writing the answer; time waiting for a free worker is not in it).
 ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(L)s"
+METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
 SERVER_KINDS = [("positions", re.compile(r"^POST /api/positions/$"))]
 
 
@@ -207,9 +208,12 @@ def server_times(logs: Any) -> dict[str, list[float]]:
     times["all"] = []
     for line in (line for log in logs for line in log.read_text(errors="replace").splitlines()):
         parts = line.split()
-        if len(parts) != 4:
+        if len(parts) != 4 or parts[0] not in METHODS:
             continue
-        ms = float(parts[3]) * 1000
+        try:
+            ms = float(parts[3]) * 1000
+        except ValueError:
+            continue
         times["all"].append(ms)
         for name, pattern in SERVER_KINDS:
             if pattern.match(f"{parts[0]} {parts[1]}"):
@@ -418,9 +422,9 @@ def main() -> int:
             positions_url = f"http://127.0.0.1:{positions_port}"
             pool = processes.start(
                 "positions", str(BIN / "gunicorn"), "config.wsgi:application",
-                "--bind", f"127.0.0.1:{positions_port}", "--workers", str(args.positions_workers),
-                "--timeout", "60", *positions_threads,
-                "--access-logfile", str(logs / "access-positions.log"),
+                "--bind", f"127.0.0.1:{positions_port}",
+                "--workers", str(args.positions_workers), "--timeout", "60",
+                *positions_threads, "--access-logfile", str(logs / "access-positions.log"),
                 "--access-logformat", ACCESS_FORMAT, nice=args.positions_nice,
             )  # fmt: skip
             wait_until(lambda: answers(f"{positions_url}/api/variants/"), 90, "the position pool")
