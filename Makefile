@@ -9,10 +9,8 @@ check:  ## set up, start, check the home page and /healthz, stop
 test:   ## the whole test suite (engine, apps, Celery worker, browser)
 	scripts/test
 
-lint:
-	scripts/setup test
-	.venv/bin/ruff check .
-	.venv/bin/mypy
+lint:   ## ruff check, ruff format --check, mypy
+	scripts/lint
 
 build:  ## rebuild the board (frontend/ -> static/build/)
 	cd frontend && npm run build

@@ -130,7 +130,7 @@ class Recorded:
 
 def _refused(error: StepRefused, *, language: str | None = None) -> ApplicationError:
     text = error.explanation.text
-    extra = {"code": error.explanation.code, "zh": text.zh, "en": text.en}
+    extra: dict[str, object] = {"code": error.explanation.code, "zh": text.zh, "en": text.en}
     if error.index is not None:
         extra["index"] = error.index
     if error.move is not None:
