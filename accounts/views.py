@@ -126,4 +126,20 @@ class LogoutView(auth_views.LogoutView):
 @login_required
 @require_http_methods(["GET"])
 def profile(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/profile.html", {"profile_user": request.user})
+    """The account: puzzle rating per variant, lesson progress per course, links onwards."""
+    # The other apps build on accounts, so their reads are imported here, not at the top.
+    from core.selectors import variant_list, variant_title
+    from puzzles.selectors import user_ratings
+    from tutorials.selectors import course_map, learner_get
+
+    rows = user_ratings(user=request.user)
+    ratings = [
+        {"variant": variant.name, "title": variant_title(variant), "row": rows.get(variant.name)}
+        for variant in variant_list()
+    ]
+    courses = course_map(learner=learner_get(request))
+    return render(
+        request,
+        "accounts/profile.html",
+        {"profile_user": request.user, "ratings": ratings, "courses": courses},
+    )
