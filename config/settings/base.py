@@ -52,6 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.ApiJsonErrorMiddleware",
     "core.middleware.RequestSizeLimitMiddleware",
     "core.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -183,6 +184,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a year: anonymous progress lives in the session
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day, and once
+
+# --- E-mail (password reset) ------------------------------------------------------------------
+
+# SMTP when EMAIL_HOST is set; else the local settings print mails on the console (or write
+# them to EMAIL_FILE_PATH). EMAIL_BACKEND names any other backend.
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost") or "localhost"
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not env_bool("EMAIL_USE_SSL", False))
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Xiangqi School <noreply@localhost>")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 
 # --- Languages ------------------------------------------------------------------------------
 
@@ -253,6 +269,8 @@ THROTTLE_RATES = {
     "login": "10/min",  # per address
     "login_account": "20/hour",  # per account name tried
     "signup": "5/hour",  # per address
+    "password_reset": "10/hour",  # reset requests per address
+    "password_reset_email": "3/hour",  # reset requests per e-mail address asked for
     "attempts": "60/min",  # puzzle attempts submitted
     "drafts": "60/hour",  # authored puzzles created
     "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover

@@ -70,5 +70,13 @@ def test_sign_up_is_throttled_per_address() -> None:
 def test_the_default_rates_are_set() -> None:
     from django.conf import settings
 
-    for scope in ("login", "login_account", "signup", "attempts", "puzzle_submissions"):
+    for scope in (
+        "login",
+        "login_account",
+        "signup",
+        "password_reset",
+        "password_reset_email",
+        "attempts",
+        "puzzle_submissions",
+    ):
         assert settings.THROTTLE_RATES[scope]
