@@ -246,6 +246,9 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Memory each web process may give to the position API's latest answers (core/api.py).
+POSITION_ANSWER_CACHE_BYTES = env_int("POSITION_ANSWER_CACHE_BYTES", 16 * 1024 * 1024)
+
 # --- Throttles ------------------------------------------------------------------------------
 
 # Fixed windows counted in the cache, per user (or per address for anonymous visitors).
