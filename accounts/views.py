@@ -1,7 +1,9 @@
 """Sign up, log in, log out and the profile page.
 
 Sign-up and log-in are throttled (``core.throttles``): per client address for both, and per
-account name tried for log-in, so that guessing a password is slow from anywhere.
+account name tried for log-in, so that guessing a password is slow from anywhere. The admin's
+log-in page counts against the same log-in limits (``admin_login``), so staff accounts get no
+way around them.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import hashlib
 import math
 from typing import Any
 
+from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -43,6 +46,15 @@ def _account_key(username: str) -> str:
     return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
 
 
+def login_throttled(request: HttpRequest) -> HttpResponse | None:
+    """Count a log-in try per address and per account name; a 429 page when over either."""
+    checks = [("login", client_address(request))]
+    username = request.POST.get("username", "")
+    if username:
+        checks.append(("login_account", _account_key(username)))
+    return _throttled(request, checks)
+
+
 def _next_url(request: HttpRequest) -> str | None:
     candidate = request.POST.get("next") or request.GET.get("next")
     if candidate and url_has_allowed_host_and_scheme(
@@ -73,17 +85,20 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        checks = [("login", client_address(request))]
-        username = request.POST.get("username", "")
-        if username:
-            checks.append(("login_account", _account_key(username)))
-        if refused := _throttled(request, checks):
+        if refused := login_throttled(request):
             return refused
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: Any) -> HttpResponse:
         user_login(request=self.request, user=form.get_user())
         return HttpResponseRedirect(self.get_success_url())
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's log-in page (``/admin/login/``), behind the site's log-in limits."""
+    if request.method == "POST" and (refused := login_throttled(request)):
+        return refused
+    return admin.site.login(request)
 
 
 class LogoutView(auth_views.LogoutView):
