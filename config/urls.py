@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("puzzles.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", core_views.healthz, name="healthz"),
+    path("healthz/full", core_views.healthz_full, name="healthz-full"),
     path("api/", include("core.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its set-up script as a file: no inline script (Content-Security-Policy).

@@ -62,7 +62,7 @@ def fault_database(fault_postgres: PrivatePostgres) -> Iterator[dict[str, Any]]:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "DATABASE_URL": url}
     for command in (
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        [sys.executable, "-m", "tests.faults.seed", "24"],
+        [sys.executable, "-m", "tests.faults.seed", "40"],
     ):
         result = subprocess.run(
             command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False

@@ -302,6 +302,9 @@ class PrivateRabbit:
 
 # --- The site: gunicorn and Celery workers against the private servers --------------------------
 
+# The token of /healthz/full on the site under test.
+HEALTH_TOKEN = "fault-tests-health-token-0123456789"
+
 TASK_LINE = re.compile(r"Task (?P<name>[\w.]+)\[(?P<id>[0-9a-f-]+)\] (?P<event>received|succeeded)")
 
 
@@ -325,6 +328,7 @@ class Site:
                 "login=100000/min,login_account=100000/hour"
             ),
             "PYTHONUNBUFFERED": "1",
+            "HEALTH_TOKEN": HEALTH_TOKEN,
             **extra,
         }
         self.processes: list[Process] = []
@@ -354,12 +358,13 @@ class Site:
         wait_until(lambda: port_open(port) or self._dead(process), 90, "gunicorn to listen")
         return process, url
 
-    def worker(self, name: str) -> Process:
+    def worker(self, name: str, queues: list[str] | None = None) -> Process:
+        """A prefork worker of one process, reading ``queues`` (default: all three)."""
         log = self.logs / f"worker-{name}.log"
         process = Process(
             f"worker-{name}",
             [PYTHON, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
-             "--concurrency", "1", "--queues", ",".join(self.queue_names), "--hostname", f"{name}@localhost",
+             "--concurrency", "1", "--queues", ",".join(queues or self.queue_names), "--hostname", f"{name}@localhost",
              "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "INFO"],
             self.env,
             log,
