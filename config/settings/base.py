@@ -138,11 +138,15 @@ CACHE_URL = env_str("CACHE_URL")
 
 
 def cache_settings(url: str | None, fallback: str) -> dict[str, dict[str, object]]:
-    """``redis://…`` -> Redis; ``db://`` -> the database table ``django_cache``; else ``fallback``."""
+    """``redis://…`` -> Redis; ``db://`` -> the database table ``django_cache``; else ``fallback``.
+
+    Redis through ``core.cache.ResilientRedisCache``: while Redis is down the site goes on
+    without it (sessions from the database, throttles counted per process, fragments
+    recomputed) and uses it again when it is back."""
     if url and url.startswith(("redis://", "rediss://")):
         return {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "core.cache.ResilientRedisCache",
                 "LOCATION": url,
                 "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "xq"),
             }

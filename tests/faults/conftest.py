@@ -1,6 +1,6 @@
-"""Fixtures of the fault tests: a private PostgreSQL and RabbitMQ for the whole session (see
-servers.py), a migrated and seeded database, and a ``site`` per test whose processes are all
-stopped when the test ends."""
+"""Fixtures of the fault tests: a private PostgreSQL and RabbitMQ for the whole session, a
+private Redis for a test that needs one (see servers.py), a migrated and seeded database, and
+a ``site`` per test whose processes are all stopped when the test ends."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.faults.servers import ROOT, PrivatePostgres, PrivateRabbit, Site
+from tests.faults.servers import ROOT, PrivatePostgres, PrivateRabbit, PrivateRedis, Site
 
 ARTIFACTS = ROOT / "test-artifacts" / "faults"
 
@@ -46,6 +46,20 @@ def fault_rabbit() -> Iterator[PrivateRabbit]:
         server = PrivateRabbit()
     except RuntimeError as error:
         _unavailable(f"cannot make a private RabbitMQ: {error}")
+    try:
+        server.start()
+        yield server
+    finally:
+        server.destroy()
+
+
+@pytest.fixture
+def fault_redis() -> Iterator[PrivateRedis]:
+    """A Redis of one test's own (the site's cache: throttle counters, sessions, fragments)."""
+    try:
+        server = PrivateRedis()
+    except RuntimeError as error:
+        _unavailable(f"cannot make a private Redis: {error}")
     try:
         server.start()
         yield server

@@ -300,6 +300,56 @@ class PrivateRabbit:
             shutil.rmtree(self.base, ignore_errors=True)
 
 
+# --- Redis ------------------------------------------------------------------------------------
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+class PrivateRedis:
+    """A Redis server of its own, on 127.0.0.1 and a free port, keeping nothing on disk: a
+    restart empties it, as a restarted or replaced cache server is empty."""
+
+    def __init__(self) -> None:
+        if not Path(REDIS_SERVER).exists():
+            raise RuntimeError("redis-server is not installed")
+        self.base = scratch_dir("redis")
+        self.port = free_port()
+        self.process: Process | None = None
+
+    def url(self, database: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> None:
+        command = [
+            REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.base),
+            "--save", "", "--appendonly", "no", "--protected-mode", "no",
+        ]  # fmt: skip
+        self.process = Process("redis", command, dict(os.environ), self.base / "redis.log")
+        wait_until(self.ready, 30, "Redis to accept connections")
+
+    def ready(self) -> bool:
+        if self.process is not None and not self.process.alive():
+            raise RuntimeError(f"Redis exited:\n{self.process.output()}")
+        import redis
+
+        try:
+            return bool(redis.Redis(port=self.port, socket_connect_timeout=1).ping())
+        except redis.RedisError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
+        wait_until(lambda: not port_open(self.port), 30, "the Redis port to close")
+
+    def destroy(self) -> None:
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.base, ignore_errors=True)
+
+
 # --- The site: gunicorn and Celery workers against the private servers --------------------------
 
 # The token of /healthz/full on the site under test.
