@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from django.test import Client, override_settings
 from accounts.models import User
 from puzzles.models import Puzzle
 from puzzles.services import puzzle_verify
-from tests.puzzles.positions import MATE_IN_1
+from tests.puzzles.positions import HARD_MATE_IN_4, MATE_IN_1
 
 DRAFT = {"variant": "xiangqi", "fen": MATE_IN_1, "goal": "mate", "moves_to_win": 1}
 NO_THROTTLE = {"drafts": "1000/day", "puzzle_submissions": "1000/day"}
@@ -91,17 +92,21 @@ def test_the_proving_queue_is_bounded() -> None:
     assert submit(authors[3], drafts[3]).status_code == 202
 
 
+@pytest.mark.celery
 @pytest.mark.django_db(transaction=True)
 @override_settings(THROTTLE_RATES=NO_THROTTLE, PROVING_QUEUE_LIMIT=2)
-def test_submissions_at_the_same_moment_keep_both_rules() -> None:
+def test_submissions_at_the_same_moment_keep_both_rules(celery_worker: Any) -> None:
     """Six submissions at once: two authors with two drafts each, two more authors, a queue of
-    two. Exactly two are accepted, never two of one author."""
+    two. Exactly two are accepted, never two of one author; the worker then proves them.
+
+    The drafts take the prover a second or more, so none is decided while the others are still
+    being submitted."""
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (concurrent transactions)")
     users = [User.objects.create_user(username=f"racer{i}", password="x") for i in range(4)]
     drafts = [
         Puzzle.objects.create(
-            author=user, variant="xiangqi", fen=MATE_IN_1, goal="mate", moves_to_win=1,
+            author=user, variant="xiangqi", fen=HARD_MATE_IN_4, goal="mate", moves_to_win=4,
             source=Puzzle.Source.AUTHORED, status=Puzzle.Status.DRAFT,
         ).pk
         for user in (users[0], users[0], users[1], users[1], users[2], users[3])
@@ -129,3 +134,11 @@ def test_submissions_at_the_same_moment_keep_both_rules() -> None:
     verifying = Puzzle.objects.filter(status=Puzzle.Status.VERIFYING)
     assert verifying.count() == 2
     assert verifying.values("author").distinct().count() == 2
+    accepted = [puzzle for puzzle, status in answers.items() if status == 202]
+    deadline = time.monotonic() + 120
+    while Puzzle.objects.filter(pk__in=accepted, status=Puzzle.Status.VERIFYING).exists():
+        assert time.monotonic() < deadline, celery_worker.output()
+        time.sleep(0.2)
+    assert set(Puzzle.objects.filter(pk__in=accepted).values_list("status", flat=True)) == {
+        Puzzle.Status.PUBLISHED
+    }
