@@ -3,7 +3,7 @@
 run:    ## set up and start the site (web server + Celery worker)
 	scripts/run
 
-check:  ## set up, start, check the home page and /healthz, stop
+check:  ## set up, start, check the home page, /healthz and /healthz/full, stop
 	scripts/run --check
 
 test:   ## the whole test suite (engine, apps, Celery worker, browser)
