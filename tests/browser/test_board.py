@@ -427,6 +427,13 @@ def test_coordinates_shown_in_lessons_that_name_points_and_remembered(
     page.evaluate("document.body.dataset.result = 'waiting'")
     page.mouse.click(x, point(page, "c3")[1])
     assert wait_result(page) == "complete"
+    # A point can be typed too: step 2 asks for a point just across the river.
+    page.locator("#next").click()
+    expect(page.locator("body[data-step='2']")).to_have_count(1)
+    page.evaluate("document.body.dataset.result = 'waiting'")
+    page.fill("#move-input", "a5")
+    page.press("#move-input", "Enter")
+    assert wait_result(page) == "complete"
 
     # A lesson that names no point starts without them.
     page.goto("/learn/xiangqi-general/")
