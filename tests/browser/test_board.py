@@ -458,3 +458,23 @@ def test_coordinates_shown_in_lessons_that_name_points_and_remembered(
     page.goto("/learn/xiangqi-board/")
     ready(page, "body[data-ready='1']")
     expect(board).not_to_have_class(re.compile(r"\bxb-iccs\b"))
+
+
+def test_the_board_follows_the_window(open_page: Callable[..., Page], artifacts: Path) -> None:
+    page = open_page("1280x800")
+    page.goto("/analysis/?variant=feidan")
+    ready(page, "body[data-ready='1']")
+    assert_on_screen(page, "#board", "1280x800")
+    wide = page.locator("#board .xb-wrap").bounding_box()
+    page.set_viewport_size({"width": 1366, "height": 640})  # a shorter window: a smaller board
+    page.wait_for_timeout(300)
+    box = page.locator("#board").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 640
+    short = page.locator("#board .xb-wrap").bounding_box()
+    assert wide is not None and short is not None and short["width"] < wide["width"]
+    assert_pieces_on_points(page)
+    page.set_viewport_size({"width": 700, "height": 900})  # narrow: one column, full width
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 700
+    assert_pieces_on_points(page)
+    page.screenshot(path=str(artifacts / "board-fit-resized-700x900.png"))
