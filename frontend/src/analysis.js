@@ -156,7 +156,16 @@ function render(result) {
   document.body.dataset.ready = "1";
 }
 
-async function refresh() {
+// One request at a time, in order: a quick change of variant then start must end on the start
+// chosen last, whichever answer the server sends first.
+let pending = Promise.resolve();
+function refresh() {
+  const run = pending.then(refreshNow);
+  pending = run.catch(() => {});
+  return run;
+}
+
+async function refreshNow() {
   state.busy = true;
   document.body.dataset.ready = "";
   const body = { variant: state.variant, moves: state.moves };
