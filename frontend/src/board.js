@@ -185,6 +185,17 @@ function div(className) {
 
 let boardCount = 0;
 
+/** The height of the window with a phone's address bar shown (100svh): the board does not
+ * change size while the bar slides in and out, nor when the on-screen keyboard opens. */
+function viewportHeight() {
+  const probe = document.createElement("div");
+  probe.style.cssText = "position:fixed;top:0;left:0;width:0;height:100svh;visibility:hidden;pointer-events:none";
+  document.body.appendChild(probe);
+  const height = probe.offsetHeight;
+  probe.remove();
+  return height > 0 ? height : window.innerHeight;
+}
+
 export function mountBoard(element, options = {}) {
   const variant = options.variant || "xiangqi";
   const dims = options.dimensions || DIMENSIONS[variant];
@@ -287,7 +298,7 @@ export function mountBoard(element, options = {}) {
     const style = getComputedStyle(parent);
     const availableWidth =
       parent.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
-    const viewport = window.innerHeight;
+    const viewport = viewportHeight();
     const rect = element.getBoundingClientRect();
     const pageTop = rect.top + window.scrollY;
     const below = fitBelow.reduce((sum, node) => sum + (node && !node.hidden ? node.offsetHeight : 0), 0);

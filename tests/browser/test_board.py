@@ -478,3 +478,34 @@ def test_the_board_follows_the_window(open_page: Callable[..., Page], artifacts:
     assert page.evaluate("document.documentElement.scrollWidth") <= 700
     assert_pieces_on_points(page)
     page.screenshot(path=str(artifacts / "board-fit-resized-700x900.png"))
+
+
+def test_the_board_works_under_the_sites_content_security_policy(
+    browser: Browser, live_server: Any, lessons: None
+) -> None:
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 1366, "height": 768}, locale="zh-CN"
+    )
+    try:
+        page = context.new_page()
+        blocked: list[str] = []
+        page.on(
+            "console",
+            lambda message: blocked.append(message.text)
+            if "Content Security Policy" in message.text
+            else None,
+        )
+        page.goto("/learn/xiangqi-horse/?step=2")
+        expect(page.locator("body[data-ready='1']")).to_have_count(1)
+        expect(page.locator("#board[data-fitted]")).to_have_count(1)
+        assert_on_screen(page, "#board", "1366x768")
+        page.fill("#move-input", "马八进七")  # read by the site: a request under the policy
+        page.press("#move-input", "Enter")
+        expect(page.locator("#board")).to_have_attribute(
+            "data-fen", re.compile(r"/2N6/9/4K4 ")
+        )  # b0c2
+        expect(page.locator("#move-input")).to_have_value("")
+        expect(page.locator("#status")).to_contain_text("轮到你走棋", use_inner_text=True)
+        assert not blocked, blocked
+    finally:
+        context.close()
