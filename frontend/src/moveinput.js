@@ -6,7 +6,7 @@
 //   attachMoveInput(form, {
 //     board: () => board,            // the board now shown (pages mount a new one per variant)
 //     onMove: async (iccs) => {},    // play it as if the pieces had been moved by hand;
-//                                    // answer false to keep the text (the move was refused)
+//                                    // answer false to give the text back (the move was refused)
 //     onPoint: (point) => {},        // optional: a single point typed ("c3"), as a click on it
 //     showError: (message) => {},    // optional: where to say what went wrong (default: in the form)
 //   });
@@ -83,17 +83,21 @@ export function attachMoveInput(form, { board, onMove, onPoint = null, showError
     }
     busy = true;
     form.dataset.busy = "1";
+    let move;
     try {
-      const move = await readMove(form, shown, text);
-      form.dataset.iccs = move;
-      const accepted = await onMove(move);
-      if (accepted !== false) input.value = "";
+      move = await readMove(form, shown, text);
     } catch (error) {
       say(error.message);
+      return;
     } finally {
       busy = false;
       form.dataset.busy = "";
     }
+    // Read: the move is the page's now (it may take long, e.g. a puzzle waiting for its score).
+    form.dataset.iccs = move;
+    input.value = "";
+    const accepted = await onMove(move);
+    if (accepted === false && !input.value) input.value = text; // refused: the text comes back
   });
   return {
     form,

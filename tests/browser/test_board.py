@@ -366,6 +366,7 @@ def test_a_puzzle_is_played_from_the_keyboard(
     page.fill("#move-input", position.chinese(Move.from_iccs(mate)))  # typed in Chinese notation
     page.press("#move-input", "Enter")
     expect(page.locator("#status")).to_have_attribute("data-kind", "solved", timeout=20_000)
+    expect(page.locator("#move-input")).to_have_value("")  # played: the text is gone at once
     page.screenshot(path=str(artifacts / "board-keyboard-puzzle.png"))
 
 
