@@ -87,6 +87,7 @@ def lessons_load(*, root: Path = LESSONS_DIR) -> LoadReport:
             "summary_zh": lesson.summary.zh,
             "summary_en": lesson.summary.en,
             "rulings": [r.as_dict() for r in lesson.rulings],
+            "coordinates": lesson.coordinates,
             "source": lesson.source,
             "content_hash": lesson.content_hash,
             "is_active": True,
