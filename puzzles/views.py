@@ -320,6 +320,11 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
             "red": _("Red"),
             "black": _("Black"),
             "error": _("Something went wrong. Please try again."),
+            "fen_error": _("This FEN cannot be read: {reason} The board is unchanged."),
+            "fen_ranks": _("it has {n} rows; a board has 10, separated by “/”."),
+            "fen_width": _("row {row} from the top has {n} points; this board has {width}."),
+            "fen_piece": _("“{letter}” in row {row} from the top is not a piece of this variant."),
+            "fen_side": _("the side to move must be w (Red) or b (Black), not “{side}”."),
         },
     }
     return render(

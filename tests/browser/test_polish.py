@@ -1,0 +1,212 @@
+"""The small things of a learner's first hour, in real headless Chromium: the analysis move
+list goes back and forward (click, buttons, arrow keys); the editor refuses a malformed FEN
+and keeps the board; puzzle moves carry ICCS, a daily or shared puzzle leads on to the next
+one, and the cost of showing the solution is said before the click; a lesson step that is
+done hides its hint; and the texts the scripts write on Chinese pages follow the rules of
+Chinese typesetting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from engine import Move, Position
+from tests.browser import test_analysis_board as analysis
+from tests.browser import test_puzzles as puzzles
+from tests.browser.test_tutorials import solutions
+from tests.puzzles.positions import MATE_IN_2
+from tests.text_rules import chinese_text_faults
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LINE = ["h2e2", "h9g7", "b0c2"]
+
+
+def list_moves(page: Page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#move-list td.move", "cells => cells.map(c => c.dataset.iccs)"
+    )
+
+
+def current_ply(page: Page) -> str | None:
+    return page.evaluate(
+        "() => { const c = document.querySelector('#move-list td.move.current');"
+        " return c ? c.dataset.ply : null; }"
+    )
+
+
+def fen_after(moves: list[str]) -> str:
+    position = Position.start("xiangqi")
+    for move in moves:
+        position.push(Move.from_iccs(move))
+    return position.fen()
+
+
+def ready(page: Page) -> None:
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+
+
+def test_the_analysis_move_list_goes_back_and_forward(page: Page) -> None:
+    analysis.open_board(page, "variant=xiangqi")
+    for move in LINE:
+        analysis.click_move(page, move)
+        expect(page.locator("#move-list td.move")).to_have_count(LINE.index(move) + 1)
+    ready(page)
+    expect(page.locator("#forward")).to_be_disabled()
+
+    page.locator("#move-list td.move[data-ply='1'] button").click()  # back to after h2e2
+    ready(page)
+    assert list_moves(page) == LINE  # the line stays
+    assert current_ply(page) == "1"
+    assert page.input_value("#fen-output") == fen_after(LINE[:1])
+    expect(page.locator("#status")).to_have_attribute("data-turn", "black")
+
+    page.keyboard.press("ArrowLeft")
+    ready(page)
+    assert page.input_value("#fen-output") == fen_after([])
+    expect(page.locator("#back")).to_be_disabled()
+    page.keyboard.press("ArrowRight")
+    ready(page)
+    page.keyboard.press("ArrowRight")
+    ready(page)
+    assert current_ply(page) == "2"
+    page.click("#forward")
+    ready(page)
+    assert page.input_value("#fen-output") == fen_after(LINE)
+    page.click("#first")
+    ready(page)
+    assert current_ply(page) is None and page.input_value("#fen-output") == fen_after([])
+    page.click("#last")
+    ready(page)
+    assert current_ply(page) == "3"
+
+    # Playing the line's next move steps forward; another move replaces the rest of the line.
+    page.click("#first")
+    ready(page)
+    analysis.click_move(page, "h2e2")
+    ready(page)
+    assert list_moves(page) == LINE and current_ply(page) == "1"
+    analysis.click_move(page, "b9c7")
+    expect(page.locator("#move-list td.move")).to_have_count(2)
+    ready(page)
+    assert list_moves(page) == ["h2e2", "b9c7"]
+
+    # The share link keeps the position shown.
+    page.locator("#move-list td.move[data-ply='1'] button").click()
+    ready(page)
+    link = page.input_value("#share-link")
+    assert "ply=1" in link
+    page.goto(link)
+    ready(page)
+    assert current_ply(page) == "1" and list_moves(page) == ["h2e2", "b9c7"]
+
+
+def test_the_editor_refuses_a_malformed_fen_and_keeps_the_board(
+    page: Page, live_server: Any
+) -> None:
+    puzzles.log_in(page, live_server, "typist")
+    page.goto("/puzzles/create/")
+    expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+    before = page.evaluate("window.puzzleEditor.fen()")
+    board_before = page.get_attribute("#board", "data-fen")
+    for typed, words in [
+        ("garbage", "10"),  # one row instead of ten
+        ("3k5/9/9/9/9/9/9/9/45/4K4 w - - 0 1", "45"),  # a number is read whole
+        ("3k5/9/9/9/9/9/9/9/9/4K3X w - - 0 1", "X"),
+        ("3k5/9/9/9/9/9/9/9/9/4K4 x - - 0 1", "x"),
+    ]:
+        page.fill("#editor-fen", typed)
+        page.locator("#editor-fen").press("Tab")  # the change event
+        check = page.locator("#editor-check")
+        expect(check).to_have_attribute("data-ok", "0")
+        expect(check).to_contain_text("FEN")
+        expect(check).to_contain_text(words)
+        page.wait_for_timeout(400)  # no server answer overwrites the message
+        expect(check).to_have_attribute("data-ok", "0")
+        assert page.evaluate("window.puzzleEditor.fen()") == before, typed
+        assert page.get_attribute("#board", "data-fen") == board_before
+        assert page.input_value("#editor-fen") == typed  # left to be corrected
+        expect(page.locator("#editor-fen")).to_have_attribute("aria-invalid", "true")
+    page.fill("#editor-fen", MATE_IN_2)
+    page.locator("#editor-fen").press("Tab")
+    expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+    assert page.evaluate("window.puzzleEditor.fen()") == MATE_IN_2
+
+
+def test_puzzle_moves_show_iccs_and_a_shared_puzzle_leads_on(
+    page: Page, live_server: Any, celery_worker: Any
+) -> None:
+    puzzle = puzzles.published()
+    puzzles.log_in(page, live_server, "learner")
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.goto(f"/puzzles/p/{puzzle.slug}/")
+    puzzles.state(page, "ready")
+    expect(page.locator(".puzzle-title")).to_have_text("Red to move: Checkmate in 2")
+    note = page.locator("#give-up-note")
+    expect(note).to_be_visible()  # said before the click
+    expect(note).to_contain_text("rating")
+    expect(page.locator("#next")).to_be_hidden()
+
+    puzzles.click_move(page, puzzles.WRONG_FIRST_MOVE)
+    expect(page.locator("#status")).to_have_attribute("data-kind", "wrong")
+    first = page.locator("#moves li").first
+    expect(first.locator(".chinese")).to_have_text(
+        Position.from_fen("xiangqi", MATE_IN_2).chinese(Move.from_iccs(puzzles.WRONG_FIRST_MOVE))
+    )
+    expect(first.locator(".iccs")).to_have_text(puzzles.WRONG_FIRST_MOVE)
+    expect(note).to_be_hidden()  # the try is over: nothing more to lose
+    link = page.locator("#next")
+    expect(link).to_be_visible()
+    expect(link).to_have_attribute("href", "/puzzles/?variant=xiangqi")
+    page.click("#give-up")
+    expect(page.locator("#solution-line li .iccs").first).to_have_text(puzzles.MATE_IN_2_KEY)
+    link.click()
+    expect(page).to_have_url(f"{live_server.url}/puzzles/?variant=xiangqi")
+
+
+def test_a_done_lesson_step_hides_its_hint(page: Page, transactional_db: None) -> None:
+    from tutorials.services import lessons_load
+
+    lessons_load()
+    answer = solutions("xiangqi/10-check.toml")["4"]
+    page.goto("/learn/xiangqi-check/?step=4")
+    ready(page)
+    expect(page.locator("#hint")).to_be_visible()
+    page.click("#hint")
+    expect(page.locator("#status")).to_have_attribute("data-kind", "hint")
+    for move in answer:
+        analysis.click_move(page, move)
+    expect(page.locator("body[data-result='complete']")).to_have_count(1)
+    expect(page.locator("#hint")).to_be_hidden()
+    page.click("#retry")
+    expect(page.locator("#hint")).to_be_visible()
+
+
+def test_texts_written_by_the_scripts_follow_chinese_typesetting(
+    page: Page, live_server: Any, celery_worker: Any
+) -> None:
+    puzzle = puzzles.published()
+    faults: list[str] = []
+
+    def scan(where: str) -> None:
+        text = page.evaluate("document.body.innerText")
+        faults.extend(
+            f"{where}: {f}" for line in text.split("\n") for f in chinese_text_faults(line)
+        )
+
+    page.goto(f"/puzzles/p/{puzzle.slug}/")
+    puzzles.state(page, "ready")
+    expect(page.locator(".puzzle-title")).to_have_text("红方走棋：2步杀")
+    scan("puzzle")
+    puzzles.click_move(page, puzzles.WRONG_FIRST_MOVE)
+    expect(page.locator("#status")).to_have_attribute("data-kind", "wrong")
+    scan("puzzle after a wrong move")
+
+    analysis.open_board(page, f"variant=xiangqi&fen={analysis.quote(analysis.CHECK_IN_ONE)}")
+    scan("analysis")
+    analysis.click_move(page, "a0a9")
+    expect(page.locator("#status")).to_have_attribute("data-check", "1")
+    scan("analysis in check")
+    assert not faults, "\n".join(faults)
