@@ -209,4 +209,14 @@ def test_texts_written_by_the_scripts_follow_chinese_typesetting(
     analysis.click_move(page, "a0a9")
     expect(page.locator("#status")).to_have_attribute("data-check", "1")
     scan("analysis in check")
+
+    from tutorials.services import lessons_load
+
+    lessons_load()
+    page.goto("/learn/xiangqi-checkmate/?step=4")  # the opponent answers c9d7 with f7e8
+    ready(page)
+    analysis.click_move(page, "c9d7")
+    expect(page.locator("body[data-result='playing']")).to_have_count(1)
+    expect(page.locator("#status")).to_have_text("对方应着：士6退5（f7e8）")
+    scan("lesson after the opponent's reply")
     assert not faults, "\n".join(faults)
