@@ -16,6 +16,7 @@ const state = {
   line: null, // the API's answer for the whole line
   result: null, // the API's answer for the position shown
   busy: false,
+  asked: 0, // requests made: only the answer to the latest one is shown
 };
 
 function cookie(name) {
@@ -189,23 +190,29 @@ function requestBody(moves) {
 
 // Read the whole line again (it changed), then show the position after state.ply of its moves.
 async function refresh() {
+  const asked = ++state.asked;
   state.busy = true;
   document.body.dataset.ready = "";
+  const moves = state.moves;
+  const ply = Math.min(state.ply, moves.length);
   try {
-    const line = await analyse(requestBody(state.moves));
-    state.moves = line.played.map((m) => m.iccs);
-    state.ply = Math.min(state.ply, state.moves.length);
-    const shown =
-      state.ply === state.moves.length ? line : await analyse(requestBody(state.moves.slice(0, state.ply)));
+    const line = await analyse(requestBody(moves));
+    const played = line.played.map((m) => m.iccs);
+    const at = Math.min(ply, played.length);
+    const shown = at === played.length ? line : await analyse(requestBody(played.slice(0, at)));
+    if (asked !== state.asked) return true; // a later change (variant, start, move) wins
+    state.moves = played;
+    state.ply = at;
     state.line = line;
     showError("");
     render(shown);
     return true;
   } catch (error) {
+    if (asked !== state.asked) return true;
     showError(error.message);
     return false;
   } finally {
-    state.busy = false;
+    if (asked === state.asked) state.busy = false;
   }
 }
 
@@ -214,21 +221,24 @@ async function goTo(ply) {
   const target = Math.max(0, Math.min(ply, state.moves.length));
   if (state.busy || !state.line) return false;
   if (target === state.ply) return true;
+  const asked = ++state.asked;
   state.busy = true;
   document.body.dataset.ready = "";
   try {
     const shown =
       target === state.moves.length ? state.line : await analyse(requestBody(state.moves.slice(0, target)));
+    if (asked !== state.asked) return true;
     state.ply = target;
     showError("");
     render(shown);
     return true;
   } catch (error) {
+    if (asked !== state.asked) return true;
     showError(error.message);
     document.body.dataset.ready = "1";
     return false;
   } finally {
-    state.busy = false;
+    if (asked === state.asked) state.busy = false;
   }
 }
 

@@ -7,6 +7,7 @@ Chinese typesetting."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,59 +49,61 @@ def ready(page: Page) -> None:
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
 
 
-def test_the_analysis_move_list_goes_back_and_forward(page: Page) -> None:
+def shows(page: Page, line: list[str], ply: int) -> None:
+    """Wait until the board shows the position after ``ply`` moves of ``line``, and the list
+    the whole line with that move marked."""
+    expect(page.locator("#fen-output")).to_have_value(fen_after(line[:ply]))
+    ready(page)
+    assert list_moves(page) == line
+    assert current_ply(page) == (str(ply) if ply else None)
+
+
+def test_the_analysis_move_list_goes_back_and_forward(page: Page, artifacts: Path) -> None:
     analysis.open_board(page, "variant=xiangqi")
     for move in LINE:
         analysis.click_move(page, move)
         expect(page.locator("#move-list td.move")).to_have_count(LINE.index(move) + 1)
-    ready(page)
+    shows(page, LINE, 3)
     expect(page.locator("#forward")).to_be_disabled()
 
     page.locator("#move-list td.move[data-ply='1'] button").click()  # back to after h2e2
-    ready(page)
-    assert list_moves(page) == LINE  # the line stays
-    assert current_ply(page) == "1"
-    assert page.input_value("#fen-output") == fen_after(LINE[:1])
+    shows(page, LINE, 1)  # the line stays
     expect(page.locator("#status")).to_have_attribute("data-turn", "black")
 
     page.keyboard.press("ArrowLeft")
-    ready(page)
-    assert page.input_value("#fen-output") == fen_after([])
+    shows(page, LINE, 0)
     expect(page.locator("#back")).to_be_disabled()
     page.keyboard.press("ArrowRight")
-    ready(page)
+    shows(page, LINE, 1)
     page.keyboard.press("ArrowRight")
-    ready(page)
-    assert current_ply(page) == "2"
+    shows(page, LINE, 2)
     page.click("#forward")
-    ready(page)
-    assert page.input_value("#fen-output") == fen_after(LINE)
+    shows(page, LINE, 3)
     page.click("#first")
-    ready(page)
-    assert current_ply(page) is None and page.input_value("#fen-output") == fen_after([])
+    shows(page, LINE, 0)
+    page.keyboard.press("End")
+    shows(page, LINE, 3)
+    page.keyboard.press("Home")
+    shows(page, LINE, 0)
     page.click("#last")
-    ready(page)
-    assert current_ply(page) == "3"
+    shows(page, LINE, 3)
 
     # Playing the line's next move steps forward; another move replaces the rest of the line.
     page.click("#first")
-    ready(page)
+    shows(page, LINE, 0)
     analysis.click_move(page, "h2e2")
-    ready(page)
-    assert list_moves(page) == LINE and current_ply(page) == "1"
+    shows(page, LINE, 1)
     analysis.click_move(page, "b9c7")
-    expect(page.locator("#move-list td.move")).to_have_count(2)
-    ready(page)
-    assert list_moves(page) == ["h2e2", "b9c7"]
+    shows(page, ["h2e2", "b9c7"], 2)
 
     # The share link keeps the position shown.
     page.locator("#move-list td.move[data-ply='1'] button").click()
-    ready(page)
+    shows(page, ["h2e2", "b9c7"], 1)
     link = page.input_value("#share-link")
     assert "ply=1" in link
     page.goto(link)
-    ready(page)
-    assert current_ply(page) == "1" and list_moves(page) == ["h2e2", "b9c7"]
+    shows(page, ["h2e2", "b9c7"], 1)
+    page.screenshot(path=str(artifacts / "analysis-move-list-back.png"), full_page=True)
 
 
 def test_the_editor_refuses_a_malformed_fen_and_keeps_the_board(
@@ -136,7 +139,7 @@ def test_the_editor_refuses_a_malformed_fen_and_keeps_the_board(
 
 
 def test_puzzle_moves_show_iccs_and_a_shared_puzzle_leads_on(
-    page: Page, live_server: Any, celery_worker: Any
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
 ) -> None:
     puzzle = puzzles.published()
     puzzles.log_in(page, live_server, "learner")
@@ -162,6 +165,7 @@ def test_puzzle_moves_show_iccs_and_a_shared_puzzle_leads_on(
     expect(link).to_have_attribute("href", "/puzzles/?variant=xiangqi")
     page.click("#give-up")
     expect(page.locator("#solution-line li .iccs").first).to_have_text(puzzles.MATE_IN_2_KEY)
+    page.screenshot(path=str(artifacts / "puzzle-shared-next.png"), full_page=True)
     link.click()
     expect(page).to_have_url(f"{live_server.url}/puzzles/?variant=xiangqi")
 
@@ -220,3 +224,19 @@ def test_texts_written_by_the_scripts_follow_chinese_typesetting(
     expect(page.locator("#status")).to_have_text("对方应着：士6退5（f7e8）")
     scan("lesson after the opponent's reply")
     assert not faults, "\n".join(faults)
+
+
+def test_today_s_puzzles_are_pictured_on_the_home_page(page: Page, artifacts: Path) -> None:
+    from django.utils import timezone
+
+    from puzzles.services import daily_puzzles_choose
+
+    puzzles.published()
+    daily_puzzles_choose(date=timezone.localdate())
+    page.goto("/")
+    picture = page.locator(".daily-card[data-variant='xiangqi'] svg.board-diagram")
+    expect(picture).to_be_visible()
+    box = picture.bounding_box()
+    assert box is not None and 150 <= box["width"] <= 260 and box["height"] > box["width"]
+    expect(picture.locator(".diagram-piece")).to_have_count(7)
+    page.screenshot(path=str(artifacts / "home-daily-pictures.png"), full_page=True)

@@ -57,6 +57,10 @@ def chinese_pages(client: Client) -> list[str]:
 
 
 ANONYMOUS_PAGES = [
+    "/",
+    "/learn/",
+    "/puzzles/",
+    "/analysis/",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password-reset/",
