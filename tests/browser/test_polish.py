@@ -240,3 +240,25 @@ def test_today_s_puzzles_are_pictured_on_the_home_page(page: Page, artifacts: Pa
     assert box is not None and 150 <= box["width"] <= 260 and box["height"] > box["width"]
     expect(picture.locator(".diagram-piece")).to_have_count(7)
     page.screenshot(path=str(artifacts / "home-daily-pictures.png"), full_page=True)
+
+
+def test_sign_up_from_the_header_comes_back_to_the_lesson(
+    page: Page, transactional_db: None, artifacts: Path
+) -> None:
+    from tutorials.services import lessons_load
+
+    lessons_load()
+    page.goto("/learn/xiangqi-horse/?step=2")
+    ready(page)
+    page.locator(".site-header a[href^='/accounts/signup/']").click()
+    page.fill("input[name=username]", "returner")
+    page.fill("input[name=password1]", "a-long-pass-phrase-42")
+    page.fill("input[name=password2]", "a-long-pass-phrase-42")
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url("**/learn/xiangqi-horse/?step=2")
+    expect(page.locator(".site-header .account")).to_have_text("returner")
+    page.locator(".site-header .account").click()
+    expect(page.locator("[data-testid='profile-ratings'] .profile-card")).to_have_count(3)
+    expect(page.locator("[data-testid='profile-lessons'] .profile-card")).to_have_count(3)
+    expect(page.locator("a[href='/puzzles/dashboard/']").last).to_be_visible()
+    page.screenshot(path=str(artifacts / "profile.png"), full_page=True)
