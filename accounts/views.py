@@ -6,6 +6,8 @@ anywhere) and per e-mail address for a reset (nobody's mailbox is flooded).
 
 Password reset is Django's own: a link with a one-time token is e-mailed to every active
 account with that address; an unknown address gets the same answer (no account enumeration).
+The admin's log-in page counts against the same log-in limits (``admin_login``), so staff
+accounts get no way around them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import hashlib
 import math
 from typing import Any
 
+from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -47,6 +50,15 @@ def _account_key(username: str) -> str:
     return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
 
 
+def login_throttled(request: HttpRequest) -> HttpResponse | None:
+    """Count a log-in try per address and per account name; a 429 page when over either."""
+    checks = [("login", client_address(request))]
+    username = request.POST.get("username", "")
+    if username:
+        checks.append(("login_account", _account_key(username)))
+    return _throttled(request, checks)
+
+
 def _next_url(request: HttpRequest) -> str | None:
     candidate = request.POST.get("next") or request.GET.get("next")
     if candidate and url_has_allowed_host_and_scheme(
@@ -77,11 +89,7 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        checks = [("login", client_address(request))]
-        username = request.POST.get("username", "")
-        if username:
-            checks.append(("login_account", _account_key(username)))
-        if refused := _throttled(request, checks):
+        if refused := login_throttled(request):
             return refused
         return super().post(request, *args, **kwargs)
 
@@ -117,6 +125,13 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
     template_name = "accounts/password_reset_complete.html"
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's log-in page (``/admin/login/``), behind the site's log-in limits."""
+    if request.method == "POST" and (refused := login_throttled(request)):
+        return refused
+    return admin.site.login(request)
 
 
 class LogoutView(auth_views.LogoutView):

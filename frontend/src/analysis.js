@@ -1,7 +1,7 @@
 // The analysis board page: pick a variant and a start (or paste a FEN), play both sides, read
 // the moves in Chinese notation and ICCS, go back and forward through them (click a move, the
 // buttons, or the arrow keys). Every position is computed by POST /api/positions/.
-import { mountBoard } from "./board.js";
+import { attachMoveInput, mountBoard } from "./board.js";
 
 const page = JSON.parse(document.getElementById("analysis-page").textContent);
 const labels = page.labels;
@@ -16,7 +16,6 @@ const state = {
   line: null, // the API's answer for the whole line
   result: null, // the API's answer for the position shown
   busy: false,
-  asked: 0, // requests made: only the answer to the latest one is shown
 };
 
 function cookie(name) {
@@ -53,12 +52,9 @@ function variantInfo(name) {
 function mount() {
   const orientation = board ? board.orientation() : "red";
   if (board) board.destroy();
-  const el = $("board");
-  el.className = "board";
-  board = mountBoard(el, {
+  board = mountBoard($("board"), {
     variant: state.variant,
     orientation,
-    label: labels.board || "board",
     onMove: (iccs) => play(iccs),
   });
 }
@@ -181,6 +177,15 @@ function render(result) {
   document.body.dataset.ready = "1";
 }
 
+// One request at a time, in order: a quick change of variant then start must end on the start
+// chosen last, whichever answer the server sends first.
+let pending = Promise.resolve();
+function inTurn(task) {
+  const run = pending.then(task);
+  pending = run.catch(() => {});
+  return run;
+}
+
 function requestBody(moves) {
   const body = { variant: state.variant, moves };
   if (state.fen) body.fen = state.fen;
@@ -189,57 +194,53 @@ function requestBody(moves) {
 }
 
 // Read the whole line again (it changed), then show the position after state.ply of its moves.
-async function refresh() {
-  const asked = ++state.asked;
-  state.busy = true;
-  document.body.dataset.ready = "";
-  const moves = state.moves;
-  const ply = Math.min(state.ply, moves.length);
-  try {
-    const line = await analyse(requestBody(moves));
-    const played = line.played.map((m) => m.iccs);
-    const at = Math.min(ply, played.length);
-    const shown = at === played.length ? line : await analyse(requestBody(played.slice(0, at)));
-    if (asked !== state.asked) return true; // a later change (variant, start, move) wins
-    state.moves = played;
-    state.ply = at;
-    state.line = line;
-    showError("");
-    render(shown);
-    return true;
-  } catch (error) {
-    if (asked !== state.asked) return true;
-    showError(error.message);
-    return false;
-  } finally {
-    if (asked === state.asked) state.busy = false;
-  }
+function refresh() {
+  return inTurn(async () => {
+    state.busy = true;
+    document.body.dataset.ready = "";
+    try {
+      const line = await analyse(requestBody(state.moves));
+      const played = line.played.map((m) => m.iccs);
+      const at = Math.min(state.ply, played.length);
+      const shown = at === played.length ? line : await analyse(requestBody(played.slice(0, at)));
+      state.moves = played;
+      state.ply = at;
+      state.line = line;
+      showError("");
+      render(shown);
+      return true;
+    } catch (error) {
+      showError(error.message);
+      return false;
+    } finally {
+      state.busy = false;
+    }
+  });
 }
 
 // Show the position after the first `ply` moves of the line; the line itself stays.
-async function goTo(ply) {
-  const target = Math.max(0, Math.min(ply, state.moves.length));
-  if (state.busy || !state.line) return false;
-  if (target === state.ply) return true;
-  const asked = ++state.asked;
-  state.busy = true;
-  document.body.dataset.ready = "";
-  try {
-    const shown =
-      target === state.moves.length ? state.line : await analyse(requestBody(state.moves.slice(0, target)));
-    if (asked !== state.asked) return true;
-    state.ply = target;
-    showError("");
-    render(shown);
-    return true;
-  } catch (error) {
-    if (asked !== state.asked) return true;
-    showError(error.message);
-    document.body.dataset.ready = "1";
-    return false;
-  } finally {
-    if (asked === state.asked) state.busy = false;
-  }
+function goTo(ply) {
+  if (state.busy || !state.line) return Promise.resolve(false);
+  return inTurn(async () => {
+    const target = Math.max(0, Math.min(ply, state.moves.length));
+    if (target === state.ply) return true;
+    state.busy = true;
+    document.body.dataset.ready = "";
+    try {
+      const shown =
+        target === state.moves.length ? state.line : await analyse(requestBody(state.moves.slice(0, target)));
+      state.ply = target;
+      showError("");
+      render(shown);
+      return true;
+    } catch (error) {
+      showError(error.message);
+      document.body.dataset.ready = "1";
+      return false;
+    } finally {
+      state.busy = false;
+    }
+  });
 }
 
 // A move played or typed where the board is: the line goes on from here (a move that is the
@@ -254,8 +255,9 @@ async function play(move) {
   if (!ok) {
     Object.assign(state, before);
     if (state.result) render(state.result);
+    return false;
   }
-  return ok;
+  return true;
 }
 
 function fillStarts() {
@@ -327,13 +329,7 @@ function bind() {
       Object.assign(state, previous);
     }
   });
-  $("move-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const input = $("move-input");
-    const text = input.value.trim();
-    if (!text || state.busy) return;
-    if (await play(text)) input.value = "";
-  });
+  attachMoveInput($("move-form"), { board: () => board, onMove: play, showError });
   // Undo takes back the move that led to the position shown (and what followed it).
   $("undo").addEventListener("click", () => {
     if (!state.ply || state.busy) return;
