@@ -63,6 +63,7 @@ def _labels() -> dict[str, str]:
         "stars": _("stars"),
         "your_turn": _("Your move"),
         "opponent_replied": _("Opponent replied"),
+        "opponent_move": _("Opponent replied: {move} ({iccs})"),
         "click_point": _("Click a point on the board."),
         "arrange": _("Drag your pieces to arrange them, then submit."),
         "network": _("The server could not be reached. Try again."),

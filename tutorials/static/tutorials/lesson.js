@@ -140,7 +140,7 @@ function showButtons() {
   $("next-lesson").hidden = !(complete && last && lesson.next_lesson);
   $("back-to-map").hidden = !(complete && last && !lesson.next_lesson);
   $("retry").hidden = !over && moves.length === 0 && step.goal !== "setup";
-  $("hint").hidden = !step.hint;
+  $("hint").hidden = !step.hint || complete; // no hint once the step is done
 }
 
 function showStep(next) {
@@ -262,7 +262,9 @@ async function onBoardMove(iccs) {
     setStatus(data.message.text, "failed");
     document.body.dataset.result = "failed";
   } else {
-    const text = reply ? `${labels.opponent_replied}: ${reply.chinese} (${reply.iccs})` : labels.your_turn;
+    const text = reply
+      ? labels.opponent_move.replace("{move}", reply.chinese).replace("{iccs}", reply.iccs)
+      : labels.your_turn;
     setStatus(text, "");
     document.body.dataset.result = "playing";
   }
