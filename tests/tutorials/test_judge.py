@@ -10,6 +10,7 @@ import pytest
 
 from engine import Position, plum_blossom
 from tutorials.curriculum import (
+    Explanation,
     StepRefused,
     answer_point,
     check_setup,
@@ -66,6 +67,41 @@ def test_capture_needs_the_required_effect() -> None:
     wrong = play_moves(step, ["a4d4"])  # a chariot does not turn a turncoat chariot
     assert wrong.status == "failed" and wrong.message.code == "wrong_effect"
     assert "defection" in wrong.message.text.en and "策反" in wrong.message.text.zh
+
+
+def test_capture_with_a_named_piece_refuses_another_piece() -> None:
+    # Take the missile with the chariot: the advisor could hit it too, but that is not the step.
+    step = make_step(course="feidan", position="Ke0 kf9 ae9 rk8 Mf8", turn="black",
+                     goal="capture", targets=["f8"], effect="collision", piece="R", par=1)
+    assert play_moves(step, ["k8f8"]).status == "complete"
+    state = play_moves(step, ["e9f8"])
+    assert state.status == "failed" and state.message.code == "wrong_piece"
+    assert "advisor" in state.message.text.en and "chariot" in state.message.text.en
+    assert "士" in state.message.text.zh and "车" in state.message.text.zh
+
+
+def test_authored_words_for_a_legal_wrong_move_are_an_explanation() -> None:
+    """A lesson's own words for a move come back as an Explanation (code and both languages),
+    whether the move is legal but not the one asked for, or illegal."""
+    words = {"zh": "这是炮八平五。", "en": "That is 炮八平五."}
+    blocked = {"zh": "马腿被挡住了。", "en": "The leg is blocked."}
+    step = make_step(fen="rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+                     goal="move", accept=["h2e2"], wrong={"b2e2": words, "b0d1": blocked})
+    state = play_moves(step, ["b2e2"])
+    assert state.status == "failed"
+    assert isinstance(state.message, Explanation)
+    assert state.message.code == "not_this_move" and state.message.text == Text(**words)
+    error = refusal(step, ["b0d1"])  # the horse's leg: the lesson's words, the rule's code
+    assert error.explanation.code == "horse_leg" and error.explanation.text == Text(**blocked)
+
+
+def test_words_for_the_completing_move_replace_the_success_text() -> None:
+    advisor = {"zh": "仕撞掉了导弹。", "en": "The advisor hit the missile."}
+    general = {"zh": "帅躲开了。", "en": "The general stepped away."}
+    step = make_step(course="feidan", position="Kf0 kg9 Ag0 mf1", goal="move",
+                     success=general, right={"g0f1": advisor})
+    assert play_moves(step, ["g0f1"]).message.text == Text(**advisor)
+    assert play_moves(step, ["f0e0"]).message.text == Text(**general)
 
 
 def test_a_check_in_a_step_without_an_opponent_is_refused_with_a_reason() -> None:
@@ -284,6 +320,11 @@ def test_require_moved() -> None:
         ({"instruction": {"zh": "中文"}}, "exactly the keys zh and en"),
         ({"targets": ["z9"]}, "list of points"),
         ({"colour": "red"}, "unknown field"),
+        ({"wrong": {"b0a2": "too far"}}, "exactly the keys zh and en"),
+        ({"goal": "check", "piece": "N"}, "piece is for reach and capture goals only"),
+        ({"piece": "Q"}, "piece must be one upper-case FEN letter"),
+        ({"goal": "point", "answers": ["c2"], "right": {"c2": TEXT}}, "only steps answered with"),
+        ({"right": {"b0": TEXT}}, "right"),
     ],
 )
 def test_broken_lesson_files_name_the_problem(change: dict[str, Any], message: str) -> None:

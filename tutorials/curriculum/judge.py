@@ -243,30 +243,37 @@ class MoveRun:
                 self.collected.append(to)
         captured = effect not in ("move", "self_destruct")
         if goal.kind == "capture" and captured and to in goal.targets and to not in self.collected:
+            mover = before_pieces[iccs[:2]]
+            if goal.piece is not None and mover[-1].upper() != goal.piece:
+                return self._fail(self._authored(iccs, Explanation("wrong_piece", Text(
+                    "吃到了，但用的是{got}；这一步要用{want}来吃。",
+                    "That took it, but with the {got}; this step asks you to use the {want}.",
+                ).format(got=piece_name(mover, colour=False),
+                         want=piece_name(goal.piece, colour=False)))))
             if goal.effect and effect != goal.effect:
-                return self._fail(step.wrong.get(iccs) or Explanation("wrong_effect", Text(
+                return self._fail(self._authored(iccs, Explanation("wrong_effect", Text(
                     "吃到了，但这是{got}，题目要的是{want}。",
                     "That took it, but it was {got}; the exercise wants {want}.",
-                ).format(got=EFFECT_TEXT[effect], want=EFFECT_TEXT[goal.effect])))
+                ).format(got=EFFECT_TEXT[effect], want=EFFECT_TEXT[goal.effect]))))
             self.collected.append(to)
 
         met = self._goal_met(move, effect)
         if isinstance(met, Explanation):
-            return self._fail(step.wrong.get(iccs) or met)
+            return self._fail(self._authored(iccs, met))
         if met:
             return self._complete()
         outcome = pos.outcome()
         if outcome is not None:
-            return self._fail(step.wrong.get(iccs) or self._ended_early(outcome.termination))
+            return self._fail(self._authored(iccs, self._ended_early(outcome.termination)))
         if step.opponent == "none" and (
             goal.kind in ("mate", "stalemate", "dead_general") or goal.kind == "check" and step.par == 1
         ):
-            return self._fail(step.wrong.get(iccs) or self._missed(goal.kind))
+            return self._fail(self._authored(iccs, self._missed(goal.kind)))
         if goal.kind == "move" and (goal.accept or goal.effect):
-            return self._fail(step.wrong.get(iccs) or Explanation("not_this_move", Text(
+            return self._fail(self._authored(iccs, Explanation("not_this_move", Text(
                 "这步棋可以走，但不是这道题要找的那一步。再试一次。",
                 "That move is legal, but it is not the one this exercise is looking for. "
-                "Try again.")))
+                "Try again."))))
         if len(self.moves) >= step.move_limit:
             return self._fail(Explanation("too_many_moves", Text(
                 "走的步数太多了，重新试一次吧。", "Too many moves: start the step again.")))
@@ -291,10 +298,10 @@ class MoveRun:
             return None
         reply_text = step.replies.get(" ".join(self.moves))
         if reply_text is None:
-            return self._fail(step.wrong.get(iccs) or Explanation("not_this_move", Text(
+            return self._fail(self._authored(iccs, Explanation("not_this_move", Text(
                 "这步棋可以走，但对方能够化解。找更有力的一步，再试一次。",
                 "That move is legal, but it lets the opponent off the hook. Look for a "
-                "stronger move and try again.")))
+                "stronger move and try again."))))
         reply = Move.from_iccs(reply_text)
         if reply not in pos.legal_moves:
             raise RuntimeError(f"step {step.key}: the scripted reply {reply_text} is not legal")
@@ -339,21 +346,25 @@ class MoveRun:
         return Explanation("no_check", Text("这步棋没有将军。再试一次。",
                                             "That move does not give check. Try again."))
 
+    def _authored(self, iccs: str, situation: Explanation) -> Explanation:
+        """The lesson's own words for this move (``wrong`` in the file), if it has them, under
+        the code of what happened; else the explanation of what happened."""
+        text = self.step.wrong.get(iccs)
+        return situation if text is None else Explanation(situation.code, text)
+
     def _explain(self, move: Move) -> Explanation:
-        custom = self.step.wrong.get(move.iccs())
-        if custom is not None:
-            return Explanation("illegal", custom)
         try:
-            return explain_illegal(self.pos, move)
+            reason = explain_illegal(self.pos, move)
         except (IllegalMoveError, ValueError, KeyError, StopIteration):
-            return Explanation("illegal", Text("这步棋不合规则。", "That move is not legal."))
+            reason = Explanation("illegal", Text("这步棋不合规则。", "That move is not legal."))
+        return self._authored(move.iccs(), reason)
 
     def _complete(self) -> None:
         self.status = "complete"
         outcome = self.pos.outcome()
         if outcome is not None:
             self.ended = (outcome.termination, outcome.winner)
-        self.message = Explanation("complete", self.step.success or Text("完成！", "Well done!"))
+        self.message = Explanation("complete", success_text(self.step, self.moves))
 
     def _fail(self, explanation: Explanation) -> None:
         self.status = "failed"
@@ -381,6 +392,13 @@ class MoveRun:
             legal=sorted(m.iccs() for m in pos.legal_moves) if playing else [],
             tries=pattern_moves(pos) if playing else [],
         )
+
+
+def success_text(step: Step, moves: Sequence[str]) -> Text:
+    """What the learner reads when ``moves`` complete the step: the words for its last move
+    (``right``), else the step's success text, else a plain "well done"."""
+    last = moves[-1] if moves else ""
+    return step.right.get(last) or step.success or Text("完成！", "Well done!")
 
 
 def play_moves(step: Step, moves: Sequence[str]) -> MoveState:

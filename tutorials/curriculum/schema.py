@@ -62,7 +62,8 @@ class Goal:
     kind: str
     # reach: points to visit; capture: points of the pieces to take
     targets: tuple[str, ...] = ()
-    # reach: only moves of this piece type (FEN letter, upper case) collect targets
+    # reach: only moves of this piece type (FEN letter, upper case) collect targets;
+    # capture: only this piece type may take the targets (another one fails the step)
     piece: str | None = None
     # move: the accepted moves (ICCS); empty: any legal move
     accept: tuple[str, ...] = ()
@@ -100,6 +101,8 @@ class Step:
     opponent: str = "none"  # none: the opponent never moves; scripted: replies from the data
     replies: Mapping[str, str] = field(default_factory=dict)
     wrong: Mapping[str, Text] = field(default_factory=dict)
+    # what to say when the step is completed by this move (ICCS), instead of ``success``
+    right: Mapping[str, Text] = field(default_factory=dict)
     success: Text | None = None
     hint: Text | None = None
     ruling: Text | None = None
@@ -174,11 +177,13 @@ def board_fen(variant: str, pieces: str, turn: str) -> str:
     return f"{'/'.join(rows)} {side} - - 0 1"
 
 
-def _text(data: Any, where: str, *, required: bool = True) -> Text | None:
+def _optional_text(data: Any, where: str) -> Text | None:
+    return None if data is None else _required_text(data, where)
+
+
+def _required_text(data: Any, where: str) -> Text:
     if data is None:
-        if required:
-            raise LessonFileError(f"{where}: missing (a table with zh and en)")
-        return None
+        raise LessonFileError(f"{where}: missing (a table with zh and en)")
     if not isinstance(data, Mapping) or set(data) != {"zh", "en"}:
         raise LessonFileError(f"{where}: must have exactly the keys zh and en")
     zh, en = data["zh"], data["en"]
@@ -232,7 +237,7 @@ _STEP_KEYS = {
     "key", "fen", "position", "turn", "halfmove", "orientation", "instruction", "goal", "targets", "piece",
     "accept", "only_move", "effect", "check_from", "termination", "winner", "answers",
     "answer_from", "method", "placement", "black_half", "require_moved", "example", "par", "opponent",
-    "line", "replies", "wrong", "success", "hint", "ruling", "arrows", "marks", "hints",
+    "line", "replies", "wrong", "right", "success", "hint", "ruling", "arrows", "marks", "hints",
 }
 
 
@@ -288,8 +293,12 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
     )
     if goal.kind in ("reach", "capture") and not goal.targets:
         raise LessonFileError(f"{where}: a {goal.kind} goal needs targets")
-    if goal.piece is not None and goal.piece not in "KABNRCPFM":
+    if goal.piece is not None and (
+        not isinstance(goal.piece, str) or len(goal.piece) != 1 or goal.piece not in "KABNRCPFM"
+    ):
         raise LessonFileError(f"{where}: piece must be one upper-case FEN letter")
+    if goal.piece is not None and goal.kind not in ("reach", "capture"):
+        raise LessonFileError(f"{where}: piece is for reach and capture goals only")
     if goal.effect is not None and goal.effect not in EFFECTS:
         raise LessonFileError(f"{where}: effect must be one of {', '.join(EFFECTS)}")
     if goal.kind == "outcome" and goal.termination not in TERMINATIONS:
@@ -325,9 +334,20 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         raise LessonFileError(f"{where}: a scripted opponent needs a line or replies")
 
     wrong_data = data.get("wrong") or {}
+    if not isinstance(wrong_data, Mapping):
+        raise LessonFileError(f"{where}.wrong: must be a table 'move or point' = {{ zh, en }}")
     wrong = {
-        str(k).lower(): _text(v, f"{where}.wrong.{k}")
+        str(k).lower(): _required_text(v, f"{where}.wrong.{k}")
         for k, v in wrong_data.items()
+    }
+    right_data = data.get("right") or {}
+    if not isinstance(right_data, Mapping):
+        raise LessonFileError(f"{where}.right: must be a table 'move' = {{ zh, en }}")
+    if right_data and kind not in MOVE_GOALS:
+        raise LessonFileError(f"{where}.right: only steps answered with moves have it")
+    _moves(list(right_data), f"{where}.right")
+    right = {
+        str(k).lower(): _required_text(v, f"{where}.right.{k}") for k, v in right_data.items()
     }
     par = int(data.get("par", 1))
     if par < 1:
@@ -339,15 +359,16 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         variant=variant,
         fen=fen,
         orientation=str(data.get("orientation", learner)),
-        instruction=_text(data.get("instruction"), f"{where}.instruction"),  # type: ignore[arg-type]
+        instruction=_required_text(data.get("instruction"), f"{where}.instruction"),
         goal=goal,
         par=par,
         opponent=opponent,
         replies=replies,
-        wrong=wrong,  # type: ignore[arg-type]
-        success=_text(data.get("success"), f"{where}.success", required=False),
-        hint=_text(data.get("hint"), f"{where}.hint", required=False),
-        ruling=_text(data.get("ruling"), f"{where}.ruling", required=False),
+        wrong=wrong,
+        right=right,
+        success=_optional_text(data.get("success"), f"{where}.success"),
+        hint=_optional_text(data.get("hint"), f"{where}.hint"),
+        ruling=_optional_text(data.get("ruling"), f"{where}.ruling"),
         arrows=_moves(data.get("arrows"), f"{where}.arrows"),
         marks=_points(data.get("marks"), f"{where}.marks"),
         hints=bool(data.get("hints", hints_default)),
@@ -378,7 +399,7 @@ def lesson_from_data(data: Mapping[str, Any], *, source: str = "") -> Lesson:
     if len(set(keys)) != len(keys):
         raise LessonFileError(f"{where}: two steps share a key")
     rulings = tuple(
-        _text(r, f"{where}.rulings[{i}]") for i, r in enumerate(data.get("rulings") or [])
+        _required_text(r, f"{where}.rulings[{i}]") for i, r in enumerate(data.get("rulings") or [])
     )
     digest = hashlib.sha256(
         json.dumps(data, sort_keys=True, ensure_ascii=False, default=str).encode()
@@ -387,10 +408,10 @@ def lesson_from_data(data: Mapping[str, Any], *, source: str = "") -> Lesson:
         slug=slug,
         course=course,
         order=int(data["order"]),
-        title=_text(data["title"], f"{where}.title"),  # type: ignore[arg-type]
-        summary=_text(data["summary"], f"{where}.summary"),  # type: ignore[arg-type]
+        title=_required_text(data["title"], f"{where}.title"),
+        summary=_required_text(data["summary"], f"{where}.summary"),
         steps=steps,
-        rulings=rulings,  # type: ignore[arg-type]
+        rulings=rulings,
         content_hash=digest,
         source=source,
         raw_steps=tuple(json.loads(json.dumps(s, default=str)) for s in steps_data),

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from engine import Position
+from tutorials.curriculum.audit import success_problems
 from tutorials.curriculum.judge import MoveRun, StepRefused, check_setup, point_answers
 from tutorials.curriculum.schema import Step, read_lesson_file
 
@@ -98,7 +99,13 @@ def line_is_forced(step: Step, solution: list[str]) -> bool:
 
 
 def verify_step(step: Step) -> list[str]:
-    """Every problem with one step (empty when the step is sound)."""
+    """Every problem with one step (empty when the step is sound): it cannot be done in par,
+    its script does not play, or its success text describes something that did not happen."""
+    problems = success_problems(step)
+    return problems + _goal_problems(step)
+
+
+def _goal_problems(step: Step) -> list[str]:
     goal = step.goal
     where = f"step {step.key}"
     problems: list[str] = []
