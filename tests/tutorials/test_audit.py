@@ -6,6 +6,7 @@ from typing import Any
 
 from tutorials.curriculum.audit import (
     description_problems,
+    instruction_problems,
     named_chinese_moves,
     named_pieces_en,
     named_pieces_zh,
@@ -25,7 +26,7 @@ def make_step(course: str = "xiangqi", **step: Any):
         "order": 1,
         "title": TEXT,
         "summary": TEXT,
-        "steps": [{"instruction": TEXT, **step}],
+        "steps": [{"instruction": TEXT} | step],
     }
     return lesson_from_data(data).steps[0]
 
@@ -114,3 +115,35 @@ def test_words_for_a_move_that_never_completes_are_caught() -> None:
         right={"b0a2": {"zh": "马到了。", "en": "The horse is there."}},
     )
     assert any("never shown" in p for p in success_problems(step))
+
+
+def test_an_instructed_piece_must_be_the_one_that_completes_the_step() -> None:
+    asks = {"zh": "用车撞掉导弹。", "en": "Hit the missile with your chariot."}
+    loose = make_step(
+        course="feidan",
+        position="Ke0 kf9 ae9 rk8 Mf8",
+        turn="black",
+        goal="capture",
+        targets=["f8"],
+        effect="collision",
+        par=1,
+        instruction=asks,
+    )
+    problems = instruction_problems(loose)
+    assert len(problems) == 1 and "e9f8" in problems[0] and "with A" in problems[0]
+    strict = make_step(
+        course="feidan",
+        position="Ke0 kf9 ae9 rk8 Mf8",
+        turn="black",
+        goal="capture",
+        targets=["f8"],
+        effect="collision",
+        piece="R",
+        par=1,
+        instruction=asks,
+    )
+    assert instruction_problems(strict) == []
+    # an aside in brackets is not the task
+    aside = {"zh": "应将！（试试用帅吃。）", "en": "Answer the check! (Try it with the general.)"}
+    either = make_step(course="feidan", position="Kf0 kg9 Ag0 mf1", goal="move", instruction=aside)
+    assert instruction_problems(either) == []

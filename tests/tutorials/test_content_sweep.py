@@ -23,9 +23,9 @@ import pytest
 from django.test import Client
 
 from engine import Position
-from tutorials.curriculum import COURSES, Lesson, Step, Text, read_lessons
+from tutorials.curriculum import COURSES, Explanation, Lesson, Step, StepRefused, Text, read_lessons
 from tutorials.curriculum.audit import completions, description_problems, what_happened
-from tutorials.curriculum.judge import answer_point, point_answers, success_text
+from tutorials.curriculum.judge import MoveRun, answer_point, point_answers, success_text
 from tutorials.curriculum.schema import MOVE_GOALS
 from tutorials.curriculum.solve import shortest_solution
 
@@ -402,4 +402,64 @@ def test_pieces_said_to_stand_on_a_point_stand_there() -> None:
                     zh_point = point.lower()
                     if zh_point not in text.zh:
                         problems.append(f"{where}: the Chinese text does not name {point}")
+    assert problems == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Deeper than the HTTP sweep: the referee itself, from every position two moves in
+
+
+def _referee_sweep(step: Step, depth: int) -> list[str]:
+    """Every legal and pattern move from every position reached within ``depth`` learner moves
+    is either played or refused with a specific reason in both languages; every message is an
+    explanation with both languages."""
+    problems: list[str] = []
+    frontier = [MoveRun(step)]
+    seen: set[str] = set()
+    for _ in range(depth):
+        following = []
+        for run in frontier:
+            state = run.state()
+            for move in sorted(set(state.legal) | set(state.tries)):
+                child = run.copy()
+                where = f"step {step.key} {' '.join([*run.moves, move])}"
+                try:
+                    child.play(move)
+                except StepRefused as refused:
+                    reason = refused.explanation
+                    if not isinstance(reason, Explanation) or not isinstance(reason.text, Text):
+                        problems.append(f"{where}: refused with {reason!r}")
+                    elif reason.code == "illegal" and move not in step.wrong:
+                        problems.append(f"{where}: refused with the generic reason")
+                    elif not (CJK.search(reason.text.zh) and reason.text.en.strip()):
+                        problems.append(f"{where}: the reason is not in both languages")
+                    continue
+                except Exception as error:  # noqa: BLE001 - any other error is the finding
+                    problems.append(f"{where}: {type(error).__name__}: {error}")
+                    continue
+                message = child.message
+                if message is not None and not (
+                    isinstance(message, Explanation)
+                    and isinstance(message.text, Text)
+                    and CJK.search(message.text.zh)
+                    and message.text.en.strip()
+                ):
+                    problems.append(f"{where}: the message is {message!r}")
+                key = child.pos.fen() + " ".join(child.collected)
+                if child.status == "playing" and key not in seen:
+                    seen.add(key)
+                    following.append(child)
+        frontier = following
+    return problems
+
+
+@pytest.mark.parametrize("course", COURSES)
+def test_the_referee_answers_every_try_two_moves_deep(course: str) -> None:
+    problems = []
+    for lesson in LESSONS:
+        if lesson.course != course:
+            continue
+        for step in lesson.steps:
+            if step.goal.kind in MOVE_GOALS:
+                problems += [f"{lesson.slug} {p}" for p in _referee_sweep(step, min(step.par, 2))]
     assert problems == []

@@ -9,6 +9,9 @@ only speak of what every such line did. The rule checked here, in each language 
   answered by a point: the point clicked);
 * every move the text names (ICCS ``h2e2`` or Chinese ``马二进三``) was played.
 
+And an instruction that asks for a piece ("take it with your chariot") is completed only by that
+piece: by its last move, or, for a check or a mate, by a check from it (``instruction_problems``).
+
 ``completions`` finds the lines that complete a step (by the referee, as the server plays them),
 ``what_happened`` reads a line from its positions (the referee's plies or the API's answer),
 and ``description_problems`` compares a text with it.
@@ -240,3 +243,54 @@ def success_problems(step: Step, *, extra_moves: int = 1) -> list[str]:
     for problem in problems:
         unique.setdefault(problem.split(": ", 1)[1], problem)
     return list(unique.values())
+
+
+_INSTRUCTED = re.compile(
+    r"\bwith (?:your |the )?(?:two )?(?:turncoat )?(general|advisor|elephant|horse|chariot|cannon"
+    r"|soldier|fighter|missile)s?\b",
+    re.IGNORECASE,
+)
+_KIND_OF_NAME = {
+    "general": "K",
+    "advisor": "A",
+    "elephant": "B",
+    "horse": "N",
+    "chariot": "R",
+    "cannon": "C",
+    "soldier": "P",
+    "fighter": "F",
+    "missile": "M",
+}
+
+
+def instructed_pieces(step: Step) -> frozenset[str]:
+    """The kinds of piece the instruction asks the learner to use ("with your horse"); words in
+    brackets are asides, not the task."""
+    task = re.sub(r"\([^)]*\)", "", step.instruction.en)
+    return frozenset(_KIND_OF_NAME[name.lower()] for name in _INSTRUCTED.findall(task))
+
+
+def instruction_problems(step: Step, *, extra_moves: int = 1) -> list[str]:
+    """Lines that complete the step without the piece its instruction asks for."""
+    wanted = instructed_pieces(step)
+    if not wanted or step.goal.kind in ("point", "setup"):
+        return []
+    depth = step.par + extra_moves if step.opponent == "none" else step.par
+    problems: dict[str, str] = {}
+    for run in completions(step, depth):
+        index = max(i for i, ply in enumerate(run.plies) if ply.by == "learner")
+        last = run.plies[index]
+        before = Position.from_fen(step.variant, run.plies[index - 1].fen if index else step.fen)
+        kinds = {_kind(before.pieces()[last.iccs[:2]])}
+        if step.goal.kind in ("check", "mate", "dead_general"):
+            after = Position.from_fen(step.variant, last.fen)
+            kinds |= {_kind(after.pieces()[p]) for p in after.checkers()}
+        if not kinds & wanted:
+            problems.setdefault(
+                last.iccs,
+                (
+                    f"step {step.key}: the instruction asks for {'/'.join(sorted(wanted))}, but "
+                    f"{' '.join(run.moves)} completes it with {'/'.join(sorted(kinds))}"
+                ),
+            )
+    return list(problems.values())

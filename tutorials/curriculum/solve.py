@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from engine import Position
-from tutorials.curriculum.audit import success_problems
+from tutorials.curriculum.audit import instruction_problems, success_problems
 from tutorials.curriculum.judge import MoveRun, StepRefused, check_setup, point_answers
 from tutorials.curriculum.schema import Step, read_lesson_file
 
@@ -100,8 +100,9 @@ def line_is_forced(step: Step, solution: list[str]) -> bool:
 
 def verify_step(step: Step) -> list[str]:
     """Every problem with one step (empty when the step is sound): it cannot be done in par,
-    its script does not play, or its success text describes something that did not happen."""
-    problems = success_problems(step)
+    its script does not play, its success text describes something that did not happen, or a
+    piece other than the one its instruction asks for completes it."""
+    problems = success_problems(step) + instruction_problems(step)
     return problems + _goal_problems(step)
 
 
