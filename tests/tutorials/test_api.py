@@ -196,6 +196,23 @@ def test_the_lesson_does_not_give_its_answers_away(client: Client) -> None:
     assert "f7e8" not in text  # the scripted reply
     board = client.get("/api/learn/lessons/xiangqi-board/").json()
     assert all("answers" not in step and "accept" not in step for step in board["steps"])
+    # the words kept for one completing move do not tell which move completes the step
+    collision = client.get("/api/learn/lessons/feidan-collision/").json()
+    assert "right" not in str(collision) and "仕撞掉了导弹" not in str(collision)
+
+
+def test_the_first_lessons_own_wrong_move_is_explained_not_a_server_error(client: Client) -> None:
+    """炮八平五 on the first lesson's notation step, and 炮九平六 on feidan's: a legal move the
+    lesson has its own words for."""
+    for slug, move, words in (("xiangqi-board", "b2e2", "炮八平五"), ("feidan-board", "c2f2", "炮九平六")):
+        response = play(english(client), slug, "4", [move])
+        assert response.status_code == 200, response.content[:200]
+        data = response.json()
+        assert data["status"] == "failed" and data["message"]["code"] == "not_this_move"
+        client.cookies["django_language"] = "zh-hans"
+        data = play(client, slug, "4", [move]).json()
+        assert words in data["message"]["text"]
+    assert StepProgress.objects.count() == 0
 
 
 def test_progress_moves_to_the_account_on_sign_up(client: Client) -> None:
