@@ -355,6 +355,8 @@ def test_texts_name_only_marks_the_board_draws() -> None:
                     problems.append(f"{where}: green circles, but the step has no targets")
                 if green and ("circled in green" in text.en) != ("绿圈" in text.zh):
                     problems.append(f"{where}: only one language speaks of the green circles")
+                if "top of this lesson" in text.en or "本课开头" in text.zh:
+                    problems.append(f"{where}: the lesson's notes are under its steps, not on top")
                 if re.search(r"\byellow\b", text.en) and not step.marks:
                     problems.append(f"{where}: yellow marks, but the step has none")
                 if re.search(r"\barrows?\b", text.en) and not step.arrows:
