@@ -69,11 +69,9 @@ class StepRefused(ValueError):
         self.move = move
 
 
-def _refuse(code: str, zh: str, en: str, **kw: object) -> StepRefused:
-    index = kw.pop("index", None)
-    move = kw.pop("move", None)
-    return StepRefused(Explanation(code, Text(zh, en).format(**kw)), index=index,  # type: ignore[arg-type]
-                       move=move)  # type: ignore[arg-type]
+def _refuse(code: str, zh: str, en: str, *, index: int | None = None, move: str | None = None,
+            **values: object) -> StepRefused:
+    return StepRefused(Explanation(code, Text(zh, en).format(**values)), index=index, move=move)
 
 
 def stars_for(moves_used: int, par: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine import Position
+from engine import Move, Position
 from tutorials.curriculum.audit import instruction_problems, success_problems
 from tutorials.curriculum.judge import MoveRun, StepRefused, check_setup, point_answers
 from tutorials.curriculum.schema import Step, read_lesson_file
@@ -74,8 +74,8 @@ def forced_win(pos: Position, moves: int, wanted: str) -> bool:
     return False
 
 
-def _after_reply(pos: Position, reply: object, moves: int, wanted: str) -> bool:
-    pos.push(reply)  # type: ignore[arg-type]
+def _after_reply(pos: Position, reply: Move, moves: int, wanted: str) -> bool:
+    pos.push(reply)
     try:
         return pos.outcome() is None and forced_win(pos, moves, wanted)
     finally:
