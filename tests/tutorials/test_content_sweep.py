@@ -198,22 +198,40 @@ def _tries(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
         elif step.goal.kind == "point":
             problems += _point_sweep(lesson, step, by_language)
         else:
-            for language, client in by_language.items():
-                for name, placement in (
-                    ("start", step.goal.placement),
-                    ("example", step.goal.example),
-                ):
-                    response = post(
-                        client, lesson, step, "setup", {"placement": dict(placement or {})}
-                    )
-                    problems += explained(response, language, f"{where} setup {name}")
-                    if response.status_code == 200:
-                        data = response.json()
-                        if data["valid"] != (name == "example"):
-                            problems.append(f"{where} setup {name}: valid={data['valid']}")
-                        for violation in data["violations"]:
-                            if language == "zh" and not CJK.search(violation["text"]):
-                                problems.append(f"{where} setup {name}: {violation} not in Chinese")
+            problems += _setup_sweep(lesson, step, by_language)
+    return problems
+
+
+def _setup_sweep(lesson: Lesson, step: Step, by_language: dict[str, Client]) -> list[str]:
+    """The starting placement (wrong), the example (right), and halves the board cannot make but
+    a client can send: empty, a missing missile, a letter that is no piece. Each violation is
+    told in both languages, as many distinct sentences in Chinese as in English."""
+    where = f"{lesson.slug} step {step.key} setup"
+    start = dict(step.goal.placement or {})
+    missing = {p: v for p, v in start.items() if v != "M"}
+    placements = {
+        "start": (start, False),
+        "example": (dict(step.goal.example or {}), True),
+        "empty": ({}, False),
+        "no missiles": (missing, False),
+        "unknown letter": ({**start, "a0": "X"}, False),
+    }
+    problems = []
+    for name, (placement, valid) in placements.items():
+        texts: dict[str, list[str]] = {}
+        for language, client in by_language.items():
+            response = post(client, lesson, step, "setup", {"placement": placement})
+            problems += explained(response, language, f"{where} {name}")
+            if response.status_code != 200:
+                continue
+            data = response.json()
+            if data["valid"] != valid:
+                problems.append(f"{where} {name}: valid={data['valid']}")
+            texts[language] = [v["text"] for v in data["violations"]]
+            if language == "zh" and not all(CJK.search(t) for t in texts["zh"]):
+                problems.append(f"{where} {name}: not in Chinese: {texts['zh']}")
+        if len(texts) == 2 and len(set(texts["zh"])) != len(set(texts["en"])):
+            problems.append(f"{where} {name}: Chinese {texts['zh']} does not match {texts['en']}")
     return problems
 
 

@@ -290,6 +290,16 @@ def test_setup_violations_are_explained_in_both_languages() -> None:
     assert check_setup(step, halves(STANDARD)).valid
 
 
+def test_a_missing_piece_is_named_in_both_languages() -> None:
+    step = make_step(course="feidan", goal="setup", method="five_soldiers",
+                     placement=STANDARD, example=STANDARD)
+    placement = {p: v for p, v in halves(STANDARD).items() if p != "a0"}  # one missile gone
+    (violation,) = check_setup(step, placement).violations
+    assert violation.code == "wrong_piece_count"
+    assert "1 missile" in violation.text.en and "2 missiles" in violation.text.en
+    assert violation.text.zh == "导弹的数目不对：现在摆了1个，每方正好2个。"
+
+
 def test_setup_reveal_against_a_fixed_black_half() -> None:
     red = STANDARD.replace("Kf0", "Ke1")
     black = ("ma9 rb9 nc9 bd9 ae9 ke8 ag9 bh9 ni9 rj9 mk9 fa7 cc7 ci7 fk7 "

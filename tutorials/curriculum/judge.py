@@ -15,6 +15,7 @@ Two kinds of opponent:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -529,6 +530,29 @@ _VIOLATION_ZH = {
 }
 
 
+_COUNT = re.compile(r"has (\d+) (\w+); a side has exactly (\d+)")
+_KIND_OF_NOUN = {
+    noun: kind
+    for kind, nouns in {
+        "K": "general generals", "A": "advisor advisors", "B": "elephant elephants",
+        "N": "horse horses", "R": "chariot chariots", "C": "cannon cannons",
+        "P": "soldier soldiers", "F": "fighter fighters", "M": "missile missiles",
+    }.items()
+    for noun in nouns.split()
+}
+
+
+def _count_zh(message: str) -> str | None:
+    """The engine's count of one kind of piece ("Red has 1 missile; a side has exactly 2
+    missiles.") in Chinese, naming the piece and both numbers; None if it reads otherwise."""
+    match = _COUNT.search(message)
+    if match is None or match.group(2) not in _KIND_OF_NOUN:
+        return None
+    have, noun, needed = match.groups()
+    name = piece_name(_KIND_OF_NOUN[noun], colour=False).zh
+    return f"{name}的数目不对：现在摆了{have}个，每方正好{needed}个。"
+
+
 @dataclass(frozen=True)
 class SetupViolation:
     point: str | None
@@ -559,7 +583,8 @@ def check_setup(step: Step, placement: Mapping[str, str]) -> SetupState:
             values["q"] = piece_name(letter, colour=False).zh
         else:
             values["q"] = "棋子"
-        zh = _VIOLATION_ZH.get(v.code, v.message).format(**values)
+        zh = _count_zh(v.message) if v.code == "wrong_piece_count" else None
+        zh = zh or _VIOLATION_ZH.get(v.code, v.message).format(**values)
         explained.append(SetupViolation(v.point, v.code, Text(zh, v.message)))
     if explained:
         return SetupState(False, explained, Explanation("setup_invalid", Text(
