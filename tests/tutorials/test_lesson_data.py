@@ -68,7 +68,7 @@ def test_every_text_is_in_both_languages() -> None:
         texts = [lesson.title, lesson.summary, *lesson.rulings]
         for step in lesson.steps:
             texts += [step.instruction, step.hint, step.ruling, step.success,
-                      *step.wrong.values()]
+                      *step.wrong.values(), *step.right.values()]
         for text in filter(None, texts):
             assert text.zh.strip() and text.en.strip(), lesson.slug
             # Chinese text has Chinese in it; the English side is not a copy of it.
