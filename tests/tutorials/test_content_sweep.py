@@ -22,9 +22,14 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from engine import Position
+from engine import Move, Position
 from tutorials.curriculum import COURSES, Explanation, Lesson, Step, StepRefused, Text, read_lessons
-from tutorials.curriculum.audit import completions, description_problems, what_happened
+from tutorials.curriculum.audit import (
+    completions,
+    description_problems,
+    named_chinese_moves,
+    what_happened,
+)
 from tutorials.curriculum.judge import MoveRun, answer_point, point_answers, success_text
 from tutorials.curriculum.schema import MOVE_GOALS
 from tutorials.curriculum.solve import shortest_solution
@@ -482,4 +487,25 @@ def test_the_referee_answers_every_try_two_moves_deep(course: str) -> None:
         for step in lesson.steps:
             if step.goal.kind in MOVE_GOALS:
                 problems += [f"{lesson.slug} {p}" for p in _referee_sweep(step, min(step.par, 2))]
+    assert problems == []
+
+
+def test_instructions_ask_for_the_moves_and_the_side_the_step_accepts() -> None:
+    """ "Play 马8进7" is the accepted move, in both languages; "you play Black" is said exactly
+    where the learner plays Black."""
+    problems = []
+    for lesson in LESSONS:
+        for step in lesson.steps:
+            text = step.instruction
+            where = f"{lesson.slug} step {step.key}"
+            black = bool(re.search(r"\byou play black\b", text.en, re.IGNORECASE))
+            if black != ("你执黑" in text.zh) or black != (step.learner == "black"):
+                problems.append(f"{where}: the side said does not match the learner's side")
+            if step.goal.kind not in MOVE_GOALS or not step.goal.accept:
+                continue
+            pos = Position.from_fen(step.variant, step.fen)
+            accepted = {pos.chinese(Move.from_iccs(m)) for m in step.goal.accept}
+            for language, words in (("zh", text.zh), ("en", text.en)):
+                for move in named_chinese_moves(words) - accepted:
+                    problems.append(f"{where} ({language}): asks for {move}, accepts {accepted}")
     assert problems == []

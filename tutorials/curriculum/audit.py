@@ -61,8 +61,8 @@ _POINT = re.compile(r"(?<![A-Za-z0-9])([a-k][0-9])(?![A-Za-z0-9])")
 _ICCS = re.compile(r"(?<![A-Za-z0-9])([a-k][0-9][a-k][0-9])(?![A-Za-z0-9])")
 _NUMBER = "(?:[一二三四五六七八九十]+|[0-9]+)"
 _CHINESE_MOVE = re.compile(
-    rf"((?:前|中|后|[二三四])?(?:战机|导弹|[帅将仕士相象马车炮兵卒]){_NUMBER}?[进退平]{_NUMBER})"
-)
+    rf"((?:前|中|后|[二三四])?(?:战机|导弹|[帅将仕士相象马车炮兵卒]){_NUMBER}?[进退平]{_NUMBER})(?![宫线路])"
+)  # not 进九宫 (into the palace)
 
 
 def named_pieces_zh(text: str) -> frozenset[str]:
