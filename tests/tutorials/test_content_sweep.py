@@ -4,13 +4,16 @@
   generic one, in Chinese and in English.
 * Every move the board lets a learner try (the legal moves and the pattern moves the page offers
   as destinations), at the start of each step and on the way through its solution, answers 200
-  or 400 with a clear reason in both languages: never a server error. Every point of a question's
-  board is answered; a setup's starting placement and its example are judged.
+  or 400 with a specific reason in both languages: never a server error. Every kind of point of
+  a question's board is answered (every point through the referee); a setup's starting
+  placement, its example and halves the board cannot make are judged and explained.
 * Every line of moves that completes a step is told what happened: the success text it gets
   names only pieces that took part, points that were moved from or to, and moves that were
   played (tutorials/curriculum/audit.py states the rule).
-* The texts name only what the board shows (no "stars" where the board draws green circles) and
-  pieces said to stand on a point stand there.
+* The texts name only what the board shows (no "stars" where the board draws green circles),
+  pieces said to stand on a point stand there, and the moves and side an instruction asks for
+  are the step's.
+* Below the HTTP sweep, the referee answers every legal and pattern move two moves deep.
 """
 
 from __future__ import annotations
@@ -129,9 +132,12 @@ def _wrong_answers(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
                         **({"moment": page["moment"]} if page.get("moment") else {}),
                     }
                     response = post(client, lesson, step, "answer", body)
+                    if response.status_code != 200:
+                        problems.append(f"{where} ({language}): answered {response.status_code}")
+                        continue
                     data = response.json()
-                    if response.status_code != 200 or data["correct"]:
-                        problems.append(f"{where} ({language}): {response.status_code} {data}")
+                    if data["correct"]:
+                        problems.append(f"{where} ({language}): judged right")
                     elif data["message"]["text"] != text.get(language):
                         problems.append(f"{where} ({language}): got {data['message']['text']!r}")
                 continue
