@@ -244,10 +244,11 @@ class MoveRun:
         if goal.kind == "capture" and captured and to in goal.targets and to not in self.collected:
             mover = before_pieces[iccs[:2]]
             if goal.piece is not None and mover[-1].upper() != goal.piece:
+                took = Text("撞掉了", "hit") if effect == "collision" else Text("吃到了", "took")
                 return self._fail(self._authored(iccs, Explanation("wrong_piece", Text(
-                    "吃到了，但用的是{got}；这一步要用{want}来吃。",
-                    "That took it, but with the {got}; this step asks you to use the {want}.",
-                ).format(got=piece_name(mover, colour=False),
+                    "{took}，但用的是{got}；这一步要用{want}。",
+                    "That {took} it, but with the {got}; this step asks you to use the {want}.",
+                ).format(took=took, got=piece_name(mover, colour=False),
                          want=piece_name(goal.piece, colour=False)))))
             if goal.effect and effect != goal.effect:
                 return self._fail(self._authored(iccs, Explanation("wrong_effect", Text(
