@@ -46,8 +46,14 @@ MOVE_GOALS = ("reach", "capture", "check", "mate", "stalemate", "dead_general", 
 GOAL_KINDS = (*MOVE_GOALS, "setup", "point")
 EFFECTS = ("move", "capture", "collision", "self_destruct", "cannon_takes_missile", "defection")
 TERMINATIONS = (
-    "checkmate", "stalemate", "dead_general", "perpetual_check", "perpetual_chase",
-    "repetition", "forced_variation", "natural_limit",
+    "checkmate",
+    "stalemate",
+    "dead_general",
+    "perpetual_check",
+    "perpetual_chase",
+    "repetition",
+    "forced_variation",
+    "natural_limit",
 )
 SECRET_METHODS = ("five_soldiers", "middle_soldier")
 _POINT = re.compile(r"^[a-k][0-9]$")
@@ -237,10 +243,41 @@ def _placement(data: Any, where: str) -> dict[str, str] | None:
 
 
 _STEP_KEYS = {
-    "key", "fen", "position", "turn", "halfmove", "orientation", "instruction", "goal", "targets", "piece",
-    "accept", "only_move", "effect", "check_from", "termination", "winner", "answers",
-    "answer_from", "method", "placement", "black_half", "require_moved", "example", "par", "opponent",
-    "line", "replies", "wrong", "right", "success", "hint", "ruling", "arrows", "marks", "hints",
+    "key",
+    "fen",
+    "position",
+    "turn",
+    "halfmove",
+    "orientation",
+    "instruction",
+    "goal",
+    "targets",
+    "piece",
+    "accept",
+    "only_move",
+    "effect",
+    "check_from",
+    "termination",
+    "winner",
+    "answers",
+    "answer_from",
+    "method",
+    "placement",
+    "black_half",
+    "require_moved",
+    "example",
+    "par",
+    "opponent",
+    "line",
+    "replies",
+    "wrong",
+    "right",
+    "success",
+    "hint",
+    "ruling",
+    "arrows",
+    "marks",
+    "hints",
 }
 
 
@@ -312,9 +349,13 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         raise LessonFileError(f"{where}: a point goal needs answers or answer_from")
     if goal.kind == "setup":
         if goal.method not in SECRET_METHODS:
-            raise LessonFileError(f"{where}: a setup goal needs method {' or '.join(SECRET_METHODS)}")
+            raise LessonFileError(
+                f"{where}: a setup goal needs method {' or '.join(SECRET_METHODS)}"
+            )
         if goal.placement is None or goal.example is None:
-            raise LessonFileError(f"{where}: a setup goal needs a starting placement and an example")
+            raise LessonFileError(
+                f"{where}: a setup goal needs a starting placement and an example"
+            )
     if goal.answer_from is not None:
         spec = goal.answer_from
         if set(spec) - {"numbers", "piece", "draw_claim"}:
@@ -339,19 +380,14 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
     wrong_data = data.get("wrong") or {}
     if not isinstance(wrong_data, Mapping):
         raise LessonFileError(f"{where}.wrong: must be a table 'move or point' = {{ zh, en }}")
-    wrong = {
-        str(k).lower(): _required_text(v, f"{where}.wrong.{k}")
-        for k, v in wrong_data.items()
-    }
+    wrong = {str(k).lower(): _required_text(v, f"{where}.wrong.{k}") for k, v in wrong_data.items()}
     right_data = data.get("right") or {}
     if not isinstance(right_data, Mapping):
         raise LessonFileError(f"{where}.right: must be a table 'move' = {{ zh, en }}")
     if right_data and kind not in MOVE_GOALS:
         raise LessonFileError(f"{where}.right: only steps answered with moves have it")
     _moves(list(right_data), f"{where}.right")
-    right = {
-        str(k).lower(): _required_text(v, f"{where}.right.{k}") for k, v in right_data.items()
-    }
+    right = {str(k).lower(): _required_text(v, f"{where}.right.{k}") for k, v in right_data.items()}
     par = int(data.get("par", 1))
     if par < 1:
         raise LessonFileError(f"{where}: par must be at least 1")
@@ -396,9 +432,7 @@ def lesson_from_data(data: Mapping[str, Any], *, source: str = "") -> Lesson:
     steps_data = data["steps"]
     if not isinstance(steps_data, list) or not steps_data:
         raise LessonFileError(f"{where}: a lesson needs at least one step")
-    steps = tuple(
-        _step(s, i, course, f"{where} step {i + 1}") for i, s in enumerate(steps_data)
-    )
+    steps = tuple(_step(s, i, course, f"{where} step {i + 1}") for i, s in enumerate(steps_data))
     keys = [s.key for s in steps]
     if len(set(keys)) != len(keys):
         raise LessonFileError(f"{where}: two steps share a key")
@@ -445,7 +479,9 @@ def read_lesson_file(path: Path) -> Lesson:
         raise LessonFileError(f"{path.name}: {error}") from None
     lesson = lesson_from_data(data, source=f"{path.parent.name}/{path.name}")
     if path.parent.name != lesson.course:
-        raise LessonFileError(f"{path.name}: lies in {path.parent.name}/ but says course {lesson.course}")
+        raise LessonFileError(
+            f"{path.name}: lies in {path.parent.name}/ but says course {lesson.course}"
+        )
     return lesson
 
 

@@ -123,8 +123,10 @@ def _goal_problems(step: Step) -> list[str]:
             problems.append(f"{where}: the starting placement is already a solution")
         example = check_setup(step, dict(goal.example or {}))
         if not example.valid:
-            problems.append(f"{where}: the example is refused: {example.message.text.en} "
-                            f"{[v.text.en for v in example.violations]}")
+            problems.append(
+                f"{where}: the example is refused: {example.message.text.en} "
+                f"{[v.text.en for v in example.violations]}"
+            )
         return problems
     if goal.only_move:
         pos = Position.from_fen(step.variant, step.fen)
@@ -169,8 +171,10 @@ def main(argv: list[str]) -> int:
             if not problems and step.goal.kind not in ("point", "setup"):
                 found = shortest_solution(step, step.par)
                 solution = " ".join(found or [])
-            print(f"{lesson.slug} {step.key} {step.goal.kind}: "
-                  f"{'; '.join(problems) if problems else 'ok ' + solution}")
+            print(
+                f"{lesson.slug} {step.key} {step.goal.kind}: "
+                f"{'; '.join(problems) if problems else 'ok ' + solution}"
+            )
             bad += bool(problems)
     return 1 if bad else 0
 
