@@ -61,10 +61,10 @@ LEVEL_TABLE: Final[dict[int, Level]] = {
     2: Level(depth=2, nodes=3_000, noise=80, quiescence=False),
     3: Level(depth=2, nodes=4_000, noise=50),
     4: Level(depth=3, nodes=6_000, noise=30),
-    5: Level(depth=4, nodes=8_000, noise=15),
-    6: Level(depth=5, nodes=12_000, noise=8),
-    7: Level(depth=6, nodes=16_000, noise=0),
-    8: Level(depth=64, nodes=24_000, noise=0),
+    5: Level(depth=4, nodes=10_000, noise=15),
+    6: Level(depth=5, nodes=16_000, noise=8),
+    7: Level(depth=6, nodes=30_000, noise=0),
+    8: Level(depth=64, nodes=60_000, noise=0),
 }
 DRAW_ACCEPT_BELOW = -50  # the engine accepts a draw when it stands this badly or worse
 DEFAULT_TT_MIB = 64

@@ -10,7 +10,7 @@ functions.
 from __future__ import annotations
 
 from engine.play.evaluation import Tables
-from engine.position import Change, Position
+from engine.position import ZOBRIST_BLACK, Change, Position
 from engine.rules import Outcome, hash_history, ply_flags
 from engine.variants import (
     ADVISOR,
@@ -34,8 +34,10 @@ __all__ = [
     "judge_cycle",
     "last_changes",
     "legal",
+    "has_pieces",
     "pop",
     "push",
+    "push_null",
     "to_int",
 ]
 
@@ -51,7 +53,31 @@ def push(pos: Position, m: int) -> None:
 
 
 def pop(pos: Position) -> None:
+    """Take back the last move (or pass)."""
     pos._pop()
+
+
+def push_null(pos: Position) -> None:
+    """Pass: the other side moves next, nothing else changes. The halfmove
+    clock restarts so that no repetition is counted across the pass; ``pop``
+    takes it back."""
+    pos._stack.append((0, [], pos.halfmove, pos.hash, (pos.kings[0], pos.kings[1])))
+    pos.halfmove = 0
+    if pos.side:
+        pos.fullmove += 1
+    pos.side ^= BLACK
+    pos.hash ^= ZOBRIST_BLACK
+    pos._legal = None
+
+
+_OFFICERS = (CHARIOT, HORSE, CANNON, FIGHTER, MISSILE)
+
+
+def has_pieces(pos: Position) -> bool:
+    """Has the side to move a chariot, horse, cannon, fighter or missile?
+    (Without one, passing is too often the better move for null-move pruning.)"""
+    b = pos.board
+    return any(b[sq] & 15 in _OFFICERS for sq in pos.occupied[pos.side >> 5])
 
 
 def last_changes(pos: Position) -> list[Change]:

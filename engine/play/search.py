@@ -49,6 +49,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 ENTRY_BYTES = 160  # what one table slot costs in CPython, roughly (tuple + ints)
 QS_CHECK_PLIES = 3  # quiescence plies in which a check is answered by every evasion
 TEMPO = 10
+EVAL_CACHE = 1 << 17
+NULL_MOVE_R = 2
 
 
 class _Stop(Exception):
@@ -108,8 +110,12 @@ class Searcher:
         self.tt_mask = slots - 1
         self.tt: list[tuple[int, int, int, int, int] | None] = [None] * slots
         self.history: list[int] = B.hash_history(self.pos)
+        self.seen: dict[int, int] = {}
+        for h in self.history:
+            self.seen[h] = self.seen.get(h, 0) + 1
         self.psq = material_and_squares(self.pos.board, self.t)
         self.psq_stack: list[int] = []
+        self.eval_cache: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 8)]
         self.hist: dict[int, int] = {}
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
@@ -125,23 +131,48 @@ class Searcher:
         B.push(pos, m)
         self.psq_stack.append(self.psq)
         self.psq += delta(B.last_changes(pos), self.t)
-        self.history.append(pos.hash)
+        h = pos.hash
+        self.history.append(h)
+        self.seen[h] = self.seen.get(h, 0) + 1
 
     def unmake(self) -> None:
+        h = self.history.pop()
+        self.seen[h] -= 1
         B.pop(self.pos)
         self.psq = self.psq_stack.pop()
-        self.history.pop()
+
+    def make_null(self) -> None:
+        """Pass (for null-move pruning); no repetition is looked for across it."""
+        B.push_null(self.pos)
+        self.psq_stack.append(self.psq)
+        h = self.pos.hash
+        self.history.append(h)
+        self.seen[h] = self.seen.get(h, 0) + 1
+
+    def unmake_null(self) -> None:
+        h = self.history.pop()
+        self.seen[h] -= 1
+        B.pop(self.pos)
+        self.psq = self.psq_stack.pop()
 
     # ------------------------------------------------------------------
     # evaluation
 
     def evaluate(self) -> int:
         pos = self.pos
-        score = self.psq + positional(pos.board, pos.occupied, self.variant)
-        if pos.side:
-            score = -score
-        score += TEMPO
-        score = attack_power_clamp(score, pos.board, self.variant, pos.side)
+        cached = self.eval_cache.get(pos.hash)
+        if cached is None:
+            score = self.psq + positional(pos.board, pos.occupied, self.variant)
+            if pos.side:
+                score = -score
+            score += TEMPO
+            if self.variant.attack_power:
+                score = attack_power_clamp(score, pos.board, self.variant, pos.side)
+            if len(self.eval_cache) >= EVAL_CACHE:
+                self.eval_cache.clear()
+            self.eval_cache[pos.hash] = score
+        else:
+            score = cached
         if self.noise:
             x = ((pos.hash ^ self.seed_mix) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
             score += (x >> 33) % (2 * self.noise + 1) - self.noise
@@ -162,16 +193,17 @@ class Searcher:
         a repetition cycle judged, or the natural limit."""
         pos = self.pos
         hist = self.history
-        n = len(hist)
         h = hist[-1]
-        back = min(pos.halfmove, n - 1)
         previous = 0
         span = 0
-        for i in range(n - 3, n - 2 - back, -2):
-            if hist[i] == h:
-                previous += 1
-                if not span:
-                    span = n - 1 - i
+        if self.seen[h] > 1:
+            n = len(hist)
+            back = min(pos.halfmove, n - 1)
+            for i in range(n - 3, n - 2 - back, -2):
+                if hist[i] == h:
+                    previous += 1
+                    if not span:
+                        span = n - 1 - i
         if previous:
             if not B.legal(pos):
                 return -(MATE - ply)
@@ -277,7 +309,7 @@ class Searcher:
                         break
         return best
 
-    def search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool = True) -> int:
         pos = self.pos
         self.pv[ply] = []
         if ply:
@@ -317,6 +349,22 @@ class Searcher:
                     or (flag == UPPER and score <= alpha)
                 ):
                     return score
+        if (
+            null_ok
+            and not pv_node
+            and not in_check
+            and depth >= 3
+            and beta < MATE_BOUND
+            and B.has_pieces(pos)
+            and self.evaluate() >= beta
+        ):
+            self.make_null()
+            try:
+                score = -self.search(depth - 1 - NULL_MOVE_R, -beta, -beta + 1, ply + 1, False)
+            finally:
+                self.unmake_null()
+            if score >= beta:
+                return beta
         legal = B.legal(pos)
         if not legal:
             return -(MATE - ply)
