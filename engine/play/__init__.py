@@ -17,19 +17,25 @@ from typing import Final
 
 from engine.errors import EngineError
 from engine.play import _board as B
+from engine.play.evaluation import DEFAULT_WEIGHTS, Weights
 from engine.play.search import MATE_BOUND, Limits, Searcher, is_mate_score, mate_in
 from engine.position import Position
 from engine.rules import Outcome
 
 __all__ = [
+    "DEFAULT_WEIGHTS",
     "LEVELS",
     "LEVEL_TABLE",
     "BestMove",
     "GameOverError",
     "Level",
+    "Limits",
+    "Weights",
     "accepts_draw",
     "bestmove",
     "evaluate",
+    "level_limits",
+    "search_position",
 ]
 
 
@@ -143,7 +149,13 @@ def _root(pos: Position) -> tuple[list[int], int | None]:
     return (keep or list(moves)), won
 
 
-def _search(pos: Position, limits: Limits) -> BestMove:
+def search_position(pos: Position, limits: Limits) -> BestMove:
+    """Search a ``Position`` (with its move history) under explicit
+    ``Limits``; ``bestmove`` is this with a level's limits. The game must
+    not be over (raises ``GameOverError``)."""
+    outcome = pos.outcome()
+    if outcome is not None:
+        raise GameOverError(outcome)
     root, won = _root(pos)
     result = Searcher(pos, limits).run(root, won)
     mate = mate_in(result.score) if is_mate_score(result.score) else None
@@ -170,6 +182,35 @@ def _legal_line(pos: Position, pv: list[int]) -> list[str]:
     return line
 
 
+def level_limits(
+    level: int,
+    *,
+    nodes: int | None = None,
+    movetime_ms: int | None = None,
+    seed: int = 0,
+    tt_mib: int = DEFAULT_TT_MIB,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> Limits:
+    """The search limits of ``level``; ``nodes`` replaces its node budget,
+    ``movetime_ms`` adds a time budget. Raises ``EngineError`` on a bad value."""
+    lv = _level(level)
+    node_budget = _positive("nodes", nodes)
+    time_budget = _positive("movetime_ms", movetime_ms)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise EngineError(f"seed must be an integer, not {seed!r}")
+    _positive("tt_mib", tt_mib)
+    return Limits(
+        depth=lv.depth,
+        nodes=node_budget if node_budget is not None else lv.nodes,
+        movetime_ms=time_budget,
+        noise=lv.noise,
+        quiescence=lv.quiescence,
+        seed=seed,
+        tt_mib=tt_mib,
+        weights=weights,
+    )
+
+
 def bestmove(
     variant: str,
     fen: str,
@@ -187,23 +228,9 @@ def bestmove(
     budget (then the result depends on the machine's speed). Without a time
     budget the result is the same for the same input and ``seed``.
     """
-    lv = _level(level)
-    node_budget = _positive("nodes", nodes)
-    time_budget = _positive("movetime_ms", movetime_ms)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise EngineError(f"seed must be an integer, not {seed!r}")
-    _positive("tt_mib", tt_mib)
+    limits = level_limits(level, nodes=nodes, movetime_ms=movetime_ms, seed=seed, tt_mib=tt_mib)
     pos = _position(variant, fen, moves)
-    limits = Limits(
-        depth=lv.depth,
-        nodes=node_budget if node_budget is not None else lv.nodes,
-        movetime_ms=time_budget,
-        noise=lv.noise,
-        quiescence=lv.quiescence,
-        seed=seed,
-        tt_mib=tt_mib,
-    )
-    return _search(pos, limits)
+    return search_position(pos, limits)
 
 
 EVALUATE_NODES = 2_000

@@ -56,16 +56,28 @@ MATERIAL: dict[int, int] = {
     FIGHTER: 500,
     MISSILE: 600,
 }
-# Share of its worth a turncoat piece loses to its owner (tuned by self-play,
-# see README).
-TURNCOAT_DISCOUNT = 0.15
-# An enemy dead-general piece (missile) inside one's palace.
-PALACE_INTRUDER = 300
-# Per enemy attacker in one's own half, plus per missing advisor/elephant.
-ATTACKER_IN_HALF = 12
-ATTACKER_PER_MISSING_GUARD = 6
-MOBILITY_LINE = 2  # per open point of a chariot or missile
-MOBILITY_LEG = 4  # per free horse leg (of a move that stays on the board)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's tunable weights (centipawns unless said otherwise).
+    The defaults are the tuned ones (see README, "Playing engine")."""
+
+    # share of its worth a turncoat piece loses to its owner
+    turncoat_discount: float = 0.15
+    # an enemy dead-general piece (missile) inside one's palace
+    palace_intruder: int = 300
+    # per own attacker in the enemy half, plus per guard (advisor, elephant) the enemy has lost
+    attacker_in_half: int = 12
+    attacker_per_missing_guard: int = 6
+    # per open point of a chariot's or missile's lines, per free horse leg
+    mobility_line: int = 2
+    mobility_leg: int = 4
+    # the side to move's bonus
+    tempo: int = 10
+
+
+DEFAULT_WEIGHTS = Weights()
 
 ATTACKERS = frozenset({HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE})
 GUARDS = frozenset({ADVISOR, ELEPHANT})
@@ -118,7 +130,7 @@ class Tables:
 
 
 @cache
-def tables(variant: Variant) -> Tables:
+def tables(variant: Variant, weights: Weights = DEFAULT_WEIGHTS) -> Tables:
     w = variant.width
     size = w * 10
     centre = w // 2
@@ -133,7 +145,7 @@ def tables(variant: Variant) -> Tables:
             continue
         base = MATERIAL[kind]
         if value & TURNCOAT:
-            base = round(base * (1 - TURNCOAT_DISCOUNT))
+            base = round(base * (1 - weights.turncoat_discount))
         black = bool(value & BLACK)
         row = []
         for sq in range(size):
@@ -168,6 +180,7 @@ def positional(
     board: list[int],
     occupied: tuple[set[int], set[int]],
     variant: Variant,
+    weights: Weights = DEFAULT_WEIGHTS,
 ) -> int:
     """Mobility and the generals' safety, from Red's point of view."""
     g = geometry(variant.width)
@@ -176,6 +189,8 @@ def positional(
     rays = g.rays
     horse_moves = g.horse_moves
     dead_types = variant.dead_general_types
+    mobility_line = weights.mobility_line
+    mobility_leg = weights.mobility_leg
     guards = [0, 0]
     for ci in (0, 1):
         for sq in occupied[ci]:
@@ -199,16 +214,18 @@ def positional(
                     for s in ray:
                         if board[s]:
                             break
-                        mob += MOBILITY_LINE
+                        mob += mobility_line
             elif kind == HORSE:
                 for _to, leg in horse_moves[sq]:
                     if not board[leg]:
-                        mob += MOBILITY_LEG
+                        mob += mobility_leg
         # this side's pressure on the other general: attackers across the
         # river count more for every guard the other side has lost
         missing = 4 - guards[ci ^ 1]
-        pressure = attackers * (ATTACKER_IN_HALF + ATTACKER_PER_MISSING_GUARD * missing)
-        part = mob + intruders * PALACE_INTRUDER + pressure
+        pressure = attackers * (
+            weights.attacker_in_half + weights.attacker_per_missing_guard * missing
+        )
+        part = mob + intruders * weights.palace_intruder + pressure
         score += part if ci == 0 else -part
     return score
 

@@ -31,7 +31,9 @@ from dataclasses import dataclass, field
 
 from engine.play import _board as B
 from engine.play.evaluation import (
+    DEFAULT_WEIGHTS,
     Tables,
+    Weights,
     attack_power_clamp,
     delta,
     material_and_squares,
@@ -48,7 +50,6 @@ MAX_PLY = 96
 EXACT, LOWER, UPPER = 0, 1, 2
 ENTRY_BYTES = 160  # what one table slot costs in CPython, roughly (tuple + ints)
 QS_CHECK_PLIES = 3  # quiescence plies in which a check is answered by every evasion
-TEMPO = 10
 EVAL_CACHE = 1 << 17
 NULL_MOVE_R = 2
 
@@ -68,6 +69,7 @@ class Limits:
     quiescence: bool = True
     seed: int = 0
     tt_mib: int = 64
+    weights: Weights = DEFAULT_WEIGHTS
 
 
 @dataclass
@@ -97,7 +99,8 @@ class Searcher:
     def __init__(self, pos: Position, limits: Limits) -> None:
         self.pos = pos.copy()
         self.variant = pos.variant
-        self.t: Tables = tables(pos.variant)
+        self.weights = limits.weights
+        self.t: Tables = tables(pos.variant, limits.weights)
         self.limits = limits
         self.nodes = 0
         self.node_limit = limits.nodes if limits.nodes is not None else 1 << 62
@@ -162,10 +165,10 @@ class Searcher:
         pos = self.pos
         cached = self.eval_cache.get(pos.hash)
         if cached is None:
-            score = self.psq + positional(pos.board, pos.occupied, self.variant)
+            score = self.psq + positional(pos.board, pos.occupied, self.variant, self.weights)
             if pos.side:
                 score = -score
-            score += TEMPO
+            score += self.weights.tempo
             if self.variant.attack_power:
                 score = attack_power_clamp(score, pos.board, self.variant, pos.side)
             if len(self.eval_cache) >= EVAL_CACHE:
