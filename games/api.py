@@ -56,6 +56,9 @@ class GameSerializer(GameSummarySerializer):
     attack_power = serializers.JSONField(allow_null=True)
     can_claim_draw = serializers.BooleanField()
     draw_offered_this_ply = serializers.BooleanField()
+    draw_offer = serializers.JSONField(
+        allow_null=True, help_text="my last draw offer: {ply, accepted (null: not answered)}"
+    )
 
 
 def _owner(request: Request) -> Owner:
@@ -260,8 +263,9 @@ class GameResignApi(APIView):
 
 
 class GameDrawApi(APIView):
-    """Offer a draw: the computer accepts or declines by its evaluation (``draw.accepted``);
-    at one board it is an agreement."""
+    """Offer a draw. The computer answers on its turn, before it moves, by its evaluation
+    (the offer is in ``draw_offer``; ``accepted`` stays null until then); at one board the
+    offer is an agreement."""
 
     @extend_schema(
         operation_id="games_draw_offer",
@@ -269,10 +273,8 @@ class GameDrawApi(APIView):
         responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        answer = services.game_draw_offer(game_id=game_id, owner=_owner(request))
-        return _answer(
-            answer.game, draw={"accepted": answer.accepted, "text": answer.text.as_dict()}
-        )
+        game = services.game_draw_offer(game_id=game_id, owner=_owner(request))
+        return _answer(game)
 
 
 class GameClaimApi(APIView):

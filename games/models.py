@@ -69,7 +69,7 @@ class Game(TimeStampedModel):
     level = models.PositiveSmallIntegerField(null=True, blank=True)
     human_side = models.CharField(max_length=8, choices=Side.choices, blank=True)
     seed = models.BigIntegerField(default=0)
-    # Plies at which a draw was offered to the computer (one offer per ply).
+    # The player's draw offers to the computer: {"ply", "accepted": true | false | null}.
     draw_offers = models.JSONField(default=list, blank=True)
     # Optional clocks: milliseconds left for each side, and when the running one started.
     clock_initial_ms = models.PositiveIntegerField(null=True, blank=True)

@@ -11,7 +11,13 @@ from django.utils import timezone
 from engine import attack_power, can_claim_draw, find_variant
 from games.models import TAKEBACK_MAX_LEVEL, Game
 from games.owners import Owner
-from games.services import check_point, game_ending, game_position, setup_pending_side
+from games.services import (
+    check_point,
+    draw_offer_pending,
+    game_ending,
+    game_position,
+    setup_pending_side,
+)
 
 PAGE_SIZE = 50
 
@@ -112,7 +118,9 @@ def game_state(game: Game, *, language: str | None = None) -> dict[str, Any]:
             "check": None,
             "attack_power": None,
             "can_claim_draw": False,
-            "draw_offered_this_ply": game.ply in game.draw_offers,
+            "draw_offered_this_ply": any(o["ply"] == game.ply for o in game.draw_offers)
+            or draw_offer_pending(game) is not None,
+            "draw_offer": game.draw_offers[-1] if game.draw_offers else None,
         }
     )
     if game.status == Game.Status.SETTING_UP:

@@ -488,6 +488,8 @@ def game_computer_move(*, game_id: int, ply: int) -> str:
     if game.ply != ply or not game.computer_to_move or game.level is None:
         return "skipped"
     searched = game.iccs_moves
+    if draw_offer_pending(game) is not None and _answer_draw_offer(game_id, searched):
+        return "draw_accepted"
     best = computer_bestmove(
         variant=game.variant, fen=game.start_fen, moves=searched, level=game.level, seed=game.seed
     )
@@ -574,16 +576,16 @@ def game_resign(*, game_id: int, owner: Owner, side: str | None = None) -> Game:
     return game
 
 
-@dataclass(frozen=True)
-class DrawAnswer:
-    game: Game
-    accepted: bool
-    text: Text
+def draw_offer_pending(game: Game) -> dict[str, Any] | None:
+    """The player's draw offer the computer has not answered yet, if any."""
+    last = game.draw_offers[-1] if game.draw_offers else None
+    return last if last is not None and last.get("accepted") is None else None
 
 
-def game_draw_offer(*, game_id: int, owner: Owner) -> DrawAnswer:
-    """Offer a draw. The computer accepts or declines by its evaluation (one offer per ply);
-    at one board both players are there, so the offer is an agreement."""
+def game_draw_offer(*, game_id: int, owner: Owner) -> Game:
+    """Offer a draw. At one board both players are there, so the offer is an agreement.
+    Against the computer the offer waits for the computer's turn: it then accepts or declines
+    by its own evaluation, before it moves (``games.computer_move``). One offer a ply."""
     now = timezone.now()
     with transaction.atomic():
         game = _locked(game_id, owner)
@@ -591,19 +593,37 @@ def game_draw_offer(*, game_id: int, owner: Owner) -> DrawAnswer:
         if game.mode == Game.Mode.LOCAL:
             _finish(game, "agreement", None, now=now)
             game.save()
-            return DrawAnswer(game, True, ending_text("agreement", None))
-        if game.ply in game.draw_offers:
+            return game
+        if draw_offer_pending(game) is not None or any(
+            offer["ply"] == game.ply for offer in game.draw_offers
+        ):
             raise _refuse("draw_already_offered", refusal("draw_already_offered"))
-        assert game.level is not None
-        accepted = computer_accepts_draw(
-            variant=game.variant, fen=game.start_fen, moves=game.iccs_moves, level=game.level
-        )
-        game.draw_offers = [*game.draw_offers, game.ply]
+        game.draw_offers = [*game.draw_offers, {"ply": game.ply, "accepted": None}]
+        if game.computer_to_move:
+            _queue_computer(game, now)  # answered before the move, if the search has not begun
+        game.save()
+    return game
+
+
+def _answer_draw_offer(game_id: int, searched: list[str]) -> bool:
+    """The computer answers a pending draw offer (its turn, the game as ``searched``); True
+    when it accepted and the game ended."""
+    game = Game.objects.get(pk=game_id)
+    assert game.level is not None
+    accepted = computer_accepts_draw(
+        variant=game.variant, fen=game.start_fen, moves=searched, level=game.level
+    )
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        offer = draw_offer_pending(game)
+        if offer is None or game.iccs_moves != searched or not game.computer_to_move:
+            return False
+        game.draw_offers = [*game.draw_offers[:-1], {**offer, "accepted": accepted}]
         if accepted:
             _finish(game, "agreement", None, now=now)
         game.save()
-    text = ending_text("agreement", None) if accepted else refusal("draw_declined")
-    return DrawAnswer(game, accepted, text)
+    return accepted
 
 
 def game_attack_power_claim(*, game_id: int, owner: Owner) -> Game:

@@ -114,8 +114,8 @@ REFUSALS: dict[str, Text] = {
         "这一步已经提过和棋了。", "You have already offered a draw at this move."
     ),
     "draw_declined": Text(
-        "电脑拒绝和棋：它认为自己的局面更好。",
-        "The computer declines the draw: it judges its position better.",
+        "电脑拒绝和棋：它认为自己的局面不差。",
+        "The computer declines the draw: it judges its position good enough to play on.",
     ),
     "claim_not_allowed": Text(
         "现在不能按进攻能力宣布和棋：双方进攻能力都要低于 10，且你的不能低于对方。",

@@ -86,6 +86,7 @@ def _page_labels() -> dict[str, Any]:
         "thinking": _("The computer is thinking…"),
         "check": _("Check!"),
         "draw_declined": _("The computer declines the draw."),
+        "draw_offered": _("You offered a draw: the computer answers before its next move."),
         "error": _("Something went wrong. Please try again."),
         "setup_title": _("Arrange your pieces"),
         "setup_help": _(

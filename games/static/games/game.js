@@ -351,8 +351,19 @@ function myTurn() {
   return !g.thinking && g.turn === g.human_side;
 }
 
+function drawNote() {
+  const g = state.game;
+  const offer = g.draw_offer;
+  if (!offer || g.mode !== "computer" || g.status !== "playing") return "";
+  if (offer.accepted === null) return L.draw_offered;
+  if (offer.accepted === false && g.moves.length <= offer.ply + 2) return L.draw_declined;
+  return "";
+}
+
 function renderStatus() {
   const g = state.game;
+  $("draw-note").textContent = drawNote();
+  $("draw-note").hidden = !drawNote();
   if (g.status === "finished") {
     setStatus(pick(g.ending), "over");
   } else if (g.thinking) {
@@ -512,20 +523,7 @@ $("move-form").addEventListener("submit", (event) => {
 $("resign").addEventListener("click", () => send(page.api.resign, {}));
 $("takeback").addEventListener("click", () => send(page.api.takeback, {}));
 $("claim").addEventListener("click", () => send(page.api.claim, {}));
-$("draw").addEventListener("click", async () => {
-  if (state.busy) return;
-  state.busy = true;
-  try {
-    const answer = await call("POST", page.api.draw, {});
-    state.game = answer;
-    if (answer.draw && !answer.draw.accepted) explain(pick(answer.draw.text));
-  } catch (error) {
-    explain(error.message);
-  } finally {
-    state.busy = false;
-    render();
-  }
-});
+$("draw").addEventListener("click", () => send(page.api.draw, {}));
 $("first").addEventListener("click", () => showPly(0));
 $("prev").addEventListener("click", () => showPly(Math.max(0, shownPly() - 1)));
 $("next").addEventListener("click", () => showPly(shownPly() + 1));
