@@ -115,6 +115,12 @@ def _page_labels() -> dict[str, Any]:
         "puzzle": _("Make a puzzle from this position"),
         "result": _("Result"),
         "terminations": _termination_labels(),
+        "effects": {
+            "collision": _("collision"),
+            "self_destruct": _("self-destruct"),
+            "cannon_takes_missile": _("cannon takes missile"),
+            "defection": _("defection"),
+        },
         "attack_power": _("Attack power: Red {red}, Black {black}"),
         "clock_red": _("Red clock"),
         "clock_black": _("Black clock"),

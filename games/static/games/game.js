@@ -139,7 +139,8 @@ function setStatus(text, kind) {
   const box = $("status");
   box.textContent = text;
   box.className = `status${kind ? ` status-${kind}` : ""}`;
-  document.body.dataset.gameState = kind || "";
+  box.dataset.kind = kind || "";
+  document.body.dataset.gameStatus = state.game.status;
 }
 
 function explain(text) {
@@ -387,8 +388,9 @@ function renderMoves() {
     button.type = "button";
     button.className = "move-button";
     button.textContent = `${entry.chinese} (${entry.iccs})`;
-    if (entry.effect && entry.effect !== "move" && entry.effect !== "capture") {
-      button.textContent += ` · ${entry.effect.replace("_", " ")}`;
+    if (L.effects[entry.effect]) {
+      button.textContent += ` · ${L.effects[entry.effect]}`;
+      button.dataset.effect = entry.effect;
     }
     button.dataset.ply = String(index + 1);
     if (index + 1 === shown) button.classList.add("current");
@@ -445,6 +447,8 @@ function renderPlay() {
     check: live ? g.check : last ? last.check : null,
     shapes: [],
   });
+  $("board").dataset.ply = String(ply);
+  $("board").dataset.plies = String(g.moves.length);
   renderStatus();
   renderMoves();
   renderLinks();
