@@ -178,13 +178,24 @@ class GameMoveApi(APIView):
         return _answer(game)
 
 
+class LetterField(serializers.CharField):
+    """A FEN letter: a string (a number is not read as one)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 class PlacementSerializer(serializers.Serializer):
     placement = serializers.DictField(
-        child=serializers.CharField(max_length=2),
+        child=LetterField(max_length=2),
         help_text='point -> FEN letter of one side\'s twenty pieces, e.g. {"f0": "K"}',
     )
 
     def validate_placement(self, value: dict[str, str]) -> dict[str, str]:
+        if not value:  # also a form without the field: DRF reads it as an empty dict
+            raise serializers.ValidationError("This field is required.")
         if len(value) > 110:
             raise serializers.ValidationError("at most 110 points")
         return value

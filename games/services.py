@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -407,8 +408,10 @@ def _explain(pos: Position, text: str, error: Exception) -> ApplicationError:
     from tutorials.curriculum.explain import explain_illegal
 
     reason = getattr(error, "reason", str(error))
+    # a Chinese move that reads as a move its piece cannot make: the engine names it in ICCS
+    named = re.match(r"([a-k]\d[a-k]\d):", reason)
     try:
-        move = Move.from_iccs(text.strip())
+        move = Move.from_iccs(named.group(1) if named else text.strip())
     except (InvalidMoveError, ValueError):
         move = None
     if move is not None:

@@ -226,6 +226,18 @@ def violation_text(violation: Violation, color: str, placement: Mapping[str, str
                 f"{side.zh}摆了 {have} 个{zh_name}，应该正好 {needed} 个。",
                 violation.message,
             )
+    if code == "unknown_point":
+        return Text(
+            "“{p}”不是棋盘上的点（a0 到 k9）。", "{p!r} is not a point of the board (a0 to k9)."
+        ).format(p=point)
+    if code == "unknown_piece":
+        return Text("{p}：这不是飞弹象棋的棋子。", "{p}: that is not a feidan piece.").format(
+            p=point
+        )
+    if code == "wrong_color":
+        return Text(
+            "{p}：这是对方的棋子，只能摆{side}的棋子。", "{p}: that piece is the other side's."
+        ).format(p=point, side=side)
     if code == "two_pieces_one_point":
         return Text("{p}：一个点上摆了两个棋子。", "{p}: two pieces on one point.").format(p=point)
     return Text(violation.message, violation.message)

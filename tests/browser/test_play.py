@@ -143,3 +143,30 @@ def test_xinban_defection_on_the_board(
     # are turncoats, drawn apart): one plain red horse on the board
     expect(page.locator("#board piece.n-piece.white:not(.fading)")).to_have_count(1)
     page.screenshot(path=str(artifacts / "play-xinban-defection-390x844.png"), full_page=True)
+
+
+def test_two_players_at_one_board_on_a_phone(phone: Page, artifacts: Path) -> None:
+    page = phone
+    page.goto("/play/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.check("input[name='mode'][value='local']")
+    expect(page.locator("#level")).to_be_hidden()
+    page.screenshot(path=str(artifacts / "play-new-game-390x844.png"), full_page=True)
+    page.click("#start-game")
+    page.wait_for_url("**/play/*/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    click_move(page, "h2e2")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")
+    expect(page.locator("#status")).to_contain_text("Black to move")
+    click_move(page, "a6b6")  # a black soldier steps sideways before the river
+    expect(page.locator("#explanation")).to_contain_text("river")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")
+    page.fill("#move-input", "马8进7")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "2")
+    expect(page.locator("#moves li")).to_have_count(2)
+    page.click("#prev")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    puzzle = page.get_attribute("#puzzle-link", "href") or ""
+    assert puzzle.startswith("/puzzles/create/?variant=xiangqi&fen=")
+    page.screenshot(path=str(artifacts / "play-local-390x844.png"), full_page=True)

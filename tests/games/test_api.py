@@ -6,11 +6,12 @@ secret and plum-blossom setups, my games, replay, and a visitor's games kept on 
 from __future__ import annotations
 
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from engine import Position, combine_secret_setups, plum_blossom, random_secret_half
 from games.models import Game
@@ -144,7 +145,7 @@ def test_someone_elses_game_is_refused(client: Client, new_game: Any, move: Any)
         ("takeback/", {}),
         ("claim/", {}),
         ("draw/", {}),
-        ("setup/", {"placement": {}}),
+        ("setup/", {"placement": standard_half("red")}),
     ):
         assert post(other, f"/api/games/{gid}/{path}", body).status_code == 404, path
     assert Game.objects.get(pk=gid).status == "playing" and Game.objects.get(pk=gid).moves == []
@@ -451,3 +452,74 @@ def test_moves_are_throttled(client: Client, new_game: Any, move: Any, settings:
     assert move(client, gid, "h7e7").status_code == 200
     assert move(client, gid, "h0g2").status_code == 429
     assert Game.objects.get(pk=gid).ply == 2
+
+
+def test_a_clock_runs_out_and_the_game_is_lost_on_time(
+    client: Client, new_game: Any, move: Any
+) -> None:
+    game = new_game(client, mode="local", clock_minutes=1, clock_increment=2)
+    gid = game["id"]
+    assert 59_000 < game["clock"]["red_ms"] <= 60_000 and game["clock"]["running"] == "red"
+    assert move(client, gid, "h2e2").status_code == 200
+    stored = Game.objects.get(pk=gid)
+    assert 60_000 <= stored.red_clock_ms <= 62_000  # the increment is added after the move
+    # Black's minute is spent: the next look at the game ends it on time
+    Game.objects.filter(pk=gid).update(turn_started_at=timezone.now() - timedelta(seconds=61))
+    game = client.get(f"/api/games/{gid}/").json()
+    assert game["status"] == "finished" and game["termination"] == "timeout"
+    assert game["winner"] == "red" and game["ended_by"] == "black"
+    assert "ran out of time" in game["ending"]["en"] and "超时" in game["ending"]["zh"]
+
+
+def test_a_move_after_the_flag_falls_is_not_played(
+    client: Client, new_game: Any, move: Any
+) -> None:
+    gid = new_game(client, mode="local", clock_minutes=1)["id"]
+    Game.objects.filter(pk=gid).update(turn_started_at=timezone.now() - timedelta(seconds=90))
+    game = move(client, gid, "h2e2").json()
+    assert game["termination"] == "timeout" and game["plies"] == 0 and game["winner"] == "black"
+
+
+def test_a_chinese_move_and_an_illegal_chinese_move(
+    client: Client, new_game: Any, move: Any
+) -> None:
+    gid = new_game(client, mode="local")["id"]
+    assert move(client, gid, "炮二平五").json()["moves"][0]["iccs"] == "h2e2"
+    response = move(client, gid, "车1进5")  # the black soldier on a6 is in the chariot's way
+    assert response.status_code == 400 and error_code(response) == "illegal_move"
+    extra = response.json()["error"]["extra"]
+    assert extra["reason"] == "path_blocked" and "a6" in extra["explanation"]["en"]
+    assert Game.objects.get(pk=gid).ply == 1
+
+
+def test_every_ending_of_the_engine_has_its_sentence() -> None:
+    from engine.rules import TERMINATIONS
+    from games.texts import TERMINATION_NAMES, ending_text
+
+    for termination in (*TERMINATIONS, "agreement", "resignation", "timeout"):
+        for winner in ("red", "black", None):
+            text = ending_text(termination, winner, claimant="red")
+            assert text.zh and text.en and "{" not in text.zh + text.en
+        assert termination in TERMINATION_NAMES
+
+
+def test_the_puzzle_editor_opens_a_games_position(client: Client, django_user_model: Any) -> None:
+    client.force_login(django_user_model.objects.create_user(username="author", password="x"))
+    fen = Position.start("xinban").fen()
+    page = client.get("/puzzles/create/", {"variant": "xinban", "fen": fen}).content.decode()
+    assert '"initial": {"variant": "xinban", "fen": "' + fen + '"}' in page
+    bad = client.get("/puzzles/create/", {"variant": "xinban", "fen": "not a fen"})
+    assert '"initial": null' in bad.content.decode()
+
+
+def test_a_placement_of_other_things_is_refused_or_explained(client: Client) -> None:
+    body = {"method": "five_soldiers", "color": "red"}
+    for placement in ({"a0": 0}, {}, {"a0": ["M"]}):
+        response = post(client, "/api/games/setup/check/", {**body, "placement": placement})
+        assert response.status_code == 400, placement
+    answer = post(
+        client, "/api/games/setup/check/", {**body, "placement": {"z9": "K", "a0": "m", "b0": "Q"}}
+    ).json()
+    codes = {v["code"]: v["text"] for v in answer["violations"]}
+    assert {"unknown_point", "wrong_color", "unknown_piece"} <= set(codes)
+    assert "棋盘" in codes["unknown_point"]["zh"] and "对方" in codes["wrong_color"]["zh"]

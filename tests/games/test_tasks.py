@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 
 from engine import Position
 from games.models import Game
@@ -112,3 +114,21 @@ def test_a_lost_computer_accepts_a_draw(celery_worker: Any, client: Client, new_
     )
     assert done.termination == "agreement" and done.result == "1/2-1/2"
     assert done.ply == 1 and done.draw_offers == [{"ply": 0, "accepted": True}]
+
+
+@pytest.mark.celery
+def test_a_lost_computer_move_is_queued_again_by_a_poll(
+    celery_worker: Any, client: Client, new_game: Any
+) -> None:
+    gid = new_game(client, level=1, side="red")["id"]  # the player's turn: nothing queued
+    # The computer's turn with a message that never arrived (queued long ago, not played).
+    Game.objects.filter(pk=gid).update(
+        human_side="black", computer_queued_at=timezone.now() - timedelta(minutes=5)
+    )
+    time.sleep(1.0)
+    assert Game.objects.get(pk=gid).ply == 0  # nothing plays it by itself
+    assert client.get(f"/api/games/{gid}/").json()["thinking"] is True
+    done = wait_for(lambda: game_at(gid, 1), celery_worker)
+    assert [m["by"] for m in done.moves] == ["computer"]
+    # once played, nothing waits to be queued again
+    assert Game.objects.get(pk=gid).computer_queued_at is None
