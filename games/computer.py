@@ -31,3 +31,10 @@ def computer_accepts_draw(*, variant: str, fen: str, moves: Sequence[str], level
     from engine.play import accepts_draw
 
     return bool(accepts_draw(variant, fen, list(moves), level=level))
+
+
+def computer_evaluation(*, variant: str, fen: str, moves: Sequence[str]) -> int:
+    """The position's value for the side to move (the computer, on its turn), centipawns."""
+    from engine.play import evaluate
+
+    return int(evaluate(variant, fen, list(moves)))

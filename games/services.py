@@ -38,7 +38,7 @@ from engine import (
     random_secret_half,
     validate_secret_half,
 )
-from games.computer import computer_accepts_draw, computer_bestmove
+from games.computer import computer_accepts_draw, computer_bestmove, computer_evaluation
 from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game
 from games.owners import Owner
 from games.texts import ending_text, refusal, violation_text, void_reveal_text
@@ -493,6 +493,8 @@ def game_computer_move(*, game_id: int, ply: int) -> str:
     searched = game.iccs_moves
     if draw_offer_pending(game) is not None and _answer_draw_offer(game_id, searched):
         return "draw_accepted"
+    if _claim_attack_power(game, searched):
+        return "claimed"
     best = computer_bestmove(
         variant=game.variant, fen=game.start_fen, moves=searched, level=game.level, seed=game.seed
     )
@@ -517,6 +519,26 @@ def game_computer_move(*, game_id: int, ply: int) -> str:
         game.computer_queued_at = None
         game.save()
     return "played"
+
+
+def _claim_attack_power(game: Game, searched: list[str]) -> bool:
+    """The computer declares an attack-power draw (xinban) when the rule lets it and it sees
+    nothing better than a draw (its evaluation is not above zero)."""
+    side = game.computer_side
+    if side is None or not find_variant(game.variant).attack_power:
+        return False
+    if not can_claim_draw(game_position(game), side):
+        return False
+    if computer_evaluation(variant=game.variant, fen=game.start_fen, moves=searched) > 0:
+        return False
+    now = timezone.now()
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.iccs_moves != searched or not locked.computer_to_move:
+            return False
+        _finish(locked, "attack_power", None, ended_by=side, now=now)
+        locked.save()
+    return True
 
 
 def game_computer_requeue(*, game: Game, now: datetime | None = None) -> bool:

@@ -44,3 +44,22 @@ def test_the_computer_moves_are_the_same_for_the_same_seed(client: Client, new_g
     game_computer_move(game_id=second, ply=0)
     moves = [Game.objects.get(pk=g).moves[0]["iccs"] for g in (first, second)]
     assert moves[0] == moves[1]
+
+
+def test_the_computer_declares_an_attack_power_draw_when_it_may(
+    client: Client, new_game: Any
+) -> None:
+    gid = new_game(client, variant="xinban", setup="new", level=3, side="red")["id"]
+    # Black (the computer) to move, a soldier each (2 against 2), nothing better than a draw
+    Game.objects.filter(pk=gid).update(start_fen="3k5/9/9/9/p8/9/4P4/9/4A4/2BAK1B2 b - - 0 1")
+    assert game_computer_move(game_id=gid, ply=0) == "claimed"
+    game = client.get(f"/api/games/{gid}/").json()
+    assert game["termination"] == "attack_power" and game["ended_by"] == "black"
+    assert game["result"] == "1/2-1/2" and "Black declared a draw" in game["ending"]["en"]
+
+
+def test_the_computer_plays_on_when_it_may_not_claim(client: Client, new_game: Any) -> None:
+    gid = new_game(client, variant="xinban", setup="new", level=3, side="red")["id"]
+    # Black has a soldier (2) against a chariot (7): it may not declare a draw
+    Game.objects.filter(pk=gid).update(start_fen="3k5/9/9/9/p8/9/4R4/9/4A4/2BAK1B2 b - - 0 1")
+    assert game_computer_move(game_id=gid, ply=0) == "played"
