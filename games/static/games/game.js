@@ -540,8 +540,16 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowRight") showPly(shownPly() + 1);
 });
 
-state.clockTimer = setInterval(() => {
-  if (state.game.clock && state.game.status === "playing") renderClock();
+state.clockTimer = setInterval(async () => {
+  const clock = state.game.clock;
+  if (!clock || state.game.status !== "playing") return;
+  renderClock();
+  const left = clock.running ? clock[`${clock.running}_ms`] - (Date.now() - state.clockBase) : 1;
+  if (left <= 0 && !state.busy && Date.now() - (state.flagAskedAt || 0) > 2000) {
+    state.flagAskedAt = Date.now(); // the server ends the game on time when it sees the flag
+    await refresh();
+    render();
+  }
 }, 250);
 
 render();
