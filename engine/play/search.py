@@ -48,7 +48,9 @@ MATE_BOUND = MATE - 1000  # scores beyond this are forced wins or losses
 INF = MATE + 1
 MAX_PLY = 96
 EXACT, LOWER, UPPER = 0, 1, 2
-ENTRY_BYTES = 200  # one filled slot in CPython: the list slot, a 5-tuple and its ints (~182 measured)
+ENTRY_BYTES = (
+    200  # one filled slot in CPython: the list slot, a 5-tuple and its ints (~182 measured)
+)
 QS_CHECK_PLIES = 3  # quiescence plies in which a check is answered by every evasion
 EVAL_CACHE = 1 << 17
 NULL_MOVE_R = 2
