@@ -58,3 +58,13 @@ def test_the_transposition_table_stays_within_its_memory_budget() -> None:
     for mib in (1, 16, 64):
         assert tt_slots(mib, None) * ENTRY_BYTES <= mib * (1 << 20)
     assert tt_slots(64, 1000) <= 2048  # a small search gets a small table
+
+
+def test_position_pass_hands_the_move_over_and_pop_takes_it_back() -> None:
+    pos = Position.from_fen("xiangqi", "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 7 12")
+    pos.push_pass()
+    assert pos.turn == "black"
+    assert pos.fen() == "3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 12"
+    assert pos.hash == Position.from_fen("xiangqi", pos.fen()).hash
+    pos.pop()
+    assert pos.fen() == "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 7 12"
