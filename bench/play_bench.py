@@ -348,7 +348,7 @@ def section_ladder(args: argparse.Namespace) -> None:
         f"(node budgets x{scale:g})"
     )
     for variant in args.ladder_variants.split(","):
-        for level in range(2, 9):
+        for level in [int(x) for x in args.ladder_levels.split(",")]:
 
             def player(lv: int) -> Callable[[int], Player]:
                 def make(i: int) -> Player:
@@ -477,6 +477,9 @@ def main() -> int:
     parser.add_argument("--ladder-games", type=int, default=4)
     parser.add_argument("--ladder-scale", type=float, default=1.0, help="scale level budgets")
     parser.add_argument("--ladder-variants", default=",".join(VARIANTS))
+    parser.add_argument(
+        "--ladder-levels", default="2,3,4,5,6,7,8", help="upper levels of the pairs"
+    )
     parser.add_argument("--peer-games", type=int, default=4)
     parser.add_argument("--peer-nodes", default="100,1000,10000")
     parser.add_argument("--tune-games", type=int, default=8)

@@ -48,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     bm.add_argument("--movetime", type=int, default=None, metavar="MS", help="time budget")
     bm.add_argument("--nodes", type=int, default=None, help="node budget")
     bm.add_argument("--seed", type=int, default=0, help="seed of the low levels' randomness")
+    bm.add_argument("--hash", type=int, default=64, metavar="MIB", help="transposition table size")
     try:
         from engine.solver.cli import add_solve_parser
     except ImportError:
@@ -75,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
                 movetime_ms=args.movetime,
                 nodes=args.nodes,
                 seed=args.seed,
+                tt_mib=args.hash,
             )
             lines = [json.dumps(found.to_json(), separators=(",", ":"))]
         else:

@@ -10,7 +10,7 @@ functions.
 from __future__ import annotations
 
 from engine.play.evaluation import Tables
-from engine.position import ZOBRIST_BLACK, Change, Position
+from engine.position import Change, Position
 from engine.rules import Outcome, hash_history, ply_flags
 from engine.variants import (
     ADVISOR,
@@ -58,16 +58,8 @@ def pop(pos: Position) -> None:
 
 
 def push_null(pos: Position) -> None:
-    """Pass: the other side moves next, nothing else changes. The halfmove
-    clock restarts so that no repetition is counted across the pass; ``pop``
-    takes it back."""
-    pos._stack.append((0, [], pos.halfmove, pos.hash, (pos.kings[0], pos.kings[1])))
-    pos.halfmove = 0
-    if pos.side:
-        pos.fullmove += 1
-    pos.side ^= BLACK
-    pos.hash ^= ZOBRIST_BLACK
-    pos._legal = None
+    """Pass (``Position.push_pass``); ``pop`` takes it back."""
+    pos.push_pass()
 
 
 _OFFICERS = (CHARIOT, HORSE, CANNON, FIGHTER, MISSILE)

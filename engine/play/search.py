@@ -48,10 +48,14 @@ MATE_BOUND = MATE - 1000  # scores beyond this are forced wins or losses
 INF = MATE + 1
 MAX_PLY = 96
 EXACT, LOWER, UPPER = 0, 1, 2
-ENTRY_BYTES = 160  # what one table slot costs in CPython, roughly (tuple + ints)
+ENTRY_BYTES = (
+    200  # one filled slot in CPython: the list slot, a 5-tuple and its ints (~182 measured)
+)
 QS_CHECK_PLIES = 3  # quiescence plies in which a check is answered by every evasion
 EVAL_CACHE = 1 << 17
 NULL_MOVE_R = 2
+FUTILITY_DEPTH = 2
+FUTILITY_MARGIN = 150  # centipawns per ply of depth left
 
 
 class _Stop(Exception):
@@ -352,6 +356,14 @@ class Searcher:
                     or (flag == UPPER and score <= alpha)
                 ):
                     return score
+        static = 0
+        futile = False
+        if not pv_node and not in_check and depth <= FUTILITY_DEPTH and abs(beta) < MATE_BOUND:
+            static = self.evaluate()
+            margin = FUTILITY_MARGIN * depth
+            if static - margin >= beta:
+                return static - margin  # reverse futility: far above beta already
+            futile = static + margin <= alpha
         if (
             null_ok
             and not pv_node
@@ -379,6 +391,10 @@ class Searcher:
         for i, m in enumerate(moves):
             quiet = not board[m & 255]
             self.make(m)
+            if futile and i and quiet and not pos.is_check():
+                # futility: a quiet move cannot lift a position this far below alpha
+                self.unmake()
+                continue
             if i == 0:
                 score = -self.search(depth - 1, -beta, -alpha, ply + 1)
             else:
@@ -405,6 +421,8 @@ class Searcher:
                                 k[0] = m
                             self.hist[m] = self.hist.get(m, 0) + depth * depth
                         break
+        if best == -INF:
+            best = alpha  # every move was futile: a fail-low
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         stored = best
         if stored > MATE_BOUND:

@@ -49,7 +49,7 @@ def test_a_mate_is_printed_as_mate() -> None:
 
 
 def test_the_node_budget_is_kept() -> None:
-    result = run("feidan", Position.start("feidan").fen(), "--nodes", "300")
+    result = run("feidan", Position.start("feidan").fen(), "--nodes", "300", "--hash", "1")
     found = json.loads(result.stdout)
     assert found["nodes"] <= 300
 
@@ -71,6 +71,7 @@ def test_a_movetime_is_accepted() -> None:
         pytest.param(("xiangqi", START, "--level", "x"), id="level-not-a-number"),
         pytest.param(("xiangqi", START, "--nodes", "0"), id="no-nodes"),
         pytest.param(("xiangqi", START, "--movetime", "-1"), id="negative-movetime"),
+        pytest.param(("xiangqi", START, "--hash", "0"), id="no-hash"),
         pytest.param(("xiangqi", "1R1k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1"), id="game-over"),
         pytest.param(("xiangqi",), id="missing-fen"),
     ],
