@@ -105,7 +105,8 @@ def _page_labels() -> dict[str, Any]:
             "The moment the game started ({moment}, China time) reads on the Chinese calendar as "
             "{lunar}: year branch Y = {y}, lunar month M = {m}, lunar day D = {d}, hour branch "
             "H = {h}. Upper trigram (Y+M+D) mod 8 = {u} ({ut}), lower trigram (Y+M+D+H) mod 8 = "
-            "{l} ({lt}), moving line (Y+M+D+H) mod 6 = {x}. Hexagram {hex} ({pinyin}, "
+            "{l} ({lt}), moving line (Y+M+D+H) mod 6 = {x} (a remainder of 0 counts as 8 or 6). "
+            "Hexagram {hex} ({pinyin}, "
             "“{english}”); number S = {s} picks arrangement {a} of the 2520 ways to place the "
             "chariots, horses, cannons and fighters. Black mirrors Red."
         ),

@@ -170,3 +170,17 @@ def test_two_players_at_one_board_on_a_phone(phone: Page, artifacts: Path) -> No
     puzzle = page.get_attribute("#puzzle-link", "href") or ""
     assert puzzle.startswith("/puzzles/create/?variant=xiangqi&fen=")
     page.screenshot(path=str(artifacts / "play-local-390x844.png"), full_page=True)
+
+
+def test_a_plum_blossom_start_shows_its_hexagram_and_why(page: Page, artifacts: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "feidan", "plum_blossom", mode="computer", side="red", level="2")
+    info = Game.objects.get(pk=gid).setup_info
+    expect(page.locator("#plum-panel")).to_be_visible()
+    expect(page.locator("#plum-hexagram")).to_contain_text(info["hexagram"])
+    why = page.locator("#plum-why")
+    expect(why).to_contain_text(info["lunar_date"])
+    expect(why).to_contain_text(f"S = {info['number']}")
+    expect(why).to_contain_text(f"第 {info['arrangement_index']} 种")
+    expect(page.locator("#board")).to_have_attribute("data-fen", Game.objects.get(pk=gid).start_fen)
+    page.screenshot(path=str(artifacts / "play-plum-blossom-1280x800.png"))

@@ -523,3 +523,45 @@ def test_a_placement_of_other_things_is_refused_or_explained(client: Client) -> 
     codes = {v["code"]: v["text"] for v in answer["violations"]}
     assert {"unknown_point", "wrong_color", "unknown_piece"} <= set(codes)
     assert "棋盘" in codes["unknown_point"]["zh"] and "对方" in codes["wrong_color"]["zh"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "termination", "winner"),
+    [("xiangqi", "repetition", None), ("xinban", "forced_variation", "red")],
+)
+def test_a_repetition_is_a_draw_or_a_forced_variation(
+    client: Client, new_game: Any, move: Any, variant: str, termination: str, winner: Any
+) -> None:
+    setup = "new" if variant == "xinban" else "standard"
+    gid = new_game(client, variant=variant, setup=setup, mode="local")["id"]
+    _set_start(gid, "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+    shuffle = ["e0e1", "d9d8", "e1e0", "d8d9"] * 2  # the start comes back a third time
+    game: dict[str, Any] = {}
+    for text in shuffle:
+        game = move(client, gid, text).json()
+    assert game["termination"] == termination and game["winner"] == winner
+    assert game["plies"] == 8
+    if winner:
+        assert "Black repeated the position" in game["ending"]["en"]
+        assert "强制变着" in game["ending"]["zh"]
+
+
+def test_the_natural_limit_is_a_draw(client: Client, new_game: Any, move: Any) -> None:
+    gid = new_game(client, mode="local")["id"]
+    _set_start(gid, "3k5/9/9/9/9/9/9/9/9/4K4 w - - 119 60")
+    game = move(client, gid, "e0e1").json()
+    assert game["termination"] == "natural_limit" and game["result"] == "1/2-1/2"
+    assert "120 plies" in game["ending"]["en"]
+
+
+def test_another_users_game_is_refused(
+    client: Client, new_game: Any, django_user_model: Any
+) -> None:
+    client.force_login(django_user_model.objects.create_user(username="owner", password="x"))
+    gid = new_game(client)["id"]
+    other = Client()
+    other.force_login(django_user_model.objects.create_user(username="other", password="x"))
+    assert other.get(f"/api/games/{gid}/").status_code == 404
+    assert post(other, f"/api/games/{gid}/moves/", {"move": "h2e2"}).status_code == 404
+    assert other.get("/api/games/").json() == []
+    assert Client().get(f"/api/games/{gid}/").status_code == 404  # nor to a visitor
