@@ -111,6 +111,7 @@ def _page_labels() -> dict[str, Any]:
             "chariots, horses, cannons and fighters. Black mirrors Red."
         ),
         "ply": _("Move {n}"),
+        "replaying": _("Replay: move {n} of {total}."),
         "start": _("Start"),
         "analyse": _("Analyse from here"),
         "puzzle": _("Make a puzzle from this position"),

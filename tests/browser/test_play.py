@@ -167,6 +167,9 @@ def test_two_players_at_one_board_on_a_phone(phone: Page, artifacts: Path) -> No
     expect(page.locator("#moves li")).to_have_count(2)
     page.click("#prev")
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    expect(page.locator("#status")).to_contain_text("Replay: move 1 of 2")
+    page.click("#flip")
+    expect(page.locator("#board")).to_have_attribute("data-orientation", "black")
     puzzle = page.get_attribute("#puzzle-link", "href") or ""
     assert puzzle.startswith("/puzzles/create/?variant=xiangqi&fen=")
     page.screenshot(path=str(artifacts / "play-local-390x844.png"), full_page=True)

@@ -113,11 +113,17 @@ function piecesFen(pieces, side = "w") {
 
 // -- the board ----------------------------------------------------------------------------
 
-function orientation() {
+function baseOrientation() {
   const g = state.game;
   if (g.mode === "computer") return g.human_side;
   if (g.status === "setting_up") return g.setup_info.pending || "red";
   return "red";
+}
+
+function orientation() {
+  const side = baseOrientation();
+  if (!state.flipped || state.game.status === "setting_up") return side;
+  return side === "red" ? "black" : "red";
 }
 
 const board = mountBoard($("board"), {
@@ -365,7 +371,9 @@ function renderStatus() {
   const g = state.game;
   $("draw-note").textContent = drawNote();
   $("draw-note").hidden = !drawNote();
-  if (g.status === "finished") {
+  if (!isLive()) {
+    setStatus(format(L.replaying, { n: shownPly(), total: g.moves.length }), "replay");
+  } else if (g.status === "finished") {
     setStatus(pick(g.ending), "over");
   } else if (g.thinking) {
     setStatus(L.thinking, "thinking");
@@ -528,6 +536,10 @@ $("resign").addEventListener("click", () => send(page.api.resign, {}));
 $("takeback").addEventListener("click", () => send(page.api.takeback, {}));
 $("claim").addEventListener("click", () => send(page.api.claim, {}));
 $("draw").addEventListener("click", () => send(page.api.draw, {}));
+$("flip").addEventListener("click", () => {
+  state.flipped = !state.flipped;
+  render();
+});
 $("first").addEventListener("click", () => showPly(0));
 $("prev").addEventListener("click", () => showPly(Math.max(0, shownPly() - 1)));
 $("next").addEventListener("click", () => showPly(shownPly() + 1));
