@@ -11,6 +11,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from engine import VARIANTS
@@ -130,6 +131,7 @@ def _page_labels() -> dict[str, Any]:
     }
 
 
+@never_cache  # the page carries the game as it stands: never shown stale from a cache
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """One game: its setup, play against the computer or at one board, and its replay."""
@@ -171,6 +173,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
+@never_cache
 @require_GET
 def mine(request: HttpRequest) -> HttpResponse:
     """My games, newest first, each with its result and the rule that ended it."""

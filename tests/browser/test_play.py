@@ -187,3 +187,34 @@ def test_a_plum_blossom_start_shows_its_hexagram_and_why(page: Page, artifacts: 
     expect(why).to_contain_text(f"第 {info['arrangement_index']} 种")
     expect(page.locator("#board")).to_have_attribute("data-fen", Game.objects.get(pk=gid).start_fen)
     page.screenshot(path=str(artifacts / "play-plum-blossom-1280x800.png"))
+
+
+def test_make_a_puzzle_and_analyse_from_a_games_position(
+    page: Page, live_server: Any, artifacts: Path
+) -> None:
+    from django.test import Client
+
+    from accounts.models import User
+
+    user = User.objects.create_user(username="player", password="a-long-test-password")
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    gid = start(page, "xiangqi", mode="local")
+    click_move(page, "h2e2")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")
+    fen = Game.objects.get(pk=gid).moves[0]["fen"]
+    page.click("#puzzle-link")
+    page.wait_for_url("**/puzzles/create/**")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    # the editor keeps the board and the side to move (its own counters start again)
+    expect(page.locator("#editor-fen")).to_have_value(fen.replace(" - - 1 1", " - - 0 1"))
+    expect(page.locator("#editor-turn")).to_have_value("b")
+    page.go_back()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")  # not a stale page
+    page.click("#analyse-link")
+    page.wait_for_url("**/analysis/**")
+    expect(page.locator("#board")).to_have_attribute("data-fen", fen, timeout=15_000)

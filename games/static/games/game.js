@@ -564,6 +564,13 @@ state.clockTimer = setInterval(async () => {
   }
 }, 250);
 
+window.addEventListener("pageshow", async (event) => {
+  if (!event.persisted) return; // back to a page kept in memory: read the game again
+  await refresh();
+  render();
+  schedulePoll();
+});
+
 render();
 schedulePoll();
 window.gamePage = { state, board };
