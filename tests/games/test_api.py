@@ -565,3 +565,25 @@ def test_another_users_game_is_refused(
     assert post(other, f"/api/games/{gid}/moves/", {"move": "h2e2"}).status_code == 404
     assert other.get("/api/games/").json() == []
     assert Client().get(f"/api/games/{gid}/").status_code == 404  # nor to a visitor
+
+
+def test_playing_black_with_a_secret_setup_the_computer_moves_first(
+    client: Client, new_game: Any
+) -> None:
+    gid = new_game(client, variant="feidan", setup="middle_soldier", side="black")["id"]
+    game: dict[str, Any] = {}
+    for _ in range(20):  # a void reveal is set up again
+        game = post(
+            client, f"/api/games/{gid}/setup/", {"placement": standard_half("black")}
+        ).json()
+        if game["status"] == "playing":
+            break
+    assert game["status"] == "playing" and game["thinking"] is True
+    assert game["computer_side"] == "red" and game["turn"] == "red"
+    red = game["setup_info"]["halves"]["red"]
+    assert post(
+        client,
+        "/api/games/setup/check/",
+        {"method": "middle_soldier", "color": "red", "placement": red},
+    ).json() == {"legal": True, "violations": []}
+    assert Game.objects.get(pk=gid).computer_queued_at is not None
