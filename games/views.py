@@ -113,6 +113,7 @@ def _page_labels() -> dict[str, Any]:
         ),
         "ply": _("Move {n}"),
         "replaying": _("Replay: move {n} of {total}."),
+        "resign_confirm": _("Click again to resign"),
         "start": _("Start"),
         "analyse": _("Analyse from here"),
         "puzzle": _("Make a puzzle from this position"),

@@ -105,6 +105,9 @@ def test_feidan_secret_setup_against_the_computer_then_resign(
     assert [m["by"] for m in game.moves] == ["player", "computer"] * 3
 
     page.click("#resign")
+    expect(page.locator("#resign")).to_have_attribute("data-armed", "1")  # asks first
+    assert Game.objects.get(pk=gid).status == "playing"
+    page.click("#resign")
     expect(page.locator("#status")).to_have_attribute("data-kind", "over")
     expect(page.locator("#status")).to_contain_text("认输")
     assert Game.objects.get(pk=gid).termination == "resignation"

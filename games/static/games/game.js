@@ -532,7 +532,26 @@ $("move-form").addEventListener("submit", (event) => {
   input.value = "";
   play(text);
 });
-$("resign").addEventListener("click", () => send(page.api.resign, {}));
+$("resign").addEventListener("click", () => {
+  const button = $("resign");
+  if (!state.resignArmed) {
+    // a resignation cannot be taken back: the first click asks, the second resigns
+    state.resignArmed = true;
+    state.resignLabel = button.textContent;
+    button.textContent = L.resign_confirm;
+    button.dataset.armed = "1";
+    setTimeout(() => {
+      state.resignArmed = false;
+      button.textContent = state.resignLabel;
+      delete button.dataset.armed;
+    }, 4000);
+    return;
+  }
+  state.resignArmed = false;
+  button.textContent = state.resignLabel;
+  delete button.dataset.armed;
+  send(page.api.resign, {});
+});
 $("takeback").addEventListener("click", () => send(page.api.takeback, {}));
 $("claim").addEventListener("click", () => send(page.api.claim, {}));
 $("draw").addEventListener("click", () => send(page.api.draw, {}));
