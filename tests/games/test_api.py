@@ -587,3 +587,12 @@ def test_playing_black_with_a_secret_setup_the_computer_moves_first(
         {"method": "middle_soldier", "color": "red", "placement": red},
     ).json() == {"legal": True, "violations": []}
     assert Game.objects.get(pk=gid).computer_queued_at is not None
+
+
+def test_a_dead_general_is_announced(client: Client, new_game: Any, move: Any) -> None:
+    gid = new_game(client, variant="feidan", mode="local")["id"]
+    _set_start(gid, "4k6/11/11/11/11/11/11/m10/11/4AKA4 b - - 0 1")
+    game = move(client, gid, "a2f2").json()  # the missile enters Red's palace: no escape
+    assert game["termination"] == "dead_general" and game["winner"] == "black"
+    assert "Dead general" in game["ending"]["en"] and "死将" in game["ending"]["zh"]
+    assert game["turn"] == "red" and game["check"] == "f0"
