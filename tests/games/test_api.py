@@ -596,3 +596,15 @@ def test_a_dead_general_is_announced(client: Client, new_game: Any, move: Any) -
     assert game["termination"] == "dead_general" and game["winner"] == "black"
     assert "Dead general" in game["ending"]["en"] and "死将" in game["ending"]["zh"]
     assert game["turn"] == "red" and game["check"] == "f0"
+
+
+def test_perpetual_chase_is_announced_and_names_the_chaser(
+    client: Client, new_game: Any, move: Any
+) -> None:
+    gid = new_game(client, mode="local")["id"]
+    _set_start(gid, "5k3/9/c8/9/9/9/9/9/1R7/4K4 w - - 0 1")  # the chariot chases the cannon
+    game: dict[str, Any] = {}
+    for text in ["b1a1", "a7b7", "a1b1", "b7a7"] * 2:
+        game = move(client, gid, text).json()
+    assert game["termination"] == "perpetual_chase" and game["winner"] == "black"
+    assert "Red chased a piece with every move" in game["ending"]["en"]
