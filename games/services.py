@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import get_language
 
@@ -388,8 +389,6 @@ def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str
 
 
 def _locked(game_id: int, owner: Owner) -> Game:
-    from django.http import Http404
-
     game = Game.objects.select_for_update().filter(owner.q(), pk=game_id).first()
     if game is None:
         raise Http404("no such game")
