@@ -221,3 +221,16 @@ def test_make_a_puzzle_and_analyse_from_a_games_position(
     page.click("#analyse-link")
     page.wait_for_url("**/analysis/**")
     expect(page.locator("#board")).to_have_attribute("data-fen", fen, timeout=15_000)
+
+
+def test_a_secret_setup_as_black_on_a_phone(phone: Page, artifacts: Path) -> None:
+    page = phone
+    gid = start(page, "feidan", "middle_soldier", mode="computer", side="black", level="1")
+    expect(page.locator("#setup-panel")).to_be_visible()
+    expect(page.locator("#board")).to_have_attribute("data-orientation", "black")
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    click_move(page, "b6b8")  # a soldier behind its start rank
+    expect(page.locator("#violations li[data-code='soldier_behind_start_rank']")).to_have_count(1)
+    expect(page.locator("#violations")).to_contain_text("b8")
+    page.screenshot(path=str(artifacts / "play-secret-setup-black-390x844.png"), full_page=True)
+    assert Game.objects.get(pk=gid).status == "setting_up"

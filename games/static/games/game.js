@@ -311,7 +311,7 @@ function renderSetup() {
   });
   renderViolations();
   setStatus(L.setup_title, "setup");
-  for (const id of ["game-controls", "move-form", "replay-controls", "position-links"]) {
+  for (const id of ["game-controls", "move-form", "replay-controls", "position-links", "move-box"]) {
     $(id).hidden = true;
   }
 }
@@ -428,6 +428,7 @@ function renderControls() {
   $("game-controls").hidden = !playing;
   $("move-form").hidden = !playing;
   $("replay-controls").hidden = false;
+  $("move-box").hidden = g.moves.length === 0;
   $("position-links").hidden = false;
   $("takeback").hidden = !g.takeback_allowed;
   $("takeback").disabled = state.busy || g.moves.length === 0;
