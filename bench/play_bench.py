@@ -438,6 +438,8 @@ def section_tune(args: argparse.Namespace) -> None:
         f"{args.tune_nodes:,} nodes a move (score of the default)"
     )
     for variant, name, weights in TUNING:
+        if args.tune_only and name not in args.tune_only.split(","):
+            continue
 
         def version(w: Weights) -> Callable[[int], Player]:
             def make(i: int) -> Player:
@@ -484,6 +486,7 @@ def main() -> int:
     parser.add_argument("--peer-nodes", default="100,1000,10000")
     parser.add_argument("--tune-games", type=int, default=8)
     parser.add_argument("--tune-nodes", type=int, default=4000)
+    parser.add_argument("--tune-only", default="", help="comma-separated version names")
     parser.add_argument("--max-plies", type=int, default=300)
     args = parser.parse_args()
     if args.top_nodes is None:
