@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "accounts",
     "tutorials",
     "puzzles",
+    "games",
 ]
 
 MIDDLEWARE = [
@@ -290,6 +291,8 @@ THROTTLE_RATES = {
     "attempts": "60/min",  # puzzle attempts submitted
     "drafts": "60/hour",  # authored puzzles created
     "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover
+    "games": "30/hour",  # games started
+    "game_moves": "120/min",  # moves, setups, takebacks
     **dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", [])),
 }
 # Puzzles waiting for the prover (being verified), site-wide, beyond which a submission is
@@ -335,6 +338,7 @@ _queues = celery_queues(CELERY_QUEUE_PREFIX, env_str("CELERY_TASK_DEFAULT_QUEUE"
 CELERY_TASK_DEFAULT_QUEUE = _queues.default  # see config/settings/queues.py
 CELERY_PROVING_QUEUE = _queues.proving
 CELERY_SCORING_QUEUE = _queues.scoring
+CELERY_PLAYING_QUEUE = _queues.playing
 CELERY_TASK_QUEUES = _queues.queues
 CELERY_TASK_ROUTES = _queues.routes
 CELERY_TASK_DEFAULT_DELIVERY_MODE = "persistent"
