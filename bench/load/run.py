@@ -393,7 +393,7 @@ def main() -> int:
         say(f"Starting gunicorn ({args.web_workers} workers) and a Celery worker")
         worker = processes.start(
             "worker", sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
-            "--concurrency", "1", "--queues", f"{prefix}celery,{prefix}scoring,{prefix}proving",
+            "--concurrency", "1", "--queues", f"{prefix}celery,{prefix}scoring,{prefix}proving,{prefix}playing",
             "--hostname", f"load-{port}@localhost", "--without-gossip", "--without-mingle",
             "--loglevel", "INFO", nice=args.worker_nice,
         )  # fmt: skip
@@ -488,7 +488,7 @@ def main() -> int:
         twice = sum(1 for e in events.values() if e["succeeded"] > 1)
     finally:
         processes.stop()
-        delete_queues(args.broker_url, [f"{prefix}celery", f"{prefix}scoring", f"{prefix}proving"])
+        delete_queues(args.broker_url, [f"{prefix}celery", f"{prefix}scoring", f"{prefix}proving", f"{prefix}playing"])
         if not args.keep:
             drop_database(args.database_url)
 

@@ -23,7 +23,6 @@ def test_killing_the_pool_process_mid_move_plays_the_move_once(
     site: Site, fault_database: dict[str, Any], fault_postgres: PrivatePostgres
 ) -> None:
     db, name = fault_database, fault_database["name"]
-    site.queue_names.append(site.queue_names[0].removesuffix("celery") + "playing")
     _web, url = site.web()
     player = Player(url, db["users"][2], db["password"])
 
