@@ -7,7 +7,9 @@ into models, services or the API.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -26,8 +28,13 @@ STATUSES = (SOUND_UNIQUE, COOKED, SHORTER, NO_WIN, BUDGET_EXHAUSTED)
 FULL = "full"
 CHECKS_ONLY = "checks_only"
 
-HINT_NODES = 400_000
-HINT_SECONDS = 10.0
+# Judging and hints in a web request: moves the stored tree answers cost nothing; a move that
+# leaves it is searched for at most this much (about 0.1 s), and the answer is kept per line.
+LIVE_NODES = 4_000
+LIVE_SECONDS = 0.1
+# Outside a request (scoring a line submitted before attempts were played on the server).
+OFFLINE_NODES = 400_000
+OFFLINE_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,26 @@ class Verdict:
     reply: str | None = None
     refutation: list[str] = field(default_factory=list)
     reason: str = ""
+    # True when the answer is "unknown" because the clock ran out (not the node budget): the
+    # same search may succeed later, so such an answer is not kept.
+    timed_out: bool = False
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "reply": self.reply,
+            "refutation": list(self.refutation),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Verdict:
+        return cls(
+            verdict=str(data["verdict"]),
+            reply=data.get("reply"),
+            refutation=[str(m) for m in data.get("refutation") or []],
+            reason=str(data.get("reason") or ""),
+        )
 
 
 def _position(variant: str, fen: str) -> Position:
@@ -144,28 +171,67 @@ def _load(text: str) -> Any:
     return prover.Proof.from_json(text)
 
 
+def _text(proof: dict[str, Any]) -> str:
+    return json.dumps(proof, sort_keys=True, ensure_ascii=False)
+
+
 def _proof(proof: dict[str, Any]) -> Any:
     """The stored proof as the prover's object (parsed proofs are cached by their text)."""
-    return _load(json.dumps(proof, sort_keys=True, ensure_ascii=False))
+    return _load(_text(proof))
 
 
-def judge(*, variant: str, fen: str, proof: dict[str, Any], moves: Sequence[str]) -> Verdict:
+def proof_digest(proof: dict[str, Any]) -> str:
+    """A short name of a proof, to key what was judged against it."""
+    return hashlib.blake2b(_text(proof).encode(), digest_size=8).hexdigest()
+
+
+def judge(
+    *,
+    variant: str,
+    fen: str,
+    proof: dict[str, Any],
+    moves: Sequence[str],
+    nodes: int = LIVE_NODES,
+    seconds: float = LIVE_SECONDS,
+) -> Verdict:
     """Judge ``moves`` (attacker and defender alternately, ICCS) played from the puzzle's start.
 
     Any attacker move that keeps a forced win in the moves left is accepted; moves off the
-    stored tree are proved on the spot within the judge's budget (``unknown`` when it runs out).
+    stored tree are proved on the spot within ``nodes`` and ``seconds`` (``unknown`` when the
+    budget runs out).
     """
-    judgement = prover.judge(_proof(proof), list(moves))
+    started = time.monotonic()
+    judgement = prover.judge(
+        _proof(proof), list(moves), prover.Budget(nodes=nodes, seconds=seconds)
+    )
     return Verdict(
         verdict=judgement.verdict,
         reply=judgement.reply,
         refutation=[judgement.refutation] if judgement.refutation else [],
         reason=judgement.reason,
+        timed_out=judgement.verdict == "unknown" and time.monotonic() - started >= seconds,
     )
 
 
-def hint(*, variant: str, fen: str, proof: dict[str, Any], moves: Sequence[str]) -> str | None:
-    """A winning attacker move after ``moves`` (attacker to move), or ``None`` if none wins."""
+@dataclass(frozen=True)
+class Hint:
+    """A winning attacker move (``None``: none found); ``timed_out`` as for ``Verdict``."""
+
+    move: str | None
+    timed_out: bool = False
+
+
+def hint(
+    *,
+    variant: str,
+    fen: str,
+    proof: dict[str, Any],
+    moves: Sequence[str],
+    nodes: int = LIVE_NODES,
+    seconds: float = LIVE_SECONDS,
+) -> Hint:
+    """A winning attacker move after ``moves`` (attacker to move): from the stored tree when
+    the line is on it, else searched within ``nodes`` and ``seconds``."""
     loaded = _proof(proof)
     position = Position.from_fen(loaded.variant, loaded.fen)
     node = loaded.tree
@@ -180,17 +246,21 @@ def hint(*, variant: str, fen: str, proof: dict[str, Any], moves: Sequence[str])
         if index % 2 == 0:
             remaining -= 1
     if node is not None and node.expanded and node.primary is not None:
-        return str(node.primary)
+        return Hint(str(node.primary))
     if remaining <= 0:
-        return None
+        return Hint(None)
+    started = time.monotonic()
     found = prover.find_win(
         position,
         goal=loaded.goal,
         max_moves=remaining,
-        budget=prover.Budget(nodes=HINT_NODES, seconds=HINT_SECONDS),
+        budget=prover.Budget(nodes=nodes, seconds=seconds),
         mode=loaded.mode,
     )
-    return found.key_move if found.status == "win" else None
+    if found.status == "win":
+        return Hint(found.key_move)
+    timed_out = found.status == "budget_exhausted" and time.monotonic() - started >= seconds
+    return Hint(None, timed_out=timed_out)
 
 
 def main_line(proof: dict[str, Any]) -> list[str]:

@@ -253,7 +253,9 @@ THROTTLE_RATES = {
     "login": "10/min",  # per address
     "login_account": "20/hour",  # per account name tried
     "signup": "5/hour",  # per address
-    "attempts": "60/min",  # puzzle attempts submitted
+    "attempts": "60/min",  # puzzle attempts opened
+    "puzzle_judge": "60/min",  # moves judged in puzzle attempts, and solutions shown
+    "puzzle_hints": "20/min",  # hints in puzzle attempts
     "drafts": "60/hour",  # authored puzzles created
     "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover
     **dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", [])),
@@ -261,7 +263,7 @@ THROTTLE_RATES = {
 # Views of other apps throttled by their URL name (a view may also set ``throttle_scope``).
 # Only unsafe methods (POST, PATCH ...) count.
 THROTTLE_SCOPES_BY_URL_NAME = {
-    "puzzles-api:attempt-submit": "attempts",
+    "puzzles-api:attempt-open": "attempts",
     "puzzles-api:authored": "drafts",
     "puzzles-api:authored-submit": "puzzle_submissions",
 }

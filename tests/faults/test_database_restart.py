@@ -60,15 +60,24 @@ class Traffic(threading.Thread):
             player = self.players[turn % len(self.players)]
             attempt_id = self.pending.get(id(player))
             if attempt_id is not None:
-                body = {"attempt_id": attempt_id, "moves": ["a0d0"], "seconds": 4}
+                # Open (or go on with) the player's attempt, then play the mate in one at
+                # ply 0: both are safe to send again until the try is accepted.
                 url = f"/api/puzzles/{self.puzzle}/attempts/"
-                response = self.record(
-                    "attempt",
-                    lambda player=player, body=body, url=url: player.post(url, body, timeout=30),
+                opened = self.record(
+                    "attempt", lambda player=player, url=url: player.post(url, timeout=30)
                 )
-                if response is not None and response.status_code == 202:
-                    self.accepted[attempt_id] = int(response.json()["id"])
-                    del self.pending[id(player)]
+                if opened is not None and opened.status_code in (200, 201):
+                    body = {"attempt": opened.json()["id"], "move": "a0d0", "ply": 0}
+                    url = f"/api/puzzles/{self.puzzle}/judge/"
+                    response = self.record(
+                        "attempt",
+                        lambda player=player, body=body, url=url: player.post(
+                            url, body, timeout=30
+                        ),
+                    )
+                    if response is not None and response.status_code == 200:
+                        self.accepted[attempt_id] = int(response.json()["attempt"]["id"])
+                        del self.pending[id(player)]
             time.sleep(0.05)
 
     def count(self, phase: str) -> Counter[int | str]:
