@@ -29,9 +29,10 @@ FULL = "full"
 CHECKS_ONLY = "checks_only"
 
 # Judging and hints in a web request: moves the stored tree answers cost nothing; a move that
-# leaves it is searched for at most this much (about 0.1 s), and the answer is kept per line.
-LIVE_NODES = 4_000
-LIVE_SECONDS = 0.1
+# leaves it is searched for at most this many positions (about 0.1 s of one core), with a
+# clock as a safety net on a busy machine, and the answer is kept per line.
+LIVE_NODES = 3_000
+LIVE_SECONDS = 0.15
 # Outside a request (scoring a line submitted before attempts were played on the server).
 OFFLINE_NODES = 400_000
 OFFLINE_SECONDS = 10.0
@@ -71,9 +72,6 @@ class Verdict:
     reply: str | None = None
     refutation: list[str] = field(default_factory=list)
     reason: str = ""
-    # True when the answer is "unknown" because the clock ran out (not the node budget): the
-    # same search may succeed later, so such an answer is not kept.
-    timed_out: bool = False
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -200,25 +198,92 @@ def judge(
     stored tree are proved on the spot within ``nodes`` and ``seconds`` (``unknown`` when the
     budget runs out).
     """
+    loaded = _proof(proof)
     started = time.monotonic()
-    judgement = prover.judge(
-        _proof(proof), list(moves), prover.Budget(nodes=nodes, seconds=seconds)
-    )
+    judgement = prover.judge(loaded, list(moves), prover.Budget(nodes=nodes, seconds=seconds))
+    if judgement.verdict == "unknown":
+        remaining = _known_wrong(loaded, moves)
+        if remaining is not None:
+            left = max(0.0, seconds - (time.monotonic() - started))
+            escape = _escape(loaded, moves, remaining, nodes=nodes, seconds=left)
+            return Verdict(
+                verdict="wrong",
+                refutation=[escape] if escape else [],
+                reason=f"{escape} escapes" if escape else "the move does not win in time",
+            )
     return Verdict(
         verdict=judgement.verdict,
         reply=judgement.reply,
         refutation=[judgement.refutation] if judgement.refutation else [],
         reason=judgement.reason,
-        timed_out=judgement.verdict == "unknown" and time.monotonic() - started >= seconds,
     )
+
+
+def _known_wrong(loaded: Any, moves: Sequence[str]) -> int | None:
+    """When the line follows the stored tree's main moves to a node that holds every winning
+    move for the moves left, and the last attacker move is not one of them, the move is wrong
+    without a search: the attacker moves left after it. Else ``None``."""
+    node = loaded.tree
+    remaining = loaded.moves_to_win or 0
+    for index, text in enumerate(moves[:-1]):
+        if node is None:
+            return None
+        if index % 2 == 0:
+            if not node.expanded or text != node.primary:
+                return None
+            remaining -= 1
+        else:
+            node = node.reply_node(text)
+    if node is None or not node.expanded or node.distance != remaining or not moves:
+        return None
+    return remaining - 1 if moves[-1] not in node.moves else None
+
+
+def _escape(
+    loaded: Any, moves: Sequence[str], remaining: int, *, nodes: int, seconds: float
+) -> str | None:
+    """A defender reply after ``moves`` (ending with a wrong attacker move) after which the
+    attacker cannot force the goal in ``remaining`` moves, found within the budget; ``None``
+    when none was found in time."""
+    position = Position.from_fen(loaded.variant, loaded.fen)
+    for text in moves:
+        position.push(Move.from_iccs(text))
+    if position.outcome() is not None:
+        return None
+    deadline = time.monotonic() + seconds
+    # Captures and the like first: they are the likeliest escapes.
+    replies = sorted(
+        position.legal_moves, key=lambda m: (position.move_effect(m) == "move", m.iccs())
+    )
+    for reply in replies:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        if remaining <= 0:
+            return reply.iccs()
+        position.push(reply)
+        try:
+            if position.outcome() is not None:
+                return reply.iccs()
+            found = prover.find_win(
+                position,
+                goal=loaded.goal,
+                max_moves=remaining,
+                budget=prover.Budget(nodes=nodes, seconds=left),
+                mode=loaded.mode,
+            )
+            if found.status == "no_win":
+                return reply.iccs()
+        finally:
+            position.pop()
+    return None
 
 
 @dataclass(frozen=True)
 class Hint:
-    """A winning attacker move (``None``: none found); ``timed_out`` as for ``Verdict``."""
+    """A winning attacker move, or ``None``: none wins, or none was found in the budget."""
 
     move: str | None
-    timed_out: bool = False
 
 
 def hint(
@@ -249,7 +314,6 @@ def hint(
         return Hint(str(node.primary))
     if remaining <= 0:
         return Hint(None)
-    started = time.monotonic()
     found = prover.find_win(
         position,
         goal=loaded.goal,
@@ -257,10 +321,7 @@ def hint(
         budget=prover.Budget(nodes=nodes, seconds=seconds),
         mode=loaded.mode,
     )
-    if found.status == "win":
-        return Hint(found.key_move)
-    timed_out = found.status == "budget_exhausted" and time.monotonic() - started >= seconds
-    return Hint(None, timed_out=timed_out)
+    return Hint(found.key_move if found.status == "win" else None)
 
 
 def main_line(proof: dict[str, Any]) -> list[str]:

@@ -120,11 +120,10 @@ def _require_proof(puzzle: Puzzle) -> dict[str, object]:
     return puzzle.proof
 
 
-def _kept_answer(
-    puzzle: Puzzle, kind: str, line: Sequence[str], compute: Callable[[], tuple[Any, bool]]
-) -> Any:
-    """The answer kept for this line of the puzzle, or ``compute()`` kept now (when it says
-    the answer may be kept: a search cut off by the clock may succeed another time)."""
+def _kept_answer(puzzle: Puzzle, kind: str, line: Sequence[str], compute: Callable[[], Any]) -> Any:
+    """The answer kept for this line of the puzzle, or ``compute()``, kept now: the same line
+    is never searched twice (an ``unknown`` is kept too, so a hard line costs one capped
+    search, not one per request)."""
     proof = _require_proof(puzzle)
     digest = proving.proof_digest(proof)
     key = " ".join(line)
@@ -132,23 +131,22 @@ def _kept_answer(
     kept = rows.values_list("answer", flat=True).first()
     if kept is not None:
         return kept
-    answer, keep = compute()
-    if keep:
-        PuzzleLineResult.objects.bulk_create(
-            [PuzzleLineResult(puzzle=puzzle, proof=digest, kind=kind, line=key, answer=answer)],
-            ignore_conflicts=True,  # a twin request kept the same answer first
-        )
+    answer = compute()
+    PuzzleLineResult.objects.bulk_create(
+        [PuzzleLineResult(puzzle=puzzle, proof=digest, kind=kind, line=key, answer=answer)],
+        ignore_conflicts=True,  # a twin request kept the same answer first
+    )
     return answer
 
 
 def _line_verdict(puzzle: Puzzle, moves: Sequence[str]) -> proving.Verdict:
     proof = _require_proof(puzzle)
 
-    def compute() -> tuple[Any, bool]:
+    def compute() -> Any:
         verdict = proving.judge(
             variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=list(moves)
         )
-        return verdict.to_data(), not verdict.timed_out
+        return verdict.to_data()
 
     answer = _kept_answer(puzzle, PuzzleLineResult.Kind.JUDGE, moves, compute)
     return proving.Verdict.from_data(answer)
@@ -159,9 +157,9 @@ def puzzle_line_hint(*, puzzle: Puzzle, moves: Sequence[str]) -> str | None:
     when none wins, or none was found within the budget."""
     proof = _require_proof(puzzle)
 
-    def compute() -> tuple[Any, bool]:
+    def compute() -> Any:
         found = proving.hint(variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=moves)
-        return {"move": found.move}, not found.timed_out
+        return {"move": found.move}
 
     answer = _kept_answer(puzzle, PuzzleLineResult.Kind.HINT, moves, compute)
     move = answer.get("move")
