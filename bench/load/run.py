@@ -7,13 +7,13 @@ Starts the site as deployed (production settings over plain HTTP on the loopback
 a Celery worker, PostgreSQL and RabbitMQ; see bench/load/settings.py) against a database of its
 own, with the site's content (lessons, puzzle bank) and seeded players and puzzles, and drives
 it with locust (bench/load/locustfile.py): page views, position API calls, puzzle views and
-attempt submissions. As README's Deployment advises, the position API has a pool of its own
+attempts played through the judge (with hints and shown solutions). As README's Deployment advises, the position API has a pool of its own
 (threaded, keep-alive, ahead of the rest on the CPU) and the worker runs behind the web
 requests (nice 10). Then it waits until the
 worker has scored every accepted attempt and checks that each was scored exactly once.
 
-Prints requests per second, median and 95th-percentile latency per kind of request, the error
-count and the attempt counts, each against the goal (150 requests/s; position API p95 under
+Prints requests per second, median and 95th-percentile latency per kind of request (the judge
+and hints beside the position API), the error count and the attempt counts, each against the goal (150 requests/s; position API p95 under
 100 ms; no error; no attempt lost or scored twice). Exits non-zero when an attempt is lost or
 scored twice, or a request failed.
 """
@@ -199,7 +199,11 @@ def read_stats(prefix: Path) -> dict[str, dict[str, float]]:
 # to writing the answer; time waiting for a free worker is not in it).
 ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(L)s"
 METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
-SERVER_KINDS = [("positions", re.compile(r"^POST /api/positions/$"))]
+SERVER_KINDS = [
+    ("positions", re.compile(r"^POST /api/positions/$")),
+    ("judge", re.compile(r"^POST /api/puzzles/\d+/judge/$")),
+    ("hint", re.compile(r"^POST /api/puzzles/\d+/hint/$")),
+]
 
 
 def server_times(logs: Any) -> dict[str, list[float]]:
@@ -369,7 +373,8 @@ def main() -> int:
         "CACHE_URL": args.cache_url,
         "CACHE_KEY_PREFIX": prefix,
         # One address sends every simulated user's requests: lift the per-address limits.
-        "THROTTLE_RATES": "login=100000/min,login_account=100000/min,attempts=100000/min",
+        "THROTTLE_RATES": "login=100000/min,login_account=100000/min,attempts=100000/min,"
+        "puzzle_judge=100000/min,puzzle_hints=100000/min",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
         "LOAD_SEED": str(work / "seed.json"),
@@ -483,7 +488,10 @@ def main() -> int:
         games = query(
             args.database_url, "SELECT coalesce(sum(games), 0) FROM puzzles_puzzlerating"
         )[0][0]
-        in_database = query(args.database_url, "SELECT count(*) FROM puzzles_puzzleattempt")[0][0]
+        # Attempts a simulated user opened and had not finished when the run stopped are
+        # still open: only finished tries are scored.
+        in_database = query(args.database_url,
+            "SELECT count(*) FROM puzzles_puzzleattempt WHERE state <> 'started'")[0][0]  # fmt: skip
         events = attempt_events(logs / "worker.log")
         twice = sum(1 for e in events.values() if e["succeeded"] > 1)
     finally:
@@ -504,6 +512,10 @@ def main() -> int:
               f"{row['p95']:>9.0f}{row['p99']:>9.0f}{row['failures']:>8.0f}")  # fmt: skip
     positions = stats.get("positions", {"p95": 0.0})
     print()
+    for name in ("positions", "judge", "hint"):
+        row = stats.get(name, {"median": 0.0, "p95": 0.0, "requests": 0.0})
+        print(f"{name} p95: {row['p95']:.0f} ms (median {row['median']:.0f} ms, "
+              f"{row['requests']:.0f} requests)")  # fmt: skip
     print(f"throughput: {rps:.1f} requests/s = {rps / GOAL_RPS:.2f} x the goal of {GOAL_RPS:.0f}")
     print(f"position API p95: {positions['p95']:.0f} ms = {positions['p95'] / GOAL_POSITIONS_P95_MS:.2f} "
           f"x the goal of {GOAL_POSITIONS_P95_MS:.0f} ms (lower is better)")  # fmt: skip
