@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from puzzles import proving
-from puzzles.models import Puzzle
+from puzzles.models import Puzzle, PuzzleAttempt
 from puzzles.services import (
     daily_puzzles_choose,
     puzzle_judge,
@@ -202,3 +202,24 @@ def test_dashboard_shows_ratings_and_replays(
     expect(page.locator("[data-testid='replays'] li a")).to_have_count(1)
     expect(page.locator("[data-testid='theme-stats'] tbody tr")).not_to_have_count(0)
     page.screenshot(path=str(artifacts / "puzzles-dashboard.png"), full_page=True)
+
+
+def test_hints_and_the_solution_are_asked_of_the_server(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    puzzle = published()
+    log_in(page, live_server, "helped")
+    page.goto(f"/puzzles/p/{puzzle.slug}/")
+    state(page, "ready")
+    page.click("#hint")
+    expect(page.locator("#result")).not_to_be_empty()
+    page.click("#hint")
+    expect(page.locator("#hint")).to_be_disabled()
+    page.click("#give-up")
+    expect(page.locator("#solution-line li")).to_have_count(3)
+    state(page, "scored")
+    expect(page.locator("#result")).to_have_attribute("data-result", "failed")
+    expect(page.locator("#result")).to_have_attribute("data-rated", "")
+    page.screenshot(path=str(artifacts / "puzzles-helped.png"), full_page=True)
+    attempt = PuzzleAttempt.objects.get(puzzle=puzzle)
+    assert attempt.hints_used == 2 and attempt.gave_up and not attempt.rated
