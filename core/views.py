@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hmac
 import sys
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -17,7 +19,7 @@ from django.views.decorators.http import require_GET
 
 from core.exceptions import error_body
 from core.middleware import is_api_request
-from core.selectors import health_report, variant_list, variant_title
+from core.selectors import health_report_cached, variant_list, variant_title
 
 # Seconds a client is asked to wait when the database cannot be reached.
 RETRY_AFTER_SECONDS = 5
@@ -105,8 +107,31 @@ def analysis(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Database, broker and worker reachability as JSON; HTTP 503 when any is down."""
-    report = health_report()
+    """Liveness, for anyone: this web process answers. Touches no database, cache or broker."""
+    return JsonResponse({"status": "ok"})
+
+
+def _health_token_given(request: HttpRequest) -> bool:
+    token = settings.HEALTH_TOKEN
+    given = request.headers.get("Authorization", "")
+    scheme, _space, value = given.partition(" ")
+    return (
+        bool(token)
+        and scheme.lower() == "bearer"
+        and hmac.compare_digest(value.strip().encode(), token.encode())
+    )
+
+
+@never_cache
+@require_GET
+def healthz_full(request: HttpRequest) -> JsonResponse:
+    """Database, cache, broker and the workers of each of this site's queues, as JSON (HTTP 503
+    when any is down), for callers that send ``Authorization: Bearer <HEALTH_TOKEN>``. The
+    report is kept ``HEALTH_CACHE_SECONDS`` per process, so that calling it often costs little.
+    """
+    if not _health_token_given(request):
+        return JsonResponse({"status": "forbidden"}, status=403)
+    report = health_report_cached()
     return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
 
 

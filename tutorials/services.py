@@ -87,6 +87,7 @@ def lessons_load(*, root: Path = LESSONS_DIR) -> LoadReport:
             "summary_zh": lesson.summary.zh,
             "summary_en": lesson.summary.en,
             "rulings": [r.as_dict() for r in lesson.rulings],
+            "coordinates": lesson.coordinates,
             "source": lesson.source,
             "content_hash": lesson.content_hash,
             "is_active": True,
@@ -130,7 +131,7 @@ class Recorded:
 
 def _refused(error: StepRefused, *, language: str | None = None) -> ApplicationError:
     text = error.explanation.text
-    extra = {"code": error.explanation.code, "zh": text.zh, "en": text.en}
+    extra: dict[str, object] = {"code": error.explanation.code, "zh": text.zh, "en": text.en}
     if error.index is not None:
         extra["index"] = error.index
     if error.move is not None:

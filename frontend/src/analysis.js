@@ -1,6 +1,6 @@
 // The analysis board page: pick a variant and a start (or paste a FEN), play both sides, read
 // the moves in Chinese notation and ICCS. Every position is computed by POST /api/positions/.
-import { mountBoard } from "./board.js";
+import { attachMoveInput, mountBoard } from "./board.js";
 
 const page = JSON.parse(document.getElementById("analysis-page").textContent);
 const labels = page.labels;
@@ -49,12 +49,9 @@ function variantInfo(name) {
 function mount() {
   const orientation = board ? board.orientation() : "red";
   if (board) board.destroy();
-  const el = $("board");
-  el.className = "board";
-  board = mountBoard(el, {
+  board = mountBoard($("board"), {
     variant: state.variant,
     orientation,
-    label: labels.board || "board",
     onMove: (iccs) => play(iccs),
   });
 }
@@ -159,7 +156,16 @@ function render(result) {
   document.body.dataset.ready = "1";
 }
 
-async function refresh() {
+// One request at a time, in order: a quick change of variant then start must end on the start
+// chosen last, whichever answer the server sends first.
+let pending = Promise.resolve();
+function refresh() {
+  const run = pending.then(refreshNow);
+  pending = run.catch(() => {});
+  return run;
+}
+
+async function refreshNow() {
   state.busy = true;
   document.body.dataset.ready = "";
   const body = { variant: state.variant, moves: state.moves };
@@ -180,12 +186,14 @@ async function refresh() {
 }
 
 async function play(move) {
-  if (state.busy) return;
+  if (state.busy) return false;
   state.moves.push(move);
   if (!(await refresh())) {
     state.moves.pop();
     if (state.result) render(state.result);
+    return false;
   }
+  return true;
 }
 
 function fillStarts() {
@@ -254,18 +262,7 @@ function bind() {
       Object.assign(state, previous);
     }
   });
-  $("move-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const input = $("move-input");
-    const text = input.value.trim();
-    if (!text || state.busy) return;
-    state.moves.push(text);
-    if (await refresh()) {
-      input.value = "";
-    } else {
-      state.moves.pop();
-    }
-  });
+  attachMoveInput($("move-form"), { board: () => board, onMove: play, showError });
   $("undo").addEventListener("click", () => {
     if (!state.moves.length || state.busy) return;
     state.moves.pop();

@@ -1,6 +1,7 @@
 """Writes of the puzzles app, split by concern; import them from here."""
 
 from puzzles.services.authoring import (
+    ProvingQueueFullError,
     puzzle_draft_create,
     puzzle_draft_submit,
     puzzle_draft_update,
@@ -31,6 +32,7 @@ __all__ = [
     "JudgeResult",
     "attempt_position",
     "Player",
+    "ProvingQueueFullError",
     "player_from_request",
     "bank_load",
     "daily_puzzles_choose",

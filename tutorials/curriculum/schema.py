@@ -4,6 +4,7 @@ A lesson file (TOML, one per lesson, ``tutorials/lessons/<course>/<nn>-<name>.to
 
     slug = "xiangqi-horse"
     course = "xiangqi"                      # the variant the lesson is played in
+    coordinates = true                      # the texts name points: show ICCS coordinates
     order = 50                              # place in the course
     title = { zh = "马", en = "The horse" }
     summary = { zh = "…", en = "…" }
@@ -126,6 +127,8 @@ class Lesson:
     summary: Text
     steps: tuple[Step, ...]
     rulings: tuple[Text, ...] = ()
+    # the texts name points in ICCS ("c3", "a to k"): the board shows ICCS coordinates
+    coordinates: bool = False
     content_hash: str = ""
     source: str = ""
     # the steps' tables as written in the file (what the database keeps)
@@ -359,7 +362,8 @@ def lesson_from_data(data: Mapping[str, Any], *, source: str = "") -> Lesson:
     for name in ("slug", "course", "order", "title", "summary", "steps"):
         if name not in data:
             raise LessonFileError(f"{where}: missing {name}")
-    unknown = set(data) - {"slug", "course", "order", "title", "summary", "steps", "rulings"}
+    known = {"slug", "course", "order", "coordinates", "title", "summary", "steps", "rulings"}
+    unknown = set(data) - known
     if unknown:
         raise LessonFileError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     slug = str(data["slug"])
@@ -380,6 +384,9 @@ def lesson_from_data(data: Mapping[str, Any], *, source: str = "") -> Lesson:
     rulings = tuple(
         _text(r, f"{where}.rulings[{i}]") for i, r in enumerate(data.get("rulings") or [])
     )
+    coordinates = data.get("coordinates", False)
+    if not isinstance(coordinates, bool):
+        raise LessonFileError(f"{where}: coordinates must be true or false")
     digest = hashlib.sha256(
         json.dumps(data, sort_keys=True, ensure_ascii=False, default=str).encode()
     ).hexdigest()
@@ -391,6 +398,7 @@ def lesson_from_data(data: Mapping[str, Any], *, source: str = "") -> Lesson:
         summary=_text(data["summary"], f"{where}.summary"),  # type: ignore[arg-type]
         steps=steps,
         rulings=rulings,  # type: ignore[arg-type]
+        coordinates=coordinates,
         content_hash=digest,
         source=source,
         raw_steps=tuple(json.loads(json.dumps(s, default=str)) for s in steps_data),

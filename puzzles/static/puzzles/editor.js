@@ -141,8 +141,8 @@ function mount() {
     fen: fen(),
     orientation: "red",
     movable: null,
-    label: "puzzle editor board",
     animation: false,
+    fitBelow: [el("palette-red")],
   });
   board.ground.set({ events: { select: (key) => place(key) } });
 }

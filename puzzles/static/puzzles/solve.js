@@ -5,7 +5,7 @@ import { api, format, sleep } from "./common.js";
 
 const page = JSON.parse(document.getElementById("puzzle-page").textContent);
 const L = page.labels;
-const { mountBoard } = await import(page.board_module);
+const { mountBoard, attachMoveInput } = await import(page.board_module);
 
 const el = (id) => document.getElementById(id);
 const boardEl = el("board");
@@ -103,7 +103,6 @@ function showBoard(fen, changes = {}) {
     board = mountBoard(boardEl, {
       variant: state.puzzle.variant,
       orientation: turn,
-      label: "puzzle board",
       ...settings,
       onMove: (iccs) => play(iccs),
     });
@@ -405,6 +404,8 @@ giveUpButton.addEventListener("click", giveUp);
 retryButton.addEventListener("click", () => reset());
 if (nextButton) nextButton.addEventListener("click", load);
 el("flip").addEventListener("click", () => board && board.flip());
+// A typed move (ICCS or Chinese notation) is played as if the pieces had been moved by hand.
+attachMoveInput(el("move-form"), { board: () => board, onMove: (iccs) => play(iccs) });
 
 const filters = el("filters");
 if (filters) {

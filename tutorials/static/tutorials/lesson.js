@@ -3,7 +3,7 @@
 // Nothing is decided here: the page only shows the server's answer.
 
 const page = JSON.parse(document.getElementById("lesson-page").textContent);
-const { mountBoard, iccsToKey } = await import(page.board_module);
+const { mountBoard, iccsToKey, attachMoveInput } = await import(page.board_module);
 
 const lesson = page.lesson;
 const labels = page.labels;
@@ -23,7 +23,7 @@ const board = mountBoard($("board"), {
   fen: lesson.steps[0].fen,
   orientation: lesson.steps[0].orientation,
   movable: null,
-  label: lesson.title,
+  coordinates: lesson.coordinates, // ICCS letters and digits, for lessons that name points
   onMove: (iccs) => onBoardMove(iccs),
 });
 board.ground.set({ movable: { showDests: false }, events: { select: (key) => onSelect(key) } });
@@ -162,6 +162,7 @@ function showStep(next) {
   $("violations").hidden = true;
   $("violations").textContent = "";
   $("setup-tools").hidden = step.goal !== "setup";
+  $("move-form").hidden = step.goal === "setup";
   setStatus(
     step.goal === "point" ? labels.click_point : step.goal === "setup" ? labels.arrange : labels.your_turn,
     "",
@@ -374,6 +375,12 @@ async function submitSetup() {
 // --- buttons -----------------------------------------------------------------------------------
 
 $("retry").addEventListener("click", () => showStep(step));
+// Typed moves (ICCS or Chinese notation) and typed points ("c3") go where clicks go.
+attachMoveInput($("move-form"), {
+  board: () => board,
+  onMove: (iccs) => onBoardMove(iccs),
+  onPoint: (point) => (step.goal === "point" ? answer(point) : undefined),
+});
 $("next").addEventListener("click", () => {
   const index = lesson.steps.indexOf(step);
   if (index + 1 < lesson.steps.length) showStep(lesson.steps[index + 1]);
