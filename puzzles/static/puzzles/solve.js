@@ -205,8 +205,9 @@ async function waitForScore(attempt) {
   return attempt;
 }
 
+// Resolves false when the move was not played (refused, or not judged in time).
 async function play(iccs) {
-  if (state.finished || state.busy) return;
+  if (state.finished || state.busy) return false;
   state.busy = true;
   board.set({ movable: null, shapes: [] });
   say(L.thinking);
@@ -217,7 +218,7 @@ async function play(iccs) {
     state.busy = false;
     showBoard(state.fen);
     say(error.message || L.error, "error");
-    return;
+    return false;
   }
   if (result.verdict !== "unknown") {
     state.moves.push(iccs);
@@ -264,7 +265,9 @@ async function play(iccs) {
     state.busy = false;
     showBoard(state.fen);
     say(L.unknown, "error");
+    return false;
   }
+  return true;
 }
 
 async function hint() {
