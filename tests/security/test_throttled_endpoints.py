@@ -79,6 +79,18 @@ def test_judge_and_hint_without_a_session_make_no_rows(published: Any) -> None:
     assert (Session.objects.count(), PuzzleAttempt.objects.count()) == (sessions, attempts)
 
 
+def test_opening_an_attempt_that_cannot_be_made_makes_no_session(published: Any) -> None:
+    from puzzles.models import Puzzle
+
+    draft = Puzzle.objects.create(variant="xiangqi", fen=MATE_IN_1, goal="mate", moves_to_win=1)
+    sessions = Session.objects.count()
+    for puzzle_id, status in ((draft.pk + 1000, 404), (draft.pk, 404)):
+        client = Client()
+        assert post(client, f"/api/puzzles/{puzzle_id}/attempts/").status_code == status
+        assert "sessionid" not in client.cookies
+    assert Session.objects.count() == sessions and not PuzzleAttempt.objects.exists()
+
+
 @override_settings(THROTTLE_RATES={"drafts": "2/day", "puzzle_submissions": "1/day"})
 def test_drafts_and_submissions_to_the_prover_are_throttled() -> None:
     author = logged_in("prolific")
