@@ -281,6 +281,52 @@ class Probe(threading.Thread):
         self.times.sort()
 
 
+class JudgeHammer(threading.Thread):
+    """A visitor who plays puzzles as fast as the site answers (the throttles are lifted for
+    the run): open an attempt, send a wrong move (the try ends), again. Several of them show
+    what a handful of clients hammering the judge costs everyone else."""
+
+    def __init__(self, url: str, puzzles: list[dict[str, Any]], seconds: float) -> None:
+        super().__init__(daemon=True)
+        self.url, self.puzzles, self.seconds = url, puzzles, seconds
+        self.times: list[float] = []  # milliseconds per judge call
+        self.ended: list[int] = []  # attempts it finished (scored like the rest)
+        self.failures = 0
+
+    def run(self) -> None:
+        import requests
+
+        http = requests.Session()
+        deadline = time.monotonic() + self.seconds
+        try:
+            http.get(f"{self.url}/puzzles/", timeout=30)  # the CSRF cookie, as the page gets it
+        except requests.RequestException:
+            self.failures += 1
+            return
+        headers = {"X-CSRFToken": http.cookies.get("csrftoken", "")}
+        turn = 0
+        while time.monotonic() < deadline:
+            puzzle = self.puzzles[turn % len(self.puzzles)]
+            turn += 1
+            base = f"{self.url}/api/puzzles/{puzzle['id']}"
+            try:
+                opened = http.post(f"{base}/attempts/", json={}, headers=headers, timeout=30)
+                if opened.status_code not in (200, 201):
+                    self.failures += 1
+                    continue
+                body = {"attempt": opened.json()["id"], "move": puzzle["wrong"]}
+                started = time.perf_counter()
+                judged = http.post(f"{base}/judge/", json=body, headers=headers, timeout=30)
+                self.times.append((time.perf_counter() - started) * 1000)
+            except requests.RequestException:
+                self.failures += 1
+                continue
+            if judged.status_code != 200:
+                self.failures += 1
+            elif judged.json()["attempt"]["state"] != "started":
+                self.ended.append(int(judged.json()["attempt"]["id"]))
+
+
 def attempt_events(log: Path) -> dict[str, dict[str, int]]:
     events: dict[str, dict[str, int]] = {}
     for match in TASK_LINE.finditer(log.read_text(errors="replace")):
@@ -330,6 +376,12 @@ def main() -> int:
         "--threads", type=int, default=1, help="threads per web worker (more than 1: gthread)"
     )
     parser.add_argument("--smoke", action="store_true", help="8 s, 20 users")
+    parser.add_argument(
+        "--judge-clients",
+        type=int,
+        default=0,
+        help="visitors besides the mix who play puzzles through the judge as fast as it answers",
+    )
     parser.add_argument(
         "--database-url",
         default=os.environ.get(
@@ -451,6 +503,10 @@ def main() -> int:
         started = time.monotonic()
         probe = Probe(positions_url, args.seconds)
         probe.start()
+        seeded = json.loads((work / "seed.json").read_text())["puzzles"]
+        hammers = [JudgeHammer(url, seeded, args.seconds) for _ in range(args.judge_clients)]
+        for hammer in hammers:
+            hammer.start()
         locust = subprocess.run(
             [str(BIN / "locust"), "-f", str(Path(__file__).with_name("locustfile.py")),
              "--headless", "--users", str(args.users), "--spawn-rate", str(args.spawn_rate),
@@ -461,6 +517,8 @@ def main() -> int:
         )  # fmt: skip
         elapsed = time.monotonic() - started
         probe.join()
+        for hammer in hammers:
+            hammer.join()
         (logs / "probe.json").write_text(json.dumps(probe.series))
         cpu = cpu_spent(cpu_before, cpu_snapshot(sessions))
         web_cpu = cpu.get("web (gunicorn)", 0.0) + cpu.get("web, position pool", 0.0)
@@ -471,6 +529,7 @@ def main() -> int:
         (logs / "locust.log").write_text(locust.stdout + locust.stderr)
         stats = read_stats(stats_prefix)
         accepted = json.loads((work / "accepted.json").read_text())
+        accepted += [attempt for hammer in hammers for attempt in hammer.ended]
 
         say("Waiting for the worker to score every accepted attempt")
         ids = ",".join(map(str, accepted)) or "0"
@@ -536,6 +595,13 @@ def main() -> int:
           f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds):")  # fmt: skip
     for what, seconds in sorted(cpu.items(), key=lambda item: -item[1]):
         print(f"  {what:<26}{seconds:>7.1f} s")
+    if hammers:
+        hammered = sorted(t for hammer in hammers for t in hammer.times)
+        failed = sum(hammer.failures for hammer in hammers)
+        print(f"{len(hammers)} clients hammering the judge: {len(hammered)} judged, "
+              f"median {percentile(hammered, 0.5):.0f} ms, p95 {percentile(hammered, 0.95):.0f} ms, "
+              f"{failed} failed")  # fmt: skip
+        errors += failed
     print(f"errors: {errors}")
     print(f"attempts: {len(accepted)} accepted, {in_database} in the database, {scored} scored, "
           f"{rated} rated = {games} rated games; scoring tasks: {len(events)}, "
