@@ -253,7 +253,7 @@ def _escape(
     deadline = time.monotonic() + seconds
     # Captures and the like first: they are the likeliest escapes.
     replies = sorted(
-        position.legal_moves, key=lambda m: (position.move_effect(m) == "move", m.iccs())
+        position.legal_moves, key=lambda m: (position.move_effect(m).kind == "move", m.iccs())
     )
     for reply in replies:
         left = deadline - time.monotonic()

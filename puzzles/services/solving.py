@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -332,7 +332,7 @@ def _require_open(attempt: PuzzleAttempt) -> None:
         )
 
 
-def _finish(attempt: PuzzleAttempt, result: str, now: timezone.datetime) -> None:
+def _finish(attempt: PuzzleAttempt, result: str, now: datetime) -> None:
     """End the try with ``result`` and have it scored (once) by a Celery task."""
     from puzzles.tasks import puzzle_attempt_score_task
 
@@ -419,8 +419,8 @@ def puzzle_attempt_give_up(
     return attempt
 
 
-def _replay_update(attempt: PuzzleAttempt, now: timezone.datetime) -> None:
-    owner = {"user_id": attempt.user_id} if attempt.user_id else {
+def _replay_update(attempt: PuzzleAttempt, now: datetime) -> None:
+    owner: dict[str, Any] = {"user_id": attempt.user_id} if attempt.user_id else {
         "user__isnull": True, "visitor_id": attempt.visitor_id
     }  # fmt: skip
     replay = (
