@@ -5,12 +5,14 @@ The site runs as deployed with ``CACHE_URL`` on a private Redis (throttle counte
 in front of the sessions, cached page fragments). One thread keeps a mix going — the home page,
 the puzzles page, new visitors opening attempts and playing them, a signed-in player's dashboard and
 attempts, and new sign-ins each followed by a signed-in page — while the test stops Redis,
-waits, and starts it again (empty, as a restarted cache server is). Every answer is counted by
-phase; every accepted attempt must be scored once.
+waits, and starts it again (empty, as a restarted cache server is), then freezes it (SIGSTOP:
+connections hang, as with a Redis stuck or cut off) and wakes it up with its data. Every answer
+is counted by phase; none may fail, none may hang; every accepted attempt is scored once.
 """
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
 from collections import Counter
@@ -40,18 +42,22 @@ class Traffic(threading.Thread):
         self.password = password
         self.phase = "before"
         self.log: list[tuple[str, str, int | str]] = []  # phase, what, status
+        self.slowest: dict[str, float] = {}  # phase -> the longest answer, seconds
         self.accepted: list[int] = []  # attempt rows
         self.stopping = threading.Event()
         self.anonymous = requests.Session()
 
     def record(self, what: str, call: Callable[[], requests.Response]) -> requests.Response | None:
         phase = self.phase
+        started = time.monotonic()
         try:
             response = call()
         except requests.RequestException as error:
             self.log.append((phase, what, type(error).__name__))
             return None
         self.log.append((phase, what, response.status_code))
+        elapsed = time.monotonic() - started
+        self.slowest[phase] = max(self.slowest.get(phase, 0.0), elapsed)
         return response
 
     def attempt(self, what: str, http: requests.Session, headers: dict[str, str]) -> None:
@@ -148,16 +154,32 @@ def test_a_cache_outage_degrades_and_the_site_recovers(
         wait_until(lambda: traffic.kinds("after") == every_kind
                    and sum(traffic.count("after").values()) >= 60,
                    180, "requests of every kind after the outage")  # fmt: skip
+        # Redis hangs (accepts connections, never answers), then wakes up with its data.
+        assert fault_redis.process is not None
+        traffic.phase = "frozen"
+        fault_redis.process.kill_group(signal.SIGSTOP)
+        frozen_at = time.monotonic()
+        try:
+            wait_until(lambda: traffic.kinds("frozen") == every_kind
+                       and time.monotonic() - frozen_at > 5,
+                       180, "requests of every kind while Redis hangs")  # fmt: skip
+        finally:
+            fault_redis.process.kill_group(signal.SIGCONT)
+        traffic.phase = "thawed"
+        wait_until(lambda: traffic.kinds("thawed") == every_kind
+                   and sum(traffic.count("thawed").values()) >= 30,
+                   180, "requests of every kind after Redis wakes up")  # fmt: skip
     finally:
         traffic.stopping.set()
         traffic.join(timeout=60)
 
-    before, outage, after = (traffic.count(p) for p in ("before", "outage", "after"))
-    print(
-        f"\nrequests before {dict(before)}, during the outage {dict(outage)}, after {dict(after)}"
-    )
-    for phase in ("before", "outage", "after"):
+    phases = ("before", "outage", "after", "frozen", "thawed")
+    for phase in phases:
+        print(f"\n{phase}: {dict(traffic.count(phase))}, slowest {traffic.slowest[phase]:.2f} s")
+    for phase in phases:
         assert traffic.bad(phase) == [], (phase, traffic.bad(phase)[:20])
+    # A hanging Redis costs a request at most a few of its 0.5 s timeouts (core/cache.py).
+    assert traffic.slowest["frozen"] < 5, traffic.slowest
     # The player signed in before the outage stayed signed in throughout (sessions are kept in
     # the database as well as the cache).
     signed_in = [s for _p, what, s in traffic.log if what == "dashboard"]
