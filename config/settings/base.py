@@ -288,7 +288,9 @@ THROTTLE_RATES = {
     "signup": "5/hour",  # per address
     "password_reset": "10/hour",  # reset requests per address
     "password_reset_email": "3/hour",  # reset requests per e-mail address asked for
-    "attempts": "60/min",  # puzzle attempts submitted
+    "attempts": "60/min",  # puzzle attempts opened
+    "puzzle_judge": "60/min",  # moves judged in puzzle attempts, and solutions shown
+    "puzzle_hints": "20/min",  # hints in puzzle attempts
     "drafts": "60/hour",  # authored puzzles created
     "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover
     "games": "30/hour",  # games started
@@ -301,7 +303,7 @@ PROVING_QUEUE_LIMIT = env_int("PROVING_QUEUE_LIMIT", 30)
 # Views of other apps throttled by their URL name (a view may also set ``throttle_scope``).
 # Only unsafe methods (POST, PATCH ...) count.
 THROTTLE_SCOPES_BY_URL_NAME = {
-    "puzzles-api:attempt-submit": "attempts",
+    "puzzles-api:attempt-open": "attempts",
     "puzzles-api:authored": "drafts",
     "puzzles-api:authored-submit": "puzzle_submissions",
 }
