@@ -98,6 +98,7 @@ def _labels() -> dict[str, Any]:
         "hint_piece": _("Hint: move the highlighted piece."),
         "hint_move": _("Hint: the arrow shows the move."),
         "solution": _("Solution"),
+        "copied": _("Copied"),
         "no_puzzle": _("No puzzle matches these filters."),
         "puzzle_rating": _("Puzzle rating"),
         "error": _("Something went wrong. Please try again."),

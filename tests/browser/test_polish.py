@@ -170,6 +170,26 @@ def test_puzzle_moves_show_iccs_and_a_shared_puzzle_leads_on(
     expect(page).to_have_url(f"{live_server.url}/puzzles/?variant=xiangqi")
 
 
+def test_a_puzzle_s_share_link_is_shown_whole_and_copied(
+    page: Page, live_server: Any, celery_worker: Any
+) -> None:
+    # The link was a narrow box showing "http://127.0.0.1:8731/puzzles" and no way to copy it.
+    puzzle = puzzles.published()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"/puzzles/p/{puzzle.slug}/")
+    puzzles.state(page, "ready")
+    field = page.locator("#share-link")
+    link = field.input_value()
+    assert link == f"{live_server.url}/puzzles/p/{puzzle.slug}/"
+    assert page.evaluate("el => el.scrollWidth <= el.clientWidth", field.element_handle())
+    side = page.locator(".puzzle-side").bounding_box()
+    box = field.bounding_box()
+    assert side is not None and box is not None and box["width"] > side["width"] * 0.6
+    page.click("#copy-link")
+    expect(page.locator("#copy-link")).to_have_text("已复制")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+
+
 def test_a_done_lesson_step_hides_its_hint(page: Page, transactional_db: None) -> None:
     from tutorials.services import lessons_load
 
