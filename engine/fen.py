@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.errors import InvalidFenError
 from engine.geometry import geometry
 from engine.variants import (
     ADVISOR,
     BLACK,
+    CANNON,
+    CHARIOT,
     ELEPHANT,
     ENGLISH_NAME,
+    FIGHTER,
+    HORSE,
     KING,
     LETTER_OF_TYPE,
+    MISSILE,
     SOLDIER,
     TURNCOAT,
+    TYPE_MASK,
     TYPE_OF_LETTER,
     Variant,
+    find_variant,
 )
 
 if TYPE_CHECKING:
@@ -79,6 +87,7 @@ def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
     return pos
 
 
+_TWO_DIGITS = re.compile(r"[0-9][0-9]")
 _EXPAND = {str(n): "." * n for n in range(1, 10)}
 _EXPAND_TABLE = str.maketrans(_EXPAND)
 
@@ -96,6 +105,8 @@ def _read_board_fast(
             return None
         if width > 9 and "1" in row:
             row = row.replace("11", "." * 11).replace("10", "." * 10)
+        if _TWO_DIGITS.search(row):
+            return None  # a number of two digits is read whole by the careful reader
         expanded = row.translate(_EXPAND_TABLE)
         if len(expanded) != width:
             return None
@@ -250,3 +261,71 @@ def _check_placement(fen: str, variant: Variant, placed: list[tuple[int, int]]) 
         if len(kings[ci]) > 1:
             rank = max(kings[ci]) // width
             raise InvalidFenError(fen, f"{colour} has {len(kings[ci])} generals", rank)
+    _check_material(fen, variant, placed)
+
+
+# RULES §3, Ruling (material a game can reach): what one side's start gives.
+START_COUNT: Final = {
+    KING: 1,
+    ADVISOR: 2,
+    ELEPHANT: 2,
+    HORSE: 2,
+    CHARIOT: 2,
+    CANNON: 2,
+    SOLDIER: 5,
+    FIGHTER: 2,
+    MISSILE: 2,
+}
+# xinban: a defected piece joins the captor, so a side may hold every piece
+# of a kind that defects, but no more than the game has.
+DEFECTION_COUNT: Final = 4
+
+
+def material_limits(variant: str | Variant) -> dict[int, tuple[int, int | None]]:
+    """Piece type -> (most one side can have, most both sides together can
+    have or ``None`` when only the side's limit applies)."""
+    return _material_limits(find_variant(variant))
+
+
+@cache
+def _material_limits(variant: Variant) -> dict[int, tuple[int, int | None]]:
+    limits: dict[int, tuple[int, int | None]] = {}
+    for kind in variant.piece_types:
+        if kind in variant.defection:
+            limits[kind] = (DEFECTION_COUNT, DEFECTION_COUNT)
+        else:
+            limits[kind] = (START_COUNT[kind], None)
+    return limits
+
+
+def _check_material(fen: str, variant: Variant, placed: list[tuple[int, int]]) -> None:
+    """No side has more pieces of a kind than a game can produce."""
+    counts = [[0] * 16, [0] * 16]
+    turncoats = [[0] * 16, [0] * 16]
+    for _, v in placed:
+        ci = 1 if v & BLACK else 0
+        counts[ci][v & TYPE_MASK] += 1
+        if v & TURNCOAT:
+            turncoats[ci][v & TYPE_MASK] += 1
+    for kind, (per_side, together) in _material_limits(variant).items():
+        if kind == KING:
+            continue  # two generals of a side are reported with their rank
+        name = ENGLISH_NAME[kind]
+        for ci, colour in ((0, "Red"), (1, "Black")):
+            n = counts[ci][kind]
+            if n > per_side:
+                raise InvalidFenError(
+                    fen, f"{colour} has {n} {name}s; a game can give a side at most {per_side}"
+                )
+            t = turncoats[ci][kind]
+            if t > START_COUNT[kind]:
+                raise InvalidFenError(
+                    fen,
+                    f"{colour} has {t} turncoat {name}s; a side starts with at most "
+                    f"{START_COUNT[kind]} and never gains one",
+                )
+        if together is not None and counts[0][kind] + counts[1][kind] > together:
+            both = counts[0][kind] + counts[1][kind]
+            raise InvalidFenError(
+                fen, f"{both} {name}s on the board; a game has at most {together}"
+            )

@@ -13,7 +13,9 @@ A move is written as piece + file + direction + number:
   number gives way to their order from the front (the side nearer the enemy):
   前/后 for two, 前/中/后 for three, 前/二/三/…/后 for four or more. When more
   than one file holds several pieces of that kind, the file number is kept
-  after the name: 前兵五进一.
+  after the name: 前兵五进一. Advisors and elephants are the exception: two
+  on one file keep the file number (仕六进五), since one can only go forward
+  and the other only back; 前仕进五 is still read.
 - In xinban a capture that makes a turncoat defect ends with the name of the
   defecting piece: 马八进七车.
 
@@ -97,6 +99,11 @@ _JUMP_RANKS = {
     HORSE: {1: 2, 2: 1},
     FIGHTER: {1: 3, 3: 1},
 }
+
+# Two advisors or two elephants on one file keep the file number (仕六进五):
+# one can only go forward, the other only back, so the direction tells them
+# apart (RULES §4). 前/后 is still read.
+_FILE_ALWAYS = frozenset({ADVISOR, ELEPHANT})
 
 FORWARD, BACKWARD, SIDEWAYS = "进", "退", "平"
 _DIRECTIONS = {"进": FORWARD, "進": FORWARD, "退": BACKWARD, "平": SIDEWAYS}
@@ -188,7 +195,7 @@ def chinese(pos: Position, move: Move) -> str:
 
     columns = _columns(pos, kind, own)
     column = columns[fr % w]
-    if len(column) == 1:
+    if len(column) == 1 or kind in _FILE_ALWAYS:
         head = names[kind] + file_text
     else:
         crowded = sum(1 for points in columns.values() if len(points) > 1)

@@ -138,18 +138,27 @@ def _attack_pairs(pos: Position, colour_bit: int) -> set[tuple[int, int]]:
     """(attacker point, target point) for every capture the side
     ``colour_bit`` could make by its pieces' capture rules, by pieces that
     may be judged as chasing (not general, not soldier), of targets that are
-    not the general. Whether the side is in check does not matter: an attack
+    not the general. A missile's base-to-base move that would only destroy
+    itself attacks nothing (RULES §8, chase with missiles). Whether the side is in check does not matter: an attack
     that stands while the other side answers a check is not new."""
     flipped = pos.side != colour_bit
     if flipped:
         pos.side ^= BLACK
     try:
         b = pos.board
+        self_destructs = pos.variant.base_self_destruct
         pairs = set()
         for m in pos._pseudo():
             fr, to = m >> 8, m & 255
             target = b[to]
             if target and b[fr] & 15 not in (KING, SOLDIER) and target & 15 != KING:
+                if (
+                    self_destructs
+                    and b[fr] & 15 == MISSILE
+                    and target & 15 == MISSILE
+                    and pos._effects(m)[1] == "self_destruct"
+                ):
+                    continue  # base to base: the attacker alone would vanish
                 pairs.add((fr, to))
         return pairs
     finally:
@@ -160,10 +169,11 @@ def _attack_pairs(pos: Position, colour_bit: int) -> set[tuple[int, int]]:
 def _protected(pos: Position, attacker: int, target: int) -> bool:
     """After ``attacker`` takes ``target`` (the attacker's side to move), can
     the other side legally recapture on that point?"""
-    pos._push(attacker << 8 | target)
+    m = attacker << 8 | target
+    if pos._effects(m)[1] == "collision":
+        return True  # a trade (RULES §8, chase with missiles): the target counts as protected
+    pos._push(m)
     try:
-        if not pos.board[target]:
-            return True  # a collision: nothing left to take back, the target is gone either way
         return any(m & 255 == target for m in pos._gen_legal())
     finally:
         pos._pop()
