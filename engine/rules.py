@@ -114,7 +114,9 @@ def repetition_outcome(pos: Position) -> Outcome | None:
     last_mover = _other(pos.turn)
     # plies alternate; the last ply was played by last_mover
     movers = [last_mover if (span - 1 - i) % 2 == 0 else pos.turn for i in range(span)]
-    checks = {c: all(f[0] for f, m in zip(flags, movers, strict=True) if m == c) for c in ("red", "black")}
+    checks = {
+        c: all(f[0] for f, m in zip(flags, movers, strict=True) if m == c) for c in ("red", "black")
+    }
     if checks["red"] != checks["black"]:
         checker = "red" if checks["red"] else "black"
         return Outcome("perpetual_check", _other(checker))
@@ -216,9 +218,7 @@ def attack_power(pos: Position, colour: str) -> int:
     """The xinban attack power of one side (0 where the variant has none)."""
     values = pos.variant.attack_power
     bit = BLACK if colour == "black" else 0
-    return sum(
-        values.get(v & 15, 0) for v in pos.board if v and v & BLACK == bit
-    )
+    return sum(values.get(v & 15, 0) for v in pos.board if v and v & BLACK == bit)
 
 
 def can_claim_draw(pos: Position, colour: str) -> bool:

@@ -49,7 +49,7 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
     """Judge ``moves`` (ICCS or Chinese notation, attacker first) against
     ``proof``. Raises an engine error for an illegal or unreadable move."""
     if proof.moves_to_win is None:
-        raise SolverInputError(f"a proof with status {proof.status} has no solution to judge")
+        raise SolverInputError("solver.no_solution", {"status": proof.status})
     pos = Position.from_fen(proof.variant, proof.fen)
     search = Search(pos, proof.goal, proof.checks_only, budget or JUDGE_BUDGET)
     pos = search.pos
@@ -60,7 +60,7 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
         m = pos._from_move(pos.parse_move(text))
         if i % 2 == 0:
             if remaining <= 0:
-                raise SolverInputError("more attacker moves than the puzzle allows")
+                raise SolverInputError("solver.too_many_moves")
             if proof.checks_only and not gives_check(pos, m):
                 return Judgement(
                     "wrong",
