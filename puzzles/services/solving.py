@@ -59,9 +59,9 @@ class JudgeResult:
 def _moves_check(puzzle: Puzzle, moves: Sequence[str]) -> Position:
     """Replay ``moves`` from the puzzle; refuse anything that is not a legal line from it."""
     if len(moves) > 2 * puzzle.moves_to_win - 1:
-        raise ApplicationError(
-            f"Too many moves: a puzzle in {puzzle.moves_to_win} has at most "
-            f"{2 * puzzle.moves_to_win - 1} moves of both sides.",
+        raise ApplicationError.coded(
+            "solving.too_many_moves",
+            {"moves": puzzle.moves_to_win, "limit": 2 * puzzle.moves_to_win - 1},
             {"field": "moves"},
         )
     position = Position.from_fen(puzzle.variant, puzzle.fen)
@@ -69,13 +69,14 @@ def _moves_check(puzzle: Puzzle, moves: Sequence[str]) -> Position:
         try:
             move = Move.from_iccs(text)
             if position.outcome() is not None or move not in position.legal_moves:
-                raise ApplicationError(
-                    f"Move {index + 1} ({text}) is not a legal move in this line.",
+                raise ApplicationError.coded(
+                    "solving.not_in_line",
+                    {"index": index + 1, "input": text},
                     {"field": "moves", "index": index, "move": text, "fen": position.fen()},
                 )
         except EngineError as error:
-            raise ApplicationError(
-                f"Move {index + 1}: {error}", {"field": "moves", "index": index, "move": text}
+            raise ApplicationError.from_engine(
+                error, {"field": "moves", "index": index, "move": text}, index=index + 1, input=text
             ) from None
         position.push(move)
     return position
@@ -100,7 +101,7 @@ def _played(position: Position, line: Sequence[str]) -> list[PlayedMove]:
 
 def _require_proof(puzzle: Puzzle) -> dict[str, object]:
     if puzzle.proof is None:
-        raise ApplicationError("This puzzle has not been proved yet.", {"status": puzzle.status})
+        raise ApplicationError.coded("solving.not_proved", extra={"status": puzzle.status})
     return puzzle.proof
 
 
@@ -112,8 +113,8 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
     """
     proof = _require_proof(puzzle)
     if len(moves) % 2 == 0:
-        raise ApplicationError(
-            "The line must end with your move.", {"field": "moves", "length": len(moves)}
+        raise ApplicationError.coded(
+            "solving.ends_with_reply", extra={"field": "moves", "length": len(moves)}
         )
     position = _moves_check(puzzle, moves)
     last = position.pop()
@@ -204,11 +205,11 @@ def puzzle_hint(
     """
     proof = _require_proof(puzzle)
     if len(moves) % 2 == 1:
-        raise ApplicationError("A hint is for your move: wait for the reply.", {"field": "moves"})
+        raise ApplicationError.coded("solving.hint_wait", extra={"field": "moves"})
     _moves_check(puzzle, moves)
     best = proving.hint(variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=list(moves))
     if best is None:
-        raise ApplicationError("There is no winning move from here.", {"field": "moves"})
+        raise ApplicationError.coded("solving.no_winning_move", extra={"field": "moves"})
     with transaction.atomic():
         attempt = _attempt_get_or_create(puzzle=puzzle, player=player, client_id=client_id)
         attempt = PuzzleAttempt.objects.select_for_update().get(pk=attempt.pk)
@@ -256,7 +257,7 @@ def puzzle_attempt_submit(
     tried; a line that is not legal from the puzzle's position is refused.
     """
     if puzzle.proof is None:
-        raise ApplicationError("This puzzle cannot be tried yet.", {"status": puzzle.status})
+        raise ApplicationError.coded("solving.not_open", extra={"status": puzzle.status})
     _moves_check(puzzle, moves)
     line = [Move.from_iccs(m).iccs() for m in moves]
     try:
@@ -281,9 +282,13 @@ def _attempt_submit_once(
         attempt = _attempt_locked(puzzle=puzzle, player=player, client_id=client_id)
         if attempt is not None and attempt.state != PuzzleAttempt.State.STARTED:
             if attempt.moves != moves or attempt.gave_up != gave_up:
-                raise ApplicationError(
-                    "This attempt was already submitted with other moves.",
-                    {"field": "attempt_id", "code": "already_submitted", "attempt": attempt.pk},
+                raise ApplicationError.coded(
+                    "solving.already_submitted",
+                    extra={
+                        "field": "attempt_id",
+                        "code": "already_submitted",
+                        "attempt": attempt.pk,
+                    },
                 )
             return attempt
         fields = {

@@ -119,7 +119,7 @@ def test_judging_through_the_api(client: Client, make_puzzle) -> None:
     )
     assert wrong.json()["verdict"] == "wrong"
     bad = post(client, f"/api/puzzles/{puzzle.pk}/judge/", {"moves": ["a0a9"]})
-    assert bad.status_code == 400 and "not a legal move" in bad.json()["error"]["message"]
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "solving.not_in_line"
 
 
 def test_a_forged_attempt_is_refused(client: Client, make_puzzle, make_user) -> None:
