@@ -170,6 +170,16 @@ ENGINE_ZH: Final[Mapping[str, str]] = {
     "proof.shorter": "有更短的强制{goal}：{moves_text}（首着 {keys}），比题目说的 {stated} 步短",
     "proof.cooked": "不止一个首着：{keys}",
     "proof.tree_cut": "解法树在计算量用完处被截断",
+    "judge.checks_only": "这道题每一步都必须将军",
+    "judge.no_time": "在限定的计算量内没能判断这步棋",
+    "judge.escapes": "{move} 可以解围",
+    "judge.ends_game": "这步棋以{status}结束了棋局",
+    "judge.too_slow": "这步棋不能在规定步数内取胜",
+    "judge.attacker_to_move": "轮到攻方走棋",
+    "judge.no_defence_in_time": "在限定的计算量内没能选出应着",
+    "judge.keeps_win": "这步棋保持着胜势",
+    "judge.solved": "解开了（{status}）",
+    "judge.game_ended": "棋局以{status}结束",
 }
 
 # -- the site's own codes --------------------------------------------------------------------

@@ -152,6 +152,17 @@ MESSAGES: Final[Mapping[str, str]] = MappingProxyType(
         ),
         "proof.cooked": "more than one key: {keys}",
         "proof.tree_cut": "the solution tree was cut where the budget ran out",
+        # -- the judge of a line played against a proof (Judgement.reason)
+        "judge.checks_only": "every move must give check in this puzzle",
+        "judge.no_time": "the move could not be checked within the budget",
+        "judge.escapes": "{move} escapes",
+        "judge.ends_game": "the move ends the game by {status}",
+        "judge.too_slow": "the move does not win in time",
+        "judge.attacker_to_move": "the attacker is to move",
+        "judge.no_defence_in_time": "no defence chosen within the budget",
+        "judge.keeps_win": "the move keeps the win",
+        "judge.solved": "{status}",
+        "judge.game_ended": "the game ended by {status}",
     }
 )
 CODES: Final[frozenset[str]] = frozenset(MESSAGES)
