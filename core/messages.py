@@ -311,6 +311,11 @@ def _values(params: Params, language: str) -> dict[str, object]:
     if isinstance(variant, str):
         table = VARIANT_ZH if language == "zh" else VARIANT_EN
         values["variant"] = table.get(variant, variant)
+    known = params.get("known")
+    if isinstance(known, str) and language == "zh":
+        names = [name.strip() for name in known.split(",")]
+        if names and all(name in VARIANT_ZH for name in names):
+            values["known"] = "、".join(f"{VARIANT_ZH[name]} {name}" for name in names)
     goal = params.get("goal")
     if isinstance(goal, str):
         values["goal"] = (GOAL_ZH if language == "zh" else GOAL_EN).get(goal, goal)
@@ -335,7 +340,7 @@ IMPLIED_PIECE: Final = {
 }
 
 
-def _engine_text(code: str, params: Params, language: str) -> str:
+def _engine_text(code: str, params: Params, language: str, *, alone: bool = True) -> str:
     implied = IMPLIED_PIECE.get(code)
     if implied is not None and "piece" not in params:
         params = {**params, "piece": implied}
@@ -343,7 +348,7 @@ def _engine_text(code: str, params: Params, language: str) -> str:
         values = _values(params, "en")
         values.pop("piece_of_colour", None)
         text = english(code, {k: v for k, v in values.items() if isinstance(v, str | int)})
-        return text[:1].upper() + text[1:]
+        return text[:1].upper() + text[1:] if alone else text
     return ENGINE_ZH[code].format_map(_values(params, "zh"))
 
 
@@ -360,18 +365,21 @@ def render(code: str, params: Params | None = None, language: str | None = None)
         return table[code].format_map(_values(params, lang))
     if code not in ENGINE_EN:
         raise KeyError(f"no message for the code {code!r}")
-    reason = _engine_text(code, params, lang)
-    stop = "。" if lang == "zh" else "."
+    wrapped = code.startswith("fen.") or (
+        code.startswith(("move.", "notation.")) and "index" in params
+    )
+    reason = _engine_text(code, params, lang, alone=not wrapped)
     if code.startswith("fen."):
         if params.get("rank") is not None:
             reason = render("position.rank", {"rank": params["rank"], "reason": reason}, lang)
         reason = render("position.not_legal", {"reason": reason}, lang)
-    elif (code.startswith(("move.", "notation."))) and "index" in params:
+    elif wrapped:
         reason = render(
             "position.move_rejected",
             {"index": params["index"], "input": params.get("input", ""), "reason": reason},
             lang,
         )
-    if not reason.endswith((".", "。", "）", ")")):
+    stop = "。" if lang == "zh" else "."
+    if not reason.endswith(stop):
         reason += stop
     return reason
