@@ -3,16 +3,14 @@
 run:    ## set up and start the site (web server + Celery worker)
 	scripts/run
 
-check:  ## set up, start, check the home page and /healthz, stop
+check:  ## set up, start, check the home page, /healthz and /healthz/full, stop
 	scripts/run --check
 
 test:   ## the whole test suite (engine, apps, Celery worker, browser)
 	scripts/test
 
-lint:
-	scripts/setup test
-	.venv/bin/ruff check .
-	.venv/bin/mypy
+lint:   ## ruff check, ruff format --check, mypy
+	scripts/lint
 
 build:  ## rebuild the board (frontend/ -> static/build/)
 	cd frontend && npm run build

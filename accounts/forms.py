@@ -12,6 +12,6 @@ class SignupForm(UserCreationForm):
         help_text=_("Only used to reset a forgotten password."),
     )
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # not in the stubs
         model = User
         fields = ("username", "email")

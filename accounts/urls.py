@@ -9,4 +9,16 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("password-reset/", views.PasswordResetView.as_view(), name="password-reset"),
+    path("password-reset/sent/", views.PasswordResetDoneView.as_view(), name="password-reset-done"),
+    path(
+        "password-reset/complete/",
+        views.PasswordResetCompleteView.as_view(),
+        name="password-reset-complete",
+    ),
+    path(
+        "password-reset/<uidb64>/<token>/",
+        views.PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
 ]

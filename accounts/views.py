@@ -1,7 +1,13 @@
-"""Sign up, log in, log out and the profile page.
+"""Sign up, log in, log out, password reset and the profile page.
 
-Sign-up and log-in are throttled (``core.throttles``): per client address for both, and per
-account name tried for log-in, so that guessing a password is slow from anywhere.
+Sign-up, log-in and password-reset requests are throttled (``core.throttles``): per client
+address for all three, per account name tried for log-in (guessing a password is slow from
+anywhere) and per e-mail address for a reset (nobody's mailbox is flooded).
+
+Password reset is Django's own: a link with a one-time token is e-mailed to every active
+account with that address; an unknown address gets the same answer (no account enumeration).
+The admin's log-in page counts against the same log-in limits (``admin_login``), so staff
+accounts get no way around them.
 """
 
 from __future__ import annotations
@@ -10,11 +16,12 @@ import hashlib
 import math
 from typing import Any
 
+from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
@@ -41,6 +48,15 @@ def _throttled(request: HttpRequest, checks: list[tuple[str, str]]) -> HttpRespo
 
 def _account_key(username: str) -> str:
     return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
+
+
+def login_throttled(request: HttpRequest) -> HttpResponse | None:
+    """Count a log-in try per address and per account name; a 429 page when over either."""
+    checks = [("login", client_address(request))]
+    username = request.POST.get("username", "")
+    if username:
+        checks.append(("login_account", _account_key(username)))
+    return _throttled(request, checks)
 
 
 def _next_url(request: HttpRequest) -> str | None:
@@ -73,17 +89,49 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        checks = [("login", client_address(request))]
-        username = request.POST.get("username", "")
-        if username:
-            checks.append(("login_account", _account_key(username)))
-        if refused := _throttled(request, checks):
+        if refused := login_throttled(request):
             return refused
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: Any) -> HttpResponse:
         user_login(request=self.request, user=form.get_user())
         return HttpResponseRedirect(self.get_success_url())
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password-reset-done")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        checks = [("password_reset", client_address(request))]
+        email = request.POST.get("email", "")
+        if email:
+            checks.append(("password_reset_email", _account_key(email)))
+        if refused := _throttled(request, checks):
+            return refused
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password-reset-complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's log-in page (``/admin/login/``), behind the site's log-in limits."""
+    if request.method == "POST" and (refused := login_throttled(request)):
+        return refused
+    return admin.site.login(request)
 
 
 class LogoutView(auth_views.LogoutView):
@@ -93,4 +141,20 @@ class LogoutView(auth_views.LogoutView):
 @login_required
 @require_http_methods(["GET"])
 def profile(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/profile.html", {"profile_user": request.user})
+    """The account: puzzle rating per variant, lesson progress per course, links onwards."""
+    # The other apps build on accounts, so their reads are imported here, not at the top.
+    from core.selectors import variant_list, variant_title
+    from puzzles.selectors import user_ratings
+    from tutorials.selectors import course_map, learner_get
+
+    rows = user_ratings(user=request.user)
+    ratings = [
+        {"variant": variant.name, "title": variant_title(variant), "row": rows.get(variant.name)}
+        for variant in variant_list()
+    ]
+    courses = course_map(learner=learner_get(request))
+    return render(
+        request,
+        "accounts/profile.html",
+        {"profile_user": request.user, "ratings": ratings, "courses": courses},
+    )

@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts import views as accounts_views
 from core import views as core_views
 
 urlpatterns = [
@@ -14,10 +15,15 @@ urlpatterns = [
     path("", include("puzzles.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", core_views.healthz, name="healthz"),
+    path("healthz/full", core_views.healthz_full, name="healthz-full"),
+    # Browsers and feed readers ask for /favicon.ico whatever the page links.
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("api/", include("core.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its set-up script as a file: no inline script (Content-Security-Policy).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    # Ahead of the admin's own log-in page: the same log-in limits as the site's.
+    path("admin/login/", accounts_views.admin_login),
     path("admin/", admin.site.urls),
 ]
 

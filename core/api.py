@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections import OrderedDict
-from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.utils import (
     extend_schema,
@@ -133,23 +134,37 @@ class PositionAnalyseApi(APIView):
 
 
 # The analysis board asks about the same positions again and again (starts, openings); the
-# answer depends on the request alone, so each web process keeps the latest ones.
-ANALYSIS_CACHE_SIZE = 1024
+# answer depends on the request alone, so each web process keeps the latest ones, within
+# ``POSITION_ANSWER_CACHE_BYTES`` (settings) of memory.
 # Requests longer than this (in characters of JSON) are answered without being kept.
 ANSWER_KEY_MAX_LENGTH = 2048
 
 
+# An OrderedDict entry (hash slot, linked-list node) on CPython 3.11, rounded up.
+ENTRY_OVERHEAD = 160
+
+
+def entry_size(key: str, answer: bytes) -> int:
+    """Memory one kept answer takes: its key and answer objects, and their place in the dict."""
+    return sys.getsizeof(key) + sys.getsizeof(answer) + ENTRY_OVERHEAD
+
+
 class AnswerCache:
-    """The latest JSON answers by request body, least recently used dropped first.
+    """The latest JSON answers by request body, within ``max_bytes``, least recently used
+    dropped first; an answer larger than the whole bound is not kept.
 
     Keyed by the request's JSON object (written with sorted keys) that was answered 200, so an
     answer is given again only for a request that would produce it again; errors are never
     kept."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0  # what the kept entries take now, by ``entry_size``
         self._answers: OrderedDict[str, bytes] = OrderedDict()
         self._lock = threading.Lock()  # threaded web workers share it
+
+    def __len__(self) -> int:
+        return len(self._answers)
 
     def get(self, key: str) -> bytes | None:
         with self._lock:
@@ -159,18 +174,26 @@ class AnswerCache:
             return answer
 
     def put(self, key: str, answer: bytes) -> None:
+        size = entry_size(key, answer)
+        if size > self.max_bytes:
+            return
         with self._lock:
+            old = self._answers.pop(key, None)
+            if old is not None:
+                self.bytes -= entry_size(key, old)
             self._answers[key] = answer
-            self._answers.move_to_end(key)
-            while len(self._answers) > self.size:
-                self._answers.popitem(last=False)
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                dropped_key, dropped = self._answers.popitem(last=False)
+                self.bytes -= entry_size(dropped_key, dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._answers.clear()
+            self.bytes = 0
 
 
-ANSWERS = AnswerCache(ANALYSIS_CACHE_SIZE)
+ANSWERS = AnswerCache(settings.POSITION_ANSWER_CACHE_BYTES)
 
 
 def _answer_key(request: Request) -> str | None:
@@ -188,10 +211,10 @@ def _answer_key(request: Request) -> str | None:
     return key if len(key) <= ANSWER_KEY_MAX_LENGTH else None
 
 
-@lru_cache(maxsize=ANALYSIS_CACHE_SIZE)
 def analysis_output(
     variant: str, fen: str | None, setup: str | None, moves: tuple[str, ...]
 ) -> dict[str, Any]:
-    """The API's answer for one request (errors are raised, never kept)."""
+    """The API's answer for one request. Not kept here: the view keeps the rendered JSON of
+    short requests in ``ANSWERS``, the one per-process cache of answers."""
     analysis = position_analyse(variant=variant, fen=fen, setup=setup, moves=moves)
     return dict(PositionAnalyseApi.OutputSerializer(analysis).data)

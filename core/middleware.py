@@ -1,4 +1,5 @@
-"""Middleware of the whole site: request size limit and the Content-Security-Policy header."""
+"""Middleware of the whole site: request size limit, the Content-Security-Policy header, and
+JSON for every error under /api/ (even Django's debug pages under the local settings)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 
 from core.exceptions import error_body
 
@@ -56,3 +58,47 @@ class ContentSecurityPolicyMiddleware:
         if self.header and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.header
         return response
+
+
+def api_error_message(status: int, reason: str) -> str:
+    messages = {
+        400: _("Bad request."),
+        403: _("Permission denied."),
+        404: _("Not found."),
+        500: _("Server error."),
+    }
+    return messages.get(status, reason)
+
+
+class ApiJsonErrorMiddleware:
+    """Under /api/, answer in the API's JSON error shape when an error response is not JSON.
+
+    The API's own views and the site's error handlers already answer JSON there; what is left
+    are Django's debug pages (``DEBUG`` on: a URL that matches nothing, an error no view
+    caught), which would otherwise be HTML. The browsable API's error pages (DRF responses)
+    are kept. Django still logs the error with its traceback.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from rest_framework.response import Response
+
+        response = self.get_response(request)
+        if (
+            response.status_code < 400
+            or not is_api_request(request)
+            or isinstance(response, Response)
+            or response.get("Content-Type", "").startswith("application/json")
+        ):
+            return response
+        extra = {"path": request.path} if response.status_code == 404 else {}
+        answer = JsonResponse(
+            error_body(api_error_message(response.status_code, response.reason_phrase), extra),
+            status=response.status_code,
+        )
+        for header in ("Retry-After", "Allow"):
+            if header in response:
+                answer[header] = response[header]
+        return answer

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.utils import Error as DatabaseError
 from django.utils.translation import get_language
 
 from core.exceptions import ApplicationError
 from engine import VARIANTS, UnknownVariantError, Variant, find_variant
 
-# How long /healthz waits for the broker and for workers to answer.
-HEALTH_TIMEOUT_SECONDS = 2.0
+logger = logging.getLogger(__name__)
+
+# How long the full health check waits for the broker and for workers to answer.
+HEALTH_TIMEOUT_SECONDS = 1.0
 
 
 def variant_list() -> list[Variant]:
@@ -37,6 +44,9 @@ def variant_title(variant: Variant, language: str | None = None) -> str:
 
 @dataclass
 class Check:
+    """One service's state. ``detail`` is a fixed word or count, never an error's text: the
+    text (hosts, ports, user names) goes to the log only."""
+
     ok: bool
     detail: str = ""
     data: dict[str, Any] = field(default_factory=dict)
@@ -45,53 +55,128 @@ class Check:
         return {"ok": self.ok, "detail": self.detail, **self.data}
 
 
-def database_check() -> Check:
+UNREACHABLE = "unreachable"
+
+
+def _unreachable(service: str, error: BaseException, **data: Any) -> Check:
+    logger.warning("health: %s unreachable: %s: %s", service, type(error).__name__, error)
+    return Check(ok=False, detail=UNREACHABLE, data=data)
+
+
+def database_check(conn: BaseDatabaseWrapper | None = None) -> Check:
+    conn = conn or connection
     try:
-        with connection.cursor() as cursor:
+        with conn.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError as error:
-        return Check(ok=False, detail=f"{type(error).__name__}: {error}")
-    return Check(ok=True, detail=connection.vendor)
+        return _unreachable("database", error)
+    return Check(ok=True, detail=conn.vendor)
 
 
-def broker_check(*, timeout: float = HEALTH_TIMEOUT_SECONDS) -> Check:
+def cache_check() -> Check:
+    """Write and read back one key in the default cache (throttle counters, sessions)."""
+    from django.core.cache import cache
+
+    backend = type(cache).__name__
+    key, value = f"health:{uuid.uuid4().hex}", "ok"
+    try:
+        cache.set(key, value, timeout=10)
+        ok = cache.get(key) == value
+        cache.delete(key)
+    except Exception as error:  # noqa: BLE001 - any failure means "unreachable"; it is logged
+        return _unreachable("cache", error, backend=backend)
+    return Check(ok=ok, detail=backend if ok else UNREACHABLE, data={"backend": backend})
+
+
+def broker_check(*, url: str | None = None, timeout: float = HEALTH_TIMEOUT_SECONDS) -> Check:
+    """Connect to the broker (the site's, or ``url``)."""
     from config.celery import app
 
-    transport = str(app.conf.broker_url).split("://", 1)[0]
+    url = url or str(app.conf.broker_url)
+    transport = url.split("://", 1)[0]
     try:
-        with app.connection_for_write() as conn:
+        with app.connection_for_write(url) as conn:
             conn.ensure_connection(max_retries=1, timeout=timeout)
-    except Exception as error:  # noqa: BLE001 - any failure means "unreachable"; it is reported
-        return Check(
-            ok=False, detail=f"{type(error).__name__}: {error}", data={"transport": transport}
-        )
+    except Exception as error:  # noqa: BLE001 - any failure means "unreachable"; it is logged
+        return _unreachable("broker", error, transport=transport)
     return Check(ok=True, detail=transport, data={"transport": transport})
 
 
-def worker_check(*, timeout: float = HEALTH_TIMEOUT_SECONDS) -> Check:
-    """Ask every worker to answer a ping; reachable when at least one answers in time."""
+def site_queues() -> list[str]:
+    """The queues this site's tasks go to (``CELERY_QUEUE_PREFIX`` included)."""
+    return [queue.name for queue in settings.CELERY_TASK_QUEUES]
+
+
+def worker_check(
+    *, queues: list[str] | None = None, timeout: float = HEALTH_TIMEOUT_SECONDS
+) -> Check:
+    """Which workers consume each of this site's queues; ok when every queue has one.
+
+    Workers on the same broker that read other queues (another site, another prefix) are not
+    counted: they would never run this site's tasks."""
     from config.celery import app
 
+    queues = queues or site_queues()
     try:
-        replies = app.control.ping(timeout=timeout) or []
-    except Exception as error:  # noqa: BLE001 - any failure means "unreachable"; it is reported
-        return Check(ok=False, detail=f"{type(error).__name__}: {error}", data={"workers": []})
-    workers = sorted(name for reply in replies for name in reply)
-    if not workers:
-        return Check(ok=False, detail="no worker answered", data={"workers": []})
-    return Check(ok=True, detail=f"{len(workers)} worker(s)", data={"workers": workers})
+        replies = app.control.inspect(timeout=timeout).active_queues() or {}
+    except Exception as error:  # noqa: BLE001 - any failure means "unreachable"; it is logged
+        return _unreachable("workers", error, queues={name: [] for name in queues})
+    consumers: dict[str, list[str]] = {name: [] for name in queues}
+    for worker, consumed in sorted(replies.items()):
+        for queue in consumed or []:
+            if queue.get("name") in consumers:
+                consumers[queue["name"]].append(worker)
+    missing = [name for name, workers in consumers.items() if not workers]
+    workers = sorted({worker for names in consumers.values() for worker in names})
+    data = {"queues": consumers, "workers": workers}
+    if missing:
+        return Check(ok=False, detail=f"no worker reads {', '.join(missing)}", data=data)
+    return Check(ok=True, detail=f"{len(workers)} worker(s)", data=data)
 
 
 def health_report() -> dict[str, Any]:
-    """The state of the database, the broker and the workers, for /healthz."""
+    """The state of the database, the cache, the broker and the workers (/healthz/full)."""
     database = database_check()
+    cache = cache_check()
     broker = broker_check()
     worker = worker_check() if broker.ok else Check(ok=False, detail="broker unreachable")
-    ok = database.ok and broker.ok and worker.ok
+    ok = database.ok and cache.ok and broker.ok and worker.ok
     return {
         "status": "ok" if ok else "error",
         "database": database.as_dict(),
+        "cache": cache.as_dict(),
         "broker": broker.as_dict(),
         "worker": worker.as_dict(),
     }
+
+
+class HealthReportCache:
+    """The latest full report of this process, kept ``seconds``; one check runs at a time, and
+    callers that arrive meanwhile get its result."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._report: dict[str, Any] | None = None
+        self._checked = 0.0
+
+    def get(self, *, seconds: float) -> dict[str, Any]:
+        with self._lock:
+            now = time.monotonic()
+            if self._report is None or now - self._checked >= seconds:
+                report = health_report()
+                self._checked = time.monotonic()
+                report["checked_at"] = time.time()
+                self._report = report
+            return {**self._report, "age": round(time.monotonic() - self._checked, 3)}
+
+    def clear(self) -> None:
+        with self._lock:
+            self._report = None
+
+
+HEALTH_REPORTS = HealthReportCache()
+
+
+def health_report_cached() -> dict[str, Any]:
+    return HEALTH_REPORTS.get(seconds=settings.HEALTH_CACHE_SECONDS)

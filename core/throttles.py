@@ -2,7 +2,9 @@
 
 Rates are named scopes in ``settings.THROTTLE_RATES`` (``"10/min"``; periods s, min, hour,
 day), read at each request so they can be changed in tests. Counters are fixed windows kept in
-the default cache: with Redis (``CACHE_URL``) every web process shares them.
+the default cache: with Redis (``CACHE_URL``) every web process shares them. While Redis cannot
+be reached (``core.cache.CacheUnavailable``) each web process counts in its own memory: the
+limits still hold per process, and nobody is refused for the cache's sake.
 
 - API views: ``ScopedThrottle`` (the default throttle class) throttles the unsafe methods of a
   view that sets ``throttle_scope`` or whose URL name is in ``THROTTLE_SCOPES_BY_URL_NAME``.
@@ -17,9 +19,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
+
+from core.cache import CacheUnavailable
 
 PERIODS = {"s": 1, "sec": 1, "min": 60, "m": 60, "hour": 3600, "h": 3600, "day": 86400, "d": 86400}
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
@@ -55,6 +61,21 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
+# Where the counters go while the shared cache cannot be reached: this process's memory.
+LOCAL_COUNTERS = LocMemCache(
+    "throttles-while-the-cache-is-down", {"OPTIONS": {"MAX_ENTRIES": 50_000}}
+)
+
+
+def _count(counters: BaseCache, name: str, timeout: int) -> int:
+    counters.add(name, 0, timeout=timeout)
+    try:
+        return int(counters.incr(name))
+    except ValueError:  # expired between add and incr
+        counters.add(name, 1, timeout=timeout)
+        return 1
+
+
 def throttle_hit(scope: str, key: str, *, now: float | None = None) -> float | None:
     """Count one request of ``scope`` by ``key``; ``None`` if allowed, else seconds to wait."""
     rate = throttle_rate(scope)
@@ -63,12 +84,10 @@ def throttle_hit(scope: str, key: str, *, now: float | None = None) -> float | N
     now = time.time() if now is None else now
     window = int(now // rate.seconds)
     name = f"throttle:{scope}:{key}:{window}"
-    cache.add(name, 0, timeout=rate.seconds + 1)
     try:
-        count = cache.incr(name)
-    except ValueError:  # expired between add and incr
-        cache.add(name, 1, timeout=rate.seconds + 1)
-        count = 1
+        count = _count(cache, name, rate.seconds + 1)
+    except CacheUnavailable:
+        count = _count(LOCAL_COUNTERS, name, rate.seconds + 1)
     if count <= rate.count:
         return None
     return max(1.0, (window + 1) * rate.seconds - now)

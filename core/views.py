@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import hmac
 import sys
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -17,7 +20,7 @@ from django.views.decorators.http import require_GET
 
 from core.exceptions import error_body
 from core.middleware import is_api_request
-from core.selectors import health_report, variant_list, variant_title
+from core.selectors import health_report_cached, variant_list, variant_title
 
 # Seconds a client is asked to wait when the database cannot be reached.
 RETRY_AFTER_SECONDS = 5
@@ -73,25 +76,29 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def analysis(request: HttpRequest) -> HttpResponse:
-    """The analysis board; ``?variant=&fen=&setup=&moves=a,b,c`` restore a shared position."""
+    """The analysis board; ``?variant=&fen=&setup=&moves=a,b,c&ply=n`` restore a shared
+    position (``ply``: how many of the moves the board shows, default all)."""
     variants = _variant_cards()
     names = [v["name"] for v in variants]
     variant = request.GET.get("variant", "")
     moves = [m for m in request.GET.get("moves", "").split(",") if m.strip()]
+    ply_text = request.GET.get("ply", "")
+    ply = min(int(ply_text), len(moves)) if ply_text.isdigit() else None
     page = {
         "api": {"positions": reverse("api:positions"), "variants": reverse("api:variants")},
         "variant": variant if variant in names else names[0],
         "fen": request.GET.get("fen") or None,
         "setup": request.GET.get("setup") or None,
         "moves": moves,
+        "ply": ply,
         "variants": variants,
         "labels": {
             "red": _("Red"),
             "black": _("Black"),
-            "to_move": _("to move"),
-            "check": _("Check!"),
-            "wins": _("wins"),
-            "draw": _("Draw"),
+            "side_to_move": _("{side} to move"),
+            "check_to_move": _("Check! {side} to move"),
+            "over_wins": _("{result} — {side} wins"),
+            "over_draw": _("{result} — draw"),
             "copied": _("Copied"),
             "terminations": {key: str(label) for key, label in TERMINATION_LABELS.items()},
             "custom_fen": _("Position from FEN"),
@@ -102,11 +109,40 @@ def analysis(request: HttpRequest) -> HttpResponse:
     return render(request, "core/analysis.html", {"page": page, "variants": variants})
 
 
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever a page links: send them to the site's icon."""
+    return HttpResponseRedirect(static("img/favicon.svg"))
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Database, broker and worker reachability as JSON; HTTP 503 when any is down."""
-    report = health_report()
+    """Liveness, for anyone: this web process answers. Touches no database, cache or broker."""
+    return JsonResponse({"status": "ok"})
+
+
+def _health_token_given(request: HttpRequest) -> bool:
+    token = settings.HEALTH_TOKEN
+    given = request.headers.get("Authorization", "")
+    scheme, _space, value = given.partition(" ")
+    return (
+        bool(token)
+        and scheme.lower() == "bearer"
+        and hmac.compare_digest(value.strip().encode(), token.encode())
+    )
+
+
+@never_cache
+@require_GET
+def healthz_full(request: HttpRequest) -> JsonResponse:
+    """Database, cache, broker and the workers of each of this site's queues, as JSON (HTTP 503
+    when any is down), for callers that send ``Authorization: Bearer <HEALTH_TOKEN>``. The
+    report is kept ``HEALTH_CACHE_SECONDS`` per process, so that calling it often costs little.
+    """
+    if not _health_token_given(request):
+        return JsonResponse({"status": "forbidden"}, status=403)
+    report = health_report_cached()
     return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
 
 

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ErrorSerializer
+from core.exceptions import error_body
 from engine import Position
 from puzzles import selectors, services
 from puzzles.models import MAX_MOVES_TO_WIN, Goal, Puzzle, PuzzleAttempt, Variant
@@ -609,16 +610,31 @@ class AuthoredDetailApi(APIView):
 
 class AuthoredSubmitApi(APIView):
     """Send my draft to be verified. Answers 202; the prover runs in the background and the
-    puzzle becomes ``published`` (sound and unique) or ``rejected`` with the reason."""
+    puzzle becomes ``published`` (sound and unique) or ``rejected`` with the reason. One puzzle
+    of an author is verified at a time: while another is, the answer is 400 (code
+    ``author_verifying``); when the prover's queue is full, 503 with Retry-After (code
+    ``proving_queue_full``). The draft stays a draft in both cases."""
 
     @extend_schema(
         operation_id="puzzles_authored_submit",
         request=None,
-        responses={202: AuthoredPuzzleSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
+        responses={
+            202: AuthoredPuzzleSerializer,
+            400: ErrorSerializer,
+            403: ErrorSerializer,
+            503: ErrorSerializer,
+        },
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _authored_or_404(puzzle_id, request)
-        puzzle = services.puzzle_draft_submit(puzzle=puzzle, author=request.user)
+        try:
+            puzzle = services.puzzle_draft_submit(puzzle=puzzle, author=request.user)
+        except services.ProvingQueueFullError as error:
+            full = Response(
+                error_body(error.message, error.extra), status=status.HTTP_503_SERVICE_UNAVAILABLE
+            )
+            full["Retry-After"] = str(error.retry_after)
+            return full
         return Response(
             AuthoredPuzzleSerializer(puzzle, context={"request": request}).data,
             status=status.HTTP_202_ACCEPTED,

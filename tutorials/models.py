@@ -28,6 +28,8 @@ class Lesson(TimeStampedModel):
     summary_zh = models.TextField()
     summary_en = models.TextField()
     rulings = models.JSONField(default=list, blank=True)  # [{"zh": …, "en": …}]
+    # The texts name points in ICCS: the board shows ICCS coordinates unless the user hid them.
+    coordinates = models.BooleanField(default=False)
     source = models.CharField(max_length=200, help_text=_("the lesson file it was loaded from"))
     content_hash = models.CharField(max_length=64)
     # A lesson whose file was removed is hidden, not deleted, so that progress is kept.

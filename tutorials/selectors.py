@@ -325,6 +325,7 @@ def lesson_view(*, lesson: Lesson, learner: Learner | None, moment: Any) -> dict
         "title": text({"zh": lesson.title_zh, "en": lesson.title_en}),
         "summary": text({"zh": lesson.summary_zh, "en": lesson.summary_en}),
         "rulings": [text(r) for r in lesson.rulings],
+        "coordinates": lesson.coordinates,
         "steps": steps,
         "stars": sum(s["stars"] for s in steps),
         "max_stars": 3 * len(steps),

@@ -11,6 +11,7 @@ Everything that differs between machines comes from the environment:
                            front of the sessions);
                            unset: memory of each process (local), the database (production)
 ``THROTTLE_RATES``         overrides, e.g. ``attempts=120/min,login=20/min``
+``HEALTH_TOKEN``           the bearer token that opens /healthz/full (unset: closed)
 ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``, ``VAR_DIR``
 """
 
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.ApiJsonErrorMiddleware",
     "core.middleware.RequestSizeLimitMiddleware",
     "core.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -137,11 +139,15 @@ CACHE_URL = env_str("CACHE_URL")
 
 
 def cache_settings(url: str | None, fallback: str) -> dict[str, dict[str, object]]:
-    """``redis://…`` -> Redis; ``db://`` -> the database table ``django_cache``; else ``fallback``."""
+    """``redis://…`` -> Redis; ``db://`` -> the database table ``django_cache``; else ``fallback``.
+
+    Redis through ``core.cache.ResilientRedisCache``: while Redis is down the site goes on
+    without it (sessions from the database, throttles counted per process, fragments
+    recomputed) and uses it again when it is back."""
     if url and url.startswith(("redis://", "rediss://")):
         return {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "core.cache.ResilientRedisCache",
                 "LOCATION": url,
                 "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "xq"),
             }
@@ -183,6 +189,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a year: anonymous progress lives in the session
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day, and once
+
+# --- E-mail (password reset) ------------------------------------------------------------------
+
+# SMTP when EMAIL_HOST is set; else the local settings print mails on the console (or write
+# them to EMAIL_FILE_PATH). EMAIL_BACKEND names any other backend.
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost") or "localhost"
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not env_bool("EMAIL_USE_SSL", False))
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Xiangqi School <noreply@localhost>")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 
 # --- Languages ------------------------------------------------------------------------------
 
@@ -246,6 +267,17 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# --- Health ---------------------------------------------------------------------------------
+
+# /healthz answers liveness to anyone; /healthz/full (database, cache, broker, workers) only to
+# callers sending "Authorization: Bearer <HEALTH_TOKEN>" (unset: to nobody).
+HEALTH_TOKEN = env_str("HEALTH_TOKEN", "") or ""
+# How long each web process keeps the full report before checking again.
+HEALTH_CACHE_SECONDS = env_int("HEALTH_CACHE_SECONDS", 5)
+
+# Memory each web process may give to the position API's latest answers (core/api.py).
+POSITION_ANSWER_CACHE_BYTES = env_int("POSITION_ANSWER_CACHE_BYTES", 16 * 1024 * 1024)
+
 # --- Throttles ------------------------------------------------------------------------------
 
 # Fixed windows counted in the cache, per user (or per address for anonymous visitors).
@@ -253,11 +285,16 @@ THROTTLE_RATES = {
     "login": "10/min",  # per address
     "login_account": "20/hour",  # per account name tried
     "signup": "5/hour",  # per address
+    "password_reset": "10/hour",  # reset requests per address
+    "password_reset_email": "3/hour",  # reset requests per e-mail address asked for
     "attempts": "60/min",  # puzzle attempts submitted
     "drafts": "60/hour",  # authored puzzles created
     "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover
     **dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", [])),
 }
+# Puzzles waiting for the prover (being verified), site-wide, beyond which a submission is
+# refused with "try again later"; each author has at most one of them.
+PROVING_QUEUE_LIMIT = env_int("PROVING_QUEUE_LIMIT", 30)
 # Views of other apps throttled by their URL name (a view may also set ``throttle_scope``).
 # Only unsafe methods (POST, PATCH ...) count.
 THROTTLE_SCOPES_BY_URL_NAME = {

@@ -7,7 +7,7 @@ they are reachable (CI requires both); without them tests use SQLite and the fil
 import uuid
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import DATABASES, VAR_DIR
+from config.settings.base import DATABASES, VAR_DIR, cache_settings
 from config.settings.env import env_str
 from config.settings.queues import celery_queues
 
@@ -40,5 +40,11 @@ CELERY_TASK_QUEUES = _queues.queues
 CELERY_TASK_ROUTES = _queues.routes
 
 # Throttle counters live in this process's memory; tests/conftest.py empties them before each
-# test.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# test. The fault tests start the site on a private Redis instead (TEST_CACHE_URL), so that
+# the cache, and the sessions in front of the database, work as in production.
+TEST_CACHE_URL = env_str("TEST_CACHE_URL")
+if TEST_CACHE_URL:
+    CACHES = cache_settings(TEST_CACHE_URL, "memory")
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -1,5 +1,5 @@
 /**
- * The interactive xiangqi board shared by the analysis board, lessons and puzzles.
+ * The interactive xiangqi board shared by the analysis board, lessons, puzzles and the editor.
  *
  *   import { mountBoard } from "/static/build/board.js";
  *   const board = mountBoard(element, {
@@ -12,14 +12,24 @@
  *     check: "e0",                 // the point of a general in check, highlighted
  *     shapes: [{ from: "h2", to: "e2", brush: "green" }, { at: "e4", brush: "red" }],
  *     onMove: (iccs) => {},        // called after the user moves ("h2e2")
+ *     coordinates: false,          // ICCS letters and digits shown until the user chooses
+ *     fitBelow: [element],         // what must stay on screen under the board (editor palette)
  *   });
  *   board.set({ fen, dests, lastMove, check, movable, shapes }); // any subset
  *   board.flip(); board.orientation(); board.destroy();
  *
  * Points are named in ICCS: files a..i (a..k on the 11-file board) from Red's left, ranks 0..9
  * from Red's back rank. Brushes: green, red, blue, yellow.
+ *
+ * The board owns everything that makes it right on any page: mounting again on the same element
+ * (another variant) starts from a clean element; its size follows the space it has (the width
+ * of its column and the height of the window); it takes focus (arrow keys between points,
+ * Enter or Space to pick up and drop, Escape to let go); it names itself, its points and pieces
+ * in the page's language; and it shows ICCS coordinates when the user wants them.
  */
 import { Chessground } from "chessgroundx";
+
+export { attachMoveInput } from "./moveinput.js";
 
 export const DIMENSIONS = {
   xiangqi: { width: 9, height: 10 },
@@ -29,9 +39,55 @@ export const DIMENSIONS = {
 
 // Chessground names ranks 1..9 then ":" for the tenth; ICCS uses 0..9.
 const CG_RANKS = "123456789:";
+const FILES = "abcdefghijk";
 const COLOR_OF_SIDE = { red: "white", black: "black" };
 const SIDE_OF_COLOR = { white: "red", black: "black" };
 const RED_NUMERALS = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一"];
+const COORDINATES_KEY = "xb-coordinates"; // localStorage: "on" | "off" once the user chose
+
+// The board's own words, in the two languages of the site.
+const TEXTS = {
+  zh: {
+    board: { xiangqi: "象棋棋盘", xinban: "新版象棋棋盘", feidan: "飞弹象棋棋盘" },
+    help: "方向键在各点之间移动，回车键或空格键拿起、放下棋子，Esc 键放下不走。",
+    empty: "空",
+    side: { red: "红", black: "黑" },
+    pieces: {
+      red: { k: "帅", a: "仕", b: "相", n: "马", r: "车", c: "炮", p: "兵", f: "战机", m: "导弹" },
+      black: { k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒", f: "战机", m: "导弹" },
+    },
+    turncoat: (side, name) => `${side}底${name}`,
+    piece: (side, name) => `${side}${name}`,
+    point: (point, what) => `${point}：${what}`,
+    selected: "已拿起",
+    dest: "可以走到这里",
+    coordinates: "坐标",
+    coordinatesTitle: "显示或隐藏 ICCS 坐标（竖线字母、横线数字）",
+  },
+  en: {
+    board: { xiangqi: "Xiangqi board", xinban: "New-version Xiangqi board", feidan: "Missile Xiangqi board" },
+    help: "Arrow keys move between points; Enter or Space picks up and drops a piece; Escape puts it back.",
+    empty: "empty",
+    side: { red: "red", black: "black" },
+    pieces: {
+      red: { k: "general", a: "advisor", b: "elephant", n: "horse", r: "chariot", c: "cannon", p: "soldier", f: "fighter", m: "missile" },
+      black: { k: "general", a: "advisor", b: "elephant", n: "horse", r: "chariot", c: "cannon", p: "soldier", f: "fighter", m: "missile" },
+    },
+    turncoat: (side, name) => `${side} turncoat ${name}`,
+    piece: (side, name) => `${side} ${name}`,
+    point: (point, what) => `${point}: ${what}`,
+    selected: "picked up",
+    dest: "can move here",
+    coordinates: "Coordinates",
+    coordinatesTitle: "Show or hide the ICCS coordinates (file letters, rank digits)",
+  },
+};
+
+/** The language of the page: "zh" or "en". */
+export function pageLanguage() {
+  const lang = (document.documentElement.lang || "zh").toLowerCase();
+  return lang.startsWith("zh") ? "zh" : "en";
+}
 
 /** ICCS point ("e0") -> chessground key ("e1"). */
 export function iccsToKey(square) {
@@ -79,7 +135,7 @@ function movableColor(movable) {
   return COLOR_OF_SIDE[movable] || undefined;
 }
 
-function renderCoordinates(row, width, side, ascending) {
+function renderNumerals(row, width, side, ascending) {
   row.textContent = "";
   for (let i = 0; i < width; i++) {
     const number = ascending ? i + 1 : width - i;
@@ -89,10 +145,66 @@ function renderCoordinates(row, width, side, ascending) {
   }
 }
 
+function renderIccs(files, ranks, width, red) {
+  files.textContent = "";
+  for (let col = 0; col < width; col++) {
+    const cell = document.createElement("span");
+    cell.textContent = FILES[red ? col : width - 1 - col];
+    files.appendChild(cell);
+  }
+  ranks.textContent = "";
+  for (let row = 0; row < 10; row++) {
+    const cell = document.createElement("span");
+    cell.textContent = String(red ? 9 - row : row);
+    ranks.appendChild(cell);
+  }
+}
+
+function storedCoordinates() {
+  try {
+    const value = window.localStorage.getItem(COORDINATES_KEY);
+    return value === "on" ? true : value === "off" ? false : null;
+  } catch {
+    return null;
+  }
+}
+
+function storeCoordinates(on) {
+  try {
+    window.localStorage.setItem(COORDINATES_KEY, on ? "on" : "off");
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+}
+
+function div(className) {
+  const node = document.createElement("div");
+  node.className = className;
+  return node;
+}
+
+let boardCount = 0;
+
+/** The height of the window with a phone's address bar shown (100svh): the board does not
+ * change size while the bar slides in and out, nor when the on-screen keyboard opens. */
+function viewportHeight() {
+  const probe = document.createElement("div");
+  probe.style.cssText = "position:fixed;top:0;left:0;width:0;height:100svh;visibility:hidden;pointer-events:none";
+  document.body.appendChild(probe);
+  const height = probe.offsetHeight;
+  probe.remove();
+  return height > 0 ? height : window.innerHeight;
+}
+
 export function mountBoard(element, options = {}) {
   const variant = options.variant || "xiangqi";
   const dims = options.dimensions || DIMENSIONS[variant];
   if (!dims) throw new Error(`unknown variant: ${variant}`);
+  const texts = TEXTS[options.lang || pageLanguage()] || TEXTS.zh;
+  // A board mounted on this element before (another variant, say) is taken down first, and
+  // nothing of it stays: classes, sizes and data belong to the board shown now.
+  if (element.xbBoard) element.xbBoard.destroy();
+  for (const name of [...element.classList]) if (name.startsWith("xb-")) element.classList.remove(name);
   let current = {
     fen: options.fen || "",
     orientation: options.orientation || "red",
@@ -103,18 +215,42 @@ export function mountBoard(element, options = {}) {
     shapes: options.shapes || [],
   };
   let onMove = options.onMove || null;
+  const fitBelow = options.fitBelow || [];
+  let coordinatesOn = storedCoordinates() ?? Boolean(options.coordinates);
 
+  const id = `xb-${++boardCount}`;
   element.classList.add("xb-board", `xb-${dims.width}x${dims.height}`, `xb-variant-${variant}`);
   element.textContent = "";
-  const top = document.createElement("div");
-  const wrap = document.createElement("div");
-  const bottom = document.createElement("div");
-  top.className = "xb-coords xb-coords-top";
-  bottom.className = "xb-coords xb-coords-bottom";
-  wrap.className = "cg-wrap xb-wrap";
+  const top = div("xb-coords xb-coords-top");
+  const ranks = div("xb-ranks");
+  const stage = div("xb-stage");
+  const wrap = div("cg-wrap xb-wrap");
+  const cursor = div("xb-cursor");
+  const bottom = div("xb-coords xb-coords-bottom");
+  const files = div("xb-files");
+  const bar = div("xb-bar");
+  const toggle = document.createElement("button");
+  const live = div("xb-live");
+  const help = div("xb-help");
+  ranks.setAttribute("aria-hidden", "true");
+  files.setAttribute("aria-hidden", "true");
+  top.setAttribute("aria-hidden", "true");
+  bottom.setAttribute("aria-hidden", "true");
+  toggle.type = "button";
+  toggle.className = "xb-coordinates-toggle";
+  toggle.textContent = `${texts.coordinates} a–${FILES[dims.width - 1]}`;
+  toggle.title = texts.coordinatesTitle;
+  bar.appendChild(toggle);
+  live.setAttribute("aria-live", "polite");
+  live.id = `${id}-live`;
+  help.id = `${id}-help`;
+  help.textContent = texts.help;
   wrap.setAttribute("role", "application");
-  wrap.setAttribute("aria-label", options.label || "board");
-  element.append(top, wrap, bottom);
+  wrap.setAttribute("aria-label", options.label || texts.board[variant] || texts.board.xiangqi);
+  wrap.setAttribute("aria-describedby", help.id);
+  wrap.tabIndex = 0;
+  stage.append(wrap, cursor);
+  element.append(top, ranks, stage, bottom, files, bar, live, help);
 
   const ground = Chessground(wrap, {
     dimensions: dims,
@@ -139,6 +275,153 @@ export function mountBoard(element, options = {}) {
     },
   });
 
+  // --- coordinates ------------------------------------------------------------------------------
+
+  function showCoordinates() {
+    element.classList.toggle("xb-iccs", coordinatesOn);
+    toggle.setAttribute("aria-pressed", String(coordinatesOn));
+  }
+  toggle.addEventListener("click", () => {
+    coordinatesOn = !coordinatesOn;
+    storeCoordinates(coordinatesOn);
+    showCoordinates();
+    fit();
+  });
+  showCoordinates();
+
+  // --- size: the whole board inside the space it has --------------------------------------------
+
+  let fitted = 0;
+  function fit() {
+    const parent = element.parentElement;
+    if (!parent || !element.isConnected) return;
+    const style = getComputedStyle(parent);
+    const availableWidth =
+      parent.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
+    const viewport = viewportHeight();
+    const rect = element.getBoundingClientRect();
+    const pageTop = rect.top + window.scrollY;
+    const below = fitBelow.reduce((sum, node) => sum + (node && !node.hidden ? node.offsetHeight : 0), 0);
+    const margin = 8;
+    let availableHeight = viewport - pageTop - below - margin;
+    // Far down the page (a phone, with the task above the board): fit it when scrolled to.
+    if (availableHeight < viewport * 0.55) availableHeight = viewport - below - 2 * margin;
+    const around = element.offsetHeight - stage.offsetHeight; // coordinate rows and the bar
+    const side = element.offsetWidth - stage.offsetWidth; // the rank digits
+    const byHeight = ((availableHeight - around) * dims.width) / dims.height;
+    // A whole number of pixels per file: chessground draws on such a grid, so the pieces, the
+    // lines and the points a click is read on are the same.
+    const perFile = Math.floor(Math.min(availableWidth - side, byHeight) / dims.width);
+    const width = Math.max(18, perFile) * dims.width + side;
+    if (Math.abs(width - fitted) >= 1) {
+      fitted = width;
+      element.style.maxWidth = `${width}px`;
+    }
+    element.dataset.fitted = String(width);
+  }
+  const observer = "ResizeObserver" in window ? new ResizeObserver(() => fit()) : null;
+  if (observer) {
+    observer.observe(document.body);
+    if (element.parentElement) observer.observe(element.parentElement);
+  }
+  window.addEventListener("resize", fit);
+
+  // --- keyboard and screen readers --------------------------------------------------------------
+
+  let focus = null; // ICCS point under the keyboard cursor
+
+  function pieceName(point) {
+    const piece = ground.state.boardState.pieces.get(iccsToKey(point));
+    if (!piece) return texts.empty;
+    const side = SIDE_OF_COLOR[piece.color];
+    let role = piece.role.replace("-piece", "");
+    const turncoat = role.length === 2 && role[0] === "p";
+    if (turncoat) role = role[1];
+    const name = (texts.pieces[side] || {})[role] || role;
+    return turncoat ? texts.turncoat(texts.side[side], name) : texts.piece(texts.side[side], name);
+  }
+
+  /** What a point is called, with what stands on it: "c3：红兵", "e0: red general". */
+  function describe(point) {
+    const parts = [pieceName(point)];
+    const key = iccsToKey(point);
+    const selected = ground.state.selectable.selected;
+    if (selected === key) parts.push(texts.selected);
+    else if (selected && (ground.state.movable.dests?.get(selected) || []).includes(key)) parts.push(texts.dest);
+    return texts.point(point, parts.join(texts === TEXTS.zh ? "，" : ", "));
+  }
+
+  function screenCell(point) {
+    const file = FILES.indexOf(point[0]);
+    const rank = Number(point.slice(1));
+    const red = current.orientation !== "black";
+    return { col: red ? file : dims.width - 1 - file, row: red ? dims.height - 1 - rank : rank };
+  }
+
+  function pointAt(col, row) {
+    const red = current.orientation !== "black";
+    const file = red ? col : dims.width - 1 - col;
+    const rank = red ? dims.height - 1 - row : row;
+    return FILES[file] + String(rank);
+  }
+
+  function drawCursor() {
+    if (!focus) return;
+    const { col, row } = screenCell(focus);
+    cursor.style.left = `${(col * 100) / dims.width}%`;
+    cursor.style.top = `${(row * 100) / dims.height}%`;
+    cursor.style.width = `${100 / dims.width}%`;
+    cursor.style.height = `${100 / dims.height}%`;
+    element.dataset.focus = focus;
+  }
+
+  function announce(text) {
+    live.textContent = text;
+  }
+
+  function moveFocus(point) {
+    focus = point;
+    drawCursor();
+    announce(describe(point));
+  }
+
+  wrap.addEventListener("focus", () => {
+    element.classList.add("xb-focused");
+    if (!focus) {
+      const selected = ground.state.selectable.selected;
+      focus = selected
+        ? keyToIccs(selected)
+        : FILES[Math.floor(dims.width / 2)] + (current.orientation === "black" ? "9" : "0");
+    }
+    moveFocus(focus);
+  });
+  wrap.addEventListener("blur", () => element.classList.remove("xb-focused"));
+  wrap.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (!focus) focus = FILES[Math.floor(dims.width / 2)] + "0";
+    if (event.key in steps) {
+      const [dx, dy] = steps[event.key];
+      const { col, row } = screenCell(focus);
+      const nextCol = Math.min(dims.width - 1, Math.max(0, col + dx));
+      const nextRow = Math.min(dims.height - 1, Math.max(0, row + dy));
+      moveFocus(pointAt(nextCol, nextRow));
+    } else if (event.key === "Enter" || event.key === " ") {
+      const key = iccsToKey(focus);
+      // The same as a click on the point: the page hears it as a click, a move or a placement.
+      if (ground.state.selectable.selected === key) ground.selectSquare(null);
+      else ground.selectSquare(key);
+      announce(describe(focus));
+    } else if (event.key === "Escape") {
+      ground.selectSquare(null);
+      announce(describe(focus));
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  });
+
   function apply() {
     const cgOrientation = COLOR_OF_SIDE[current.orientation] || "white";
     ground.set({
@@ -155,14 +438,18 @@ export function mountBoard(element, options = {}) {
     if (!current.lastMove) ground.state.lastMove = undefined;
     const bottomSide = current.orientation === "black" ? "black" : "red";
     const topSide = bottomSide === "red" ? "black" : "red";
-    renderCoordinates(bottom, dims.width, bottomSide, false);
-    renderCoordinates(top, dims.width, topSide, true);
+    renderNumerals(bottom, dims.width, bottomSide, false);
+    renderNumerals(top, dims.width, topSide, true);
+    renderIccs(files, ranks, dims.width, bottomSide === "red");
     element.dataset.orientation = current.orientation;
     element.dataset.fen = current.fen;
+    element.dataset.variant = variant;
+    drawCursor();
+    fit();
   }
   apply();
 
-  return {
+  const board = {
     element,
     ground,
     variant,
@@ -186,22 +473,41 @@ export function mountBoard(element, options = {}) {
     turn() {
       return SIDE_OF_COLOR[turnColor(current.fen)];
     },
+    /** The position shown (FEN) and the legal moves given to the board (ICCS). */
+    fen() {
+      return current.fen;
+    },
+    dests() {
+      return current.dests.slice();
+    },
+    /** What a point is called, in the page's language ("c3：红兵"). */
+    describe,
+    /** Whether the ICCS coordinates are shown. */
+    coordinates() {
+      return coordinatesOn;
+    },
+    /** Recompute the size (after the page moved things around the board). */
+    fit,
     /** Position in the viewport (CSS pixels) of the centre of an ICCS point. */
     pointCenter(square) {
       const rect = wrap.getBoundingClientRect();
-      const file = square.charCodeAt(0) - 97;
-      const rank = Number(square.slice(1));
-      const red = current.orientation === "red";
-      const col = red ? file : dims.width - 1 - file;
-      const row = red ? dims.height - 1 - rank : rank;
+      const { col, row } = screenCell(square);
       return {
         x: rect.left + ((col + 0.5) * rect.width) / dims.width,
         y: rect.top + ((row + 0.5) * rect.height) / dims.height,
       };
     },
     destroy() {
+      if (observer) observer.disconnect();
+      window.removeEventListener("resize", fit);
       ground.destroy();
       element.textContent = "";
+      for (const name of [...element.classList]) if (name.startsWith("xb-")) element.classList.remove(name);
+      element.style.maxWidth = "";
+      for (const name of ["orientation", "fen", "variant", "focus", "fitted"]) delete element.dataset[name];
+      if (element.xbBoard === board) delete element.xbBoard;
     },
   };
+  element.xbBoard = board;
+  return board;
 }

@@ -1,6 +1,7 @@
 """Writes of the puzzles app, split by concern; import them from here."""
 
 from puzzles.services.authoring import (
+    ProvingQueueFullError,
     puzzle_draft_create,
     puzzle_draft_submit,
     puzzle_draft_update,
@@ -23,6 +24,7 @@ from puzzles.services.solving import (
 __all__ = [
     "JudgeResult",
     "Player",
+    "ProvingQueueFullError",
     "player_from_request",
     "bank_load",
     "daily_puzzles_choose",

@@ -5,6 +5,12 @@ draft again when edited). Submitting it queues a verification task that runs the
 a budget; the puzzle is published only when it is sound and unique, otherwise the author is
 told exactly why (the second key, the shorter win, the defence that escapes, or that it was too
 hard to prove within the budget). A published puzzle never changes.
+
+The prover is shared, so a submission is refused, with the reason, when the author already has
+a puzzle being verified (one proof at a time per author: refused rather than queued behind it,
+so that no author can stack up hours of proving and the author sees at once that the first
+result comes first), or when ``PROVING_QUEUE_LIMIT`` puzzles site-wide are waiting for the
+prover already (``ProvingQueueFullError``: the API answers 503 with Retry-After).
 """
 
 from __future__ import annotations
@@ -13,9 +19,11 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError
 from engine import EngineError, Move, Position, find_variant
@@ -32,6 +40,17 @@ MAX_AUTHORED_MOVES = 7
 VERIFY_NODES = 3_000_000
 VERIFY_SECONDS = 150.0
 MAX_TITLE = 120
+# Seconds an author is asked to wait when the proving queue is full (proofs take up to
+# VERIFY_SECONDS each).
+PROVING_QUEUE_RETRY_SECONDS = 60
+# Key of the PostgreSQL advisory lock that makes "count, then queue" one step per submission.
+PROVING_QUEUE_LOCK = 0x7871_7072  # "xqpr"
+
+
+class ProvingQueueFullError(ApplicationError):
+    """As many puzzles as the proving queue holds are waiting already; try again later."""
+
+    retry_after = PROVING_QUEUE_RETRY_SECONDS
 
 
 @dataclass(frozen=True)
@@ -140,13 +159,51 @@ def puzzle_draft_update(
     return puzzle
 
 
+def _lock_proving_queue() -> None:
+    """Serialise submissions until the transaction ends (SQLite serialises writers itself)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [PROVING_QUEUE_LOCK])
+
+
+def _proving_queue_check(puzzle: Puzzle) -> None:
+    """Refuse a submission while the author has a proof running, or the queue is full."""
+    verifying = Puzzle.objects.filter(status=Puzzle.Status.VERIFYING)
+    busy = verifying.filter(author_id=puzzle.author_id).exclude(pk=puzzle.pk).first()
+    if busy is not None:
+        raise ApplicationError(
+            _(
+                "Another of your puzzles (#%(id)s) is being verified. One puzzle is proved at a "
+                "time per author: send this one when that result is in."
+            )
+            % {"id": busy.pk},
+            {"code": "author_verifying", "puzzle": busy.pk},
+        )
+    limit = settings.PROVING_QUEUE_LIMIT
+    if verifying.count() >= limit:
+        raise ProvingQueueFullError(
+            _(
+                "The prover has %(count)s puzzles waiting, as many as it takes. Your draft is "
+                "kept; send it again in a few minutes."
+            )
+            % {"count": limit},
+            {"code": "proving_queue_full", "limit": limit},
+        )
+
+
 def puzzle_draft_submit(*, puzzle: Puzzle, author: object) -> Puzzle:
-    """Queue the draft for verification by the prover (a Celery task)."""
+    """Queue the draft for verification by the prover (a Celery task).
+
+    Raises ``ApplicationError`` when the author has another puzzle being verified, and
+    ``ProvingQueueFullError`` when ``PROVING_QUEUE_LIMIT`` puzzles are waiting already; the
+    draft stays a draft in both cases."""
     from puzzles.tasks import puzzle_verify_task
 
     with transaction.atomic():
+        _lock_proving_queue()
         puzzle = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
         _editable(puzzle, author)
+        _proving_queue_check(puzzle)
         puzzle.status = Puzzle.Status.VERIFYING
         puzzle.rejection_reason = ""
         puzzle.rejection = {}

@@ -5,6 +5,7 @@ The rates here are per day, so that no counting window ends in the middle of a t
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.test import Client, override_settings
 
 from accounts.models import User
@@ -54,6 +55,53 @@ def test_log_in_is_throttled_per_account_from_any_address() -> None:
     assert response.status_code == 302
 
 
+def test_the_admin_log_in_is_throttled_by_default() -> None:
+    """25 wrong passwords on /admin/login/ from one address: refused after the log-in rate."""
+    User.objects.create_superuser(username="boss", password=PASSWORD)
+    client = Client()
+    statuses = [
+        client.post("/admin/login/", {"username": "boss", "password": f"guess{i}"}).status_code
+        for i in range(25)
+    ]
+    assert 429 in statuses
+    limit = int(settings.THROTTLE_RATES["login"].split("/")[0])
+    assert statuses[:limit] == [200] * limit and set(statuses[limit:]) == {429}
+
+
+@override_settings(THROTTLE_RATES={"login": "3/day", "login_account": "100/day"})
+def test_the_admin_log_in_counts_with_the_site_log_in_per_address() -> None:
+    User.objects.create_superuser(username="boss", password=PASSWORD)
+    client = Client()
+    wrong = {"username": "boss", "password": "guess"}
+    assert client.post("/admin/login/", wrong).status_code == 200
+    assert client.post("/accounts/login/", wrong).status_code == 200
+    assert client.post("/admin/login/", wrong).status_code == 200
+    refused = client.post("/admin/login/", {"username": "boss", "password": PASSWORD})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert "_auth_user_id" not in client.session  # even the right password waits
+    assert client.post("/accounts/login/", wrong).status_code == 429
+    assert client.get("/admin/login/").status_code == 200  # the form still shows
+    # Another address logs in to the admin.
+    other = Client(REMOTE_ADDR="10.1.2.3")
+    response = other.post("/admin/login/", {"username": "boss", "password": PASSWORD})
+    assert response.status_code == 302
+    assert other.get("/admin/").status_code == 200
+
+
+@override_settings(THROTTLE_RATES={"login": "100/day", "login_account": "2/day"})
+def test_the_admin_log_in_is_throttled_per_account_from_any_address() -> None:
+    User.objects.create_superuser(username="boss", password=PASSWORD)
+    for address in ("10.0.0.1", "10.0.0.2"):
+        response = Client(REMOTE_ADDR=address).post(
+            "/admin/login/", {"username": "boss", "password": "guess"}
+        )
+        assert response.status_code == 200
+    refused = Client(REMOTE_ADDR="10.0.0.3").post(
+        "/admin/login/", {"username": "Boss", "password": PASSWORD}
+    )
+    assert refused.status_code == 429
+
+
 @override_settings(THROTTLE_RATES={"signup": "2/day"})
 def test_sign_up_is_throttled_per_address() -> None:
     for name in ("a1", "a2"):
@@ -70,5 +118,13 @@ def test_sign_up_is_throttled_per_address() -> None:
 def test_the_default_rates_are_set() -> None:
     from django.conf import settings
 
-    for scope in ("login", "login_account", "signup", "attempts", "puzzle_submissions"):
+    for scope in (
+        "login",
+        "login_account",
+        "signup",
+        "password_reset",
+        "password_reset_email",
+        "attempts",
+        "puzzle_submissions",
+    ):
         assert settings.THROTTLE_RATES[scope]

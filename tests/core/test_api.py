@@ -8,9 +8,10 @@ import urllib.request
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
-from core.api import ANSWERS, AnswerCache
+from core.api import ANSWERS, AnswerCache, entry_size
 from engine import VARIANTS, Move, Position
 from tests.core.positions import (
     DEAD_GENERAL_IN_ONE,
@@ -260,12 +261,55 @@ def test_errors_are_never_kept(client: Client) -> None:
 
 
 def test_the_kept_answers_drop_the_least_recently_used() -> None:
-    cache = AnswerCache(2)
+    cache = AnswerCache(max_bytes=2 * entry_size("a", b"1"))
     cache.put("a", b"1")
     cache.put("b", b"2")
     assert cache.get("a") == b"1"  # now the most recently used
     cache.put("c", b"3")
     assert cache.get("b") is None and cache.get("a") == b"1" and cache.get("c") == b"3"
+
+
+def test_the_kept_answers_stay_within_their_byte_bound() -> None:
+    answer = b"x" * 10_000
+    bound = 5 * entry_size("key-00", answer) + 100
+    cache = AnswerCache(max_bytes=bound)
+    for index in range(50):
+        cache.put(f"key-{index:02}", answer)
+        assert cache.bytes <= bound
+    assert len(cache) == 5  # the five latest: the bound is bytes, not a count
+    assert cache.get("key-49") == answer and cache.get("key-44") is None
+    # Small answers fit many more into the same bytes.
+    for index in range(200):
+        cache.put(f"small-{index:03}", b"{}")
+    assert cache.bytes <= bound and len(cache) > 100
+    # An answer larger than the whole bound is not kept, and drops nothing.
+    kept = len(cache)
+    cache.put("huge", b"x" * bound)
+    assert cache.get("huge") is None and len(cache) == kept
+    # The same key again replaces the answer; its bytes are counted once.
+    cache.clear()
+    cache.put("k", answer)
+    cache.put("k", answer)
+    assert cache.bytes == entry_size("k", answer)
+
+
+def test_the_site_keeps_answers_within_the_configured_bytes(client: Client) -> None:
+    """Distinct games through the API: the process keeps no more than the setting's bytes."""
+    assert ANSWERS.max_bytes == settings.POSITION_ANSWER_CACHE_BYTES
+    saved = ANSWERS.max_bytes
+    ANSWERS.clear()
+    ANSWERS.max_bytes = 40_000
+    try:
+        openings = ["h2e2", "b2e2", "h0g2", "b0c2", "c3c4", "g3g4", "i0i1", "a0a1"]
+        replies = ["h9g7", "b9c7", "h7e7", "b7e7", "c6c5", "g6g5"]
+        for first in openings:
+            for reply in replies:
+                assert analyse(client, variant="xiangqi", moves=[first, reply]).status_code == 200
+                assert ANSWERS.bytes <= 40_000
+        assert 0 < len(ANSWERS) < len(openings) * len(replies)
+    finally:
+        ANSWERS.max_bytes = saved
+        ANSWERS.clear()
 
 
 def test_the_browsable_api_still_answers_html(client: Client) -> None:

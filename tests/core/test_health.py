@@ -1,33 +1,142 @@
-"""/healthz and the health task, the latter through a real worker and a real broker."""
+"""/healthz (public liveness), /healthz/full (behind a token) and the health task, the latter
+through a real worker and a real broker."""
 
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
+import time
 import urllib.error
 import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test import Client
+from django.db import connection, connections
+from django.test import Client, override_settings
+from pytest_django import DjangoAssertNumQueries
 
 from config.celery import app
+from core.selectors import (
+    HEALTH_REPORTS,
+    broker_check,
+    cache_check,
+    database_check,
+    site_queues,
+    worker_check,
+)
 from core.tasks import health_check
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "health-token-for-tests-0123456789"
+BEARER = {"HTTP_AUTHORIZATION": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_reports() -> Iterator[None]:
+    HEALTH_REPORTS.clear()
+    yield
+    HEALTH_REPORTS.clear()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 @pytest.mark.django_db
-def test_healthz_reports_each_service_as_json(client: Client) -> None:
-    # This test runs without a worker of its own; any worker on the broker may answer.
-    response = client.get("/healthz")
+def test_the_public_answer_is_cheap_and_says_nothing_more(
+    client: Client, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    started = time.perf_counter()
+    with django_assert_num_queries(0):  # no database; nor the broker or workers (below)
+        response = client.get("/healthz")
+    elapsed = time.perf_counter() - started
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert response["Cache-Control"].startswith("max-age=0")
+    # Asking the workers alone waits a whole second for their answers.
+    assert elapsed < 0.5, elapsed
+
+
+@pytest.mark.django_db
+@override_settings(HEALTH_TOKEN=TOKEN)
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"HTTP_AUTHORIZATION": "Bearer wrong-token"},
+        {"HTTP_AUTHORIZATION": f"Basic {TOKEN}"},
+        {"HTTP_AUTHORIZATION": f"Bearer {TOKEN}x"},
+    ],
+)
+def test_the_full_check_needs_the_token(client: Client, headers: dict[str, str]) -> None:
+    response = client.get("/healthz/full", **headers)
+    assert response.status_code == 403
+    assert response.json() == {"status": "forbidden"}
+
+
+@pytest.mark.django_db
+@override_settings(HEALTH_TOKEN="")
+def test_without_a_token_configured_the_full_check_is_closed(client: Client) -> None:
+    assert client.get("/healthz/full", HTTP_AUTHORIZATION="Bearer ").status_code == 403
+    assert client.get("/healthz/full").status_code == 403
+
+
+@pytest.mark.django_db
+@override_settings(HEALTH_TOKEN=TOKEN, HEALTH_CACHE_SECONDS=60)
+def test_the_full_check_with_the_token_reports_each_service_and_is_kept(client: Client) -> None:
+    # This test runs without a worker of its own: workers of other test sessions share the
+    # broker but read other queues, so none counts.
+    response = client.get("/healthz/full", **BEARER)
     report = response.json()
-    assert set(report) == {"status", "database", "broker", "worker"}
+    assert set(report) == {"status", "database", "cache", "broker", "worker", "checked_at", "age"}
     assert report["database"] == {"ok": True, "detail": connection.vendor}
+    assert report["cache"]["ok"] is True
     assert report["broker"]["ok"] is True
     assert report["broker"]["transport"] == str(app.conf.broker_url).split("://")[0]
-    all_ok = report["database"]["ok"] and report["broker"]["ok"] and report["worker"]["ok"]
+    assert set(report["worker"]["queues"]) == set(site_queues())
+    all_ok = all(report[name]["ok"] for name in ("database", "cache", "broker", "worker"))
     assert report["status"] == ("ok" if all_ok else "error")
     assert response.status_code == (200 if all_ok else 503)
     assert response["Cache-Control"].startswith("max-age=0")
+    # Asked again within HEALTH_CACHE_SECONDS: the same report, not a new check.
+    started = time.perf_counter()
+    again = client.get("/healthz/full", **BEARER).json()
+    assert time.perf_counter() - started < 0.5
+    assert again["checked_at"] == report["checked_at"] and again["age"] >= report["age"]
+    with override_settings(HEALTH_CACHE_SECONDS=0):
+        fresh = client.get("/healthz/full", **BEARER).json()
+    assert fresh["checked_at"] > report["checked_at"]
+
+
+@pytest.mark.django_db
+def test_an_unreachable_service_is_reported_without_its_error_text() -> None:
+    port = free_port()  # nothing listens there
+    broker = broker_check(url=f"redis://127.0.0.1:{port}/0", timeout=0.5)
+    assert broker.as_dict() == {"ok": False, "detail": "unreachable", "transport": "redis"}
+    if connection.vendor != "postgresql":
+        pytest.skip("the database part needs PostgreSQL")
+    settings_dict = {**connection.settings_dict, "PORT": str(port), "HOST": "127.0.0.1"}
+    elsewhere = type(connections["default"])(settings_dict, alias="health-probe")
+    try:
+        database = database_check(elsewhere)
+    finally:
+        elsewhere.close()
+    assert database.as_dict() == {"ok": False, "detail": "unreachable"}
+    text = json.dumps([broker.as_dict(), database.as_dict()])
+    assert str(port) not in text and "127.0.0.1" not in text
+
+
+def test_the_cache_check_reads_back_what_it_wrote() -> None:
+    check = cache_check()
+    assert check.ok is True and check.detail == check.data["backend"]
 
 
 def test_health_task_settings() -> None:
@@ -35,6 +144,57 @@ def test_health_task_settings() -> None:
     assert task.acks_late is True
     assert task.time_limit == 30 and task.soft_time_limit == 20
     assert app.conf.task_serializer == "json" and app.conf.accept_content == ["json"]
+
+
+@pytest.fixture
+def worker_on_other_queues() -> Iterator[tuple[str, list[str]]]:
+    """A real worker on the same broker that reads queues of another site only."""
+    other = f"other-{uuid.uuid4().hex[:8]}"
+    queues = [f"{other}.celery", f"{other}.scoring"]
+    hostname = f"{other}@localhost"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "CELERY_QUEUE_PREFIX": f"{other}.",
+    }
+    log = ROOT / "test-artifacts" / f"celery-{other}.log"
+    log.parent.mkdir(exist_ok=True)
+    command = [
+        sys.executable, "-m", "celery", "-A", "config", "worker", "--queues", ",".join(queues),
+        "--hostname", hostname, "--pool", "solo", "--without-gossip", "--without-mingle",
+    ]  # fmt: skip
+    with log.open("wb") as handle:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=handle, stderr=handle)
+    try:
+        deadline = time.monotonic() + 90
+        while not app.control.ping(destination=[hostname], timeout=1.0):
+            assert process.poll() is None, log.read_text(errors="replace")[-3000:]
+            assert time.monotonic() < deadline, "the other worker did not answer within 90s"
+        yield hostname, queues
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.celery
+def test_workers_on_other_queues_do_not_count(
+    worker_on_other_queues: tuple[str, list[str]],
+) -> None:
+    hostname, other_queues = worker_on_other_queues
+    mine = [f"mine-{uuid.uuid4().hex[:8]}.{kind}" for kind in ("celery", "proving", "scoring")]
+    check = worker_check(queues=mine)
+    assert check.ok is False
+    assert check.data["queues"] == {name: [] for name in mine}
+    assert hostname not in check.data["workers"]
+    assert check.detail == f"no worker reads {', '.join(mine)}"
+    # The same worker counts for the queues it does read, and only for those.
+    theirs = worker_check(queues=[*other_queues, mine[0]])
+    assert theirs.ok is False and theirs.data["queues"][other_queues[0]] == [hostname]
+    assert worker_check(queues=other_queues).ok is True
 
 
 @pytest.mark.celery
@@ -50,12 +210,18 @@ def test_health_task_runs_on_a_real_worker(celery_worker: Any) -> None:
 
 @pytest.mark.celery
 @pytest.mark.django_db(transaction=True)
-def test_healthz_sees_the_worker(celery_worker: Any, live_server: Any) -> None:
+@override_settings(HEALTH_TOKEN=TOKEN)
+def test_the_full_check_sees_the_worker_on_every_queue(
+    celery_worker: Any, live_server: Any
+) -> None:
+    request = urllib.request.Request(
+        f"{live_server.url}/healthz/full", headers={"Authorization": f"Bearer {TOKEN}"}
+    )
     try:
-        with urllib.request.urlopen(f"{live_server.url}/healthz", timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=30) as response:
             status, report = response.status, json.load(response)
     except urllib.error.HTTPError as error:
         status, report = error.code, json.load(error)
     assert status == 200, report
     assert report["status"] == "ok"
-    assert celery_worker.hostname in report["worker"]["workers"]
+    assert report["worker"]["queues"] == {name: [celery_worker.hostname] for name in site_queues()}

@@ -1,6 +1,6 @@
-"""Fixtures of the fault tests: a private PostgreSQL and RabbitMQ for the whole session (see
-servers.py), a migrated and seeded database, and a ``site`` per test whose processes are all
-stopped when the test ends."""
+"""Fixtures of the fault tests: a private PostgreSQL and RabbitMQ for the whole session, a
+private Redis for a test that needs one (see servers.py), a migrated and seeded database, and
+a ``site`` per test whose processes are all stopped when the test ends."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.faults.servers import ROOT, PrivatePostgres, PrivateRabbit, Site
+from tests.faults.servers import ROOT, PrivatePostgres, PrivateRabbit, PrivateRedis, Site
 
 ARTIFACTS = ROOT / "test-artifacts" / "faults"
 
@@ -53,6 +53,20 @@ def fault_rabbit() -> Iterator[PrivateRabbit]:
         server.destroy()
 
 
+@pytest.fixture
+def fault_redis() -> Iterator[PrivateRedis]:
+    """A Redis of one test's own (the site's cache: throttle counters, sessions, fragments)."""
+    try:
+        server = PrivateRedis()
+    except RuntimeError as error:
+        _unavailable(f"cannot make a private Redis: {error}")
+    try:
+        server.start()
+        yield server
+    finally:
+        server.destroy()
+
+
 @pytest.fixture(scope="session")
 def fault_database(fault_postgres: PrivatePostgres) -> Iterator[dict[str, Any]]:
     """A migrated database with users and a published puzzle; its URL and the seeded ids."""
@@ -62,7 +76,7 @@ def fault_database(fault_postgres: PrivatePostgres) -> Iterator[dict[str, Any]]:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "DATABASE_URL": url}
     for command in (
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        [sys.executable, "-m", "tests.faults.seed", "24"],
+        [sys.executable, "-m", "tests.faults.seed", "40"],
     ):
         result = subprocess.run(
             command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False

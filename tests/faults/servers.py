@@ -300,7 +300,60 @@ class PrivateRabbit:
             shutil.rmtree(self.base, ignore_errors=True)
 
 
+# --- Redis ------------------------------------------------------------------------------------
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+class PrivateRedis:
+    """A Redis server of its own, on 127.0.0.1 and a free port, keeping nothing on disk: a
+    restart empties it, as a restarted or replaced cache server is empty."""
+
+    def __init__(self) -> None:
+        if not Path(REDIS_SERVER).exists():
+            raise RuntimeError("redis-server is not installed")
+        self.base = scratch_dir("redis")
+        self.port = free_port()
+        self.process: Process | None = None
+
+    def url(self, database: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> None:
+        command = [
+            REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.base),
+            "--save", "", "--appendonly", "no", "--protected-mode", "no",
+        ]  # fmt: skip
+        self.process = Process("redis", command, dict(os.environ), self.base / "redis.log")
+        wait_until(self.ready, 30, "Redis to accept connections")
+
+    def ready(self) -> bool:
+        if self.process is not None and not self.process.alive():
+            raise RuntimeError(f"Redis exited:\n{self.process.output()}")
+        import redis
+
+        try:
+            return bool(redis.Redis(port=self.port, socket_connect_timeout=1).ping())
+        except redis.RedisError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
+        wait_until(lambda: not port_open(self.port), 30, "the Redis port to close")
+
+    def destroy(self) -> None:
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.base, ignore_errors=True)
+
+
 # --- The site: gunicorn and Celery workers against the private servers --------------------------
+
+# The token of /healthz/full on the site under test.
+HEALTH_TOKEN = "fault-tests-health-token-0123456789"
 
 TASK_LINE = re.compile(r"Task (?P<name>[\w.]+)\[(?P<id>[0-9a-f-]+)\] (?P<event>received|succeeded)")
 
@@ -325,6 +378,7 @@ class Site:
                 "login=100000/min,login_account=100000/hour"
             ),
             "PYTHONUNBUFFERED": "1",
+            "HEALTH_TOKEN": HEALTH_TOKEN,
             **extra,
         }
         self.processes: list[Process] = []
@@ -354,12 +408,13 @@ class Site:
         wait_until(lambda: port_open(port) or self._dead(process), 90, "gunicorn to listen")
         return process, url
 
-    def worker(self, name: str) -> Process:
+    def worker(self, name: str, queues: list[str] | None = None) -> Process:
+        """A prefork worker of one process, reading ``queues`` (default: all three)."""
         log = self.logs / f"worker-{name}.log"
         process = Process(
             f"worker-{name}",
             [PYTHON, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
-             "--concurrency", "1", "--queues", ",".join(self.queue_names), "--hostname", f"{name}@localhost",
+             "--concurrency", "1", "--queues", ",".join(queues or self.queue_names), "--hostname", f"{name}@localhost",
              "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "INFO"],
             self.env,
             log,

@@ -65,16 +65,16 @@ def test_a_broker_restart_loses_no_queued_task(
     db, name = fault_database, fault_database["name"]
     puzzle = db["puzzle"]
     _web, url = site.web()
-    # Players 3..10 try the seeded puzzle for the first time; player 11 authors puzzles.
+    # Players 3..10 try the seeded puzzle for the first time; four of them author a puzzle each
+    # (an author's puzzles are proved one at a time).
     players = [Player(url, user, db["password"]) for user in db["users"][2 : 2 + ATTEMPTS]]
-    author = Player(url, db["users"][2 + ATTEMPTS], db["password"])
     plays_before = column(
         fault_postgres, name, f"SELECT plays FROM puzzles_puzzle WHERE id = {puzzle}"
     )[0]
 
     # 1. Queued, with no worker to take them.
     attempts = [submit_attempt(player, puzzle) for player in players]
-    authored = [submit_puzzle(author, db["fen"]) for _ in range(PUZZLES)]
+    authored = [submit_puzzle(author, db["fen"]) for author in players[:PUZZLES]]
     _celery, proving, scoring = site.queue_names
     queued = fault_rabbit.queue_depths([proving, scoring])
     assert queued == {proving: PUZZLES, scoring: ATTEMPTS}

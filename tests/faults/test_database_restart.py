@@ -8,6 +8,7 @@ the test stops the database, waits, and starts it again. Every answer is counted
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import uuid
@@ -18,7 +19,7 @@ import pytest
 import requests
 
 from tests.faults.conftest import Player
-from tests.faults.servers import PrivatePostgres, Site, wait_until
+from tests.faults.servers import HEALTH_TOKEN, PrivatePostgres, Site, wait_until
 
 pytestmark = pytest.mark.faults
 
@@ -37,6 +38,7 @@ class Traffic(threading.Thread):
         self.log: list[tuple[str, str, int | str, float]] = []  # phase, what, status, time
         self.stopping = threading.Event()
         self.anonymous = requests.Session()
+        self.health: list[tuple[str, str, int, str]] = []  # phase, path, status, body
 
     def record(self, what: str, call: Any) -> requests.Response | None:
         """Make one request; count its answer in the phase in which the answer came."""
@@ -57,6 +59,8 @@ class Traffic(threading.Thread):
             self.record("api", lambda: self.anonymous.get(
                 f"{self.url}/api/puzzles/{self.puzzle}/", timeout=30))  # fmt: skip
             self.record("page", lambda: self.anonymous.get(f"{self.url}/", timeout=30))
+            if turn % 5 == 0:
+                self.check_health()
             player = self.players[turn % len(self.players)]
             attempt_id = self.pending.get(id(player))
             if attempt_id is not None:
@@ -71,6 +75,20 @@ class Traffic(threading.Thread):
                     del self.pending[id(player)]
             time.sleep(0.05)
 
+    def check_health(self) -> None:
+        """The public answer and the full check (with the token), kept apart from the mix."""
+        for path, headers in (
+            ("/healthz", {}),
+            ("/healthz/full", {"Authorization": f"Bearer {HEALTH_TOKEN}"}),
+        ):
+            phase = self.phase
+            try:
+                response = self.anonymous.get(f"{self.url}{path}", headers=headers, timeout=30)
+            except requests.RequestException as error:
+                self.health.append((phase, path, 0, type(error).__name__))
+                continue
+            self.health.append((phase, path, response.status_code, response.text))
+
     def count(self, phase: str) -> Counter[int | str]:
         return Counter(status for p, _what, status, _t in self.log if p == phase)
 
@@ -83,6 +101,7 @@ def test_a_database_restart_fails_requests_cleanly_and_the_site_recovers(
     site: Site, fault_database: dict[str, Any], fault_postgres: PrivatePostgres
 ) -> None:
     db, name = fault_database, fault_database["name"]
+    site.env["HEALTH_CACHE_SECONDS"] = "1"  # the outage lasts a few seconds
     _web, url = site.web(workers=2)
     site.worker("w1")
     players = [Player(url, user, db["password"]) for user in db["users"][PLAYERS]]
@@ -95,7 +114,8 @@ def test_a_database_restart_fails_requests_cleanly_and_the_site_recovers(
         outage_started = time.monotonic()
         wait_until(
             lambda: sum(traffic.count("outage").values()) >= 20
-            and time.monotonic() - outage_started > 3,
+            and time.monotonic() - outage_started > 3
+            and ("outage", "/healthz/full", 503) in {h[:3] for h in traffic.health},
             120, "requests during the outage",
         )  # fmt: skip
         fault_postgres.start()
@@ -116,6 +136,20 @@ def test_a_database_restart_fails_requests_cleanly_and_the_site_recovers(
     # After: a few requests may still meet the outage's end; then everything is served.
     assert set(after) <= {200, 202, 503}
     assert traffic.tail_ok(30)
+
+    # The public health answer stays "ok" and cheap; the full check says the database is
+    # unreachable during the outage, without the error's text (host, port).
+    public = {(phase, status, body) for phase, path, status, body in traffic.health
+              if path == "/healthz"}  # fmt: skip
+    assert {(status, body) for _phase, status, body in public} == {(200, '{"status": "ok"}')}
+    full_outage = [(status, body) for phase, path, status, body in traffic.health
+                   if path == "/healthz/full" and phase == "outage"]  # fmt: skip
+    assert any(status == 503 for status, _body in full_outage), full_outage
+    for status, body in full_outage:
+        if status == 503:
+            report = json.loads(body)
+            assert report["database"] == {"ok": False, "detail": "unreachable"}, report
+        assert str(fault_postgres.port) not in body and "127.0.0.1" not in body, body
 
     # Every accepted attempt is there once and scored once.
     accepted = sorted(traffic.accepted.values())

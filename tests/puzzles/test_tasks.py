@@ -44,10 +44,11 @@ def post(client: Client, url: str, body: Any = None) -> Any:
 def test_verification_publishes_a_sound_puzzle_and_rejects_a_cooked_one(
     celery_worker: Any, make_user
 ) -> None:
-    client = Client()
-    client.force_login(make_user())
-    ids = {}
+    ids, authors = {}, {}
     for name, fen, n in (("sound", MATE_IN_2, 2), ("cooked", COOKED_IN_1, 1)):
+        # One author each: an author's puzzles are proved one at a time.
+        client = authors[name] = Client()
+        client.force_login(make_user())
         created = post(
             client,
             "/api/puzzles/authored/",
@@ -62,10 +63,10 @@ def test_verification_publishes_a_sound_puzzle_and_rejects_a_cooked_one(
         return not Puzzle.objects.filter(pk__in=ids.values(), status="verifying").exists()
 
     wait_for(finished, celery_worker)
-    sound = client.get(f"/api/puzzles/authored/{ids['sound']}/").json()
+    sound = authors["sound"].get(f"/api/puzzles/authored/{ids['sound']}/").json()
     assert sound["status"] == "published" and sound["rejection_reason"] == ""
     assert Puzzle.objects.get(pk=ids["sound"]).proof["keys"] == [MATE_IN_2_KEY]
-    cooked = client.get(f"/api/puzzles/authored/{ids['cooked']}/").json()
+    cooked = authors["cooked"].get(f"/api/puzzles/authored/{ids['cooked']}/").json()
     assert cooked["status"] == "rejected"
     assert cooked["rejection"]["kind"] == "cooked"
     assert "b1b9" in cooked["rejection_reason"] and "b1d1" in cooked["rejection_reason"]

@@ -4,7 +4,7 @@ import { api, format, sleep, uuid4 } from "./common.js";
 
 const page = JSON.parse(document.getElementById("puzzle-page").textContent);
 const L = page.labels;
-const { mountBoard } = await import(page.board_module);
+const { mountBoard, attachMoveInput } = await import(page.board_module);
 
 const el = (id) => document.getElementById(id);
 const boardEl = el("board");
@@ -15,7 +15,8 @@ const movesEl = el("moves");
 const hintButton = el("hint");
 const giveUpButton = el("give-up");
 const retryButton = el("retry");
-const nextButton = el("next");
+const nextButton = el("next"); // a button in the trainer, a link to it on other pages
+const giveUpNote = el("give-up-note");
 const solutionBox = el("solution");
 const solutionLine = el("solution-line");
 
@@ -46,12 +47,28 @@ function say(text, kind = "") {
   statusEl.dataset.kind = kind;
 }
 
+// A move in Chinese notation with its ICCS beside it, as on the lesson and analysis pages.
+function moveText(target, move) {
+  const chinese = document.createElement("span");
+  chinese.className = "chinese";
+  chinese.textContent = move.chinese;
+  const iccs = document.createElement("span");
+  iccs.className = "iccs";
+  iccs.textContent = move.iccs;
+  target.append(chinese, " ", iccs);
+}
+
 function addMove(move, who) {
   const item = document.createElement("li");
   item.className = `move-${who}`;
   item.dataset.iccs = move.iccs;
-  item.textContent = move.chinese;
+  moveText(item, move);
   movesEl.appendChild(item);
+}
+
+// Before the click: showing the solution ends a try that may be rated as not solved.
+function showGiveUpNote() {
+  if (giveUpNote) giveUpNote.hidden = !(page.logged_in && !state.finished && state.hints === 0);
 }
 
 function showInfo(puzzle) {
@@ -60,7 +77,7 @@ function showInfo(puzzle) {
   infoEl.textContent = "";
   const title = document.createElement("h1");
   title.className = "puzzle-title";
-  title.textContent = `${side} ${L.to_move}: ${goal}`;
+  title.textContent = format(L.side_goal, { side, goal });
   infoEl.appendChild(title);
   const meta = document.createElement("p");
   meta.className = "muted";
@@ -103,7 +120,6 @@ function showBoard(fen, changes = {}) {
     board = mountBoard(boardEl, {
       variant: state.puzzle.variant,
       orientation: turn,
-      label: "puzzle board",
       ...settings,
       onMove: (iccs) => play(iccs),
     });
@@ -132,6 +148,7 @@ function reset() {
   giveUpButton.hidden = false;
   retryButton.hidden = true;
   if (nextButton) nextButton.hidden = true;
+  showGiveUpNote();
   if (board && board.variant !== puzzle.variant) {
     board.destroy();
     board = null;
@@ -189,9 +206,9 @@ async function play(iccs) {
         shapes: [{ from: refutation.iccs.slice(0, 2), to: refutation.iccs.slice(2, 4), brush: "red" }],
       });
       addMove(refutation, "refutation");
-      text += " " + format(L.refuted_by, { move: refutation.chinese });
+      text = format(L.wrong_refuted, { move: refutation.chinese });
     } else if (result.reason) {
-      text += ` (${result.reason})`;
+      text = format(L.wrong_reason, { reason: result.reason });
     }
     say(text, "wrong");
     await finish(false, "failed");
@@ -224,6 +241,7 @@ async function hint() {
       say(L.hint_piece);
     }
     resultEl.textContent = L.unrated;
+    showGiveUpNote();
   } catch (error) {
     say(error.message || L.error, "error");
   }
@@ -237,6 +255,7 @@ async function finish(gaveUp, outcome) {
   giveUpButton.disabled = false;
   retryButton.hidden = false;
   if (nextButton) nextButton.hidden = false;
+  showGiveUpNote();
   setState(outcome);
   resultEl.textContent = L.scoring;
   let attempt;
@@ -293,7 +312,7 @@ function showSolution(solution) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "link-move";
-    button.textContent = move.chinese;
+    moveText(button, move);
     button.dataset.iccs = move.iccs;
     button.addEventListener("click", () => {
       board.set({ fen: move.fen, lastMove: move.iccs, movable: null, shapes: [] });
@@ -344,8 +363,10 @@ async function load() {
 hintButton.addEventListener("click", hint);
 giveUpButton.addEventListener("click", giveUp);
 retryButton.addEventListener("click", () => reset());
-if (nextButton) nextButton.addEventListener("click", load);
+if (nextButton && page.mode === "next") nextButton.addEventListener("click", load);
 el("flip").addEventListener("click", () => board && board.flip());
+// A typed move (ICCS or Chinese notation) is played as if the pieces had been moved by hand.
+attachMoveInput(el("move-form"), { board: () => board, onMove: (iccs) => play(iccs) });
 
 const filters = el("filters");
 if (filters) {

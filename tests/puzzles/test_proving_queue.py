@@ -1,0 +1,144 @@
+"""The proving queue cannot be filled by a few authors: one puzzle of an author is verified at
+a time, and the queue as a whole holds at most ``PROVING_QUEUE_LIMIT`` puzzles.
+
+These tests run without a worker: a submitted puzzle stays ``verifying``, as it does while the
+prover works on it or while it waits in the queue."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client, override_settings
+
+from accounts.models import User
+from puzzles.models import Puzzle
+from puzzles.services import puzzle_verify
+from tests.puzzles.positions import HARD_MATE_IN_4, MATE_IN_1
+
+DRAFT = {"variant": "xiangqi", "fen": MATE_IN_1, "goal": "mate", "moves_to_win": 1}
+NO_THROTTLE = {"drafts": "1000/day", "puzzle_submissions": "1000/day"}
+
+
+def post(client: Client, url: str, body: Any = None) -> Any:
+    return client.post(url, data=json.dumps(body or {}), content_type="application/json")
+
+
+def author(name: str) -> Client:
+    client = Client()
+    client.force_login(User.objects.create_user(username=name, password="x"))
+    return client
+
+
+def draft(client: Client) -> int:
+    created = post(client, "/api/puzzles/authored/", DRAFT)
+    assert created.status_code == 201, created.content
+    return int(created.json()["id"])
+
+
+def submit(client: Client, puzzle: int, language: str = "en") -> Any:
+    return client.post(
+        f"/api/puzzles/authored/{puzzle}/submit/",
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+
+
+@pytest.mark.django_db
+@override_settings(THROTTLE_RATES=NO_THROTTLE)
+def test_one_proof_at_a_time_per_author() -> None:
+    writer = author("writer")
+    first, second = draft(writer), draft(writer)
+    assert submit(writer, first).status_code == 202
+    refused = submit(writer, second)
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert error["extra"] == {"code": "author_verifying", "puzzle": first}
+    assert f"#{first}" in error["message"] and "one puzzle" in error["message"].lower()
+    assert Puzzle.objects.get(pk=second).status == Puzzle.Status.DRAFT  # kept, not queued
+    # In Chinese too.
+    assert "正在验证" in submit(writer, second, "zh-hans").json()["error"]["message"]
+    # Another author is not held up.
+    other = author("other")
+    assert submit(other, draft(other)).status_code == 202
+    # Once the first result is in, the next one goes.
+    assert puzzle_verify(puzzle_id=first).status == Puzzle.Status.PUBLISHED  # type: ignore[union-attr]
+    accepted = submit(writer, second)
+    assert accepted.status_code == 202 and accepted.json()["status"] == "verifying"
+
+
+@pytest.mark.django_db
+@override_settings(THROTTLE_RATES=NO_THROTTLE, PROVING_QUEUE_LIMIT=3)
+def test_the_proving_queue_is_bounded() -> None:
+    authors = [author(f"author{i}") for i in range(4)]
+    drafts = [draft(client) for client in authors]
+    for client, puzzle in zip(authors[:3], drafts[:3], strict=True):
+        assert submit(client, puzzle).status_code == 202
+    refused = submit(authors[3], drafts[3])
+    assert refused.status_code == 503
+    assert int(refused["Retry-After"]) >= 1
+    error = refused.json()["error"]
+    assert error["extra"] == {"code": "proving_queue_full", "limit": 3}
+    assert "send it again" in error["message"]
+    assert "队列已满" in submit(authors[3], drafts[3], "zh-hans").json()["error"]["message"]
+    assert Puzzle.objects.get(pk=drafts[3]).status == Puzzle.Status.DRAFT
+    assert Puzzle.objects.filter(status=Puzzle.Status.VERIFYING).count() == 3
+    # A place frees up when a verification ends.
+    puzzle_verify(puzzle_id=drafts[0])
+    assert submit(authors[3], drafts[3]).status_code == 202
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@override_settings(THROTTLE_RATES=NO_THROTTLE, PROVING_QUEUE_LIMIT=2)
+def test_submissions_at_the_same_moment_keep_both_rules(celery_worker: Any) -> None:
+    """Six submissions at once: two authors with two drafts each, two more authors, a queue of
+    two. Exactly two are accepted, never two of one author; the worker then proves them.
+
+    The drafts take the prover a second or more, so none is decided while the others are still
+    being submitted."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (concurrent transactions)")
+    users = [User.objects.create_user(username=f"racer{i}", password="x") for i in range(4)]
+    drafts = [
+        Puzzle.objects.create(
+            author=user, variant="xiangqi", fen=HARD_MATE_IN_4, goal="mate", moves_to_win=4,
+            source=Puzzle.Source.AUTHORED, status=Puzzle.Status.DRAFT,
+        ).pk
+        for user in (users[0], users[0], users[1], users[1], users[2], users[3])
+    ]  # fmt: skip
+    owners = [users[0], users[0], users[1], users[1], users[2], users[3]]
+    barrier = threading.Barrier(len(drafts))
+    answers: dict[int, int] = {}
+
+    def go(user: User, puzzle: int) -> None:
+        client = Client()
+        client.force_login(user)
+        barrier.wait()
+        try:
+            answers[puzzle] = submit(client, puzzle).status_code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=go, args=pair) for pair in zip(owners, drafts, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers.values()).count(202) == 2, answers
+    assert set(answers.values()) <= {202, 400, 503}
+    verifying = Puzzle.objects.filter(status=Puzzle.Status.VERIFYING)
+    assert verifying.count() == 2
+    assert verifying.values("author").distinct().count() == 2
+    accepted = [puzzle for puzzle, status in answers.items() if status == 202]
+    deadline = time.monotonic() + 120
+    while Puzzle.objects.filter(pk__in=accepted, status=Puzzle.Status.VERIFYING).exists():
+        assert time.monotonic() < deadline, celery_worker.output()
+        time.sleep(0.2)
+    assert set(Puzzle.objects.filter(pk__in=accepted).values_list("status", flat=True)) == {
+        Puzzle.Status.PUBLISHED
+    }
