@@ -333,7 +333,7 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
             "saved": _("Draft saved."),
             "verifying": _("Submitted: the engine is proving your puzzle…"),
             "published": _("Published! Share it with this link:"),
-            "rejected": _("Not published:"),
+            "rejected": _("Not published: {reason}"),
             "red": _("Red"),
             "black": _("Black"),
             "error": _("Something went wrong. Please try again."),

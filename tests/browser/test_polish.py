@@ -243,6 +243,23 @@ def test_texts_written_by_the_scripts_follow_chinese_typesetting(
     expect(page.locator("body[data-result='playing']")).to_have_count(1)
     expect(page.locator("#status")).to_have_text("对方应着：士6退5（f7e8）")
     scan("lesson after the opponent's reply")
+
+    # The editor's verdict on a puzzle that is no mate in 1 ("未发布： 1 步内…" had a space).
+    puzzles.log_in(page, live_server, "composer")
+    page.goto("/puzzles/create/")
+    ready(page)
+    page.fill("#editor-fen", "3k5/9/9/9/9/9/9/9/9/R4K3 w - - 0 1")
+    page.locator("#editor-fen").press("Tab")
+    expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+    page.fill("#editor-n", "1")
+    page.click("#editor-submit")
+    result = page.locator("#editor-result")
+    expect(result).to_have_attribute("data-kind", "rejected", timeout=60_000)
+    expect(result).to_have_text("未发布：1 步内不能强制将死。")
+    scan("editor after a rejection")
+    page.goto("/puzzles/mine/")  # an untitled puzzle is not named by its share code
+    expect(page.locator("td").first).to_contain_text("未命名")
+    scan("my puzzles")
     assert not faults, "\n".join(faults)
 
 
