@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 MAX_FEN_LENGTH = 512
 
 
-def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
+def parse_fen(cls: type[Position], variant: Variant, fen: object) -> Position:
     """Build a position of ``variant`` from ``fen`` or raise ``InvalidFenError``."""
     if not isinstance(fen, str):
         raise InvalidFenError(repr(fen), "a FEN must be a string")

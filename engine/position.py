@@ -162,7 +162,9 @@ class Position:
         return cls.from_fen(v, v.start_fen(setup))
 
     @classmethod
-    def from_fen(cls, variant: str | Variant, fen: str) -> Position:
+    def from_fen(cls, variant: str | Variant, fen: object) -> Position:
+        # ``fen`` is typed ``object``: it is checked here (InvalidFenError), and a
+        # compiled module would reject a non-string argument with a TypeError first
         from engine.fen import parse_fen
 
         return parse_fen(cls, find_variant(variant), fen)
@@ -193,13 +195,16 @@ class Position:
 
     def copy(self) -> Position:
         """An independent copy, with the same move history."""
-        other = Position.__new__(Position)
-        other.__dict__.update(self.__dict__)
-        other.board = list(self.board)
+        # built through __init__ (no pieces placed) and filled in field by
+        # field: a compiled Position has no __dict__ to copy
+        other = Position(self.variant, list(self.board), self.side == 0, [])
+        other.halfmove = self.halfmove
+        other.fullmove = self.fullmove
         other.kings = list(self.kings)
         other.occupied = (set(self.occupied[0]), set(self.occupied[1]))
+        other.hash = self.hash
         other._stack = list(self._stack)
-        other._legal = None
+        other._dead_general = self._dead_general
         return other
 
     def __repr__(self) -> str:
@@ -223,7 +228,7 @@ class Position:
     def turn(self) -> str:
         return COLOUR_NAME[self.side >> 5]
 
-    def square(self, name: str) -> int:
+    def square(self, name: object) -> int:
         """The int point of a name such as ``e0``."""
         if (
             not isinstance(name, str)
@@ -709,7 +714,7 @@ class Position:
         self.push(move)
         return move
 
-    def parse_move(self, text: str) -> Move:
+    def parse_move(self, text: object) -> Move:
         """Read a move in ICCS (``h2e2``) or Chinese notation (``炮二平五``)."""
         if not isinstance(text, str):
             raise InvalidMoveError(text, "a move must be a string", self.fen())
