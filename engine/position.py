@@ -12,9 +12,10 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.errors import IllegalMoveError, InvalidMoveError
+from engine.fen import parse_fen
 from engine.geometry import Geometry, geometry
 from engine.move import FILES, Move
 from engine.variants import (
@@ -38,11 +39,11 @@ if TYPE_CHECKING:
     from engine.rules import Outcome
 
 COLOUR_NAME = ("red", "black")
-_MASK = 47  # colour + type, turncoat bit ignored
+_MASK: Final = 47  # colour + type, turncoat bit ignored
 
 _rng = random.Random(0x5EED_C0DE)
-ZOBRIST = [[_rng.getrandbits(64) for _ in range(128)] for _ in range(64)]
-ZOBRIST_BLACK = _rng.getrandbits(64)
+ZOBRIST: Final = [[_rng.getrandbits(64) for _ in range(128)] for _ in range(64)]
+ZOBRIST_BLACK: Final = _rng.getrandbits(64)
 
 # A change of one point: (point, value before, value after)
 Change = tuple[int, int, int]
@@ -165,8 +166,6 @@ class Position:
     def from_fen(cls, variant: str | Variant, fen: object) -> Position:
         # ``fen`` is typed ``object``: it is checked here (InvalidFenError), and a
         # compiled module would reject a non-string argument with a TypeError first
-        from engine.fen import parse_fen
-
         return parse_fen(cls, find_variant(variant), fen)
 
     def fen(self) -> str:
