@@ -125,6 +125,8 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
     template_name = "accounts/password_reset_complete.html"
+
+
 def admin_login(request: HttpRequest) -> HttpResponse:
     """The admin's log-in page (``/admin/login/``), behind the site's log-in limits."""
     if request.method == "POST" and (refused := login_throttled(request)):

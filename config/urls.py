@@ -13,9 +13,12 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("tutorials.urls")),
     path("", include("puzzles.urls")),
+    path("", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", core_views.healthz, name="healthz"),
     path("healthz/full", core_views.healthz_full, name="healthz-full"),
+    # Browsers and feed readers ask for /favicon.ico whatever the page links.
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("api/", include("core.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its set-up script as a file: no inline script (Content-Security-Policy).

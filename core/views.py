@@ -7,9 +7,10 @@ import sys
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -75,25 +76,29 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def analysis(request: HttpRequest) -> HttpResponse:
-    """The analysis board; ``?variant=&fen=&setup=&moves=a,b,c`` restore a shared position."""
+    """The analysis board; ``?variant=&fen=&setup=&moves=a,b,c&ply=n`` restore a shared
+    position (``ply``: how many of the moves the board shows, default all)."""
     variants = _variant_cards()
     names = [v["name"] for v in variants]
     variant = request.GET.get("variant", "")
     moves = [m for m in request.GET.get("moves", "").split(",") if m.strip()]
+    ply_text = request.GET.get("ply", "")
+    ply = min(int(ply_text), len(moves)) if ply_text.isdigit() else None
     page = {
         "api": {"positions": reverse("api:positions"), "variants": reverse("api:variants")},
         "variant": variant if variant in names else names[0],
         "fen": request.GET.get("fen") or None,
         "setup": request.GET.get("setup") or None,
         "moves": moves,
+        "ply": ply,
         "variants": variants,
         "labels": {
             "red": _("Red"),
             "black": _("Black"),
-            "to_move": _("to move"),
-            "check": _("Check!"),
-            "wins": _("wins"),
-            "draw": _("Draw"),
+            "side_to_move": _("{side} to move"),
+            "check_to_move": _("Check! {side} to move"),
+            "over_wins": _("{result} — {side} wins"),
+            "over_draw": _("{result} — draw"),
             "copied": _("Copied"),
             "terminations": {key: str(label) for key, label in TERMINATION_LABELS.items()},
             "custom_fen": _("Position from FEN"),
@@ -102,6 +107,12 @@ def analysis(request: HttpRequest) -> HttpResponse:
         },
     }
     return render(request, "core/analysis.html", {"page": page, "variants": variants})
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever a page links: send them to the site's icon."""
+    return HttpResponseRedirect(static("img/favicon.svg"))
 
 
 @never_cache

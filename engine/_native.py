@@ -33,6 +33,9 @@ MODULES = (
     "engine/perft.py",
     "engine/solver/movegen.py",
     "engine/solver/search.py",
+    "engine/play/_board.py",
+    "engine/play/evaluation.py",
+    "engine/play/search.py",
 )
 
 compiled = False  # set by activate(): True once the compiled modules are in use
@@ -86,6 +89,6 @@ def activate(package_path: list[str]) -> bool:
 
 
 def activate_subpackage(name: str, package_path: list[str]) -> None:
-    """The same for a subpackage (``solver``): called from its ``__init__``."""
+    """The same for a subpackage (``solver``, ``play``): called from its ``__init__``."""
     if compiled:
         package_path.insert(0, str(BUILD_DIR / "engine" / name))

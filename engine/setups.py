@@ -492,7 +492,7 @@ def plum_blossom(moment: datetime) -> PlumBlossomSetup:
     hour_branch = (local.hour + 1) // 2 % 12 + 1
     setup = plum_blossom_from_numbers(year_branch, month, day, hour_branch)
     reading = (
-        f"{lunar.getYearInGanZhi()}年{lunar.getMonthInChinese()}月{lunar.getDayInChinese()} "
+        f"{lunar.getYearInGanZhi()}年{lunar.getMonthInChinese()}月{lunar.getDayInChinese()}"
         f"{_BRANCHES[hour_branch - 1]}时"
     )
     return replace(setup, lunar_date=reading)

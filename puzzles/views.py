@@ -17,7 +17,9 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from core.diagram import board_svg
 from core.selectors import variant_list, variant_title
+from engine import Position
 from puzzles import selectors, services
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS
@@ -74,6 +76,7 @@ def _labels() -> dict[str, Any]:
         "red": _("Red"),
         "black": _("Black"),
         "to_move": _("to move"),
+        "side_goal": _("{side} to move: {goal}"),
         "your_turn": _("Your move: find the best move."),
         "goals": {
             "mate": _("Checkmate in {n}"),
@@ -84,6 +87,8 @@ def _labels() -> dict[str, Any]:
         "solved": _("Solved!"),
         "wrong": _("Not the right move."),
         "refuted_by": _("The defence {move} escapes."),
+        "wrong_refuted": _("Not the right move. The defence {move} escapes."),
+        "wrong_reason": _("Not the right move ({reason})."),
         "unknown": _("That move could not be checked in time; take it back and try another."),
         "thinking": _("Checking…"),
         "scoring": _("Recording your result…"),
@@ -120,7 +125,8 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
             "detail": reverse("puzzles-api:detail", kwargs={"puzzle_id": 0}),
             "judge": reverse("puzzles-api:judge", kwargs={"puzzle_id": 0}),
             "hint": reverse("puzzles-api:hint", kwargs={"puzzle_id": 0}),
-            "submit": reverse("puzzles-api:attempt-submit", kwargs={"puzzle_id": 0}),
+            "open": reverse("puzzles-api:attempt-open", kwargs={"puzzle_id": 0}),
+            "give_up": reverse("puzzles-api:give-up", kwargs={"puzzle_id": 0}),
             "next": reverse("puzzles-api:next"),
         },
         "labels": _labels(),
@@ -142,12 +148,13 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
     )
 
 
+# In words: the rating offsets behind them (DIFFICULTY_OFFSETS) mean nothing to a learner.
 DIFFICULTY_LABELS = {
-    "easiest": gettext_lazy("Easiest (−600)"),
-    "easier": gettext_lazy("Easier (−300)"),
-    "normal": gettext_lazy("Normal"),
-    "harder": gettext_lazy("Harder (+300)"),
-    "hardest": gettext_lazy("Hardest (+600)"),
+    "easiest": gettext_lazy("Much easier than my level"),
+    "easier": gettext_lazy("A little easier"),
+    "normal": gettext_lazy("At my level"),
+    "harder": gettext_lazy("A little harder"),
+    "hardest": gettext_lazy("Much harder than my level"),
 }
 
 
@@ -168,15 +175,30 @@ def share(request: HttpRequest, slug: str) -> HttpResponse:
 
 def daily_cards(date: Any = None) -> list[dict[str, Any]]:
     """Today's puzzles as cards for ``puzzles/_daily_cards.html`` (the home page uses it too):
-    each card has ``daily`` (the DailyPuzzle), ``title`` (the variant's name) and ``goal``.
+    each card has ``daily`` (the DailyPuzzle), ``title`` (the variant's name), ``goal`` and
+    ``diagram`` (a small picture of the position, side to move at the bottom).
     Chooses the day's puzzles first if nobody has yet (idempotent)."""
     date = date or timezone.localdate()
     dailies = services.daily_puzzles_ensure(date=date)
     titles = {v["name"]: v["title"] for v in _variants()}
-    return [
-        {"daily": d, "title": titles.get(d.variant, d.variant), "goal": GOAL_LABELS[d.puzzle.goal]}
-        for d in dailies
-    ]
+    cards = []
+    for d in dailies:
+        title = titles.get(d.variant, d.variant)
+        goal = GOAL_LABELS[d.puzzle.goal]
+        label = _("%(goal)s in %(n)s") % {"goal": goal, "n": d.puzzle.moves_to_win}
+        cards.append(
+            {
+                "daily": d,
+                "title": title,
+                "goal": goal,
+                "diagram": board_svg(
+                    variant=d.puzzle.variant,
+                    fen=d.puzzle.fen,
+                    label=_("%(variant)s: %(puzzle)s") % {"variant": title, "puzzle": label},
+                ),
+            }
+        )
+    return cards
 
 
 @require_GET
@@ -257,6 +279,18 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _editor_initial(request: HttpRequest) -> dict[str, str] | None:
+    """The position given by ``?variant=&fen=``, or None when it is missing or not a position."""
+    variant, fen = request.GET.get("variant", ""), request.GET.get("fen", "")
+    if variant not in Variant.values or not fen:
+        return None
+    try:
+        Position.from_fen(variant, fen)
+    except ValueError:
+        return None
+    return {"variant": variant, "fen": fen}
+
+
 @login_required
 @require_GET
 def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
@@ -271,6 +305,8 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
     page = {
         "board_module": static("build/board.js"),
         "variants": _variants(),
+        # ?variant=&fen= open a new puzzle on a position (from a game, say); checked as usual.
+        "initial": _editor_initial(request) if puzzle is None else None,
         "max_moves": min(MAX_AUTHORED_MOVES, MAX_MOVES_TO_WIN),
         "puzzle": (
             {
@@ -300,6 +336,11 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
             "red": _("Red"),
             "black": _("Black"),
             "error": _("Something went wrong. Please try again."),
+            "fen_error": _("This FEN cannot be read: {reason} The board is unchanged."),
+            "fen_ranks": _("it has {n} rows; a board has 10, separated by “/”."),
+            "fen_width": _("row {row} from the top has {n} points; this board has {width}."),
+            "fen_piece": _("“{letter}” in row {row} from the top is not a piece of this variant."),
+            "fen_side": _("the side to move must be w (Red) or b (Black), not “{side}”."),
         },
     }
     return render(

@@ -63,9 +63,12 @@ def _labels() -> dict[str, str]:
         "stars": _("stars"),
         "your_turn": _("Your move"),
         "opponent_replied": _("Opponent replied"),
+        "opponent_move": _("Opponent replied: {move} ({iccs})"),
         "click_point": _("Click a point on the board."),
         "arrange": _("Drag your pieces to arrange them, then submit."),
         "network": _("The server could not be reached. Try again."),
+        "server_error": _("The server could not judge this answer. Send it again."),
+        "resend": _("Send again"),
     }
 
 

@@ -1,5 +1,6 @@
 // The analysis board page: pick a variant and a start (or paste a FEN), play both sides, read
-// the moves in Chinese notation and ICCS. Every position is computed by POST /api/positions/.
+// the moves in Chinese notation and ICCS, go back and forward through them (click a move, the
+// buttons, or the arrow keys). Every position is computed by POST /api/positions/.
 import { attachMoveInput, mountBoard } from "./board.js";
 
 const page = JSON.parse(document.getElementById("analysis-page").textContent);
@@ -10,8 +11,10 @@ const state = {
   variant: page.variant,
   fen: page.fen, // a pasted FEN, or null for a named start
   setup: page.setup,
-  moves: page.moves.slice(),
-  result: null,
+  moves: page.moves.slice(), // the whole line
+  ply: page.ply ?? page.moves.length, // how many of its moves the board shows
+  line: null, // the API's answer for the whole line
+  result: null, // the API's answer for the position shown
   busy: false,
 };
 
@@ -68,11 +71,16 @@ function shareUrl() {
   if (state.fen) params.set("fen", state.fen);
   else if (state.setup) params.set("setup", state.setup);
   if (state.moves.length) params.set("moves", state.moves.join(","));
+  if (state.ply < state.moves.length) params.set("ply", String(state.ply));
   return `${location.origin}${location.pathname}?${params.toString()}`;
 }
 
 function sideName(side) {
   return side === "red" ? labels.red : labels.black;
+}
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_, key) => values[key] ?? "");
 }
 
 function renderStatus(result) {
@@ -85,14 +93,14 @@ function renderStatus(result) {
   if (result.termination) {
     const name = labels.terminations[result.termination] || result.termination;
     line.textContent = result.winner
-      ? `${name} — ${sideName(result.winner)} ${labels.wins}`
-      : `${name} — ${labels.draw}`;
+      ? fill(labels.over_wins, { result: name, side: sideName(result.winner) })
+      : fill(labels.over_draw, { result: name });
     status.className = "status status-over";
   } else if (result.check) {
-    line.textContent = `${labels.check} ${sideName(result.turn)} ${labels.to_move}`;
+    line.textContent = fill(labels.check_to_move, { side: sideName(result.turn) });
     status.className = "status status-check";
   } else {
-    line.textContent = `${sideName(result.turn)} ${labels.to_move}`;
+    line.textContent = fill(labels.side_to_move, { side: sideName(result.turn) });
     status.className = "status";
   }
   status.appendChild(line);
@@ -107,22 +115,31 @@ function moveCell(move, ply) {
   cell.className = "move";
   cell.dataset.ply = String(ply);
   cell.dataset.iccs = move.iccs;
+  // A button: click it (or Enter) to see the position after this move.
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "move-link";
   const chinese = document.createElement("span");
   chinese.className = "chinese";
   chinese.textContent = move.chinese;
   const iccs = document.createElement("span");
   iccs.className = "iccs";
   iccs.textContent = move.iccs;
-  cell.append(chinese, " ", iccs);
-  if (ply === state.moves.length) cell.classList.add("current");
+  button.append(chinese, " ", iccs);
+  button.addEventListener("click", () => goTo(ply));
+  cell.append(button);
+  if (ply === state.ply) {
+    cell.classList.add("current");
+    button.setAttribute("aria-current", "step");
+  }
   return cell;
 }
 
-function renderMoves(result) {
+function renderMoves(line) {
   const body = $("move-list");
   body.textContent = "";
-  const moves = result.played.slice();
-  const blackFirst = result.start_fen.trim().split(/\s+/)[1] === "b";
+  const moves = line.played.slice();
+  const blackFirst = line.start_fen.trim().split(/\s+/)[1] === "b";
   if (blackFirst) moves.unshift(null);
   for (let i = 0; i < moves.length; i += 2) {
     const row = document.createElement("tr");
@@ -134,7 +151,9 @@ function renderMoves(result) {
     body.appendChild(row);
   }
   const scroller = $("move-list-box");
-  scroller.scrollTop = scroller.scrollHeight;
+  const current = body.querySelector("td.current");
+  if (state.ply === state.moves.length || !current) scroller.scrollTop = scroller.scrollHeight;
+  else current.scrollIntoView({ block: "nearest" });
 }
 
 function render(result) {
@@ -148,10 +167,12 @@ function render(result) {
     check: result.check_square,
   });
   renderStatus(result);
-  renderMoves(result);
+  renderMoves(state.line || result);
   $("fen-output").value = result.fen;
   $("share-link").value = shareUrl();
-  $("undo").disabled = state.moves.length === 0;
+  $("undo").disabled = state.ply === 0;
+  $("first").disabled = $("back").disabled = state.ply === 0;
+  $("forward").disabled = $("last").disabled = state.ply >= state.moves.length;
   history.replaceState(null, "", shareUrl());
   document.body.dataset.ready = "1";
 }
@@ -159,37 +180,80 @@ function render(result) {
 // One request at a time, in order: a quick change of variant then start must end on the start
 // chosen last, whichever answer the server sends first.
 let pending = Promise.resolve();
-function refresh() {
-  const run = pending.then(refreshNow);
+function inTurn(task) {
+  const run = pending.then(task);
   pending = run.catch(() => {});
   return run;
 }
 
-async function refreshNow() {
-  state.busy = true;
-  document.body.dataset.ready = "";
-  const body = { variant: state.variant, moves: state.moves };
+function requestBody(moves) {
+  const body = { variant: state.variant, moves };
   if (state.fen) body.fen = state.fen;
   else if (state.setup) body.setup = state.setup;
-  try {
-    const result = await analyse(body);
-    state.moves = result.played.map((m) => m.iccs);
-    showError("");
-    render(result);
-    return true;
-  } catch (error) {
-    showError(error.message);
-    return false;
-  } finally {
-    state.busy = false;
-  }
+  return body;
 }
 
+// Read the whole line again (it changed), then show the position after state.ply of its moves.
+function refresh() {
+  return inTurn(async () => {
+    state.busy = true;
+    document.body.dataset.ready = "";
+    try {
+      const line = await analyse(requestBody(state.moves));
+      const played = line.played.map((m) => m.iccs);
+      const at = Math.min(state.ply, played.length);
+      const shown = at === played.length ? line : await analyse(requestBody(played.slice(0, at)));
+      state.moves = played;
+      state.ply = at;
+      state.line = line;
+      showError("");
+      render(shown);
+      return true;
+    } catch (error) {
+      showError(error.message);
+      return false;
+    } finally {
+      state.busy = false;
+    }
+  });
+}
+
+// Show the position after the first `ply` moves of the line; the line itself stays.
+function goTo(ply) {
+  if (state.busy || !state.line) return Promise.resolve(false);
+  return inTurn(async () => {
+    const target = Math.max(0, Math.min(ply, state.moves.length));
+    if (target === state.ply) return true;
+    state.busy = true;
+    document.body.dataset.ready = "";
+    try {
+      const shown =
+        target === state.moves.length ? state.line : await analyse(requestBody(state.moves.slice(0, target)));
+      state.ply = target;
+      showError("");
+      render(shown);
+      return true;
+    } catch (error) {
+      showError(error.message);
+      document.body.dataset.ready = "1";
+      return false;
+    } finally {
+      state.busy = false;
+    }
+  });
+}
+
+// A move played or typed where the board is: the line goes on from here (a move that is the
+// line's next one just steps forward; another one replaces the rest of the line).
 async function play(move) {
   if (state.busy) return false;
-  state.moves.push(move);
-  if (!(await refresh())) {
-    state.moves.pop();
+  if (state.moves[state.ply] === move) return goTo(state.ply + 1);
+  const before = { moves: state.moves, ply: state.ply };
+  state.moves = state.moves.slice(0, state.ply).concat([move]);
+  state.ply = state.moves.length;
+  const ok = await refresh();
+  if (!ok) {
+    Object.assign(state, before);
     if (state.result) render(state.result);
     return false;
   }
@@ -234,6 +298,7 @@ function bind() {
     state.fen = null;
     state.setup = null;
     state.moves = [];
+    state.ply = 0;
     fillStarts();
     mount();
     refresh();
@@ -246,16 +311,18 @@ function bind() {
     state.setup = event.target.value;
     state.fen = null;
     state.moves = [];
+    state.ply = 0;
     refresh();
   });
   $("fen-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const fen = $("fen-input").value.trim();
     if (!fen) return;
-    const previous = { fen: state.fen, setup: state.setup, moves: state.moves };
+    const previous = { fen: state.fen, setup: state.setup, moves: state.moves, ply: state.ply };
     state.fen = fen;
     state.setup = null;
     state.moves = [];
+    state.ply = 0;
     if (await refresh()) {
       $("start-select").value = "";
     } else {
@@ -263,22 +330,40 @@ function bind() {
     }
   });
   attachMoveInput($("move-form"), { board: () => board, onMove: play, showError });
+  // Undo takes back the move that led to the position shown (and what followed it).
   $("undo").addEventListener("click", () => {
-    if (!state.moves.length || state.busy) return;
-    state.moves.pop();
+    if (!state.ply || state.busy) return;
+    state.moves = state.moves.slice(0, state.ply - 1);
+    state.ply = state.moves.length;
     refresh();
   });
   $("reset").addEventListener("click", () => {
     state.moves = [];
+    state.ply = 0;
     refresh();
   });
+  $("first").addEventListener("click", () => goTo(0));
+  $("back").addEventListener("click", () => goTo(state.ply - 1));
+  $("forward").addEventListener("click", () => goTo(state.ply + 1));
+  $("last").addEventListener("click", () => goTo(state.moves.length));
   $("flip").addEventListener("click", () => board.flip());
   $("copy-fen").addEventListener("click", (event) => copy($("fen-output").value, event.currentTarget));
   $("copy-link").addEventListener("click", (event) => copy($("share-link").value, event.currentTarget));
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, textarea, select")) return;
-    if (event.key === "ArrowLeft" || event.key === "Backspace") $("undo").click();
-    if (event.key === "f") board.flip();
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const keys = {
+      ArrowLeft: () => goTo(state.ply - 1),
+      ArrowRight: () => goTo(state.ply + 1),
+      Home: () => goTo(0),
+      End: () => goTo(state.moves.length),
+      Backspace: () => $("undo").click(),
+      f: () => board.flip(),
+    };
+    if (keys[event.key]) {
+      event.preventDefault();
+      keys[event.key]();
+    }
   });
 }
 

@@ -7,7 +7,8 @@ leaves), every rules vector (legal moves, status, check, perft, the effect
 of each legal move), seeded random games of each variant (at each ply the
 sorted legal moves, status, check, checkers, FEN and hash, and perft(2)
 every tenth ply, playing to the end or ``PLIES`` plies, then taking every
-move back) and two proofs of the prover.
+move back), two proofs of the prover and the playing engine's choice (a
+node budget, no clock) in a few positions.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine import Budget, Position, perft, solve  # noqa: E402
+from engine import Budget, Position, bestmove, perft, solve  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 MAX_NODES = 200_000
@@ -113,12 +114,28 @@ def proofs() -> list[object]:
     return out
 
 
+PLAY = [
+    ("xiangqi", Position.start("xiangqi").fen(), 20000),
+    ("xiangqi", "r1bakabr1/9/1cn3n1c/p3p1R1p/2p6/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB2 w - - 1 6", 20000),
+    ("feidan", Position.start("feidan").fen(), 10000),
+    ("xinban", Position.start("xinban").fen(), 10000),
+]
+
+
+def play() -> list[object]:
+    out: list[object] = []
+    for variant, fen, nodes in PLAY:
+        out.append(bestmove(variant, fen, nodes=nodes, seed=7).to_json())
+    return out
+
+
 def digest() -> dict[str, object]:
     return {
         "perft_files": perft_files(),
         "vectors": vectors(),
         "random_games": random_games(),
         "proofs": proofs(),
+        "play": play(),
     }
 
 

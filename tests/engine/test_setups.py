@@ -228,7 +228,7 @@ def test_plum_blossom_hand_checked_mid_autumn_2025() -> None:
     assert setup.hexagram_number == 20
     assert setup.number == (4 * 8 + 7) * 6 + 3 == 237
     assert setup.arrangement_index == 1555
-    assert setup.lunar_date == "乙巳年八月十五 戌时"
+    assert setup.lunar_date == "乙巳年八月十五戌时"
     # Arrangement 1555 along b0 c0 i0 j0 c2 i2 a2 k2.
     assert arrangement(1555) == ("N", "F", "N", "R", "F", "C", "R", "C")
     assert setup.fen == (
@@ -270,7 +270,7 @@ def test_plum_blossom_leap_month_counts_as_its_number() -> None:
     assert leap.fen == plain.fen
     assert leap.hexagram == "雷火丰"  # 20 -> 震, 27 -> 离, line 3
     assert leap.moving_line == 3
-    assert leap.lunar_date == "乙巳年闰六月初八 午时"
+    assert leap.lunar_date == "乙巳年闰六月初八午时"
     # 2023: the leap 2nd month began on 22 March.
     assert plum_blossom(china(2023, 3, 22, 12, 0)).lunar_month == 2
     assert plum_blossom(china(2023, 3, 22, 12, 0)).lunar_day == 1

@@ -27,7 +27,7 @@ const EMPTY = {
 
 const state = {
   id: page.puzzle ? page.puzzle.id : null,
-  variant: page.puzzle ? page.puzzle.variant : "xiangqi",
+  variant: page.puzzle ? page.puzzle.variant : page.initial ? page.initial.variant : "xiangqi",
   pieces: new Map(), // ICCS point -> FEN letter(s)
   turn: "w",
   tool: "K",
@@ -40,30 +40,47 @@ function width() {
   return page.variants.find((v) => v.name === state.variant).width;
 }
 
-function parseFen(fen) {
-  const [placement, side] = fen.trim().split(/\s+/);
-  const pieces = new Map();
+class FenError extends Error {}
+
+// Read a FEN for the current variant, or throw a FenError that says what is wrong (in the
+// reader's language); nothing changes until the whole FEN has been read.
+function readFen(text) {
+  const [placement = "", side = "w"] = text.trim().split(/\s+/);
+  const fail = (key, values) => {
+    throw new FenError(format(L.fen_error, { reason: format(L[key], values) }));
+  };
   const ranks = placement.split("/");
+  if (ranks.length !== 10) fail("fen_ranks", { n: ranks.length });
+  const letters = new Set(PIECES[state.variant].flatMap((p) => [p, p.toLowerCase()]));
+  const w = width();
+  const pieces = new Map();
   ranks.forEach((row, index) => {
     const rank = 9 - index;
     let file = 0;
     for (let i = 0; i < row.length; i++) {
-      const ch = row[i];
-      if (/\d/.test(ch)) {
-        let digits = ch;
-        while (i + 1 < row.length && /\d/.test(row[i + 1])) digits += row[++i];
-        file += Number(digits);
-      } else if (ch === "+") {
-        pieces.set(`${"abcdefghijk"[file]}${rank}`, `+${row[++i]}`);
-        file += 1;
-      } else {
-        pieces.set(`${"abcdefghijk"[file]}${rank}`, ch);
-        file += 1;
+      let token = row[i];
+      if (/\d/.test(token)) {
+        while (i + 1 < row.length && /\d/.test(row[i + 1])) token += row[++i];
+        const count = Number(token);
+        if (count < 1) fail("fen_piece", { row: index + 1, letter: token });
+        file += count; // a number is read whole: "45" is forty-five points, not nine
+        continue;
       }
+      if (token === "+") token += row[++i] || "";
+      if (!letters.has(token)) fail("fen_piece", { row: index + 1, letter: token });
+      if (file < w) pieces.set(`${"abcdefghijk"[file]}${rank}`, token);
+      file += 1;
     }
+    if (file !== w) fail("fen_width", { row: index + 1, n: file, width: w });
   });
+  if (side !== "w" && side !== "b") fail("fen_side", { side });
+  return { pieces, turn: side };
+}
+
+function parseFen(fen) {
+  const { pieces, turn } = readFen(fen);
   state.pieces = pieces;
-  state.turn = side === "b" ? "b" : "w";
+  state.turn = turn;
 }
 
 function fen() {
@@ -150,6 +167,7 @@ function mount() {
 function changed({ remount = false } = {}) {
   const text = fen();
   el("editor-fen").value = text;
+  el("editor-fen").removeAttribute("aria-invalid");
   if (remount || !board) mount();
   else board.set({ fen: text });
   scheduleCheck();
@@ -271,13 +289,21 @@ el("editor-turn").addEventListener("change", (event) => {
 el("editor-goal").addEventListener("change", scheduleCheck);
 el("editor-n").addEventListener("change", scheduleCheck);
 el("editor-fen").addEventListener("change", (event) => {
+  const input = event.target;
   try {
-    parseFen(event.target.value);
-    el("editor-turn").value = state.turn;
-    changed();
-  } catch (_error) {
-    showCheck(false, L.error);
+    parseFen(input.value);
+  } catch (error) {
+    // The board stays as it was; the typed text stays too, to be corrected.
+    if (!(error instanceof FenError)) throw error;
+    clearTimeout(state.checkTimer);
+    state.checkSeq += 1; // an answer still on its way is for the board, not this text
+    input.setAttribute("aria-invalid", "true");
+    showCheck(false, error.message);
+    return;
   }
+  input.removeAttribute("aria-invalid");
+  el("editor-turn").value = state.turn;
+  changed();
 });
 el("editor-clear").addEventListener("click", () => {
   parseFen(EMPTY[state.variant]);
@@ -298,6 +324,8 @@ if (page.puzzle) {
   el("editor-goal").value = page.puzzle.goal;
   el("editor-n").value = String(page.puzzle.moves_to_win);
   el("editor-title").value = page.puzzle.title || "";
+} else if (page.initial) {
+  parseFen(page.initial.fen);
 } else {
   parseFen(EMPTY[state.variant]);
 }
