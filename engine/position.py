@@ -311,12 +311,13 @@ class Position:
         points and left the general where it was)."""
         b = self.board
         g = self.g
-        ray_dir = g.ray_dir[sq]
+        ray_index = g.ray_index
+        at = sq * g.size
         rays = g.rays[sq]
         seen = -1
         for p in points:
-            d = ray_dir.get(p)
-            if d is None or d == seen:
+            d = ray_index[at + p]
+            if d < 0 or d == seen:
                 continue
             seen = d
             screen = False
