@@ -397,7 +397,6 @@ class Position:
         own = self.side
         ci = own >> 5
         moves: list[int] = []
-        add = moves.append
         rays = g.rays
         for fr in self.occupied[ci]:
             t = b[fr] & 15
@@ -407,10 +406,10 @@ class Position:
                     for s in ray:
                         q = b[s]
                         if not q:
-                            add(base | s)
+                            moves.append(base | s)
                         else:
                             if q & BLACK != own:
-                                add(base | s)
+                                moves.append(base | s)
                             break
             elif t == CANNON:
                 for ray in rays[fr]:
@@ -420,45 +419,45 @@ class Position:
                         if screen:
                             if q:
                                 if q & BLACK != own:
-                                    add(base | s)
+                                    moves.append(base | s)
                                 break
                         elif q:
                             screen = True
                         else:
-                            add(base | s)
+                            moves.append(base | s)
             elif t == HORSE:
                 for to, leg in g.horse_moves[fr]:
                     if not b[leg]:
                         q = b[to]
                         if not q or q & BLACK != own:
-                            add(base | to)
+                            moves.append(base | to)
             elif t == SOLDIER:
                 for to in g.soldier_moves[ci][fr]:
                     q = b[to]
                     if not q or q & BLACK != own:
-                        add(base | to)
+                        moves.append(base | to)
             elif t == ELEPHANT:
                 for to, eye in g.elephant_moves[ci][fr]:
                     if not b[eye]:
                         q = b[to]
                         if not q or q & BLACK != own:
-                            add(base | to)
+                            moves.append(base | to)
             elif t == ADVISOR:
                 for to in g.advisor_moves[ci][fr]:
                     q = b[to]
                     if not q or q & BLACK != own:
-                        add(base | to)
+                        moves.append(base | to)
             elif t == KING:
                 for to in g.king_moves[ci][fr]:
                     q = b[to]
                     if not q or (q & BLACK != own and q & 15 not in self._untouchable):
-                        add(base | to)
+                        moves.append(base | to)
             elif t == FIGHTER:
                 for to, l1, l2 in g.fighter_moves[fr]:
                     if not (b[l1] and b[l2]):
                         q = b[to]
                         if not q or q & BLACK != own:
-                            add(base | to)
+                            moves.append(base | to)
         return moves
 
     def _effects(self, m: int) -> tuple[list[Change], str]:
@@ -611,7 +610,6 @@ class Position:
                     sensitive.add(l1)
                     sensitive.add(l2)
         legal = []
-        add = legal.append
         is_legal = self._is_legal
         effects = self._effects
         through = self._attacked_through
@@ -620,7 +618,7 @@ class Position:
             to = m & 255
             if fr == ksq:
                 if is_legal(m):
-                    add(m)
+                    legal.append(m)
             elif fr in sensitive or to in sensitive:
                 # the general stays put: only lines and legs through the two
                 # changed points can open
@@ -631,9 +629,9 @@ class Position:
                 for p, before, _ in changes:
                     b[p] = before
                 if not exposed:
-                    add(m)
+                    legal.append(m)
             else:
-                add(m)
+                legal.append(m)
         self._legal = legal
         return legal
 
