@@ -18,6 +18,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -31,6 +33,9 @@ from puzzles import proving
 from puzzles.models import Goal, Puzzle, Variant
 from puzzles.rejections import rejection_text
 from puzzles.services.bank import puzzle_publish
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +99,7 @@ def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: in
 
 
 def puzzle_draft_create(
-    *, author: object, variant: str, fen: str, goal: str, moves_to_win: int, title: str = ""
+    *, author: User, variant: str, fen: str, goal: str, moves_to_win: int, title: str = ""
 ) -> Puzzle:
     checked = puzzle_position_check(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
     return Puzzle.objects.create(
@@ -109,7 +114,7 @@ def puzzle_draft_create(
     )
 
 
-def _editable(puzzle: Puzzle, author: object) -> None:
+def _editable(puzzle: Puzzle, author: User) -> None:
     if puzzle.author_id is None or puzzle.author_id != getattr(author, "pk", None):
         raise PermissionDenied("Only the author can change this puzzle.")
     if puzzle.status == Puzzle.Status.PUBLISHED:
@@ -125,7 +130,7 @@ def _editable(puzzle: Puzzle, author: object) -> None:
 def puzzle_draft_update(
     *,
     puzzle: Puzzle,
-    author: object,
+    author: User,
     variant: str | None = None,
     fen: str | None = None,
     goal: str | None = None,
@@ -191,7 +196,7 @@ def _proving_queue_check(puzzle: Puzzle) -> None:
         )
 
 
-def puzzle_draft_submit(*, puzzle: Puzzle, author: object) -> Puzzle:
+def puzzle_draft_submit(*, puzzle: Puzzle, author: User) -> Puzzle:
     """Queue the draft for verification by the prover (a Celery task).
 
     Raises ``ApplicationError`` when the author has another puzzle being verified, and
@@ -337,6 +342,6 @@ def puzzle_verifications_requeue(*, now: datetime | None = None) -> list[int]:
         Puzzle.objects.filter(pk__in=stuck).update(verify_requested_at=now)
         for puzzle_id in stuck:
             transaction.on_commit(
-                lambda pk=puzzle_id: puzzle_verify_task.apply_async((pk,), ignore_result=True)
+                partial(puzzle_verify_task.apply_async, (puzzle_id,), ignore_result=True)
             )
     return stuck
