@@ -15,6 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+# ruff: noqa: E402 - the compiled modules are switched on before the imports below
+from engine import _native
+
+_native.activate_subpackage("play", __path__)
+
 from engine.errors import EngineError
 from engine.play import _board as B
 from engine.play.evaluation import DEFAULT_WEIGHTS, Weights
