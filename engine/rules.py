@@ -23,7 +23,7 @@ from engine.variants import (
 if TYPE_CHECKING:
     from engine.position import Position
 
-# Values for judging a chase (RULES: chariot 9 > missile 6 > fighter 5 >
+# Values for judging a chase (docs/rules.md §8.3: chariot 9 > missile 6 > fighter 5 >
 # cannon 4.5 > horse 4 > advisor 2 = elephant 2 > soldier 1).
 CHASE_VALUE = {
     CHARIOT: 9.0,

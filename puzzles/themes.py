@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from engine import Move, Position
 from engine.variants import BLACK, CANNON, FIGHTER, MISSILE, TYPE_MASK
 
-# Piece values used to tell a sacrifice (RULES §8's chase values, general excluded).
+# Piece values used to tell a sacrifice (the chase values of docs/rules.md §8.3).
 VALUE = {"r": 9.0, "m": 6.0, "f": 5.0, "c": 4.5, "n": 4.0, "a": 2.0, "b": 2.0, "p": 1.0, "k": 100.0}
 
 

@@ -1,4 +1,4 @@
-"""RULES §3: reading and writing positions (FEN), and every rejection."""
+"""docs/rules.md §3: reading and writing positions (FEN), and every rejection."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES §7 and §8: how a game ends. Board outcomes (checkmate, stalemate,
+"""docs/rules.md §7 and §8: how a game ends. Board outcomes (checkmate, stalemate,
 dead general) and the outcomes that need the moves played (repetition,
 perpetual check, perpetual chase, xinban's forced variation, the natural
 limit) and xinban's attack-power draw claims."""
