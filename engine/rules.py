@@ -19,6 +19,7 @@ from engine.variants import (
     MISSILE,
     SOLDIER,
 )
+from engine.vocab import TERMINATIONS as TERMINATIONS  # every termination (docs/rules.md §7)
 
 if TYPE_CHECKING:
     from engine.position import Position
@@ -36,17 +37,6 @@ CHASE_VALUE = {
     SOLDIER: 1.0,
 }
 
-TERMINATIONS = (
-    "checkmate",
-    "stalemate",
-    "dead_general",
-    "perpetual_check",
-    "perpetual_chase",
-    "repetition",
-    "forced_variation",
-    "natural_limit",
-    "attack_power",
-)
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from engine.errors import EngineError, UnknownVariantError
+from engine.vocab import RepetitionRule
 
 # Piece type codes (the low four bits of a board value).
 KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE = range(1, 10)
 TURNCOAT = 16  # flag bit: a turncoat ("new rule") piece of xinban
 BLACK = 32  # colour bit: set for Black's pieces; Red's pieces have it clear
 TYPE_MASK = 15
+PIECE_MASK = BLACK | TYPE_MASK  # colour + type, turncoat bit ignored
 
 LETTER_OF_TYPE = {
     KING: "k",
@@ -80,7 +82,7 @@ class Variant:
     # evaded by the general alone or the game is lost (dead general).
     dead_general_types: frozenset[int] = frozenset()
     # "draw" or "forced_variation" (the side completing a repetition loses).
-    repetition_rule: str = "draw"
+    repetition_rule: RepetitionRule = "draw"
     # Attack-power values for draw claims; empty when the variant has none.
     attack_power: dict[int, int] = field(default_factory=dict)
     attack_power_limit: int = 10
@@ -94,6 +96,12 @@ class Variant:
     def palace_files(self) -> tuple[int, int, int]:
         centre = self.width // 2
         return (centre - 1, centre, centre + 1)
+
+    @property
+    def has_dead_general(self) -> bool:
+        """Can a missile in the palace end the game (docs/rules.md §5.5)? Puzzles of the goal
+        ``dead_general`` exist only where it can."""
+        return bool(self.dead_general_types)
 
     @property
     def default_start(self) -> str:

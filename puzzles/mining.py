@@ -287,9 +287,7 @@ def sparse_position(variant: str, rng: random.Random, origin: str) -> Position |
 
 def candidates(variant: str, strategy: str, rng: random.Random) -> Iterator[Candidate]:
     """An endless stream of candidates of one strategy."""
-    goals = ["mate"]
-    if variant == "feidan":
-        goals = ["mate", "dead_general"]
+    goals = ["mate", "dead_general"] if find_variant(variant).has_dead_general else ["mate"]
     while True:
         if strategy == "game":
             pieces = {"xiangqi": 14, "xinban": 16, "feidan": 18}[variant]

@@ -15,8 +15,9 @@ from engine.rules import repetition_outcome
 from engine.solver.movegen import gives_check, legal_replies
 from engine.solver.proof import Node, Proof, SolverInputError
 from engine.solver.search import Budget, OutOfBudget, Search, terminal_status
+from engine.vocab import VERDICTS, Verdict
 
-VERDICTS = ("continue", "solved", "wrong", "unknown")
+__all__ = ["JUDGE_BUDGET", "VERDICTS", "Judgement", "judge"]
 JUDGE_BUDGET = Budget(nodes=400_000, seconds=10.0)
 
 
@@ -34,7 +35,7 @@ class Judgement:
     ``reason`` says why, in words.
     """
 
-    verdict: str
+    verdict: Verdict
     reply: str | None = None
     refutation: str | None = None
     remaining: int = 0

@@ -33,10 +33,11 @@ from engine.variants import (
     HORSE,
     KING,
     MISSILE,
+    PIECE_MASK,
     SOLDIER,
 )
 
-_MASK = 47  # colour + type, turncoat bit ignored
+_MASK = PIECE_MASK  # colour + type, turncoat bit ignored
 _LINE_TYPES = (CHARIOT, MISSILE, CANNON, KING)
 
 

@@ -308,7 +308,11 @@ def puzzle_verify(
         )
     except EngineError as error:
         result = proving.ProofResult(
-            status="invalid", moves_to_win=None, key_moves=[], mode=proving.FULL, reason=str(error)
+            status=proving.INVALID,
+            moves_to_win=None,
+            key_moves=[],
+            mode=proving.FULL,
+            reason=str(error),
         )
     with transaction.atomic():
         puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)
