@@ -8,6 +8,7 @@ pieces defect and to whom, how repetitions end, and so on.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from engine.errors import EngineError, UnknownVariantError
 from engine.vocab import RepetitionRule
@@ -17,7 +18,6 @@ KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE = ran
 TURNCOAT = 16  # flag bit: a turncoat ("new rule") piece of xinban
 BLACK = 32  # colour bit: set for Black's pieces; Red's pieces have it clear
 TYPE_MASK = 15
-PIECE_MASK = BLACK | TYPE_MASK  # colour + type, turncoat bit ignored
 
 LETTER_OF_TYPE = {
     KING: "k",
@@ -34,6 +34,8 @@ TYPE_OF_LETTER = {letter: kind for kind, letter in LETTER_OF_TYPE.items()}
 # Letters accepted on input besides ours (the common western letters of
 # other xiangqi tools): h = horse, e = elephant.
 TYPE_OF_LETTER_ALIASES = {"h": HORSE, "e": ELEPHANT}
+# A board value with the turncoat mark cleared: colour and type.
+PIECE_MASK: Final = BLACK | TYPE_MASK
 
 ENGLISH_NAME = {
     KING: "general",
