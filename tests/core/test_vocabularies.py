@@ -49,3 +49,13 @@ def test_a_stored_verdict_is_read_back_only_if_the_engine_knows_it() -> None:
         assert proving.Verdict.from_data({"verdict": verdict}).verdict == verdict
     with pytest.raises(ValueError, match="unknown verdict 'maybe'"):
         proving.Verdict.from_data({"verdict": "maybe"})
+
+
+def test_puzzle_goals_and_modes_are_the_provers() -> None:
+    from engine.solver import GOALS, MODES
+    from engine.vocab import BOARD_TERMINATIONS
+    from puzzles.models import Goal
+
+    assert set(Goal.values) == set(GOALS)
+    assert GOALS["win"] == set(BOARD_TERMINATIONS)  # docs/rules.md §10.1: any winning end
+    assert (proving.FULL, proving.CHECKS_ONLY) == MODES
