@@ -38,7 +38,6 @@ CHASE_VALUE = {
 }
 
 
-
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``termination`` and ``winner`` (``None`` for a draw)."""

@@ -15,9 +15,9 @@ from engine.rules import repetition_outcome
 from engine.solver.movegen import gives_check, legal_replies
 from engine.solver.proof import Node, Proof, SolverInputError
 from engine.solver.search import Budget, OutOfBudget, Search, terminal_status
-from engine.vocab import VERDICTS, Verdict
+from engine.vocab import VERDICTS as VERDICTS  # what ``judge`` answers
+from engine.vocab import Verdict
 
-__all__ = ["JUDGE_BUDGET", "VERDICTS", "Judgement", "judge"]
 JUDGE_BUDGET = Budget(nodes=400_000, seconds=10.0)
 
 
