@@ -133,7 +133,9 @@ class PuzzleSerializer(serializers.Serializer):
 class AuthoredPuzzleSerializer(PuzzleSerializer):
     """An authored puzzle as its author sees it: with its verification status."""
 
-    rejection_reason = serializers.CharField(help_text="why verification refused it")
+    rejection_reason = serializers.CharField(
+        source="rejection_text", help_text="why verification refused it, in the reader's language"
+    )
     rejection = serializers.JSONField(help_text="details: kind, keys, escape, ...")
     verify_requested_at = serializers.DateTimeField(allow_null=True)
     published_at = serializers.DateTimeField(allow_null=True)
