@@ -54,7 +54,9 @@ def test_pages_choose_the_daily_once_and_then_only_read_it(
         assert [d.pk for d in daily_puzzles_ensure(date=DAY)] == [d.pk for d in first]
 
 
-def test_a_variant_that_gains_a_candidate_gets_its_daily_once_the_kept_list_expires(make_puzzle) -> None:
+def test_a_variant_that_gains_a_candidate_gets_its_daily_once_the_kept_list_expires(
+    make_puzzle,
+) -> None:
     make_puzzle()
     assert [d.variant for d in daily_puzzles_ensure(date=DAY)] == ["xiangqi"]
     make_puzzle(variant="xinban")  # the same mate in 2 holds in New-version Xiangqi
