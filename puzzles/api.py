@@ -22,6 +22,7 @@ from core.api import ErrorSerializer
 from core.exceptions import error_body
 from engine import Position
 from puzzles import selectors, services
+from puzzles.classics import classic_title, collection_name
 from puzzles.models import MAX_MOVES_TO_WIN, Goal, Puzzle, PuzzleAttempt, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS
 from puzzles.services import player_from_request
@@ -72,8 +73,8 @@ class PuzzleSerializer(serializers.Serializer):
     solves = serializers.IntegerField()
     themes = serializers.SerializerMethodField()
     source = serializers.CharField(help_text="mined, classic or authored")
-    title = serializers.CharField()
-    collection = serializers.CharField()
+    title = serializers.SerializerMethodField()
+    collection = serializers.SerializerMethodField(help_text="the book, in the reader's language")
     author = serializers.SerializerMethodField()
     status = serializers.CharField()
     proof_mode = serializers.CharField(help_text="full, or checks_only: proved among checks")
@@ -94,6 +95,14 @@ class PuzzleSerializer(serializers.Serializer):
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_themes(self, puzzle: Puzzle) -> list[str]:
         return [theme.slug for theme in puzzle.themes.all()]
+
+    def get_title(self, puzzle: Puzzle) -> str:
+        if puzzle.source == Puzzle.Source.CLASSIC:
+            return classic_title(puzzle.title)
+        return puzzle.title
+
+    def get_collection(self, puzzle: Puzzle) -> str:
+        return collection_name(puzzle.collection) if puzzle.collection else ""
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_author(self, puzzle: Puzzle) -> str | None:
