@@ -261,7 +261,7 @@ def _check_placement(fen: str, variant: Variant, placed: list[tuple[int, int]]) 
     _check_material(fen, variant, placed)
 
 
-# RULES §3, Ruling (material a game can reach): what one side's start gives.
+# docs/rules.md §3.5, Ruling (material a game can reach): what one side's start gives.
 START_COUNT: Final = {
     KING: 1,
     ADVISOR: 2,

@@ -102,7 +102,7 @@ _JUMP_RANKS = {
 
 # Two advisors or two elephants on one file keep the file number (仕六进五):
 # one can only go forward, the other only back, so the direction tells them
-# apart (RULES §4). 前/后 is still read.
+# apart (docs/rules.md §4.2). 前/后 is still read.
 _FILE_ALWAYS = frozenset({ADVISOR, ELEPHANT})
 
 FORWARD, BACKWARD, SIDEWAYS = "进", "退", "平"

@@ -30,6 +30,7 @@ from engine.variants import (
     KING,
     LETTER_OF_TYPE,
     MISSILE,
+    PIECE_MASK,
     SOLDIER,
     TURNCOAT,
     Variant,
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from engine.rules import Outcome
 
 COLOUR_NAME = ("red", "black")
-_MASK: Final = 47  # colour + type, turncoat bit ignored
+_MASK: Final = PIECE_MASK  # colour + type, turncoat bit ignored
 
 _rng = random.Random(0x5EED_C0DE)
 ZOBRIST: Final = [[_rng.getrandbits(64) for _ in range(128)] for _ in range(64)]

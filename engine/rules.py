@@ -19,11 +19,12 @@ from engine.variants import (
     MISSILE,
     SOLDIER,
 )
+from engine.vocab import TERMINATIONS as TERMINATIONS  # every termination (docs/rules.md §7)
 
 if TYPE_CHECKING:
     from engine.position import Position
 
-# Values for judging a chase (RULES: chariot 9 > missile 6 > fighter 5 >
+# Values for judging a chase (docs/rules.md §8.3: chariot 9 > missile 6 > fighter 5 >
 # cannon 4.5 > horse 4 > advisor 2 = elephant 2 > soldier 1).
 CHASE_VALUE = {
     CHARIOT: 9.0,
@@ -35,18 +36,6 @@ CHASE_VALUE = {
     ELEPHANT: 2.0,
     SOLDIER: 1.0,
 }
-
-TERMINATIONS = (
-    "checkmate",
-    "stalemate",
-    "dead_general",
-    "perpetual_check",
-    "perpetual_chase",
-    "repetition",
-    "forced_variation",
-    "natural_limit",
-    "attack_power",
-)
 
 
 @dataclass(frozen=True)
@@ -141,7 +130,7 @@ def _attack_pairs(pos: Position, colour_bit: int) -> set[tuple[int, int]]:
     ``colour_bit`` could make by its pieces' capture rules, by pieces that
     may be judged as chasing (not general, not soldier), of targets that are
     not the general. A missile's base-to-base move that would only destroy
-    itself attacks nothing (RULES §8, chase with missiles). Whether the side is in check does not matter: an attack
+    itself attacks nothing (docs/rules.md §8.4, chase with missiles). Whether the side is in check does not matter: an attack
     that stands while the other side answers a check is not new."""
     flipped = pos.side != colour_bit
     if flipped:
@@ -173,7 +162,7 @@ def _protected(pos: Position, attacker: int, target: int) -> bool:
     the other side legally recapture on that point?"""
     m = attacker << 8 | target
     if pos._effects(m)[1] == "collision":
-        return True  # a trade (RULES §8, chase with missiles): the target counts as protected
+        return True  # a trade (docs/rules.md §8.4, chase with missiles): the target counts as protected
     pos._push(m)
     try:
         return any(m & 255 == target for m in pos._gen_legal())

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from engine.errors import EngineError, UnknownVariantError
+from engine.vocab import RepetitionRule
 
 # Piece type codes (the low four bits of a board value). ``Final``: the
 # compiled modules read them as constants, not as module attributes.
@@ -42,6 +43,8 @@ TYPE_OF_LETTER = {letter: kind for kind, letter in LETTER_OF_TYPE.items()}
 # Letters accepted on input besides ours (the common western letters of
 # other xiangqi tools): h = horse, e = elephant.
 TYPE_OF_LETTER_ALIASES = {"h": HORSE, "e": ELEPHANT}
+# A board value with the turncoat mark cleared: colour and type.
+PIECE_MASK: Final = BLACK | TYPE_MASK
 
 ENGLISH_NAME = {
     KING: "general",
@@ -90,7 +93,7 @@ class Variant:
     # evaded by the general alone or the game is lost (dead general).
     dead_general_types: frozenset[int] = frozenset()
     # "draw" or "forced_variation" (the side completing a repetition loses).
-    repetition_rule: str = "draw"
+    repetition_rule: RepetitionRule = "draw"
     # Attack-power values for draw claims; empty when the variant has none.
     attack_power: dict[int, int] = field(default_factory=dict)
     attack_power_limit: int = 10
@@ -104,6 +107,12 @@ class Variant:
     def palace_files(self) -> tuple[int, int, int]:
         centre = self.width // 2
         return (centre - 1, centre, centre + 1)
+
+    @property
+    def has_dead_general(self) -> bool:
+        """Can a missile in the palace end the game (docs/rules.md §5.5)? Puzzles of the goal
+        ``dead_general`` exist only where it can."""
+        return bool(self.dead_general_types)
 
     @property
     def default_start(self) -> str:

@@ -203,7 +203,7 @@ def sparse_position(variant: str, rng: random.Random, origin: str) -> Position |
 
 def _has_room(variant: str, board: dict[int, str], letter: str) -> bool:
     """May one more ``letter`` stand on ``board``? No side gets more pieces of a kind than a
-    game can produce (RULES §3; the engine's ``material_limits``)."""
+    game can produce (docs/rules.md §3.5; the engine's ``material_limits``)."""
     kind = letter[-1]
     per_side, together = material_limits(variant)[TYPE_OF_LETTER[kind.lower()]]
     same_side = sum(1 for p in board.values() if p[-1] == kind)
@@ -321,9 +321,7 @@ def sparse_fen(variant: str, rng: random.Random, origin: str) -> str | None:
 
 def candidates(variant: str, strategy: str, rng: random.Random) -> Iterator[Candidate]:
     """An endless stream of candidates of one strategy."""
-    goals = ["mate"]
-    if variant == "feidan":
-        goals = ["mate", "dead_general"]
+    goals = ["mate", "dead_general"] if find_variant(variant).has_dead_general else ["mate"]
     while True:
         if strategy == "game":
             pieces = {"xiangqi": 14, "xinban": 16, "feidan": 18}[variant]

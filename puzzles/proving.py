@@ -13,17 +13,23 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final, Literal
 
 from engine import Move, Position
 from engine import solver as prover
+from engine.vocab import PROOF_STATUSES, VERDICTS, ProofStatus
+from engine.vocab import Verdict as VerdictWord
 
-SOUND_UNIQUE = "sound_unique"
-COOKED = "cooked"
-SHORTER = "shorter"
-NO_WIN = "no_win"
-BUDGET_EXHAUSTED = "budget_exhausted"
-STATUSES = (SOUND_UNIQUE, COOKED, SHORTER, NO_WIN, BUDGET_EXHAUSTED)
+SOUND_UNIQUE: Final = "sound_unique"
+COOKED: Final = "cooked"
+SHORTER: Final = "shorter"
+NO_WIN: Final = "no_win"
+BUDGET_EXHAUSTED: Final = "budget_exhausted"
+# Besides the prover's answers: the puzzle could not be put to the prover at all (the engine
+# refused its position or goal).
+INVALID: Final = "invalid"
+ResultStatus = ProofStatus | Literal["invalid"]
+STATUSES: tuple[ResultStatus, ...] = (*PROOF_STATUSES, INVALID)
 
 FULL = "full"
 CHECKS_ONLY = "checks_only"
@@ -42,7 +48,7 @@ OFFLINE_SECONDS = 10.0
 class ProofResult:
     """What the prover found about one puzzle."""
 
-    status: str
+    status: ResultStatus
     moves_to_win: int | None
     key_moves: list[str]
     mode: str
@@ -68,7 +74,7 @@ class Verdict:
     (the move could not be judged within the budget). ``reason`` says why, in words.
     """
 
-    verdict: str
+    verdict: VerdictWord
     reply: str | None = None
     refutation: list[str] = field(default_factory=list)
     reason: str = ""
@@ -84,11 +90,19 @@ class Verdict:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Verdict:
         return cls(
-            verdict=str(data["verdict"]),
+            verdict=_verdict(data["verdict"]),
             reply=data.get("reply"),
             refutation=[str(m) for m in data.get("refutation") or []],
             reason=str(data.get("reason") or ""),
         )
+
+
+def _verdict(value: object) -> VerdictWord:
+    """A verdict read back from stored data, checked against the engine's words."""
+    for verdict in VERDICTS:
+        if value == verdict:
+            return verdict
+    raise ValueError(f"unknown verdict {value!r} (known: {', '.join(VERDICTS)})")
 
 
 def _position(variant: str, fen: str) -> Position:

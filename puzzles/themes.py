@@ -10,10 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Move, Position
-from engine.variants import BLACK, CANNON, FIGHTER, MISSILE, TYPE_MASK
+from engine.rules import CHASE_VALUE
+from engine.variants import BLACK, CANNON, FIGHTER, LETTER_OF_TYPE, MISSILE, TYPE_MASK
 
-# Piece values used to tell a sacrifice (RULES §8's chase values, general excluded).
-VALUE = {"r": 9.0, "m": 6.0, "f": 5.0, "c": 4.5, "n": 4.0, "a": 2.0, "b": 2.0, "p": 1.0, "k": 100.0}
+# Piece values used to tell a sacrifice: the chase values of docs/rules.md §8.3 by FEN letter,
+# and the general above everything.
+VALUE = {LETTER_OF_TYPE[kind]: value for kind, value in CHASE_VALUE.items()} | {"k": 100.0}
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from core.exceptions import ApplicationError
+from tutorials.curriculum.schema import MOVE_GOALS
 from tutorials.selectors import (
     continue_lesson,
     course_map,
@@ -98,5 +99,6 @@ def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
         },
         "course_map_url": reverse("tutorials:course-map"),
         "labels": _labels(),
+        "move_goals": list(MOVE_GOALS),
     }
     return render(request, "tutorials/lesson.html", {"lesson": view, "page": page})

@@ -191,7 +191,7 @@ def capture_gain(pos: Position, m: int, t: Tables) -> int:
 def judge_cycle(pos: Position, span: int) -> Outcome | None:
     """Judge the cycle of the last ``span`` plies, after which the current
     position stands for the second time, as ``engine.rules`` would judge it
-    if it came round once more (RULES §8): one-sided perpetual check, then
+    if it came round once more (docs/rules.md §8): one-sided perpetual check, then
     one-sided perpetual chase, lose; in a variant with forced variation the
     side that completed the cycle loses unless its move was forced;
     otherwise a draw."""

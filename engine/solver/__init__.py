@@ -1,4 +1,4 @@
-"""The puzzle prover: exact proofs of forced wins (RULES §10).
+"""The puzzle prover: exact proofs of forced wins (docs/rules.md §10).
 
 ``solve`` proves a puzzle (sound and unique, cooked, shorter, no win) and
 returns a ``Proof`` with its solution tree; ``find_win`` finds the

@@ -18,8 +18,9 @@ from engine.rules import repetition_outcome
 from engine.solver.movegen import gives_check, legal_replies
 from engine.solver.proof import Node, Proof, SolverInputError
 from engine.solver.search import Budget, OutOfBudget, Search, terminal_status
+from engine.vocab import VERDICTS as VERDICTS  # what ``judge`` answers
+from engine.vocab import Verdict
 
-VERDICTS = ("continue", "solved", "wrong", "unknown")
 JUDGE_BUDGET = Budget(nodes=400_000, seconds=10.0)
 
 
@@ -38,7 +39,7 @@ class Judgement:
     a program (``engine.errors.MESSAGES``).
     """
 
-    verdict: str
+    verdict: Verdict
     reply: str | None = None
     refutation: str | None = None
     remaining: int = 0
@@ -48,7 +49,7 @@ class Judgement:
 
 
 def _judgement(
-    verdict: str, code: str, params: Mapping[str, object] | None = None, **more: Any
+    verdict: Verdict, code: str, params: Mapping[str, object] | None = None, **more: Any
 ) -> Judgement:
     clean = frozen(params)
     return Judgement(verdict, reason=english(code, clean), code=code, params=clean, **more)

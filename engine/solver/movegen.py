@@ -34,10 +34,11 @@ from engine.variants import (
     HORSE,
     KING,
     MISSILE,
+    PIECE_MASK,
     SOLDIER,
 )
 
-_MASK: Final = 47  # colour + type, turncoat bit ignored
+_MASK: Final = PIECE_MASK  # colour + type, turncoat bit ignored
 _LINE_TYPES: Final = (CHARIOT, MISSILE, CANNON, KING)
 
 

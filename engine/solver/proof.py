@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import EngineError
+from engine.vocab import PROOF_STATUSES
 
 FORMAT_VERSION = 1
 
-STATUSES = ("sound_unique", "cooked", "shorter", "no_win", "budget_exhausted")
+STATUSES = PROOF_STATUSES
 
 
 class SolverInputError(EngineError):

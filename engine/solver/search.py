@@ -21,7 +21,7 @@ depth-first proof search, with
   moves are even generated;
 - a node and time budget, checked every few hundred nodes.
 
-Repetition (RULES §8) inside the tree. The path from the puzzle's start
+Repetition (docs/rules.md §8) inside the tree. The path from the puzzle's start
 (and the moves before it) is kept; when a move produces a position for the
 third time, the repetition rules judge it exactly as
 ``engine.rules.repetition_outcome`` does (perpetual check is read from the

@@ -294,7 +294,7 @@ def puzzle_verify(
         )
     except EngineError as error:
         result = proving.ProofResult(
-            status="invalid",
+            status=proving.INVALID,
             moves_to_win=None,
             key_moves=[],
             mode=proving.FULL,

@@ -88,7 +88,7 @@ RETIRED_REASON = "no longer in the shipped bank"
 def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
     """Put the shipped bank into the database; returns counts (added, updated, retired,
     total). A shipped puzzle that has left the file (e.g. one whose position no game can
-    reach, RULES §3) is retired: rejected with its reason, kept for the attempts made on it."""
+    reach, docs/rules.md §3.5) is retired: rejected with its reason, kept for the attempts made on it."""
     entries = read_bank(path)
     themes = theme_catalogue_sync()
     added = updated = 0

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from core.exceptions import ApplicationError
 from engine import EngineError, Move, Position
+from engine.vocab import Verdict as VerdictWord
 from puzzles import glicko2, proving
 from puzzles.models import Puzzle, PuzzleAttempt, PuzzleLineResult, PuzzleRating, PuzzleReplay
 from puzzles.services.players import Player
@@ -51,7 +52,7 @@ class PlayedMove:
 class JudgeResult:
     """The answer to "is my move right?"."""
 
-    verdict: str  # continue | solved | wrong | unknown (could not be judged in time)
+    verdict: VerdictWord  # continue | solved | wrong | unknown (could not be judged in time)
     move: PlayedMove | None = None  # the attacker's move just judged
     reply: PlayedMove | None = None  # the defender's answer when the line goes on
     refutation: list[PlayedMove] = field(default_factory=list)  # after a wrong move

@@ -1,4 +1,4 @@
-"""RULES §3: reading and writing positions (FEN), and every rejection."""
+"""docs/rules.md §3: reading and writing positions (FEN), and every rejection."""
 
 import pytest
 
@@ -185,7 +185,7 @@ def test_a_very_long_fen_is_rejected() -> None:
         Position.from_fen("xiangqi", "9/" * 1000)
 
 
-# -- RULES §3: a number in a rank is read whole -------------------------------------
+# -- docs/rules.md §3.2: a number in a rank is read whole -------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -210,7 +210,7 @@ def test_a_number_in_a_rank_is_read_whole_runs_of_ten_and_eleven_still_parse() -
     assert Position.from_fen("feidan", fen).fen() == fen
 
 
-# -- RULES §3, Ruling: material a game can reach ------------------------------------
+# -- docs/rules.md §3.5, Ruling: material a game can reach ------------------------------------
 
 TOO_MUCH = [
     # the feidan puzzle bank's dead-general constructions: three black advisors

@@ -1,4 +1,4 @@
-"""RULES §7 and §8: how a game ends. Board outcomes (checkmate, stalemate,
+"""docs/rules.md §7 and §8: how a game ends. Board outcomes (checkmate, stalemate,
 dead general) and the outcomes that need the moves played (repetition,
 perpetual check, perpetual chase, xinban's forced variation, the natural
 limit) and xinban's attack-power draw claims."""
@@ -269,7 +269,7 @@ def test_attack_power_claims_exist_only_in_xinban() -> None:
     assert attack_power(Position.from_fen("xiangqi", fen), "red") == 0
 
 
-# -- RULES §8, Ruling: chase with missiles (feidan) ---------------------------------
+# -- docs/rules.md §8.4, Ruling: chase with missiles (feidan) ---------------------------------
 
 
 def test_chase_with_missiles_a_base_to_base_attack_attacks_nothing() -> None:
@@ -312,7 +312,7 @@ def test_chase_with_missiles_a_cannon_on_a_missile_is_an_ordinary_threat() -> No
     assert outcomes[7] == Outcome("perpetual_chase", "black")
 
 
-# -- RULES §8, Ruling (order): xinban's forced variation after check and chase -----
+# -- docs/rules.md §8.5, Ruling (order): xinban's forced variation after check and chase -----
 
 
 def test_xinban_forced_variation_covers_mutual_perpetual_check() -> None:

@@ -1,4 +1,4 @@
-"""RULES §4 (fighter, missile) and §5 (collision, cannon exception, the general
+"""docs/rules.md §4.3 (fighter, missile) and §5 (collision, cannon exception, the general
 and the missile, the base rule, the dead general) on the 11-file board.
 
 Files run a-k, the palace is files e-g, the centre file is f."""

@@ -1,4 +1,4 @@
-"""RULES §1 and §4: the board, how every traditional piece moves, the flying
+"""docs/rules.md §1 and §4: the board, how every traditional piece moves, the flying
 general, check and the ban on moving into check. One test per rule, on
 hand-built positions (xiangqi unless the rule needs the 11-file board)."""
 

@@ -1,4 +1,4 @@
-"""RULES §6: xinban defection (反间策反). A captured turncoat (+R +N +C) joins
+"""docs/rules.md §6: xinban defection (反间策反). A captured turncoat (+R +N +C) joins
 the captor as a plain piece on the point the captor left, when the captor's
 type is eligible; the legality fallback; mixed play; the other reading of the
 seed's check sentence (``defection_requires_check``)."""
@@ -28,7 +28,7 @@ CAPTORS = {
     "P": ("3k5/9/9/9/4{t}4/4P4/9/9/9/4K4 w - - 0 1", "e4e5"),
 }
 
-# RULES §6 table: captured turncoat -> captors that make it defect
+# docs/rules.md §6.1 table: captured turncoat -> captors that make it defect
 ELIGIBLE = {
     "r": set("ABNCP"),
     "n": set("RCP"),

@@ -1,4 +1,4 @@
-"""RULES §3, Ruling (material a game can reach): the miner builds only positions a game can
+"""docs/rules.md §3.5, Ruling (material a game can reach): the miner builds only positions a game can
 produce, and the shipped bank holds none that it cannot."""
 
 from __future__ import annotations

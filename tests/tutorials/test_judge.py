@@ -296,6 +296,17 @@ def test_point_answers() -> None:
         answer_point(step, "z9")
 
 
+def test_a_point_off_the_board_is_refused_by_the_variants_width() -> None:
+    """The files of the board come from the variant: k is a point of the 11-file board only."""
+    nine = make_step(position="Ke0 kd9", goal="point", answers=["e1"])
+    with pytest.raises(StepRefused) as refused:
+        answer_point(nine, "k0")
+    assert refused.value.explanation.code == "bad_point"
+    eleven = make_step(course="feidan", position="Kf0 ke9", goal="point", answers=["f1"])
+    assert not answer_point(eleven, "k0").correct
+    assert answer_point(eleven, "f1").correct
+
+
 def test_plum_blossom_board_is_the_engines() -> None:
     step = make_step(course="feidan", goal="point", answer_from={"piece": "F"})
     moment = datetime(2025, 8, 1, 10, 30, tzinfo=UTC)

@@ -122,7 +122,7 @@ def test_every_goal_kind_is_used() -> None:
 
 
 def test_lessons_that_teach_a_ruling_say_so() -> None:
-    """The lessons built on RULES.md's Rulings state them ("on this site")."""
+    """The lessons built on the Rulings of docs/rules.md state them ("on this site")."""
     must = {
         "feidan-board",
         "feidan-base",

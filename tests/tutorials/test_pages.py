@@ -154,3 +154,21 @@ def test_a_learner_with_progress_never_gets_the_newcomers_map(client: Client) ->
     card = re.search(rf'data-lesson="{lesson.slug}".*?</li>', html, re.S)
     assert card and 'data-stars="3"' in card.group(0)
     assert 'data-testid="continue"' in html
+
+
+def test_the_lesson_player_reads_the_move_goals_from_the_page(client: Client) -> None:
+    """The player tells move goals from point and setup questions by the server's list, so the
+    goals are written once (tutorials/curriculum/schema.py) and a new one reaches the page."""
+    from pathlib import Path
+
+    from tutorials.curriculum.schema import GOAL_KINDS, MOVE_GOALS
+
+    data = page_data(client.get("/learn/xiangqi-horse/").content.decode())
+    assert data["move_goals"] == list(MOVE_GOALS)
+    assert set(GOAL_KINDS) - set(MOVE_GOALS) == {"point", "setup"}
+    script = (
+        Path(__file__).resolve().parents[2] / "tutorials/static/tutorials/lesson.js"
+    ).read_text("utf-8")
+    assert "const MOVE_GOALS = page.move_goals;" in script
+    for goal in MOVE_GOALS:
+        assert f'"{goal}"' not in script.split("const MOVE_GOALS", 1)[1].split("\n", 1)[0]

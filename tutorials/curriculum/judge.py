@@ -28,6 +28,7 @@ from engine import (
     Position,
     can_claim_draw,
     combine_secret_setups,
+    find_variant,
     plum_blossom,
     validate_secret_half,
 )
@@ -616,8 +617,8 @@ def answer_point(step: Step, point: str, moment: datetime | None = None) -> Poin
     if step.goal.kind != "point":
         raise _refuse("wrong_kind", "这一步不是点选题。", "This step is not answered by a point.")
     point = point.strip().lower()
-    width = 11 if step.variant == "feidan" else 9
-    if len(point) != 2 or point[0] not in "abcdefghijk"[:width] or not point[1].isdigit():
+    files = find_variant(step.variant).files
+    if len(point) != 2 or point[0] not in files or not point[1].isdigit():
         raise _refuse(
             "bad_point", "{p}不是棋盘上的点。", "{p!r} is not a point of the board.", p=point
         )

@@ -34,6 +34,8 @@ from typing import Any
 
 from engine import InvalidFenError, Move, Position, find_variant
 from engine.errors import InvalidMoveError
+from engine.setups import SECRET_METHODS
+from engine.vocab import MOVE_EFFECTS, OUTCOME_TERMINATIONS
 from tutorials.curriculum.texts import Text
 
 COURSES = ("xiangqi", "feidan", "xinban")
@@ -44,18 +46,9 @@ COURSES = ("xiangqi", "feidan", "xinban")
 #   point:  point (answer a question by clicking a point)
 MOVE_GOALS = ("reach", "capture", "check", "mate", "stalemate", "dead_general", "move", "outcome")
 GOAL_KINDS = (*MOVE_GOALS, "setup", "point")
-EFFECTS = ("move", "capture", "collision", "self_destruct", "cannon_takes_missile", "defection")
-TERMINATIONS = (
-    "checkmate",
-    "stalemate",
-    "dead_general",
-    "perpetual_check",
-    "perpetual_chase",
-    "repetition",
-    "forced_variation",
-    "natural_limit",
-)
-SECRET_METHODS = ("five_soldiers", "middle_soldier")
+# What an ``effect`` or an ``outcome`` goal may name: the engine's own words.
+EFFECTS = MOVE_EFFECTS
+TERMINATIONS = OUTCOME_TERMINATIONS
 _POINT = re.compile(r"^[a-k][0-9]$")
 _PIECE_TOKEN = re.compile(r"^(\+?[KABNRCPFMkabnrcpfm])([a-k][0-9])$")
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from engine.variants import VARIANTS
 from puzzles.bankfile import BANK_PATH, merge, read_bank, write_bank
 from puzzles.mining import DEFAULT_STRATEGIES, STRATEGIES, mine
 
@@ -25,7 +26,7 @@ class Command(BaseCommand):
     help = "Mine sound and unique puzzles with the engine's prover and add them to the bank file."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--variant", required=True, choices=["xiangqi", "feidan", "xinban"])
+        parser.add_argument("--variant", required=True, choices=list(VARIANTS))
         parser.add_argument("--count", type=int, default=20, help="new puzzles wanted")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(

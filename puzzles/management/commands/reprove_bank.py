@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from engine.variants import VARIANTS
 from puzzles.bankfile import BANK_PATH, read_bank, reprove_entry
 
 
@@ -19,7 +20,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--bank", type=Path, default=BANK_PATH)
-        parser.add_argument("--variant", choices=["xiangqi", "feidan", "xinban"])
+        parser.add_argument("--variant", choices=list(VARIANTS))
         parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -8,7 +8,7 @@ const { mountBoard, iccsToKey, attachMoveInput } = await import(page.board_modul
 const lesson = page.lesson;
 const labels = page.labels;
 const $ = (id) => document.getElementById(id);
-const MOVE_GOALS = ["reach", "capture", "check", "mate", "stalemate", "dead_general", "move", "outcome"];
+const MOVE_GOALS = page.move_goals; // the goals answered with moves (tutorials/curriculum/schema.py)
 
 let step = null; // the step shown
 let moves = []; // the learner's accepted moves on this try

@@ -1,0 +1,61 @@
+"""Every table of words keyed by an engine vocabulary (engine/vocab.py) covers exactly that
+vocabulary: a new termination cannot reach a page or a lesson without its label, and a lesson
+file cannot name an ending the engine never gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.views import TERMINATION_LABELS
+from engine.vocab import (
+    MOVE_EFFECTS,
+    OUTCOME_TERMINATIONS,
+    PROOF_STATUSES,
+    TERMINATIONS,
+    VERDICTS,
+)
+from games.texts import TERMINATION_NAMES
+from puzzles import proving
+from tutorials.curriculum import schema
+from tutorials.curriculum.judge import EFFECT_TEXT, TERMINATION_TEXT
+
+
+def test_the_analysis_board_and_the_lessons_label_every_outcome() -> None:
+    assert set(TERMINATION_LABELS) == set(OUTCOME_TERMINATIONS)
+    assert set(TERMINATION_TEXT) == set(OUTCOME_TERMINATIONS)
+    assert set(EFFECT_TEXT) == set(MOVE_EFFECTS)
+
+
+def test_games_name_every_termination_and_their_own_ends() -> None:
+    assert set(TERMINATIONS) <= set(TERMINATION_NAMES)
+    assert set(TERMINATION_NAMES) - set(TERMINATIONS) == {"agreement", "resignation", "timeout"}
+
+
+def test_lesson_files_are_checked_against_the_engines_words() -> None:
+    assert schema.TERMINATIONS is OUTCOME_TERMINATIONS
+    assert schema.EFFECTS is MOVE_EFFECTS
+    assert "attack_power" not in schema.TERMINATIONS  # a declaration, never a move's outcome
+
+
+def test_a_puzzle_result_status_is_one_of_the_listed_statuses() -> None:
+    """An authored puzzle the engine refuses gets the status ``invalid``; it is listed beside
+    the prover's own statuses."""
+    assert proving.INVALID in proving.STATUSES
+    assert set(proving.STATUSES) == {*PROOF_STATUSES, proving.INVALID}
+
+
+def test_a_stored_verdict_is_read_back_only_if_the_engine_knows_it() -> None:
+    for verdict in VERDICTS:
+        assert proving.Verdict.from_data({"verdict": verdict}).verdict == verdict
+    with pytest.raises(ValueError, match="unknown verdict 'maybe'"):
+        proving.Verdict.from_data({"verdict": "maybe"})
+
+
+def test_puzzle_goals_and_modes_are_the_provers() -> None:
+    from engine.solver import GOALS, MODES
+    from engine.vocab import BOARD_TERMINATIONS
+    from puzzles.models import Goal
+
+    assert set(Goal.values) == set(GOALS)
+    assert GOALS["win"] == set(BOARD_TERMINATIONS)  # docs/rules.md §10.1: any winning end
+    assert (proving.FULL, proving.CHECKS_ONLY) == MODES
