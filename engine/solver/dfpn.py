@@ -33,12 +33,13 @@ are dropped first, then everything (results are only lost, never wrong).
 from __future__ import annotations
 
 from engine.position import Position
-from engine.solver.movegen import legal_checks, legal_replies
+from engine.solver.movegen import checking_moves, has_legal_move, legal_checks, legal_replies
 from engine.solver.proof import SolverInputError
 from engine.solver.search import Budget, Search, terminal_status
 
 INF = 1 << 40
 DEFAULT_MEMORY_MIB = 256
+QUIET_PN = 24  # the first proof number of a move that gives no check
 ENTRY_BYTES = 160  # a dict slot, an int key and a small tuple, measured on CPython 3.11
 
 # A child of a node while it is being searched: [pn, dn, taint, move, fixed]
@@ -131,17 +132,27 @@ class DfpnSearch(Search):
     # df-pn
 
     def _expand_or(self, n: int) -> list[list[int]]:
-        """The attacker's moves (n >= 2 left) as children."""
+        """The attacker's moves (n >= 2 left) as children: the checks with
+        their replies counted (the fewest first), the other moves without
+        generating the replies (they cannot mate; ``QUIET_PN`` as if they
+        left that many)."""
         pos = self.pos
         push = pos._push
         pop = pos._pop
         counts = self.counts
         goal = self.goal
         gen = self.generation
-        moves = legal_checks(pos) if self.checks_only else list(pos._gen_legal())
-        self._count(len(moves))
+        if self.checks_only:
+            checks = legal_checks(pos)
+            quiet: list[int] = []
+        else:
+            legal = pos._gen_legal()
+            checks = checking_moves(pos, legal)
+            check_set = set(checks)
+            quiet = [m for m in legal if m not in check_set]
+        self._count(len(checks) + len(quiet))
         kids: list[list[int]] = []
-        for m in moves:
+        for m in checks:
             push(m)
             replies, in_check, dead = legal_replies(pos)
             if not replies:
@@ -150,20 +161,31 @@ class DfpnSearch(Search):
                     return [[0, INF, 0, m, 1]]
                 kids.append([INF, 0, 0, m, 1])
                 continue
-            if counts.get(pos.hash, 0):
-                kids.append([INF, 0, gen, m, 1])
-            elif self.over_limit():
-                kids.append([INF, 0, 0, m, 1])
-            else:
-                e = self._look(self._pkey(), n - 1)
-                if e is None:
-                    kids.append([len(replies), 1, 0, m, 0])
-                else:
-                    kids.append([e[0], e[1], e[2], m, 1 if (e[0] == 0 or e[1] == 0) else 0])
+            kids.append(self._or_child(m, n, len(replies), counts, gen))
+            pop()
+        quiet_can_end = self.quiet_can_end
+        for m in quiet:
+            push(m)
+            if quiet_can_end and not has_legal_move(pos):
+                pop()
+                return [[0, INF, 0, m, 1]]  # stalemate, and the goal is ``win``
+            kids.append(self._or_child(m, n, QUIET_PN, counts, gen))
             pop()
         return kids
 
-    def _expand_and(self, n: int) -> tuple[list[int], list[list[int]]]:
+    def _or_child(self, m: int, n: int, pn: int, counts: dict[int, int], gen: int) -> list[int]:
+        """The child of attacker move ``m`` (just played, the defender has
+        a move) with ``pn`` as its first proof number."""
+        if counts.get(self.pos.hash, 0):
+            return [INF, 0, gen, m, 1]
+        if self.over_limit():
+            return [INF, 0, 0, m, 1]
+        e = self._look(self._pkey(), n - 1)
+        if e is None:
+            return [pn, 1, 0, m, 0]
+        return [e[0], e[1], e[2], m, 1 if (e[0] == 0 or e[1] == 0) else 0]
+
+    def _expand_and(self, n: int, replies: list[int]) -> tuple[list[int], list[list[int]]]:
         """The defender's replies (the attacker has n >= 2 moves left), and
         the cut ones apart: a reply that repeats a position of the path
         escapes only by the cut, so the node is searched as if it had not
@@ -172,7 +194,6 @@ class DfpnSearch(Search):
         push = pos._push
         pop = pos._pop
         counts = self.counts
-        replies = list(legal_replies(pos)[0])
         self._count(len(replies))
         kids: list[list[int]] = []
         cut: list[int] = []
@@ -195,7 +216,7 @@ class DfpnSearch(Search):
                 kids.append([e[0], e[1], e[2], d, 1 if e[0] == 0 else 0])
         return cut, kids
 
-    def _and_last(self) -> tuple[int, int]:
+    def _and_last(self, replies: list[int]) -> tuple[int, int]:
         """The defender is to move and the attacker has one move left:
         (1 if every reply loses at once else 0, the refutation)."""
         pos = self.pos
@@ -205,7 +226,6 @@ class DfpnSearch(Search):
         gen = self.generation
         pk = self._pkey()
         first = self.moves.get(pk, 0)
-        replies = legal_replies(pos)[0]
         order = list(replies)
         if first and first in order:
             order.remove(first)
@@ -253,14 +273,21 @@ class DfpnSearch(Search):
             r = (0, INF, 0) if move else (INF, 0, 0)
             self._save(pk, 1, r[0], r[1], 0, move)
             return r
-        if not attacking and n == 1:
-            won, taint = self._and_last()
-            return (0, INF, 0) if won else (INF, 0, taint)
         cut: list[int] = []
         if attacking:
             kids = self._expand_or(n)
         else:
-            cut, kids = self._expand_and(n)
+            replies, in_check, dead = legal_replies(self.pos)
+            if not replies:
+                # after a quiet move: the defender is stalemated
+                won = terminal_status(replies, in_check, dead) in self.goal
+                r = (0, INF, 0) if won else (INF, 0, 0)
+                self._save(pk, n, r[0], r[1], 0, 0)
+                return r
+            if n == 1:
+                won1, taint = self._and_last(replies)
+                return (0, INF, 0) if won1 else (INF, 0, taint)
+            cut, kids = self._expand_and(n, replies)
         best_first = self.moves.get(pk, 0)
         if best_first and len(kids) > 1:
             for i, k in enumerate(kids):
