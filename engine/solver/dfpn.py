@@ -35,9 +35,10 @@ from __future__ import annotations
 from engine.position import Position
 from engine.solver.movegen import checking_moves, has_legal_move, legal_checks, legal_replies
 from engine.solver.proof import SolverInputError
-from engine.solver.search import Budget, Search, terminal_status
+from engine.solver.search import _NEVER, Budget, Search, terminal_status
 
 INF = 1 << 40
+MAX_N = 31  # attacker moves left, at most (the table keys hold n in five bits)
 DEFAULT_MEMORY_MIB = 256
 QUIET_PN = 24  # the first proof number of a move that gives no check
 ENTRY_BYTES = 160  # a dict slot, an int key and a small tuple, measured on CPython 3.11
@@ -337,12 +338,44 @@ class DfpnSearch(Search):
     # ------------------------------------------------------------------
     # the questions asked by the prover
 
+    def _share(self) -> None:
+        """Pool the clean results of df-pn and of the exact search: both
+        hold only results that are the same on every path without a
+        repeated position, with the same meaning of n (attacker moves left)
+        and the same keys."""
+        table = self.table
+        store = self._store
+        for pk, n in self.wins.items():
+            store(pk, n, 0, self.moves.get(pk, 0))
+        for pk, n in self.fails.items():
+            if pk not in self.wins:
+                store(pk, _NEVER, n, self.moves.get(pk, 0))
+            else:
+                store(pk, _NEVER, n, 0)
+        wins = self.wins
+        fails = self.fails
+        for pk, (w, f, _) in table.items():
+            if w < _NEVER and w < wins.get(pk, _NEVER):
+                wins[pk] = w
+            if f > fails.get(pk, 0):
+                fails[pk] = min(f, MAX_N)
+
+    def _exact(self, attacking: bool, n: int, replies: list[int]) -> bool:
+        """Ask the exact search, with what df-pn knows."""
+        self.fallbacks += 1
+        self._share()
+        if attacking:
+            r = self.attack(n)
+        else:
+            r = self.defend(n, list(replies))
+        self._share()
+        return r
+
     def attack_dfpn(self, n: int) -> bool:
         """The attacker is to move: does it force the goal within ``n``?"""
         r = self._root(True, n)
         if r is None:
-            self.fallbacks += 1
-            return self.attack(n)
+            return self._exact(True, n, [])
         return r
 
     def distance(self, n: int) -> int | None:
@@ -366,12 +399,11 @@ class DfpnSearch(Search):
             else:
                 r = self._root(False, n - 1)
             if r is None:
-                self.fallbacks += 1
                 if c >= 3:
                     return self.judge_repetition()
                 if self.over_limit():
                     return False
-                return self.defend(n - 1, list(replies))
+                return self._exact(False, n - 1, replies)
             return r
         finally:
             self.leave()
