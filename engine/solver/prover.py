@@ -12,8 +12,11 @@ from engine.solver.proof import Node, Proof, SolverInputError
 from engine.solver.search import GOALS, MODES, Budget, OutOfBudget, Search
 
 MAX_MOVES = 30
-ALGORITHMS = ("search", "dfpn")
-DEFAULT_ALGORITHM = "search"
+ALGORITHMS = ("auto", "search", "dfpn")
+DEFAULT_ALGORITHM = "auto"
+# ``auto``: the depth-first search for short puzzles (it is faster there,
+# measured with bench/prover_bench.py), df-pn from these lengths on
+DFPN_FROM = {"full": 5, "checks_only": 8}
 TREE_LIMIT = 4000  # attacker nodes in a stored solution tree
 
 
@@ -43,11 +46,14 @@ def check_request(
 def _search(
     pos: Position,
     goal: str,
+    max_moves: int,
     mode: str,
     budget: Budget | None,
     algorithm: str,
     memory_mib: int,
 ) -> Search:
+    if algorithm == "auto":
+        algorithm = "dfpn" if max_moves >= DFPN_FROM[mode] else "search"
     if algorithm == "dfpn":
         return DfpnSearch(pos, goal, mode == "checks_only", budget, memory_mib)
     return Search(pos, goal, mode == "checks_only", budget)
@@ -73,12 +79,13 @@ def solve(
     moves against every defence. In ``checks_only`` mode every attacker
     move must give check. Returns a ``Proof``; a result is never reported
     as sound when the budget ran out. ``algorithm``: ``search`` (the
-    depth-first proof search) or ``dfpn`` (proof-number search, falling
+    depth-first proof search), ``dfpn`` (proof-number search, falling
     back to the former where its answer could depend on the path; the
-    same results); ``memory_mib`` bounds df-pn's table.
+    same results) or ``auto`` (the faster of the two for the length);
+    ``memory_mib`` bounds df-pn's table.
     """
     check_request(pos, goal, max_moves, mode, algorithm)
-    search = _search(pos, goal, mode, budget, algorithm, memory_mib)
+    search = _search(pos, goal, max_moves, mode, budget, algorithm, memory_mib)
     start = Proof(
         variant=pos.variant.name,
         fen=pos.fen(),
@@ -319,7 +326,7 @@ def find_win(
     """Find the shortest forced win and one move that forces it, without
     checking the other first moves (faster than ``solve``)."""
     check_request(pos, goal, max_moves, mode, algorithm)
-    search = _search(pos, goal, mode, budget, algorithm, memory_mib)
+    search = _search(pos, goal, max_moves, mode, budget, algorithm, memory_mib)
     try:
         n = search.distance(max_moves)
     except OutOfBudget:

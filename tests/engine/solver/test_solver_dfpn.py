@@ -20,6 +20,8 @@ import pytest
 from engine import Position
 from engine.solver import Budget, SolverInputError, find_win, solve
 from engine.solver.dfpn import ENTRY_BYTES, DfpnSearch
+from engine.solver.prover import DFPN_FROM, _search
+from engine.solver.search import Search
 from tests.engine.solver.test_solver_statuses import (
     EVERY_STATUS,
     MATE_IN_FIVE,
@@ -159,3 +161,12 @@ def test_the_same_verdict_on_shipped_puzzles(puzzle: dict) -> None:
 def test_the_same_verdict_on_classics(puzzle: dict, mode: str) -> None:
     goal = "mate" if puzzle["ending"] == "checkmate" else "win"
     _assert_agree("xiangqi", puzzle["fen"], goal, puzzle["mate_in"], mode)
+
+
+def test_auto_takes_the_depth_first_search_for_short_puzzles() -> None:
+    pos = Position.from_fen("xiangqi", MATE_IN_FIVE)
+    for mode, first in DFPN_FROM.items():
+        assert type(_search(pos, "mate", first - 1, mode, None, "auto", 256)) is Search
+        assert type(_search(pos, "mate", first, mode, None, "auto", 256)) is DfpnSearch
+    auto = solve(pos, "mate", 5, mode="checks_only")
+    assert auto.status == solve(pos, "mate", 5, mode="checks_only", algorithm="search").status
