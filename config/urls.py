@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("tutorials.urls")),
     path("", include("puzzles.urls")),
+    path("", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", core_views.healthz, name="healthz"),
     path("healthz/full", core_views.healthz_full, name="healthz-full"),

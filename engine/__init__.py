@@ -14,6 +14,7 @@ from engine.errors import (
 )
 from engine.move import Move
 from engine.perft import divide, perft
+from engine.play import LEVELS, BestMove, GameOverError, accepts_draw, bestmove, evaluate
 from engine.position import LegalMoves, MoveEffect, Position
 from engine.rules import Outcome, attack_power, can_claim_draw
 from engine.setups import (
@@ -30,10 +31,13 @@ from engine.solver import Budget, Judgement, Proof, SolverInputError, find_win, 
 from engine.variants import VARIANTS, Variant, find_variant
 
 __all__ = [
+    "LEVELS",
     "VARIANTS",
     "AmbiguousMoveError",
+    "BestMove",
     "Budget",
     "EngineError",
+    "GameOverError",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
@@ -51,10 +55,13 @@ __all__ = [
     "Position",
     "UnknownVariantError",
     "Variant",
+    "accepts_draw",
     "attack_power",
+    "bestmove",
     "can_claim_draw",
     "combine_secret_setups",
     "divide",
+    "evaluate",
     "find_variant",
     "find_win",
     "judge",

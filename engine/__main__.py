@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine moves|perft|status|solve VARIANT "FEN" ...``.
+"""Command line: ``python -m engine moves|perft|status|solve|bestmove VARIANT "FEN" ...``.
 
 Bad input exits with status 2 and a one-line message on stderr; nothing is
 printed on stdout then.
@@ -7,6 +7,7 @@ printed on stdout then.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from engine.errors import EngineError
@@ -35,6 +36,19 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("status", help="checkmate | stalemate | dead_general | ongoing")
     s.add_argument("variant")
     s.add_argument("fen")
+    bm = sub.add_parser(
+        "bestmove", help="the engine's move; one JSON line with move, score, depth, nodes, pv"
+    )
+    bm.add_argument("variant")
+    bm.add_argument("fen")
+    bm.add_argument(
+        "--moves", nargs="*", default=[], metavar="MOVE", help="ICCS moves played first"
+    )
+    bm.add_argument("--level", type=int, default=8, help="1 (beginner) to 8 (strongest)")
+    bm.add_argument("--movetime", type=int, default=None, metavar="MS", help="time budget")
+    bm.add_argument("--nodes", type=int, default=None, help="node budget")
+    bm.add_argument("--seed", type=int, default=0, help="seed of the low levels' randomness")
+    bm.add_argument("--hash", type=int, default=64, metavar="MIB", help="transposition table size")
     try:
         from engine.solver.cli import add_solve_parser
     except ImportError:
@@ -51,6 +65,20 @@ def main(argv: list[str] | None = None) -> int:
             from engine.solver.cli import run_solve
 
             lines = run_solve(args)
+        elif args.command == "bestmove":
+            from engine.play import bestmove
+
+            found = bestmove(
+                args.variant,
+                args.fen,
+                args.moves,
+                level=args.level,
+                movetime_ms=args.movetime,
+                nodes=args.nodes,
+                seed=args.seed,
+                tt_mib=args.hash,
+            )
+            lines = [json.dumps(found.to_json(), separators=(",", ":"))]
         else:
             pos = Position.from_fen(args.variant, args.fen)
             if args.command == "moves":

@@ -704,6 +704,19 @@ class Position:
             raise IndexError("pop from a position with no moves played")
         return self._to_move(self._pop())
 
+    def push_pass(self) -> None:
+        """Hand the move to the other side without moving: a search's null
+        move, never a move of the game. ``pop`` takes it back (it returns
+        ``Move(0, 0, 0, 0)`` then). The halfmove clock restarts, so no
+        repetition is counted across a pass."""
+        self._stack.append((0, [], self.halfmove, self.hash, (self.kings[0], self.kings[1])))
+        self.halfmove = 0
+        if self.side:
+            self.fullmove += 1
+        self.side ^= BLACK
+        self.hash ^= ZOBRIST_BLACK
+        self._legal = None
+
     def push_iccs(self, text: str) -> Move:
         move = Move.from_iccs(text)
         self.push(move)

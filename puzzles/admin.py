@@ -47,8 +47,11 @@ class PuzzleAdmin(admin.ModelAdmin):
 
 @admin.register(PuzzleAttempt)
 class PuzzleAttemptAdmin(admin.ModelAdmin):
-    list_display = ("id", "puzzle", "user", "visitor_id", "state", "result", "rated", "scored_at")
-    list_filter = ("state", "result", "rated")
+    list_display = (
+        "id", "puzzle", "user", "visitor_id", "state", "result", "first_try", "hints_used",
+        "rated", "scored_at",
+    )  # fmt: skip
+    list_filter = ("state", "result", "first_try", "rated")
     raw_id_fields = ("puzzle", "user")
 
 

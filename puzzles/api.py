@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -289,95 +288,23 @@ class DailyPuzzleApi(APIView):
         return Response(DailyPuzzleSerializer(rows, many=True, context={"request": request}).data)
 
 
-class LineSerializer(serializers.Serializer):
-    moves = serializers.ListField(
-        child=serializers.CharField(max_length=8),
-        max_length=2 * MAX_MOVES_TO_WIN,
-        allow_empty=True,
-        help_text="both sides' moves from the puzzle's position, ICCS, attacker first",
-    )
-
-
-class PuzzleJudgeApi(APIView):
-    """Judge my moves so far. ``continue``: right, here is the defender's ``reply`` (and the
-    position and my legal moves after it); ``solved``: the goal is reached; ``wrong``: the
-    ``refutation`` shows how the defender escapes; ``unknown``: the move could not be judged in
-    time (take it back and try another)."""
-
-    class JudgementSerializer(serializers.Serializer):
-        verdict = serializers.ChoiceField(choices=["continue", "solved", "wrong", "unknown"])
-        move = PuzzleMoveSerializer(help_text="my move just judged")
-        reply = PuzzleMoveSerializer(allow_null=True)
-        refutation = PuzzleMoveSerializer(many=True)
-        reason = serializers.CharField(help_text="why, in words")
-        fen = serializers.CharField()
-        legal_moves = serializers.ListField(child=serializers.CharField())
-        check = serializers.CharField(allow_null=True)
-        termination = serializers.CharField(allow_null=True)
-
-    @extend_schema(
-        operation_id="puzzles_judge",
-        request=LineSerializer,
-        responses={200: JudgementSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, puzzle_id: int) -> Response:
-        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
-        body = LineSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        result = services.puzzle_judge(puzzle=puzzle, moves=body.validated_data["moves"])
-        return Response(self.JudgementSerializer(result).data)
-
-
-class PuzzleHintApi(APIView):
-    """A hint for my next move: level 1 the piece to move, level 2 the move. A hint makes the
-    attempt (named by ``attempt_id``) unrated."""
-
-    class HintRequestSerializer(LineSerializer):
-        attempt_id = serializers.UUIDField()
-        level = serializers.ChoiceField(choices=[1, 2], default=1)
-
-    class HintSerializer(serializers.Serializer):
-        level = serializers.IntegerField()
-        square = serializers.CharField(help_text="the piece to move")
-        move = serializers.CharField(allow_null=True, help_text="the move (level 2)")
-
-    @extend_schema(
-        operation_id="puzzles_hint",
-        request=HintRequestSerializer,
-        responses={200: HintSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, puzzle_id: int) -> Response:
-        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
-        body = self.HintRequestSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
-        player = player_from_request(request)
-        assert player is not None
-        hint = services.puzzle_hint(
-            puzzle=puzzle,
-            player=player,
-            client_id=data["attempt_id"],
-            moves=data["moves"],
-            level=int(data["level"]),
-        )
-        return Response(
-            self.HintSerializer(
-                {"level": int(data["level"]), "square": hint["from"], "move": hint.get("move")}
-            ).data
-        )
-
-
 class AttemptSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(help_text="the attempt's id, issued by the server")
     puzzle = serializers.IntegerField(source="puzzle_id")
-    attempt_id = serializers.UUIDField(source="client_id")
-    state = serializers.CharField(help_text="submitted (waiting to be scored) or scored")
+    state = serializers.CharField(
+        help_text="started (being played), submitted (waiting to be scored), scored, abandoned"
+    )
     result = serializers.CharField(help_text="pending, solved or failed")
+    first_try = serializers.BooleanField(
+        help_text="the player's first attempt at this puzzle: the only one that can be rated"
+    )
     rated = serializers.BooleanField()
     hints_used = serializers.IntegerField()
-    gave_up = serializers.BooleanField()
+    gave_up = serializers.BooleanField(help_text="the solution was shown before the end")
     seconds = serializers.IntegerField()
-    moves = serializers.ListField(child=serializers.CharField())
+    moves = serializers.ListField(
+        child=serializers.CharField(), help_text="the line as the server judged it, ICCS"
+    )
     user_rating_before = serializers.FloatField(allow_null=True)
     user_rating_after = serializers.FloatField(allow_null=True)
     puzzle_rating_before = serializers.FloatField(allow_null=True)
@@ -392,44 +319,190 @@ class AttemptSerializer(serializers.Serializer):
 
     @extend_schema_field(SolutionSerializer(allow_null=True))
     def get_solution(self, attempt: PuzzleAttempt) -> dict[str, Any] | None:
-        if attempt.state == PuzzleAttempt.State.STARTED or not self.context.get(
-            "with_solution", True
-        ):
+        if not attempt.is_finished or not self.context.get("with_solution", True):
             return None
         return selectors.puzzle_solution(puzzle=attempt.puzzle)
 
 
-class AttemptSubmitApi(APIView):
-    """Submit a finished try (solved, wrong, or given up). Answers 202: the attempt is scored by
-    a background task (ratings change only for a logged-in player's first, unhelped try); poll
-    ``status_url``. Submitting the same ``attempt_id`` again returns the same attempt."""
+class OpenAttemptSerializer(AttemptSerializer):
+    """An attempt with where it stands: its line and the position after it."""
 
-    class AttemptSubmitSerializer(LineSerializer):
-        attempt_id = serializers.UUIDField(help_text="a random id the client gives this try")
-        seconds = serializers.IntegerField(min_value=0, default=0)
-        gave_up = serializers.BooleanField(default=False)
+    line = PuzzleMoveSerializer(many=True, help_text="the moves played so far, both sides")
+    fen = serializers.CharField(help_text="the position after the line")
+    legal_moves = serializers.ListField(
+        child=serializers.CharField(), help_text="my moves from ``fen`` (empty once it is over)"
+    )
+    check = serializers.CharField(allow_null=True)
+
+    def to_representation(self, attempt: PuzzleAttempt) -> Any:
+        data = AttemptSerializer(context=self.context).to_representation(attempt)
+        where = services.attempt_position(attempt=attempt)
+        data["line"] = PuzzleMoveSerializer(where.line, many=True).data
+        data["fen"] = where.fen
+        data["legal_moves"] = where.legal_moves
+        data["check"] = where.check
+        return data
+
+
+class AttemptRequestSerializer(serializers.Serializer):
+    attempt = serializers.IntegerField(
+        min_value=1, help_text="the id of my open attempt (from …/attempts/)"
+    )
+
+
+def _attempt_player(request: Request) -> Any:
+    """The player a request about an attempt speaks for; never makes a session."""
+    return player_from_request(request, create=False)
+
+
+class AttemptOpenApi(APIView):
+    """Open an attempt at this puzzle, or go on with the one I have open (answers 201 for a
+    new attempt, 200 for the open one, with its line so far). The server issues the id, holds
+    the line and judges each move (…/judge/). Only my first attempt at a puzzle is rated (a
+    logged-in player's, without hints or the solution shown)."""
+
+    throttle_scope = "attempts"
 
     @extend_schema(
-        operation_id="puzzles_attempt_submit",
-        request=AttemptSubmitSerializer,
-        responses={202: AttemptSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+        operation_id="puzzles_attempt_open",
+        request=None,
+        responses={
+            200: OpenAttemptSerializer,
+            201: OpenAttemptSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+        },
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
-        body = self.AttemptSubmitSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
+        services.puzzle_tryable_check(puzzle=puzzle)  # before a session is made for nothing
         player = player_from_request(request)
         assert player is not None
-        attempt = services.puzzle_attempt_submit(
-            puzzle=puzzle,
-            player=player,
-            client_id=data["attempt_id"],
-            moves=data["moves"],
-            seconds=data["seconds"],
-            gave_up=data["gave_up"],
+        attempt, created = services.puzzle_attempt_open(puzzle=puzzle, player=player)
+        return Response(
+            OpenAttemptSerializer(attempt).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
-        return Response(AttemptSerializer(attempt).data, status=status.HTTP_202_ACCEPTED)
+
+
+class PuzzleJudgeApi(APIView):
+    """Play my next move in my open attempt; the server judges it against the proof.
+    ``continue``: right, here is the defender's ``reply`` (and the position and my legal moves
+    after it); ``solved``: the goal is reached; ``wrong``: the ``refutation`` shows how the
+    defender escapes, and the try is over; ``unknown``: the move could not be judged in time
+    and is not played (try another). ``attempt`` is the attempt after the move."""
+
+    throttle_scope = "puzzle_judge"
+
+    class MoveRequestSerializer(AttemptRequestSerializer):
+        move = serializers.CharField(max_length=8, help_text="my move, ICCS, e.g. h2e2")
+        ply = serializers.IntegerField(
+            min_value=0,
+            max_value=2 * MAX_MOVES_TO_WIN,
+            required=False,
+            help_text="where the move goes in the line (0 for the first move): a move sent "
+            "again gets the same answer; one out of step is refused",
+        )
+
+    class JudgementSerializer(serializers.Serializer):
+        verdict = serializers.ChoiceField(choices=["continue", "solved", "wrong", "unknown"])
+        move = PuzzleMoveSerializer(help_text="my move just judged")
+        reply = PuzzleMoveSerializer(allow_null=True)
+        refutation = PuzzleMoveSerializer(many=True)
+        reason = serializers.CharField(help_text="why, in words")
+        fen = serializers.CharField()
+        legal_moves = serializers.ListField(child=serializers.CharField())
+        check = serializers.CharField(allow_null=True)
+        termination = serializers.CharField(allow_null=True)
+        attempt = AttemptSerializer()
+
+    @extend_schema(
+        operation_id="puzzles_judge",
+        request=MoveRequestSerializer,
+        responses={200: JudgementSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
+        body = self.MoveRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        attempt, result = services.puzzle_attempt_move(
+            attempt_id=data["attempt"],
+            puzzle=puzzle,
+            player=_attempt_player(request),
+            move=data["move"],
+            ply=data.get("ply"),
+        )
+        # The solution is not in this answer: after a wrong move it is shown on request only,
+        # so that a retry is still a puzzle (the attempt's status has it).
+        judged = {**vars(result), "attempt": attempt}
+        return Response(self.JudgementSerializer(judged, context={"with_solution": False}).data)
+
+
+class PuzzleHintApi(APIView):
+    """A hint for my next move in my open attempt: level 1 the piece to move, level 2 the
+    move. The hint is recorded on the attempt, which can then no longer be rated."""
+
+    throttle_scope = "puzzle_hints"
+
+    class HintRequestSerializer(AttemptRequestSerializer):
+        level = serializers.ChoiceField(choices=[1, 2], default=1)
+
+    class HintSerializer(serializers.Serializer):
+        level = serializers.IntegerField()
+        square = serializers.CharField(help_text="the piece to move")
+        move = serializers.CharField(allow_null=True, help_text="the move (level 2)")
+        hints_used = serializers.IntegerField(help_text="hints taken in this attempt")
+
+    @extend_schema(
+        operation_id="puzzles_hint",
+        request=HintRequestSerializer,
+        responses={200: HintSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
+        body = self.HintRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        attempt, hint = services.puzzle_attempt_hint(
+            attempt_id=data["attempt"],
+            puzzle=puzzle,
+            player=_attempt_player(request),
+            level=int(data["level"]),
+        )
+        return Response(
+            self.HintSerializer(
+                {
+                    "level": int(data["level"]),
+                    "square": hint["from"],
+                    "move": hint.get("move"),
+                    "hints_used": attempt.hints_used,
+                }
+            ).data
+        )
+
+
+class PuzzleGiveUpApi(APIView):
+    """Show the solution: my open attempt ends, failed and unrated, and the answer holds the
+    solution. For an attempt already over it is the same attempt again, with its solution."""
+
+    throttle_scope = "puzzle_judge"
+
+    @extend_schema(
+        operation_id="puzzles_give_up",
+        request=AttemptRequestSerializer,
+        responses={200: AttemptSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
+        body = AttemptRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        attempt = services.puzzle_attempt_give_up(
+            attempt_id=body.validated_data["attempt"],
+            puzzle=puzzle,
+            player=_attempt_player(request),
+        )
+        return Response(AttemptSerializer(attempt).data)
 
 
 class AttemptDetailApi(APIView):
@@ -558,14 +631,14 @@ class AuthoredListApi(APIView):
 
 
 def _authored_or_404(puzzle_id: int, request: Request) -> Puzzle:
+    """One of my authored puzzles; to anyone but its author it does not exist (404), so that
+    the ids of other people's drafts cannot be told from missing ones."""
     puzzle = selectors.puzzle_get(puzzle_id=puzzle_id)
-    if puzzle is None or puzzle.source != Puzzle.Source.AUTHORED:
-        raise Http404
-    if not request.user.is_authenticated:
-        raise NotAuthenticated()
-    if not selectors.access_puzzle_edit(puzzle=puzzle, user=request.user):
-        if selectors.access_puzzle_view(puzzle=puzzle, user=request.user):
-            raise PermissionDenied("Only the author can change this puzzle.")
+    if (
+        puzzle is None
+        or puzzle.source != Puzzle.Source.AUTHORED
+        or not selectors.access_puzzle_edit(puzzle=puzzle, user=request.user)
+    ):
         raise Http404
     return puzzle
 

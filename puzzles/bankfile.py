@@ -207,7 +207,12 @@ def reprove_entry(entry: dict[str, Any]) -> Reproof:
     else:
         line = entry.get("main_line") or proving.main_line(entry["proof"])
         verdict = proving.judge(
-            variant=entry["variant"], fen=entry["fen"], proof=entry["proof"], moves=line
+            variant=entry["variant"],
+            fen=entry["fen"],
+            proof=entry["proof"],
+            moves=line,
+            nodes=proving.OFFLINE_NODES,
+            seconds=proving.OFFLINE_SECONDS,
         )
         if verdict.verdict != "solved":
             problems.append(f"the stored main line judges as {verdict.verdict}")

@@ -1,14 +1,16 @@
 """The puzzle bank, attempts, ratings, the daily puzzle and replays of failed puzzles.
 
 Invariants live in the database: a published puzzle has a proof, a dead-general puzzle is a
-Missile Xiangqi puzzle, an attempt belongs to exactly one user or anonymous visitor and is
-unique per (owner, puzzle, client attempt id), a scored attempt has its scoring time, one daily
-puzzle per variant and day, and a puzzle is never the daily puzzle twice.
+Missile Xiangqi puzzle, an attempt belongs to exactly one user or anonymous visitor, a player
+has at most one open attempt and at most one first try per puzzle, a scored attempt has its
+scoring time, one daily puzzle per variant and day, a puzzle is never the daily puzzle twice,
+and a line of a puzzle is judged (searched) once.
 """
 
 from __future__ import annotations
 
 import secrets
+import uuid
 
 from django.conf import settings
 from django.db import models
@@ -153,17 +155,22 @@ _OWNER_IS_ONE = (Q(user__isnull=False) & Q(visitor_id="")) | (
 
 
 class PuzzleAttempt(TimeStampedModel):
-    """One try at a puzzle by a user or an anonymous visitor.
+    """One try at a puzzle by a user or an anonymous visitor, played on the server.
 
-    The browser names each try with a random ``client_id``; submitting the same try twice
-    finds the same row. Scoring happens once: ``scored_at`` is set in the same transaction
-    that updates the ratings, under a row lock on this attempt.
+    The server opens the attempt (its id is the row's id), holds the line played so far in
+    ``moves`` and judges each move as it arrives; the first wrong move, the goal reached or the
+    solution shown ends the try (``submitted``), and a Celery task scores it once from what the
+    server judged: ``scored_at`` is set in the same transaction that updates the ratings,
+    under a row lock on this attempt. ``first_try`` is decided when the attempt is opened: the
+    player's first attempt at the puzzle, the only one that can be rated.
     """
 
     class State(models.TextChoices):
-        STARTED = "started", _("Started")  # a hint was asked before the moves were sent
+        STARTED = "started", _("Started")  # open: being played
         SUBMITTED = "submitted", _("Waiting to be scored")
         SCORED = "scored", _("Scored")
+        # Closed unfinished (an open try that another open try of the same player replaced).
+        ABANDONED = "abandoned", _("Abandoned")
 
     class Result(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -179,9 +186,11 @@ class PuzzleAttempt(TimeStampedModel):
         related_name="puzzle_attempts",
     )
     visitor_id = models.CharField(max_length=64, blank=True, db_index=True)
-    client_id = models.UUIDField()
+    client_id = models.UUIDField(default=uuid.uuid4)
 
+    # The line as the server judged it: the attacker's moves and the defender's replies (ICCS).
     moves = models.JSONField(default=list, blank=True)
+    first_try = models.BooleanField(default=False)
     gave_up = models.BooleanField(default=False)
     hints_used = models.PositiveSmallIntegerField(default=0)
     seconds = models.PositiveIntegerField(default=0)
@@ -217,6 +226,26 @@ class PuzzleAttempt(TimeStampedModel):
                 condition=Q(user__isnull=True),
                 name="attempt_unique_visitor_client_id",
             ),
+            models.UniqueConstraint(
+                fields=["user", "puzzle"],
+                condition=Q(user__isnull=False, state="started"),
+                name="attempt_one_open_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["visitor_id", "puzzle"],
+                condition=Q(user__isnull=True, state="started"),
+                name="attempt_one_open_per_visitor",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "puzzle"],
+                condition=Q(user__isnull=False, first_try=True),
+                name="attempt_one_first_try_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["visitor_id", "puzzle"],
+                condition=Q(user__isnull=True, first_try=True),
+                name="attempt_one_first_try_per_visitor",
+            ),
             models.CheckConstraint(
                 condition=(Q(state="scored") & Q(scored_at__isnull=False))
                 | (~Q(state="scored") & Q(scored_at__isnull=True)),
@@ -227,8 +256,8 @@ class PuzzleAttempt(TimeStampedModel):
                 name="attempt_scored_has_result",
             ),
             models.CheckConstraint(
-                condition=~Q(rated=True) | Q(user__isnull=False),
-                name="attempt_rated_needs_user",
+                condition=~Q(rated=True) | (Q(user__isnull=False) & Q(first_try=True)),
+                name="attempt_rated_needs_user_first_try",
             ),
         ]
 
@@ -236,8 +265,12 @@ class PuzzleAttempt(TimeStampedModel):
         return f"attempt {self.pk} on {self.puzzle_id}: {self.result}"
 
     @property
+    def is_open(self) -> bool:
+        return self.state == self.State.STARTED
+
+    @property
     def is_finished(self) -> bool:
-        return self.state != self.State.STARTED
+        return self.state in (self.State.SUBMITTED, self.State.SCORED)
 
 
 class PuzzleRating(TimeStampedModel):
@@ -320,3 +353,30 @@ class PuzzleReplay(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"replay {self.puzzle_id} due {self.due_at:%Y-%m-%d}"
+
+
+class PuzzleLineResult(models.Model):
+    """What the judge (or the hint) answered for one line of a puzzle, kept so that the same
+    line is never searched twice. ``line`` is the moves in ICCS joined by spaces; ``proof``
+    names the proof it was judged against (a re-proved puzzle is judged afresh)."""
+
+    class Kind(models.TextChoices):
+        JUDGE = "judge", "judge"
+        HINT = "hint", "hint"
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="line_results")
+    proof = models.CharField(max_length=16)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    line = models.TextField(blank=True)
+    answer = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["puzzle", "proof", "kind", "line"], name="line_result_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.puzzle_id} [{self.line}]"

@@ -7,7 +7,9 @@ into models, services or the API.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -26,8 +28,14 @@ STATUSES = (SOUND_UNIQUE, COOKED, SHORTER, NO_WIN, BUDGET_EXHAUSTED)
 FULL = "full"
 CHECKS_ONLY = "checks_only"
 
-HINT_NODES = 400_000
-HINT_SECONDS = 10.0
+# Judging and hints in a web request: moves the stored tree answers cost nothing; a move that
+# leaves it is searched for at most this many positions (about 0.1 s of one core), with a
+# clock as a safety net on a busy machine, and the answer is kept per line.
+LIVE_NODES = 3_000
+LIVE_SECONDS = 0.15
+# Outside a request (scoring a line submitted before attempts were played on the server).
+OFFLINE_NODES = 400_000
+OFFLINE_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,23 @@ class Verdict:
     reply: str | None = None
     refutation: list[str] = field(default_factory=list)
     reason: str = ""
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "reply": self.reply,
+            "refutation": list(self.refutation),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Verdict:
+        return cls(
+            verdict=str(data["verdict"]),
+            reply=data.get("reply"),
+            refutation=[str(m) for m in data.get("refutation") or []],
+            reason=str(data.get("reason") or ""),
+        )
 
 
 def _position(variant: str, fen: str) -> Position:
@@ -144,18 +169,48 @@ def _load(text: str) -> Any:
     return prover.Proof.from_json(text)
 
 
+def _text(proof: dict[str, Any]) -> str:
+    return json.dumps(proof, sort_keys=True, ensure_ascii=False)
+
+
 def _proof(proof: dict[str, Any]) -> Any:
     """The stored proof as the prover's object (parsed proofs are cached by their text)."""
-    return _load(json.dumps(proof, sort_keys=True, ensure_ascii=False))
+    return _load(_text(proof))
 
 
-def judge(*, variant: str, fen: str, proof: dict[str, Any], moves: Sequence[str]) -> Verdict:
+def proof_digest(proof: dict[str, Any]) -> str:
+    """A short name of a proof, to key what was judged against it."""
+    return hashlib.blake2b(_text(proof).encode(), digest_size=8).hexdigest()
+
+
+def judge(
+    *,
+    variant: str,
+    fen: str,
+    proof: dict[str, Any],
+    moves: Sequence[str],
+    nodes: int = LIVE_NODES,
+    seconds: float = LIVE_SECONDS,
+) -> Verdict:
     """Judge ``moves`` (attacker and defender alternately, ICCS) played from the puzzle's start.
 
     Any attacker move that keeps a forced win in the moves left is accepted; moves off the
-    stored tree are proved on the spot within the judge's budget (``unknown`` when it runs out).
+    stored tree are proved on the spot within ``nodes`` and ``seconds`` (``unknown`` when the
+    budget runs out).
     """
-    judgement = prover.judge(_proof(proof), list(moves))
+    loaded = _proof(proof)
+    started = time.monotonic()
+    judgement = prover.judge(loaded, list(moves), prover.Budget(nodes=nodes, seconds=seconds))
+    if judgement.verdict == "unknown":
+        remaining = _known_wrong(loaded, moves)
+        if remaining is not None:
+            left = max(0.0, seconds - (time.monotonic() - started))
+            escape = _escape(loaded, moves, remaining, nodes=nodes, seconds=left)
+            return Verdict(
+                verdict="wrong",
+                refutation=[escape] if escape else [],
+                reason=f"{escape} escapes" if escape else "the move does not win in time",
+            )
     return Verdict(
         verdict=judgement.verdict,
         reply=judgement.reply,
@@ -164,8 +219,84 @@ def judge(*, variant: str, fen: str, proof: dict[str, Any], moves: Sequence[str]
     )
 
 
-def hint(*, variant: str, fen: str, proof: dict[str, Any], moves: Sequence[str]) -> str | None:
-    """A winning attacker move after ``moves`` (attacker to move), or ``None`` if none wins."""
+def _known_wrong(loaded: Any, moves: Sequence[str]) -> int | None:
+    """When the line follows the stored tree's main moves to a node that holds every winning
+    move for the moves left, and the last attacker move is not one of them, the move is wrong
+    without a search: the attacker moves left after it. Else ``None``."""
+    node = loaded.tree
+    remaining = loaded.moves_to_win or 0
+    for index, text in enumerate(moves[:-1]):
+        if node is None:
+            return None
+        if index % 2 == 0:
+            if not node.expanded or text != node.primary:
+                return None
+            remaining -= 1
+        else:
+            node = node.reply_node(text)
+    if node is None or not node.expanded or node.distance != remaining or not moves:
+        return None
+    return remaining - 1 if moves[-1] not in node.moves else None
+
+
+def _escape(
+    loaded: Any, moves: Sequence[str], remaining: int, *, nodes: int, seconds: float
+) -> str | None:
+    """A defender reply after ``moves`` (ending with a wrong attacker move) after which the
+    attacker cannot force the goal in ``remaining`` moves, found within the budget; ``None``
+    when none was found in time."""
+    position = Position.from_fen(loaded.variant, loaded.fen)
+    for text in moves:
+        position.push(Move.from_iccs(text))
+    if position.outcome() is not None:
+        return None
+    deadline = time.monotonic() + seconds
+    # Captures and the like first: they are the likeliest escapes.
+    replies = sorted(
+        position.legal_moves, key=lambda m: (position.move_effect(m).kind == "move", m.iccs())
+    )
+    for reply in replies:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        if remaining <= 0:
+            return reply.iccs()
+        position.push(reply)
+        try:
+            if position.outcome() is not None:
+                return reply.iccs()
+            found = prover.find_win(
+                position,
+                goal=loaded.goal,
+                max_moves=remaining,
+                budget=prover.Budget(nodes=nodes, seconds=left),
+                mode=loaded.mode,
+            )
+            if found.status == "no_win":
+                return reply.iccs()
+        finally:
+            position.pop()
+    return None
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A winning attacker move, or ``None``: none wins, or none was found in the budget."""
+
+    move: str | None
+
+
+def hint(
+    *,
+    variant: str,
+    fen: str,
+    proof: dict[str, Any],
+    moves: Sequence[str],
+    nodes: int = LIVE_NODES,
+    seconds: float = LIVE_SECONDS,
+) -> Hint:
+    """A winning attacker move after ``moves`` (attacker to move): from the stored tree when
+    the line is on it, else searched within ``nodes`` and ``seconds``."""
     loaded = _proof(proof)
     position = Position.from_fen(loaded.variant, loaded.fen)
     node = loaded.tree
@@ -180,17 +311,17 @@ def hint(*, variant: str, fen: str, proof: dict[str, Any], moves: Sequence[str])
         if index % 2 == 0:
             remaining -= 1
     if node is not None and node.expanded and node.primary is not None:
-        return str(node.primary)
+        return Hint(str(node.primary))
     if remaining <= 0:
-        return None
+        return Hint(None)
     found = prover.find_win(
         position,
         goal=loaded.goal,
         max_moves=remaining,
-        budget=prover.Budget(nodes=HINT_NODES, seconds=HINT_SECONDS),
+        budget=prover.Budget(nodes=nodes, seconds=seconds),
         mode=loaded.mode,
     )
-    return found.key_move if found.status == "win" else None
+    return Hint(found.key_move if found.status == "win" else None)
 
 
 def main_line(proof: dict[str, Any]) -> list[str]:

@@ -126,11 +126,11 @@ def access_solution_view(*, puzzle: Puzzle, player: Player | None) -> bool:
         return False
     if player.user is not None and puzzle.author_id == player.user.pk:
         return puzzle.status == Puzzle.Status.PUBLISHED
-    return (
-        PuzzleAttempt.objects.filter(player.owner_q(), puzzle=puzzle)
-        .exclude(state=PuzzleAttempt.State.STARTED)
-        .exists()
-    )
+    return PuzzleAttempt.objects.filter(
+        player.owner_q(),
+        puzzle=puzzle,
+        state__in=[PuzzleAttempt.State.SUBMITTED, PuzzleAttempt.State.SCORED],
+    ).exists()
 
 
 def access_attempt_view(*, attempt: PuzzleAttempt, player: Player | None) -> bool:

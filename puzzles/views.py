@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 
 from core.diagram import board_svg
 from core.selectors import variant_list, variant_title
+from engine import Position
 from puzzles import selectors, services
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS
@@ -124,7 +125,8 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
             "detail": reverse("puzzles-api:detail", kwargs={"puzzle_id": 0}),
             "judge": reverse("puzzles-api:judge", kwargs={"puzzle_id": 0}),
             "hint": reverse("puzzles-api:hint", kwargs={"puzzle_id": 0}),
-            "submit": reverse("puzzles-api:attempt-submit", kwargs={"puzzle_id": 0}),
+            "open": reverse("puzzles-api:attempt-open", kwargs={"puzzle_id": 0}),
+            "give_up": reverse("puzzles-api:give-up", kwargs={"puzzle_id": 0}),
             "next": reverse("puzzles-api:next"),
         },
         "labels": _labels(),
@@ -277,6 +279,18 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _editor_initial(request: HttpRequest) -> dict[str, str] | None:
+    """The position given by ``?variant=&fen=``, or None when it is missing or not a position."""
+    variant, fen = request.GET.get("variant", ""), request.GET.get("fen", "")
+    if variant not in Variant.values or not fen:
+        return None
+    try:
+        Position.from_fen(variant, fen)
+    except ValueError:
+        return None
+    return {"variant": variant, "fen": fen}
+
+
 @login_required
 @require_GET
 def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
@@ -291,6 +305,8 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
     page = {
         "board_module": static("build/board.js"),
         "variants": _variants(),
+        # ?variant=&fen= open a new puzzle on a position (from a game, say); checked as usual.
+        "initial": _editor_initial(request) if puzzle is None else None,
         "max_moves": min(MAX_AUTHORED_MOVES, MAX_MOVES_TO_WIN),
         "puzzle": (
             {

@@ -62,7 +62,7 @@ def _empty_cache() -> None:
 class CeleryWorker:
     def __init__(self, hostname: str, queue: str, process: subprocess.Popen[bytes], log: Path):
         self.hostname = hostname
-        self.queue = queue  # the default queue; the worker also reads the proving and scoring ones
+        self.queue = queue  # the default queue; the worker also reads proving, scoring, playing
         self.process = process
         self.log = log
 
@@ -78,7 +78,12 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
     from config.celery import app
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    queues = [queue, settings.CELERY_PROVING_QUEUE, settings.CELERY_SCORING_QUEUE]
+    queues = [
+        queue,
+        settings.CELERY_PROVING_QUEUE,
+        settings.CELERY_SCORING_QUEUE,
+        settings.CELERY_PLAYING_QUEUE,
+    ]
     hostname = f"{queue}-{uuid.uuid4().hex[:6]}@localhost"
     ARTIFACTS.mkdir(exist_ok=True)
     log = ARTIFACTS / "celery-worker.log"

@@ -125,7 +125,9 @@ class CourseListApi(APIView):
         courses = CourseSerializer(many=True)
         continue_at = ContinueSerializer(allow_null=True)
 
-    @extend_schema(operation_id="learn_courses", responses={200: OutputSerializer, 400: ErrorSerializer})
+    @extend_schema(
+        operation_id="learn_courses", responses={200: OutputSerializer, 400: ErrorSerializer}
+    )
     def get(self, request: Request) -> Response:
         if set(request.query_params) & {"user", "user_id", "visitor", "visitor_id"}:
             raise ApplicationError(
@@ -143,11 +145,14 @@ class LessonDetailApi(APIView):
     """One lesson: its steps (position, instruction, goal, par, marked points, the legal moves
     at the start) and the requester's stars on each. Answers are not included."""
 
-    @extend_schema(operation_id="learn_lesson", responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer})
+    @extend_schema(
+        operation_id="learn_lesson", responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer}
+    )
     def get(self, request: Request, slug: str) -> Response:
         lesson = lesson_get(slug=slug)
-        return Response(lesson_view(lesson=lesson, learner=learner_get(request),
-                                    moment=timezone.now()))
+        return Response(
+            lesson_view(lesson=lesson, learner=learner_get(request), moment=timezone.now())
+        )
 
 
 class PlySerializer(serializers.Serializer):
@@ -206,8 +211,9 @@ class StepMovesApi(APIView):
         step = step_get(lesson=lesson, key=key)
         learner = learner_get(request, create=True)
         assert learner is not None
-        attempt = step_moves_play(learner=learner, step=step,
-                                  moves=serializer.validated_data["moves"])
+        attempt = step_moves_play(
+            learner=learner, step=step, moves=serializer.validated_data["moves"]
+        )
         state = attempt.state
         data = {
             "status": state.status,
@@ -248,8 +254,9 @@ class StepAnswerApi(APIView):
 
         correct = serializers.BooleanField()
         message = MessageSerializer()
-        answers = serializers.ListField(child=serializers.CharField(),
-                                        help_text="the right points, once answered correctly")
+        answers = serializers.ListField(
+            child=serializers.CharField(), help_text="the right points, once answered correctly"
+        )
         progress = ProgressSerializer()
 
     @extend_schema(
@@ -265,7 +272,9 @@ class StepAnswerApi(APIView):
         learner = learner_get(request, create=True)
         assert learner is not None
         attempt = step_point_answer(
-            learner=learner, step=step, point=serializer.validated_data["point"],
+            learner=learner,
+            step=step,
+            point=serializer.validated_data["point"],
             moment=serializer.validated_data.get("moment"),
         )
         data = {
@@ -320,8 +329,9 @@ class StepSetupApi(APIView):
         step = step_get(lesson=lesson, key=key)
         learner = learner_get(request, create=True)
         assert learner is not None
-        attempt = step_setup_submit(learner=learner, step=step,
-                                    placement=serializer.validated_data["placement"])
+        attempt = step_setup_submit(
+            learner=learner, step=step, placement=serializer.validated_data["placement"]
+        )
         state = attempt.state
         language = get_language()
         data = {

@@ -105,8 +105,12 @@ def lessons_load(*, root: Path = LESSONS_DIR) -> LoadReport:
             StepRow.objects.update_or_create(
                 lesson=row,
                 key=step.key,
-                defaults={"index": step.index, "goal": step.goal.kind, "par": step.par,
-                          "data": dict(raw)},
+                defaults={
+                    "index": step.index,
+                    "goal": step.goal.kind,
+                    "par": step.par,
+                    "data": dict(raw),
+                },
             )
             keep.append(step.key)
         row.steps.exclude(key__in=keep).delete()
@@ -147,8 +151,9 @@ def _progress_row(learner: Learner, step: StepRow) -> StepProgress:
     return row
 
 
-def _record_completion(learner: Learner, step: StepRow, *, stars: int,
-                       moves: int | None) -> Recorded:
+def _record_completion(
+    learner: Learner, step: StepRow, *, stars: int, moves: int | None
+) -> Recorded:
     row = _progress_row(learner, step)
     now = timezone.now()
     row.stars = max(row.stars, stars)
@@ -227,8 +232,9 @@ def _moment_check(moment: datetime | None) -> datetime | None:
 
 
 @transaction.atomic
-def step_point_answer(*, learner: Learner, step: StepRow, point: str,
-                      moment: datetime | None = None) -> PointAttempt:
+def step_point_answer(
+    *, learner: Learner, step: StepRow, point: str, moment: datetime | None = None
+) -> PointAttempt:
     """Judge a clicked point; a wrong one counts as a mistake until the step is done."""
     rules = step_rules(step)
     try:
@@ -252,8 +258,9 @@ class SetupAttempt:
 
 
 @transaction.atomic
-def step_setup_submit(*, learner: Learner, step: StepRow,
-                      placement: Mapping[str, str]) -> SetupAttempt:
+def step_setup_submit(
+    *, learner: Learner, step: StepRow, placement: Mapping[str, str]
+) -> SetupAttempt:
     """Judge a secret-setup half; every broken rule is explained."""
     rules = step_rules(step)
     try:
@@ -283,7 +290,9 @@ def lesson_progress_merge(visitor_id: str, user: User) -> None:
     """
     rows = StepProgress.objects.select_for_update().filter(visitor_id=visitor_id)
     for row in rows:
-        mine = StepProgress.objects.select_for_update().filter(user=user, step_id=row.step_id).first()
+        mine = (
+            StepProgress.objects.select_for_update().filter(user=user, step_id=row.step_id).first()
+        )
         if mine is None:
             row.visitor_id = None
             row.user = user

@@ -67,6 +67,8 @@ def _labels() -> dict[str, str]:
         "click_point": _("Click a point on the board."),
         "arrange": _("Drag your pieces to arrange them, then submit."),
         "network": _("The server could not be reached. Try again."),
+        "server_error": _("The server could not judge this answer. Send it again."),
+        "resend": _("Send again"),
     }
 
 

@@ -2,16 +2,18 @@
 
 - Visitors (3 of 4 users): read pages (home, analysis board, puzzles, lessons) and ask the
   position API about short lines in each variant.
-- Players (1 of 4 users): log in, then ask the position API, open puzzles and submit attempts,
-  and look at an attempt's status. Every attempt id the site accepted is written to
-  ``LOAD_ACCEPTED`` at the end, so the run can check that each was scored exactly once.
+- Players (1 of 4 users): log in, then ask the position API, look at puzzles, play attempts
+  (open one, sometimes take a hint, then play the winning line move by move through the
+  judge, or a wrong move, or show the solution) and look at an attempt's status. Every
+  attempt the site ended is written to ``LOAD_ACCEPTED`` at the end, so the run can check that
+  each was scored exactly once.
 
 Each simulated user sends its requests at a steady pace (``LOAD_USER_RATE`` requests per
 second, set by run.py from the total rate asked for), whatever the answers' latency: the site
 is offered the load of the goal, and a slow answer cannot lower the load it is measured under.
 
-Request names group the statistics: ``page``, ``positions``, ``puzzle``, ``attempt``,
-``attempt-status``, ``login``.
+Request names group the statistics: ``page``, ``positions``, ``puzzle``, ``attempt`` (opening
+one), ``judge``, ``hint``, ``give-up``, ``attempt-status``, ``login``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -105,29 +106,47 @@ class Player(FastHttpUser):
         puzzle = random.choice(SEED["puzzles"])
         self.client.get(f"/api/puzzles/{puzzle['id']}/", name="puzzle")
 
+    def call(self, path: str, name: str, body: Any = None) -> Any:
+        """POST to the puzzles API; the answer's JSON, or ``None`` (counted as a failure)."""
+        with self.client.post(
+            path, json=body or {}, headers={"X-CSRFToken": self.token}, name=name,
+            catch_response=True,
+        ) as response:  # fmt: skip
+            if response.status_code not in (200, 201):
+                response.failure(f"{response.status_code}: {response.text[:200]}")
+                return None
+            return response.json()
+
     @task(2)
     def attempt(self) -> None:
         puzzle = random.choice(SEED["puzzles"])
-        solved = bool(puzzle["line"]) and random.random() < 0.7
-        body = {
-            "attempt_id": str(uuid.uuid4()),
-            "moves": puzzle["line"] if solved else [],
-            "gave_up": not solved,
-            "seconds": random.randint(3, 90),
-        }
-        with self.client.post(
-            f"/api/puzzles/{puzzle['id']}/attempts/",
-            json=body,
-            headers={"X-CSRFToken": self.token},
-            name="attempt",
-            catch_response=True,
-        ) as response:
-            if response.status_code != 202:
-                response.failure(f"{response.status_code}: {response.text[:200]}")
-                return
-            attempt = int(response.json()["id"])
-            self.attempts.append(attempt)
-            ACCEPTED.append(attempt)
+        base = f"/api/puzzles/{puzzle['id']}"
+        opened = self.call(f"{base}/attempts/", "attempt")
+        if opened is None:
+            return
+        body = {"attempt": opened["id"]}
+        if random.random() < 0.3:
+            self.call(f"{base}/hint/", "hint", {**body, "level": random.choice([1, 2])})
+        luck = random.random()
+        if luck < 0.15:
+            ended = self.call(f"{base}/give-up/", "give-up", body)
+        elif luck < 0.3:
+            judged = self.call(f"{base}/judge/", "judge", {**body, "move": puzzle["wrong"]})
+            ended = judged and judged["attempt"]
+        else:
+            ended = None
+            for ply, move in enumerate(puzzle["line"]):
+                if ply % 2:
+                    continue  # the site's reply
+                judged = self.call(f"{base}/judge/", "judge", {**body, "move": move, "ply": ply})
+                if judged is None or judged["verdict"] == "unknown":
+                    break
+                if judged["attempt"]["state"] != "started":
+                    ended = judged["attempt"]
+                    break
+        if ended and ended["state"] != "started":
+            self.attempts.append(int(ended["id"]))
+            ACCEPTED.append(int(ended["id"]))
 
     @task(1)
     def attempt_status(self) -> None:

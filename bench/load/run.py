@@ -7,13 +7,13 @@ Starts the site as deployed (production settings over plain HTTP on the loopback
 a Celery worker, PostgreSQL and RabbitMQ; see bench/load/settings.py) against a database of its
 own, with the site's content (lessons, puzzle bank) and seeded players and puzzles, and drives
 it with locust (bench/load/locustfile.py): page views, position API calls, puzzle views and
-attempt submissions. As README's Deployment advises, the position API has a pool of its own
+attempts played through the judge (with hints and shown solutions). As README's Deployment advises, the position API has a pool of its own
 (threaded, keep-alive, ahead of the rest on the CPU) and the worker runs behind the web
 requests (nice 10). Then it waits until the
 worker has scored every accepted attempt and checks that each was scored exactly once.
 
-Prints requests per second, median and 95th-percentile latency per kind of request, the error
-count and the attempt counts, each against the goal (150 requests/s; position API p95 under
+Prints requests per second, median and 95th-percentile latency per kind of request (the judge
+and hints beside the position API), the error count and the attempt counts, each against the goal (150 requests/s; position API p95 under
 100 ms; no error; no attempt lost or scored twice). Exits non-zero when an attempt is lost or
 scored twice, or a request failed.
 """
@@ -199,7 +199,11 @@ def read_stats(prefix: Path) -> dict[str, dict[str, float]]:
 # to writing the answer; time waiting for a free worker is not in it).
 ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(L)s"
 METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
-SERVER_KINDS = [("positions", re.compile(r"^POST /api/positions/$"))]
+SERVER_KINDS = [
+    ("positions", re.compile(r"^POST /api/positions/$")),
+    ("judge", re.compile(r"^POST /api/puzzles/\d+/judge/$")),
+    ("hint", re.compile(r"^POST /api/puzzles/\d+/hint/$")),
+]
 
 
 def server_times(logs: Any) -> dict[str, list[float]]:
@@ -277,6 +281,52 @@ class Probe(threading.Thread):
         self.times.sort()
 
 
+class JudgeHammer(threading.Thread):
+    """A visitor who plays puzzles as fast as the site answers (the throttles are lifted for
+    the run): open an attempt, send a wrong move (the try ends), again. Several of them show
+    what a handful of clients hammering the judge costs everyone else."""
+
+    def __init__(self, url: str, puzzles: list[dict[str, Any]], seconds: float) -> None:
+        super().__init__(daemon=True)
+        self.url, self.puzzles, self.seconds = url, puzzles, seconds
+        self.times: list[float] = []  # milliseconds per judge call
+        self.ended: list[int] = []  # attempts it finished (scored like the rest)
+        self.failures = 0
+
+    def run(self) -> None:
+        import requests
+
+        http = requests.Session()
+        deadline = time.monotonic() + self.seconds
+        try:
+            http.get(f"{self.url}/puzzles/", timeout=30)  # the CSRF cookie, as the page gets it
+        except requests.RequestException:
+            self.failures += 1
+            return
+        headers = {"X-CSRFToken": http.cookies.get("csrftoken", "")}
+        turn = 0
+        while time.monotonic() < deadline:
+            puzzle = self.puzzles[turn % len(self.puzzles)]
+            turn += 1
+            base = f"{self.url}/api/puzzles/{puzzle['id']}"
+            try:
+                opened = http.post(f"{base}/attempts/", json={}, headers=headers, timeout=30)
+                if opened.status_code not in (200, 201):
+                    self.failures += 1
+                    continue
+                body = {"attempt": opened.json()["id"], "move": puzzle["wrong"]}
+                started = time.perf_counter()
+                judged = http.post(f"{base}/judge/", json=body, headers=headers, timeout=30)
+                self.times.append((time.perf_counter() - started) * 1000)
+            except requests.RequestException:
+                self.failures += 1
+                continue
+            if judged.status_code != 200:
+                self.failures += 1
+            elif judged.json()["attempt"]["state"] != "started":
+                self.ended.append(int(judged.json()["attempt"]["id"]))
+
+
 def attempt_events(log: Path) -> dict[str, dict[str, int]]:
     events: dict[str, dict[str, int]] = {}
     for match in TASK_LINE.finditer(log.read_text(errors="replace")):
@@ -327,6 +377,12 @@ def main() -> int:
     )
     parser.add_argument("--smoke", action="store_true", help="8 s, 20 users")
     parser.add_argument(
+        "--judge-clients",
+        type=int,
+        default=0,
+        help="visitors besides the mix who play puzzles through the judge as fast as it answers",
+    )
+    parser.add_argument(
         "--database-url",
         default=os.environ.get(
             "LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/xiangqi_load"
@@ -369,7 +425,8 @@ def main() -> int:
         "CACHE_URL": args.cache_url,
         "CACHE_KEY_PREFIX": prefix,
         # One address sends every simulated user's requests: lift the per-address limits.
-        "THROTTLE_RATES": "login=100000/min,login_account=100000/min,attempts=100000/min",
+        "THROTTLE_RATES": "login=100000/min,login_account=100000/min,attempts=100000/min,"
+        "puzzle_judge=100000/min,puzzle_hints=100000/min",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
         "LOAD_SEED": str(work / "seed.json"),
@@ -393,7 +450,7 @@ def main() -> int:
         say(f"Starting gunicorn ({args.web_workers} workers) and a Celery worker")
         worker = processes.start(
             "worker", sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
-            "--concurrency", "1", "--queues", f"{prefix}celery,{prefix}scoring,{prefix}proving",
+            "--concurrency", "1", "--queues", f"{prefix}celery,{prefix}scoring,{prefix}proving,{prefix}playing",
             "--hostname", f"load-{port}@localhost", "--without-gossip", "--without-mingle",
             "--loglevel", "INFO", nice=args.worker_nice,
         )  # fmt: skip
@@ -446,6 +503,10 @@ def main() -> int:
         started = time.monotonic()
         probe = Probe(positions_url, args.seconds)
         probe.start()
+        seeded = json.loads((work / "seed.json").read_text())["puzzles"]
+        hammers = [JudgeHammer(url, seeded, args.seconds) for _ in range(args.judge_clients)]
+        for hammer in hammers:
+            hammer.start()
         locust = subprocess.run(
             [str(BIN / "locust"), "-f", str(Path(__file__).with_name("locustfile.py")),
              "--headless", "--users", str(args.users), "--spawn-rate", str(args.spawn_rate),
@@ -456,6 +517,8 @@ def main() -> int:
         )  # fmt: skip
         elapsed = time.monotonic() - started
         probe.join()
+        for hammer in hammers:
+            hammer.join()
         (logs / "probe.json").write_text(json.dumps(probe.series))
         cpu = cpu_spent(cpu_before, cpu_snapshot(sessions))
         web_cpu = cpu.get("web (gunicorn)", 0.0) + cpu.get("web, position pool", 0.0)
@@ -466,6 +529,7 @@ def main() -> int:
         (logs / "locust.log").write_text(locust.stdout + locust.stderr)
         stats = read_stats(stats_prefix)
         accepted = json.loads((work / "accepted.json").read_text())
+        accepted += [attempt for hammer in hammers for attempt in hammer.ended]
 
         say("Waiting for the worker to score every accepted attempt")
         ids = ",".join(map(str, accepted)) or "0"
@@ -483,12 +547,15 @@ def main() -> int:
         games = query(
             args.database_url, "SELECT coalesce(sum(games), 0) FROM puzzles_puzzlerating"
         )[0][0]
-        in_database = query(args.database_url, "SELECT count(*) FROM puzzles_puzzleattempt")[0][0]
+        # Attempts a simulated user opened and had not finished when the run stopped are
+        # still open: only finished tries are scored.
+        in_database = query(args.database_url,
+            "SELECT count(*) FROM puzzles_puzzleattempt WHERE state <> 'started'")[0][0]  # fmt: skip
         events = attempt_events(logs / "worker.log")
         twice = sum(1 for e in events.values() if e["succeeded"] > 1)
     finally:
         processes.stop()
-        delete_queues(args.broker_url, [f"{prefix}celery", f"{prefix}scoring", f"{prefix}proving"])
+        delete_queues(args.broker_url, [f"{prefix}celery", f"{prefix}scoring", f"{prefix}proving", f"{prefix}playing"])
         if not args.keep:
             drop_database(args.database_url)
 
@@ -504,6 +571,10 @@ def main() -> int:
               f"{row['p95']:>9.0f}{row['p99']:>9.0f}{row['failures']:>8.0f}")  # fmt: skip
     positions = stats.get("positions", {"p95": 0.0})
     print()
+    for name in ("positions", "judge", "hint"):
+        row = stats.get(name, {"median": 0.0, "p95": 0.0, "requests": 0.0})
+        print(f"{name} p95: {row['p95']:.0f} ms (median {row['median']:.0f} ms, "
+              f"{row['requests']:.0f} requests)")  # fmt: skip
     print(f"throughput: {rps:.1f} requests/s = {rps / GOAL_RPS:.2f} x the goal of {GOAL_RPS:.0f}")
     print(f"position API p95: {positions['p95']:.0f} ms = {positions['p95'] / GOAL_POSITIONS_P95_MS:.2f} "
           f"x the goal of {GOAL_POSITIONS_P95_MS:.0f} ms (lower is better)")  # fmt: skip
@@ -524,6 +595,13 @@ def main() -> int:
           f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds):")  # fmt: skip
     for what, seconds in sorted(cpu.items(), key=lambda item: -item[1]):
         print(f"  {what:<26}{seconds:>7.1f} s")
+    if hammers:
+        hammered = sorted(t for hammer in hammers for t in hammer.times)
+        failed = sum(hammer.failures for hammer in hammers)
+        print(f"{len(hammers)} clients hammering the judge: {len(hammered)} judged, "
+              f"median {percentile(hammered, 0.5):.0f} ms, p95 {percentile(hammered, 0.95):.0f} ms, "
+              f"{failed} failed")  # fmt: skip
+        errors += failed
     print(f"errors: {errors}")
     print(f"attempts: {len(accepted)} accepted, {in_database} in the database, {scored} scored, "
           f"{rated} rated = {games} rated games; scoring tasks: {len(events)}, "

@@ -1,7 +1,8 @@
 """Seed the load benchmark's database (``python -m bench.load.seed USERS PUZZLES OUT.json``).
 
 Makes USERS players and PUZZLES published puzzles (copies of one mate in 1 and one mate in 2,
-proved by the prover), and writes their names and ids to OUT.json for the load script.
+proved by the prover), and writes their names, ids, main lines and a wrong first move to
+OUT.json for the load script.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from pathlib import Path
 import django
 
 PUZZLES = [
-    ("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", 1, ["a0d0"]),
-    ("3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1", 2, None),
+    ("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", 1, "a0a1"),
+    ("3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1", 2, "e0e1"),
 ]
 PASSWORD = "load-test-password-42"
 
@@ -38,14 +39,16 @@ def main(users: int, puzzles: int, out: Path) -> None:
         for fen, n, _ in PUZZLES
     }
     made = []
+    lines = {fen: proving.main_line(proofs[fen].proof or {}) for fen, _n, _wrong in PUZZLES}
     for index in range(puzzles):
-        fen, n, line = PUZZLES[index % len(PUZZLES)]
+        fen, n, wrong = PUZZLES[index % len(PUZZLES)]
         puzzle = Puzzle.objects.create(
             variant="xiangqi", fen=fen, goal="mate", moves_to_win=n,
             status=Puzzle.Status.DRAFT, source=Puzzle.Source.MINED,
         )  # fmt: skip
         puzzle_publish(puzzle=puzzle, result=proofs[fen])
-        made.append({"id": puzzle.pk, "line": line or []})
+        # The server plays the proof's main line against it: the line the players follow.
+        made.append({"id": puzzle.pk, "line": lines[fen], "wrong": wrong})
     out.write_text(json.dumps({"users": names, "password": PASSWORD, "puzzles": made}))
 
 

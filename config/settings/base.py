@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "accounts",
     "tutorials",
     "puzzles",
+    "games",
 ]
 
 MIDDLEWARE = [
@@ -287,9 +288,13 @@ THROTTLE_RATES = {
     "signup": "5/hour",  # per address
     "password_reset": "10/hour",  # reset requests per address
     "password_reset_email": "3/hour",  # reset requests per e-mail address asked for
-    "attempts": "60/min",  # puzzle attempts submitted
+    "attempts": "60/min",  # puzzle attempts opened
+    "puzzle_judge": "60/min",  # moves judged in puzzle attempts, and solutions shown
+    "puzzle_hints": "20/min",  # hints in puzzle attempts
     "drafts": "60/hour",  # authored puzzles created
     "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover
+    "games": "30/hour",  # games started
+    "game_moves": "120/min",  # moves, setups, takebacks
     **dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", [])),
 }
 # Puzzles waiting for the prover (being verified), site-wide, beyond which a submission is
@@ -298,7 +303,7 @@ PROVING_QUEUE_LIMIT = env_int("PROVING_QUEUE_LIMIT", 30)
 # Views of other apps throttled by their URL name (a view may also set ``throttle_scope``).
 # Only unsafe methods (POST, PATCH ...) count.
 THROTTLE_SCOPES_BY_URL_NAME = {
-    "puzzles-api:attempt-submit": "attempts",
+    "puzzles-api:attempt-open": "attempts",
     "puzzles-api:authored": "drafts",
     "puzzles-api:authored-submit": "puzzle_submissions",
 }
@@ -335,6 +340,7 @@ _queues = celery_queues(CELERY_QUEUE_PREFIX, env_str("CELERY_TASK_DEFAULT_QUEUE"
 CELERY_TASK_DEFAULT_QUEUE = _queues.default  # see config/settings/queues.py
 CELERY_PROVING_QUEUE = _queues.proving
 CELERY_SCORING_QUEUE = _queues.scoring
+CELERY_PLAYING_QUEUE = _queues.playing
 CELERY_TASK_QUEUES = _queues.queues
 CELERY_TASK_ROUTES = _queues.routes
 CELERY_TASK_DEFAULT_DELIVERY_MODE = "persistent"

@@ -1,10 +1,11 @@
 """The Celery queues and which task goes to which.
 
-Three queues, so that one kind of work never waits behind another:
+Four queues, so that one kind of work never waits behind another:
 
 ``<prefix>celery``   everything else (health checks, the daily choice)
 ``<prefix>proving``  verifying authored puzzles and mining: long searches, minutes each
 ``<prefix>scoring``  scoring attempts: milliseconds each, and players wait for them
+``<prefix>playing``  the computer's moves in games: up to a few seconds each, a player waits
 
 A flood of authored puzzles fills ``proving`` only; workers that read ``scoring`` keep scoring.
 ``prefix`` (``CELERY_QUEUE_PREFIX``) lets several sites or test sessions share one broker.
@@ -21,6 +22,7 @@ TASK_QUEUES = {
     "puzzles.verify_puzzle": "proving",
     "puzzles.mine_chunk": "proving",
     "puzzles.score_attempt": "scoring",
+    "games.computer_move": "playing",
 }
 
 
@@ -29,6 +31,7 @@ class CeleryQueues:
     default: str
     proving: str
     scoring: str
+    playing: str
 
     @property
     def queues(self) -> tuple[Queue, ...]:
@@ -36,7 +39,7 @@ class CeleryQueues:
         still holds every message that was queued."""
         return tuple(
             Queue(name, Exchange(name, type="direct", durable=True), routing_key=name, durable=True)
-            for name in (self.default, self.proving, self.scoring)
+            for name in self.names
         )
 
     @property
@@ -48,7 +51,7 @@ class CeleryQueues:
 
     @property
     def names(self) -> list[str]:
-        return [self.default, self.proving, self.scoring]
+        return [self.default, self.proving, self.scoring, self.playing]
 
 
 def celery_queues(prefix: str, default: str | None = None) -> CeleryQueues:
@@ -56,4 +59,5 @@ def celery_queues(prefix: str, default: str | None = None) -> CeleryQueues:
         default=default or f"{prefix}celery",
         proving=f"{prefix}proving",
         scoring=f"{prefix}scoring",
+        playing=f"{prefix}playing",
     )

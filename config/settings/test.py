@@ -36,6 +36,7 @@ _queues = celery_queues(CELERY_QUEUE_PREFIX, env_str("CELERY_TASK_DEFAULT_QUEUE"
 CELERY_TASK_DEFAULT_QUEUE = _queues.default
 CELERY_PROVING_QUEUE = _queues.proving
 CELERY_SCORING_QUEUE = _queues.scoring
+CELERY_PLAYING_QUEUE = _queues.playing
 CELERY_TASK_QUEUES = _queues.queues
 CELERY_TASK_ROUTES = _queues.routes
 

@@ -13,15 +13,25 @@ if TYPE_CHECKING:
 def puzzle_progress_merge(visitor_id: str, user: User) -> None:
     """Move the visitor's attempts and replays to ``user`` (idempotent).
 
-    Attempts stay unrated: they were made anonymously. A replay the account already has for
-    the same puzzle is kept, and the visitor's is dropped.
+    Finished attempts stay unrated: they were made anonymously. Where the account has tried
+    the same puzzle too, the visitor's attempts are not first tries (only one try is first),
+    and a visitor's attempt still open is abandoned when the account has one open as well.
+    An attempt still open with no such clash goes on as the account's. A replay the account
+    already has for the same puzzle is kept, and the visitor's is dropped.
     """
     if not visitor_id:
         return
     attempts = PuzzleAttempt.objects.filter(user__isnull=True, visitor_id=visitor_id)
-    taken = set(PuzzleAttempt.objects.filter(user=user).values_list("puzzle_id", "client_id"))
+    mine = PuzzleAttempt.objects.filter(user=user)
+    taken = set(mine.values_list("puzzle_id", "client_id"))
     clashing = [a.pk for a in attempts if (a.puzzle_id, a.client_id) in taken]
     attempts.filter(pk__in=clashing).delete()
+    tried = set(mine.values_list("puzzle_id", flat=True))
+    attempts.filter(puzzle_id__in=tried, first_try=True).update(first_try=False)
+    open_ = set(mine.filter(state=PuzzleAttempt.State.STARTED).values_list("puzzle_id", flat=True))
+    attempts.filter(puzzle_id__in=open_, state=PuzzleAttempt.State.STARTED).update(
+        state=PuzzleAttempt.State.ABANDONED
+    )
     attempts.update(user=user, visitor_id="")
 
     replays = PuzzleReplay.objects.filter(user__isnull=True, visitor_id=visitor_id)

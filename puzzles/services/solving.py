@@ -1,28 +1,34 @@
-"""Solving: judging moves against the proof, hints, submitting and scoring attempts.
+"""Solving, played on the server the way a rated game is: the server opens an attempt, holds
+the line played so far, judges each move against the stored proof as it arrives, and ends the
+try at the first wrong move, at the goal, or when the player asks for the solution.
 
-The browser never holds the solution. It posts the moves played so far; the server replays
-them on the engine, judges them against the stored proof and answers with the defender's
-reply, or with the refutation of a wrong move. A finished try is submitted as an attempt and
-scored by a Celery task, which judges the whole line again before it touches any rating.
+The browser never holds the solution. Hints and the solution are recorded on the attempt they
+were asked under, and only a player's first attempt at a puzzle can be rated, so neither a
+throwaway attempt nor the judge can be used to learn the answer before a rated try. Scoring (a
+Celery task) reads the result the server judged, never a line the client sends.
+
+Judging costs nothing while the line follows the stored proof; a move that leaves it is
+searched within a small budget (``proving.LIVE_NODES``, about 0.1 s) and the answer is kept in
+``PuzzleLineResult``, so the same line is never searched twice.
 """
 
 from __future__ import annotations
 
 import logging
-import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.http import Http404
 from django.utils import timezone
 
 from core.exceptions import ApplicationError
 from engine import EngineError, Move, Position
 from puzzles import glicko2, proving
-from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleReplay
+from puzzles.models import Puzzle, PuzzleAttempt, PuzzleLineResult, PuzzleRating, PuzzleReplay
 from puzzles.services.players import Player
 
 logger = logging.getLogger(__name__)
@@ -43,7 +49,7 @@ class PlayedMove:
 
 @dataclass(frozen=True)
 class JudgeResult:
-    """The answer to "is my line right so far?"."""
+    """The answer to "is my move right?"."""
 
     verdict: str  # continue | solved | wrong | unknown (could not be judged in time)
     move: PlayedMove | None = None  # the attacker's move just judged
@@ -54,6 +60,16 @@ class JudgeResult:
     legal_moves: list[str] = field(default_factory=list)  # the attacker's moves from ``fen``
     check: str | None = None  # the point of a general in check in ``fen``
     termination: str | None = None
+
+
+@dataclass(frozen=True)
+class AttemptPosition:
+    """Where an attempt stands: its line in both notations and the position after it."""
+
+    line: list[PlayedMove]
+    fen: str
+    legal_moves: list[str]  # the attacker's moves from ``fen``; empty once the try is over
+    check: str | None
 
 
 def _moves_check(puzzle: Puzzle, moves: Sequence[str]) -> Position:
@@ -104,22 +120,69 @@ def _require_proof(puzzle: Puzzle) -> dict[str, object]:
     return puzzle.proof
 
 
+def _kept_answer(puzzle: Puzzle, kind: str, line: Sequence[str], compute: Callable[[], Any]) -> Any:
+    """The answer kept for this line of the puzzle, or ``compute()``, kept now: the same line
+    is never searched twice (an ``unknown`` is kept too, so a hard line costs one capped
+    search, not one per request)."""
+    proof = _require_proof(puzzle)
+    digest = proving.proof_digest(proof)
+    key = " ".join(line)
+    rows = PuzzleLineResult.objects.filter(puzzle=puzzle, proof=digest, kind=kind, line=key)
+    kept = rows.values_list("answer", flat=True).first()
+    if kept is not None:
+        return kept
+    answer = compute()
+    PuzzleLineResult.objects.bulk_create(
+        [PuzzleLineResult(puzzle=puzzle, proof=digest, kind=kind, line=key, answer=answer)],
+        ignore_conflicts=True,  # a twin request kept the same answer first
+    )
+    return answer
+
+
+def _line_verdict(puzzle: Puzzle, moves: Sequence[str]) -> proving.Verdict:
+    proof = _require_proof(puzzle)
+
+    def compute() -> Any:
+        verdict = proving.judge(
+            variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=list(moves)
+        )
+        return verdict.to_data()
+
+    answer = _kept_answer(puzzle, PuzzleLineResult.Kind.JUDGE, moves, compute)
+    return proving.Verdict.from_data(answer)
+
+
+def puzzle_line_hint(*, puzzle: Puzzle, moves: Sequence[str]) -> str | None:
+    """A winning attacker move after the legal line ``moves`` (attacker to move), or ``None``
+    when none wins, or none was found within the budget."""
+    proof = _require_proof(puzzle)
+
+    def compute() -> Any:
+        found = proving.hint(variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=moves)
+        return {"move": found.move}
+
+    answer = _kept_answer(puzzle, PuzzleLineResult.Kind.HINT, moves, compute)
+    move = answer.get("move")
+    return str(move) if move else None
+
+
 def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
     """Judge the line ``moves`` (the attacker's moves and the defender's replies so far).
 
     The line must end with an attacker move. Raises ``ApplicationError`` for a line that is not
-    legal from the puzzle's position.
+    legal from the puzzle's position. Changes nothing but the kept answers of lines.
     """
-    proof = _require_proof(puzzle)
+    _require_proof(puzzle)
     if len(moves) % 2 == 0:
         raise ApplicationError(
             "The line must end with your move.", {"field": "moves", "length": len(moves)}
         )
     position = _moves_check(puzzle, moves)
+    moves = [Move.from_iccs(m).iccs() for m in moves]
     last = position.pop()
     played = _played(position, [last.iccs()])[0]
     position.push(last)
-    verdict = proving.judge(variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=list(moves))
+    verdict = _line_verdict(puzzle, moves)
     if verdict.verdict == "continue" and verdict.reply is not None:
         reply = _played(position, [verdict.reply])[0]
         position.push(Move.from_iccs(verdict.reply))
@@ -161,14 +224,20 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
 
 
 def puzzle_line_result(*, puzzle: Puzzle, moves: Sequence[str], gave_up: bool) -> str:
-    """``solved`` or ``failed`` for a finished try; the line must be legal (checked here)."""
+    """``solved`` or ``failed`` for a whole line, judged with the offline budget. Only for
+    attempts submitted whole before tries were played on the server (never rated)."""
     proof = _require_proof(puzzle)
     _moves_check(puzzle, moves)
     if gave_up or not moves:
         return PuzzleAttempt.Result.FAILED
     for end in range(1, len(moves) + 1, 2):
         verdict = proving.judge(
-            variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=list(moves[:end])
+            variant=puzzle.variant,
+            fen=puzzle.fen,
+            proof=proof,
+            moves=list(moves[:end]),
+            nodes=proving.OFFLINE_NODES,
+            seconds=proving.OFFLINE_SECONDS,
         )
         if verdict.verdict == "wrong":
             return PuzzleAttempt.Result.FAILED
@@ -177,47 +246,76 @@ def puzzle_line_result(*, puzzle: Puzzle, moves: Sequence[str], gave_up: bool) -
     return PuzzleAttempt.Result.FAILED  # stopped half-way: counts as giving up
 
 
-def _attempt_get_or_create(
-    *, puzzle: Puzzle, player: Player, client_id: uuid.UUID
-) -> PuzzleAttempt:
-    """The player's attempt with this client id, created if new; safe against a racing twin."""
-    others = PuzzleAttempt.objects.filter(puzzle=puzzle, client_id=client_id).exclude(
-        player.owner_q()
+# --- Attempts ------------------------------------------------------------------------------
+
+
+def attempt_position(*, attempt: PuzzleAttempt) -> AttemptPosition:
+    """The attempt's line in both notations and the position after it."""
+    puzzle = attempt.puzzle
+    position = Position.from_fen(puzzle.variant, puzzle.fen)
+    line = _played(position, attempt.moves)
+    for move in attempt.moves:
+        position.push(Move.from_iccs(move))
+    legal = sorted(m.iccs() for m in position.legal_moves) if attempt.is_open else []
+    return AttemptPosition(
+        line=line, fen=position.fen(), legal_moves=legal, check=_general_in_check(position)
     )
-    if others.exists():
-        raise PermissionDenied("This attempt belongs to someone else.")
-    lookup = {"puzzle": puzzle, "client_id": client_id, **player.owner_fields()}
-    try:
-        with transaction.atomic():
-            attempt, _created = PuzzleAttempt.objects.get_or_create(**lookup)
-    except IntegrityError:  # the twin request created it between our read and our write
-        attempt = PuzzleAttempt.objects.get(**lookup)
-    return attempt
 
 
-def puzzle_hint(
-    *, puzzle: Puzzle, player: Player, client_id: uuid.UUID, moves: Sequence[str], level: int
-) -> dict[str, str]:
-    """A hint for the attacker's next move: level 1 names the piece, level 2 the move.
+def puzzle_tryable_check(*, puzzle: Puzzle) -> None:
+    """Refuse a puzzle that cannot be tried (not proved yet)."""
+    if puzzle.proof is None:
+        raise ApplicationError("This puzzle cannot be tried yet.", {"status": puzzle.status})
 
-    The attempt is marked as helped, which makes it unrated.
+
+def puzzle_attempt_open(*, puzzle: Puzzle, player: Player) -> tuple[PuzzleAttempt, bool]:
+    """The player's open attempt at ``puzzle``, or a new one; ``True`` when it is new.
+
+    A player has at most one open attempt per puzzle (a database constraint), so opening
+    again, from another tab or after reloading the page, goes on with the same line, hints
+    and all. A new attempt is the player's first try only if the player (account or visitor)
+    has never opened one at this puzzle before; only a first try can be rated.
     """
-    proof = _require_proof(puzzle)
-    if len(moves) % 2 == 1:
-        raise ApplicationError("A hint is for your move: wait for the reply.", {"field": "moves"})
-    _moves_check(puzzle, moves)
-    best = proving.hint(variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=list(moves))
-    if best is None:
-        raise ApplicationError("There is no winning move from here.", {"field": "moves"})
-    with transaction.atomic():
-        attempt = _attempt_get_or_create(puzzle=puzzle, player=player, client_id=client_id)
-        attempt = PuzzleAttempt.objects.select_for_update().get(pk=attempt.pk)
-        if attempt.state == PuzzleAttempt.State.STARTED and attempt.hints_used < level:
-            attempt.hints_used = level
-            attempt.save(update_fields=["hints_used", "updated_at"])
-    if level >= HINT_MOVE:
-        return {"from": best[:2], "to": best[2:], "move": best}
-    return {"from": best[:2]}
+    puzzle_tryable_check(puzzle=puzzle)
+    for _ in range(3):
+        earlier = list(
+            PuzzleAttempt.objects.filter(player.owner_q(), puzzle=puzzle)
+            .select_related("puzzle")
+            .order_by("-id")
+        )
+        for attempt in earlier:
+            if attempt.is_open:
+                return attempt, False
+        fields = {
+            "first_try": not earlier,
+            "is_replay": bool(earlier)
+            and PuzzleReplay.objects.filter(
+                player.owner_q(), puzzle=puzzle, solved_at__isnull=True
+            ).exists(),
+        }
+        try:
+            with transaction.atomic():
+                attempt = PuzzleAttempt.objects.create(
+                    puzzle=puzzle, **player.owner_fields(), **fields
+                )
+            return attempt, True
+        except IntegrityError:  # a twin request opened one first: go on with it
+            continue
+    raise ApplicationError("The attempt could not be opened: try again.", {"field": "attempt"})
+
+
+def _attempt_locked(*, attempt_id: int, puzzle: Puzzle, player: Player | None) -> PuzzleAttempt:
+    """Inside a transaction: the player's attempt ``attempt_id`` at ``puzzle``, its row locked
+    until the end of the transaction. Anyone else's, or none, is a 404."""
+    attempt = (
+        PuzzleAttempt.objects.select_for_update().filter(pk=attempt_id, puzzle=puzzle).first()
+        if player is not None
+        else None
+    )
+    if attempt is None or player is None or not _owned_by(attempt, player):
+        raise Http404("No such attempt.")
+    attempt.puzzle = puzzle
+    return attempt
 
 
 def _owned_by(attempt: PuzzleAttempt, player: Player) -> bool:
@@ -226,110 +324,103 @@ def _owned_by(attempt: PuzzleAttempt, player: Player) -> bool:
     return attempt.user_id is None and attempt.visitor_id == player.visitor_id
 
 
-def _attempt_locked(
-    *, puzzle: Puzzle, player: Player, client_id: uuid.UUID
-) -> PuzzleAttempt | None:
-    """Inside a transaction: the player's attempt with this client id, its row locked until the
-    end of the transaction, or ``None`` when there is none yet. An id another player already
-    used for this puzzle is refused."""
-    rows = list(
-        PuzzleAttempt.objects.select_for_update().filter(puzzle=puzzle, client_id=client_id)
-    )
-    if any(not _owned_by(row, player) for row in rows):
-        raise PermissionDenied("This attempt belongs to someone else.")
-    return rows[0] if rows else None
+def _require_open(attempt: PuzzleAttempt) -> None:
+    if not attempt.is_open:
+        raise ApplicationError(
+            "This attempt is over: open a new one to play again.",
+            {"field": "attempt", "code": "attempt_over", "state": attempt.state},
+        )
 
 
-def puzzle_attempt_submit(
-    *,
-    puzzle: Puzzle,
-    player: Player,
-    client_id: uuid.UUID,
-    moves: Sequence[str],
-    seconds: int,
-    gave_up: bool,
-) -> PuzzleAttempt:
-    """Record a finished try and have it scored (once) by a Celery task.
-
-    Submitting the same try again (same player, puzzle and ``client_id``) returns the same
-    attempt and schedules nothing more. Only published puzzles, and one's own drafts, can be
-    tried; a line that is not legal from the puzzle's position is refused.
-    """
-    if puzzle.proof is None:
-        raise ApplicationError("This puzzle cannot be tried yet.", {"status": puzzle.status})
-    _moves_check(puzzle, moves)
-    line = [Move.from_iccs(m).iccs() for m in moves]
-    try:
-        return _attempt_submit_once(puzzle, player, client_id, line, seconds, gave_up)
-    except IntegrityError:  # a twin request inserted the same attempt first: read its row
-        return _attempt_submit_once(puzzle, player, client_id, line, seconds, gave_up)
-
-
-def _attempt_submit_once(
-    puzzle: Puzzle,
-    player: Player,
-    client_id: uuid.UUID,
-    moves: list[str],
-    seconds: int,
-    gave_up: bool,
-) -> PuzzleAttempt:
-    """One transaction: a new try costs three statements (lock-or-find, replay check,
-    insert); a try that took hints already has a row, which is locked and updated."""
+def _finish(attempt: PuzzleAttempt, result: str, now: datetime) -> None:
+    """End the try with ``result`` and have it scored (once) by a Celery task."""
     from puzzles.tasks import puzzle_attempt_score_task
 
+    attempt.result = result
+    attempt.state = PuzzleAttempt.State.SUBMITTED
+    attempt.submitted_at = now
+    attempt.seconds = max(0, min(int((now - attempt.created_at).total_seconds()), MAX_SECONDS))
+    attempt.save()
+    attempt_id = attempt.pk
+    # The page polls the attempt's row, never the task's result: none is stored.
+    transaction.on_commit(
+        lambda: puzzle_attempt_score_task.apply_async((attempt_id,), ignore_result=True)
+    )
+
+
+def puzzle_attempt_move(
+    *, attempt_id: int, puzzle: Puzzle, player: Player | None, move: str, ply: int | None = None
+) -> tuple[PuzzleAttempt, JudgeResult]:
+    """Play the attacker's ``move`` in the open attempt and judge it against the proof.
+
+    ``continue``: the move and the defender's reply join the attempt's line. ``solved`` and
+    ``wrong`` end the try (the first wrong move ends it). ``unknown``: the move could not be
+    judged within the budget and is not played; another may be tried. ``ply``, when given, is
+    where the move goes in the line: a move sent again after a lost answer gets the same
+    answer, and a move out of step is refused.
+    """
     with transaction.atomic():
-        attempt = _attempt_locked(puzzle=puzzle, player=player, client_id=client_id)
-        if attempt is not None and attempt.state != PuzzleAttempt.State.STARTED:
-            if attempt.moves != moves or attempt.gave_up != gave_up:
-                raise ApplicationError(
-                    "This attempt was already submitted with other moves.",
-                    {"field": "attempt_id", "code": "already_submitted", "attempt": attempt.pk},
-                )
-            return attempt
-        fields = {
-            "moves": moves,
-            "gave_up": gave_up,
-            "seconds": max(0, min(int(seconds), MAX_SECONDS)),
-            "is_replay": PuzzleReplay.objects.filter(
-                player.owner_q(), puzzle=puzzle, solved_at__isnull=True
-            ).exists(),
-            "state": PuzzleAttempt.State.SUBMITTED,
-            "submitted_at": timezone.now(),
-        }
-        if attempt is None:
-            attempt = PuzzleAttempt.objects.create(
-                puzzle=puzzle, client_id=client_id, **player.owner_fields(), **fields
+        attempt = _attempt_locked(attempt_id=attempt_id, puzzle=puzzle, player=player)
+        line = list(attempt.moves)
+        if ply is not None and ply != len(line):
+            if ply < len(line) and ply % 2 == 0 and line[ply] == move:
+                return attempt, puzzle_judge(puzzle=puzzle, moves=line[: ply + 1])
+            raise ApplicationError(
+                f"The move is out of step: the line has {len(line)} moves.",
+                {"field": "ply", "code": "out_of_step", "ply": len(line)},
             )
-        else:
-            for name, value in fields.items():
-                setattr(attempt, name, value)
-            attempt.save(update_fields=[*fields, "updated_at"])
-        attempt_id = attempt.pk
-        # The page polls the attempt's row, never the task's result: none is stored.
-        transaction.on_commit(
-            lambda: puzzle_attempt_score_task.apply_async((attempt_id,), ignore_result=True)
-        )
+        _require_open(attempt)
+        result = puzzle_judge(puzzle=puzzle, moves=[*line, move])
+        assert result.move is not None
+        if result.verdict == "unknown":
+            return attempt, result
+        line.append(result.move.iccs)
+        if result.verdict == "continue" and result.reply is not None:
+            attempt.moves = [*line, result.reply.iccs]
+            attempt.save(update_fields=["moves", "updated_at"])
+            return attempt, result
+        attempt.moves = line
+        solved = result.verdict == "solved"
+        result_name = PuzzleAttempt.Result.SOLVED if solved else PuzzleAttempt.Result.FAILED
+        _finish(attempt, result_name, timezone.now())
+    return attempt, result
+
+
+def puzzle_attempt_hint(
+    *, attempt_id: int, puzzle: Puzzle, player: Player | None, level: int
+) -> tuple[PuzzleAttempt, dict[str, str]]:
+    """A hint for the attacker's next move in the open attempt: level 1 names the piece,
+    level 2 the move. It is recorded on the attempt, which can then no longer be rated."""
+    with transaction.atomic():
+        attempt = _attempt_locked(attempt_id=attempt_id, puzzle=puzzle, player=player)
+        _require_open(attempt)
+        best = puzzle_line_hint(puzzle=puzzle, moves=attempt.moves)
+        if best is None:
+            raise ApplicationError(
+                "No hint can be given from here.", {"field": "attempt", "code": "no_hint"}
+            )
+        attempt.hints_used += 1
+        attempt.save(update_fields=["hints_used", "updated_at"])
+    if level >= HINT_MOVE:
+        return attempt, {"from": best[:2], "to": best[2:], "move": best}
+    return attempt, {"from": best[:2]}
+
+
+def puzzle_attempt_give_up(
+    *, attempt_id: int, puzzle: Puzzle, player: Player | None
+) -> PuzzleAttempt:
+    """Show the solution: the open try ends, failed and unrated. An attempt already over is
+    returned as it is (its solution can be shown too)."""
+    with transaction.atomic():
+        attempt = _attempt_locked(attempt_id=attempt_id, puzzle=puzzle, player=player)
+        if attempt.is_open:
+            attempt.gave_up = True
+            _finish(attempt, PuzzleAttempt.Result.FAILED, timezone.now())
     return attempt
 
 
-def _earlier_attempts(attempt: PuzzleAttempt) -> bool:
-    """Has the owner tried this puzzle before this attempt?"""
-    same_owner = (
-        PuzzleAttempt.objects.filter(user_id=attempt.user_id)
-        if attempt.user_id is not None
-        else PuzzleAttempt.objects.filter(user__isnull=True, visitor_id=attempt.visitor_id)
-    )
-    return (
-        same_owner.filter(puzzle_id=attempt.puzzle_id)
-        .exclude(pk=attempt.pk)
-        .exclude(state=PuzzleAttempt.State.STARTED)
-        .filter(submitted_at__lte=attempt.submitted_at)
-        .exists()
-    )
-
-
-def _replay_update(attempt: PuzzleAttempt, now: timezone.datetime) -> None:
-    owner = {"user_id": attempt.user_id} if attempt.user_id else {
+def _replay_update(attempt: PuzzleAttempt, now: datetime) -> None:
+    owner: dict[str, Any] = {"user_id": attempt.user_id} if attempt.user_id else {
         "user__isnull": True, "visitor_id": attempt.visitor_id
     }  # fmt: skip
     replay = (
@@ -356,7 +447,9 @@ def _replay_update(attempt: PuzzleAttempt, now: timezone.datetime) -> None:
 
 
 def puzzle_attempt_score(*, attempt_id: int) -> PuzzleAttempt | None:
-    """Score a submitted attempt: judge its line, update ratings, plays and replays — once.
+    """Score a finished attempt from the result the server judged: ratings, plays, replays —
+    once. Rated only for a logged-in player's first try, without hints or the solution shown,
+    at a published puzzle the player did not author.
 
     Locking: the attempt row is locked with ``select_for_update`` for the whole transaction, and
     the attempt is skipped when it is already scored, so a retried task or two workers racing on
@@ -375,18 +468,21 @@ def puzzle_attempt_score(*, attempt_id: int) -> PuzzleAttempt | None:
             return attempt  # gone, already scored, or not submitted: nothing to do
         puzzle = attempt.puzzle
         now = timezone.now()
-        result = puzzle_line_result(puzzle=puzzle, moves=attempt.moves, gave_up=attempt.gave_up)
+        result = attempt.result
+        if result == PuzzleAttempt.Result.PENDING:  # submitted whole, before server play
+            result = puzzle_line_result(puzzle=puzzle, moves=attempt.moves, gave_up=attempt.gave_up)
         rating_row = None
         if attempt.user_id is not None:
             PuzzleRating.objects.get_or_create(user_id=attempt.user_id, variant=puzzle.variant)
             rating_row = PuzzleRating.objects.select_for_update().get(
                 user_id=attempt.user_id, variant=puzzle.variant
             )
-        first_try = not _earlier_attempts(attempt)
+        first_try = attempt.first_try
         rated = (
             rating_row is not None
             and first_try
             and attempt.hints_used == 0
+            and not attempt.gave_up
             and not attempt.is_replay
             and puzzle.status == Puzzle.Status.PUBLISHED
             and puzzle.author_id != attempt.user_id

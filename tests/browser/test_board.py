@@ -358,7 +358,7 @@ def test_a_puzzle_is_played_from_the_keyboard(
     assert reply
     mate = proving.hint(
         variant="xiangqi", fen=MATE_IN_2, proof=puzzle.proof, moves=[MATE_IN_2_KEY, reply]
-    )
+    ).move
     assert mate
     position = Position.from_fen("xiangqi", MATE_IN_2)
     position.push(Move.from_iccs(MATE_IN_2_KEY))

@@ -15,8 +15,13 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from puzzles import proving
-from puzzles.models import Puzzle
-from puzzles.services import daily_puzzles_choose, puzzle_judge, puzzle_publish
+from puzzles.models import Puzzle, PuzzleAttempt
+from puzzles.services import (
+    daily_puzzles_choose,
+    puzzle_judge,
+    puzzle_line_hint,
+    puzzle_publish,
+)
 from tests.puzzles.positions import MATE_IN_2, MATE_IN_2_KEY
 
 pytestmark = [pytest.mark.browser, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
@@ -84,9 +89,11 @@ def test_solve_the_daily_puzzle_by_clicking(
     state(page, "playing")
     reply = page.locator("#moves li.move-defender").first.get_attribute("data-iccs")
     assert reply is not None
-    mate = proving.hint(
-        variant="xiangqi", fen=MATE_IN_2, proof=puzzle.proof, moves=[MATE_IN_2_KEY, reply]
-    )
+    # The server holds the line: after a reload the try goes on where it was.
+    page.reload()
+    state(page, "playing")
+    expect(page.locator("#moves li.move-defender")).to_have_attribute("data-iccs", reply)
+    mate = puzzle_line_hint(puzzle=puzzle, moves=[MATE_IN_2_KEY, reply])
     assert mate is not None
     click_move(page, mate)
     expect(page.locator("#status")).to_have_attribute("data-kind", "solved")
@@ -195,3 +202,24 @@ def test_dashboard_shows_ratings_and_replays(
     expect(page.locator("[data-testid='replays'] li a")).to_have_count(1)
     expect(page.locator("[data-testid='theme-stats'] tbody tr")).not_to_have_count(0)
     page.screenshot(path=str(artifacts / "puzzles-dashboard.png"), full_page=True)
+
+
+def test_hints_and_the_solution_are_asked_of_the_server(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    puzzle = published()
+    log_in(page, live_server, "helped")
+    page.goto(f"/puzzles/p/{puzzle.slug}/")
+    state(page, "ready")
+    page.click("#hint")
+    expect(page.locator("#result")).not_to_be_empty()
+    page.click("#hint")
+    expect(page.locator("#hint")).to_be_disabled()
+    page.click("#give-up")
+    expect(page.locator("#solution-line li")).to_have_count(3)
+    state(page, "scored")
+    expect(page.locator("#result")).to_have_attribute("data-result", "failed")
+    expect(page.locator("#result")).to_have_attribute("data-rated", "")
+    page.screenshot(path=str(artifacts / "puzzles-helped.png"), full_page=True)
+    attempt = PuzzleAttempt.objects.get(puzzle=puzzle)
+    assert attempt.hints_used == 2 and attempt.gave_up and not attempt.rated

@@ -365,7 +365,8 @@ class Site:
         self, database_url: str, broker_url: str, logs: Path, queue_prefix: str, **extra: str
     ) -> None:
         self.logs = logs
-        self.queue_names = [f"{queue_prefix}{kind}" for kind in ("celery", "proving", "scoring")]
+        kinds = ("celery", "proving", "scoring", "playing")
+        self.queue_names = [f"{queue_prefix}{kind}" for kind in kinds]
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "PYTEST_"))},
             "DJANGO_SETTINGS_MODULE": "config.settings.test",

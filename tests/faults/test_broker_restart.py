@@ -11,7 +11,6 @@ persistent messages, publisher confirms), and workers and web processes reconnec
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
@@ -26,13 +25,15 @@ PUZZLES = 4
 
 
 def submit_attempt(player: Player, puzzle: int) -> int:
-    response = player.post(
-        f"/api/puzzles/{puzzle}/attempts/",
-        {"attempt_id": str(uuid.uuid4()), "moves": ["a0d0"], "seconds": 3},
-        timeout=60,
+    """Open an attempt and play the mate in one: the try ends and its scoring is queued."""
+    opened = player.post(f"/api/puzzles/{puzzle}/attempts/", timeout=60)
+    assert opened.status_code == 201, opened.text
+    attempt = int(opened.json()["id"])
+    judged = player.post(
+        f"/api/puzzles/{puzzle}/judge/", {"attempt": attempt, "move": "a0d0"}, timeout=60
     )
-    assert response.status_code == 202, response.text
-    return int(response.json()["id"])
+    assert judged.status_code == 200 and judged.json()["verdict"] == "solved", judged.text
+    return attempt
 
 
 def submit_puzzle(author: Player, fen: str) -> int:

@@ -10,7 +10,6 @@ players submit attempts, and every one is scored within seconds by the scoring w
 from __future__ import annotations
 
 import time
-import uuid
 from typing import Any
 
 import pytest
@@ -84,13 +83,15 @@ def test_scoring_completes_while_the_proving_queue_is_full(
         submitted_at = time.monotonic()
         attempts = []
         for player in players:
+            opened = player.post(f"/api/puzzles/{db['puzzle']}/attempts/", timeout=60)
+            assert opened.status_code == 201, opened.text
             answer = player.post(
-                f"/api/puzzles/{db['puzzle']}/attempts/",
-                {"attempt_id": str(uuid.uuid4()), "moves": ["a0d0"], "seconds": 5},
+                f"/api/puzzles/{db['puzzle']}/judge/",
+                {"attempt": opened.json()["id"], "move": "a0d0"},
                 timeout=60,
             )
-            assert answer.status_code == 202, answer.text
-            attempts.append(int(answer.json()["id"]))
+            assert answer.status_code == 200 and answer.json()["verdict"] == "solved", answer.text
+            attempts.append(int(answer.json()["attempt"]["id"]))
         wait_until(
             lambda: {row[0] for row in fault_postgres.execute(
                 "SELECT state FROM puzzles_puzzleattempt WHERE id IN "

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import signal
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -78,14 +77,14 @@ def test_killing_the_pool_process_while_scoring_scores_the_attempt_once(
         fault_postgres, name, f"SELECT plays FROM puzzles_puzzle WHERE id = {puzzle}"
     )
 
-    # Submitted with no worker running: the scoring task waits in the queue.
-    submitted = player.post(
-        f"/api/puzzles/{puzzle}/attempts/",
-        {"attempt_id": str(uuid.uuid4()), "moves": ["a0d0"], "seconds": 5},
-        timeout=30,
+    # Solved with no worker running: the scoring task waits in the queue.
+    opened = player.post(f"/api/puzzles/{puzzle}/attempts/", timeout=30)
+    assert opened.status_code == 201, opened.text
+    attempt = opened.json()["id"]
+    judged = player.post(
+        f"/api/puzzles/{puzzle}/judge/", {"attempt": attempt, "move": "a0d0"}, timeout=30
     )
-    assert submitted.status_code == 202, submitted.text
-    attempt = submitted.json()["id"]
+    assert judged.status_code == 200 and judged.json()["verdict"] == "solved", judged.text
     assert site.task_events("puzzles.score_attempt") == {}
 
     with row_locked(db["url"], "puzzles_puzzle", puzzle):

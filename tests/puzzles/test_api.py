@@ -4,8 +4,8 @@ other people's attempts are refused, only authors edit, and the schema lists eve
 from __future__ import annotations
 
 import json
-import uuid
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django.test import Client
@@ -30,6 +30,28 @@ def logged_in(user: Any) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def open_attempt(client: Client, puzzle: Puzzle) -> dict[str, Any]:
+    opened = post(client, f"/api/puzzles/{puzzle.pk}/attempts/")
+    assert opened.status_code in (200, 201), opened.content
+    return dict(opened.json())
+
+
+def play(client: Client, puzzle: Puzzle, attempt: dict[str, Any], move: str, **kw: Any) -> Any:
+    return post(
+        client, f"/api/puzzles/{puzzle.pk}/judge/", {"attempt": attempt["id"], "move": move, **kw}
+    )
+
+
+def play_out(client: Client, puzzle: Puzzle) -> dict[str, Any]:
+    """Open an attempt and play the winning line in it; the last judgement."""
+    attempt = open_attempt(client, puzzle)
+    line = winning_line(puzzle)
+    for move in line[::2]:
+        judged = play(client, puzzle, attempt, move).json()
+    assert judged["verdict"] == "solved", judged
+    return dict(judged)
 
 
 def leaks(data: Any, puzzle: Puzzle) -> list[str]:
@@ -75,19 +97,15 @@ def test_a_puzzle_shows_its_solution_only_after_a_finished_try(client: Client, m
     assert detail["solution"] is None and not leaks(detail, puzzle)
     assert detail["turn"] == "red" and MATE_IN_2_KEY in detail["legal_moves"]
     assert detail["share_url"].endswith(f"/puzzles/p/{puzzle.slug}/")
-    # A hint is not a finished try.
-    hint = post(
-        client, f"/api/puzzles/{puzzle.pk}/hint/", {"attempt_id": str(uuid.uuid4()), "moves": []}
-    )
-    assert hint.json() == {"level": 1, "square": "g8", "move": None}
+    # Opening an attempt and taking a hint is not a finished try.
+    attempt = open_attempt(client, puzzle)
+    assert attempt["solution"] is None and not leaks(attempt, puzzle)
+    hint = post(client, f"/api/puzzles/{puzzle.pk}/hint/", {"attempt": attempt["id"]})
+    assert hint.json() == {"level": 1, "square": "g8", "move": None, "hints_used": 1}
     assert client.get(f"/api/puzzles/{puzzle.pk}/").json()["solution"] is None
-    submitted = post(
-        client,
-        f"/api/puzzles/{puzzle.pk}/attempts/",
-        {"attempt_id": str(uuid.uuid4()), "moves": [], "gave_up": True},
-    )
-    assert submitted.status_code == 202
-    assert submitted.json()["solution"]["key"] == MATE_IN_2_KEY
+    shown = post(client, f"/api/puzzles/{puzzle.pk}/give-up/", {"attempt": attempt["id"]})
+    assert shown.status_code == 200
+    assert shown.json()["solution"]["key"] == MATE_IN_2_KEY and shown.json()["gave_up"]
     after = client.get(f"/api/puzzles/{puzzle.pk}/").json()
     assert after["solution"]["line"][0]["iccs"] == MATE_IN_2_KEY
     # Someone else still does not see it.
@@ -107,61 +125,63 @@ def test_next_and_daily_never_show_solutions(client: Client, make_puzzle) -> Non
 
 def test_judging_through_the_api(client: Client, make_puzzle) -> None:
     puzzle = make_puzzle()
-    good = post(client, f"/api/puzzles/{puzzle.pk}/judge/", {"moves": [MATE_IN_2_KEY]}).json()
+    attempt = open_attempt(client, puzzle)
+    assert attempt["state"] == "started" and attempt["first_try"] and attempt["line"] == []
+    assert attempt["fen"] == MATE_IN_2 and MATE_IN_2_KEY in attempt["legal_moves"]
+    bad = play(client, puzzle, attempt, "a0a9")
+    assert bad.status_code == 400 and "not a legal move" in bad.json()["error"]["message"]
+    good = play(client, puzzle, attempt, MATE_IN_2_KEY, ply=0).json()
     assert good["verdict"] == "continue" and good["reply"]["chinese"]
     assert good["move"] == {
         "iccs": MATE_IN_2_KEY,
         "chinese": "兵三进一",
         "fen": good["move"]["fen"],
     }
-    wrong = post(
-        client, f"/api/puzzles/{puzzle.pk}/judge/", {"moves": [a_wrong_first_move(puzzle)]}
-    )
-    assert wrong.json()["verdict"] == "wrong"
-    bad = post(client, f"/api/puzzles/{puzzle.pk}/judge/", {"moves": ["a0a9"]})
-    assert bad.status_code == 400 and "not a legal move" in bad.json()["error"]["message"]
+    assert good["attempt"]["moves"] == [MATE_IN_2_KEY, good["reply"]["iccs"]]
+    # Reloading the page goes on with the same attempt and its line.
+    again = open_attempt(client, puzzle)
+    assert again["id"] == attempt["id"] and [m["iccs"] for m in again["line"]] == again["moves"]
+    assert again["fen"] == good["fen"] and again["legal_moves"] == good["legal_moves"]
 
 
-def test_a_forged_attempt_is_refused(client: Client, make_puzzle, make_user) -> None:
+def test_a_wrong_move_ends_the_try_through_the_api(client: Client, make_puzzle) -> None:
     puzzle = make_puzzle()
-    user = logged_in(make_user())
-    url = f"/api/puzzles/{puzzle.pk}/attempts/"
-    not_from_here = post(user, url, {"attempt_id": str(uuid.uuid4()), "moves": ["e0e1", "d9d8"]})
-    assert not_from_here.status_code == 400
-    garbage = post(user, url, {"attempt_id": str(uuid.uuid4()), "moves": ["zz99"]})
-    assert garbage.status_code == 400
-    too_long = post(user, url, {"attempt_id": str(uuid.uuid4()), "moves": ["g8g9"] * 9})
-    assert too_long.status_code == 400
-    assert PuzzleAttempt.objects.filter(state=PuzzleAttempt.State.SUBMITTED).count() == 0
+    attempt = open_attempt(client, puzzle)
+    wrong = play(client, puzzle, attempt, a_wrong_first_move(puzzle)).json()
+    assert wrong["verdict"] == "wrong" and wrong["refutation"]
+    assert wrong["attempt"]["state"] == "submitted" and wrong["attempt"]["result"] == "failed"
+    assert wrong["attempt"]["solution"] is None  # shown on request only
+    status = client.get(wrong["attempt"]["status_url"]).json()
+    assert status["solution"]["key"] == MATE_IN_2_KEY  # the try is over
+    over = play(client, puzzle, attempt, MATE_IN_2_KEY)
+    assert over.status_code == 400 and over.json()["error"]["extra"]["code"] == "attempt_over"
+    retry = open_attempt(client, puzzle)
+    assert retry["id"] != attempt["id"] and not retry["first_try"]
 
 
-def test_another_users_attempt_is_refused(make_puzzle, make_user) -> None:
+def test_judge_and_hint_need_an_attempt_of_ones_own(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     alice, bob = logged_in(make_user()), logged_in(make_user())
-    attempt_id = str(uuid.uuid4())
-    body = {"attempt_id": attempt_id, "moves": winning_line(puzzle)}
-    mine = post(alice, f"/api/puzzles/{puzzle.pk}/attempts/", body)
-    assert mine.status_code == 202
-    status_url = mine.json()["status_url"]
-    assert alice.get(status_url).status_code == 200
-    assert bob.get(status_url).status_code == 404
-    assert Client().get(status_url).status_code == 404
-    stolen = post(bob, f"/api/puzzles/{puzzle.pk}/attempts/", body)
-    assert stolen.status_code == 403
-    hint = post(bob, f"/api/puzzles/{puzzle.pk}/hint/", {"attempt_id": attempt_id, "moves": []})
-    assert hint.status_code == 403
+    attempt = open_attempt(alice, puzzle)
+    for client in (bob, Client()):
+        assert play(client, puzzle, attempt, MATE_IN_2_KEY).status_code == 404
+        hint = post(client, f"/api/puzzles/{puzzle.pk}/hint/", {"attempt": attempt["id"]})
+        assert hint.status_code == 404
+        shown = post(client, f"/api/puzzles/{puzzle.pk}/give-up/", {"attempt": attempt["id"]})
+        assert shown.status_code == 404
+        assert client.get(attempt["status_url"]).status_code == 404
+    missing = post(alice, f"/api/puzzles/{puzzle.pk}/judge/", {"move": MATE_IN_2_KEY})
+    assert missing.status_code == 400 and "attempt" in json.dumps(missing.json())
+    stored = PuzzleAttempt.objects.get(pk=attempt["id"])
+    assert stored.moves == [] and stored.hints_used == 0 and stored.is_open
 
 
 def test_attempt_status_reports_the_rating_change(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     user = make_user()
     client = logged_in(user)
-    submitted = post(
-        client,
-        f"/api/puzzles/{puzzle.pk}/attempts/",
-        {"attempt_id": str(uuid.uuid4()), "moves": winning_line(puzzle), "seconds": 20},
-    ).json()
-    assert submitted["state"] == "submitted" and submitted["result"] == "pending"
+    submitted = play_out(client, puzzle)["attempt"]
+    assert submitted["state"] == "submitted" and submitted["result"] == "solved"
     puzzle_attempt_score(attempt_id=submitted["id"])  # the task's work, run here
     status = client.get(submitted["status_url"]).json()
     assert status["state"] == "scored" and status["result"] == "solved" and status["rated"]
@@ -178,13 +198,10 @@ def test_attempt_status_reports_the_rating_change(make_puzzle, make_user) -> Non
 
 def test_anonymous_visitors_play_unrated(client: Client, make_puzzle) -> None:
     puzzle = make_puzzle()
-    submitted = post(
-        client,
-        f"/api/puzzles/{puzzle.pk}/attempts/",
-        {"attempt_id": str(uuid.uuid4()), "moves": [a_wrong_first_move(puzzle)]},
-    ).json()
-    attempt = puzzle_attempt_score(attempt_id=submitted["id"])
-    assert attempt is not None and attempt.user is None and attempt.visitor_id and not attempt.rated
+    attempt = open_attempt(client, puzzle)
+    judged = play(client, puzzle, attempt, a_wrong_first_move(puzzle)).json()
+    scored = puzzle_attempt_score(attempt_id=judged["attempt"]["id"])
+    assert scored is not None and scored.user is None and scored.visitor_id and not scored.rated
     dashboard = client.get("/api/puzzles/dashboard/").json()
     assert [r["puzzle"] for r in dashboard["replays"]] == [puzzle.pk]
     assert dashboard["ratings"] == []
@@ -226,7 +243,7 @@ def test_authoring_flow_and_permissions(make_puzzle, make_user) -> None:
     # Published puzzles: visible to all, editable by nobody.
     published = make_puzzle(author=author_user, source=Puzzle.Source.AUTHORED)
     purl = f"/api/puzzles/authored/{published.pk}/"
-    assert patch(stranger, purl, {"title": "theirs"}).status_code == 403
+    assert patch(stranger, purl, {"title": "theirs"}).status_code == 404
     refused = patch(author, purl, {"title": "changed"})
     assert refused.status_code == 400 and "published" in refused.json()["error"]["message"]
     assert post(stranger, f"/api/puzzles/authored/{draft['id']}/submit/").status_code == 404
@@ -242,7 +259,8 @@ def test_the_schema_lists_every_puzzle_operation(client: Client) -> None:
     }
     assert {
         "puzzles_list", "puzzles_get", "puzzles_next", "puzzles_daily", "puzzles_judge",
-        "puzzles_hint", "puzzles_attempt_submit", "puzzles_attempt_get", "puzzles_dashboard",
+        "puzzles_hint", "puzzles_attempt_open", "puzzles_give_up", "puzzles_attempt_get",
+        "puzzles_dashboard",
         "puzzles_themes", "puzzles_authored_list", "puzzles_authored_create",
         "puzzles_authored_get", "puzzles_authored_update", "puzzles_authored_submit",
         "puzzles_position_check",
@@ -252,8 +270,65 @@ def test_the_schema_lists_every_puzzle_operation(client: Client) -> None:
 
 def test_players_are_identified_by_session(client: Client, make_puzzle) -> None:
     puzzle = make_puzzle()
-    body = {"attempt_id": str(uuid.uuid4()), "moves": [], "gave_up": True}
-    assert post(client, f"/api/puzzles/{puzzle.pk}/attempts/", body).status_code == 202
+    assert post(client, f"/api/puzzles/{puzzle.pk}/attempts/").status_code == 201
     visitor = client.session["visitor_id"]
     assert PuzzleAttempt.objects.get().visitor_id == visitor
     assert Player(visitor_id=visitor).owner_fields()["visitor_id"] == visitor
+
+
+VALUES = {
+    "variant": "xiangqi",
+    "fen": MATE_IN_1,
+    "moves_to_win": 1,
+    "goal": "mate",
+    "title": "t",
+    "move": "a0d0",
+    "ply": 0,
+    "level": 1,
+    "moves": [],
+    "attempt_id": "6d1c3c36-0d1e-4d57-9c59-2b8a8a4a1f11",
+}
+
+
+def encoded(body: dict[str, Any], media: str) -> dict[str, Any]:
+    """The body as a client following the schema sends it in ``media`` (lists as repeated
+    fields in forms, so that an empty list is no field at all)."""
+    if media == "application/json":
+        return {"data": json.dumps(body), "content_type": media}
+    if media == "application/x-www-form-urlencoded":
+        return {"data": urlencode(body, doseq=True), "content_type": media}
+    return {"data": body}  # the test client's multipart encoding
+
+
+def test_the_schema_and_the_validation_agree_on_what_a_body_needs(make_puzzle, make_user) -> None:
+    """For every puzzle operation with a body, in every media type the schema documents: a
+    body with just the properties the schema requires is accepted, and one without any of
+    them is refused. (Before, ``moves: []`` was valid by the schema and refused in forms.)"""
+    client = logged_in(make_user())
+    schema = client.get("/api/schema/?format=json").json()
+    components = schema["components"]["schemas"]
+    checked = set()
+    for path, operations in schema["paths"].items():
+        if not path.startswith("/api/puzzles/"):
+            continue
+        for method, operation in operations.items():
+            content = operation.get("requestBody", {}).get("content", {})
+            for media, spec in content.items():
+                ref = spec["schema"]["$ref"].rsplit("/", 1)[-1]
+                required = components[ref].get("required", [])
+                if not required:
+                    continue
+                for left_out in [None, *required]:
+                    puzzle = make_puzzle(MATE_IN_1, moves_to_win=1)
+                    values = {**VALUES, "attempt": open_attempt(client, puzzle)["id"]}
+                    body = {k: values[k] for k in required if k != left_out}
+                    url = path.replace("{puzzle_id}", str(puzzle.pk))
+                    answer = getattr(client, method)(url, **encoded(body, media))
+                    what = (method, path, media, sorted(body))
+                    if left_out is None:
+                        assert answer.status_code < 300, (what, answer.content)
+                    else:
+                        assert answer.status_code == 400, (what, answer.content)
+                        assert left_out in json.dumps(answer.json()), (what, answer.content)
+                checked.add(operation["operationId"])
+    assert {"puzzles_judge", "puzzles_hint", "puzzles_give_up"} <= checked

@@ -77,6 +77,6 @@ def test_show_solution_says_what_it_costs(client: Client, make_puzzle: MakePuzzl
     client.post("/accounts/login/", {"username": "hong", "password": "a-long-pass-phrase-42"})
     page = client.get(f"/puzzles/p/{puzzle.slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     note = re.search(r'<p id="give-up-note"[^>]*>([^<]+)</p>', page)
-    assert note and "rating goes down" in note.group(1)
+    assert note and "not count for your rating" in note.group(1)
     zh = client.get(f"/puzzles/p/{puzzle.slug}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert "等级分会下降" in zh
+    assert "不计等级分" in zh

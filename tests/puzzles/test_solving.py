@@ -3,24 +3,27 @@
 from __future__ import annotations
 
 import threading
-import uuid
 from datetime import timedelta
+from typing import Any
 
 import pytest
-from django.core.exceptions import PermissionDenied
 from django.db import connection
+from django.http import Http404
 from django.utils import timezone
 
 from core.exceptions import ApplicationError
 from engine import Move, Position
-from puzzles import proving
 from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleReplay
 from puzzles.services import (
+    JudgeResult,
     Player,
+    puzzle_attempt_give_up,
+    puzzle_attempt_hint,
+    puzzle_attempt_move,
+    puzzle_attempt_open,
     puzzle_attempt_score,
-    puzzle_attempt_submit,
-    puzzle_hint,
     puzzle_judge,
+    puzzle_line_hint,
     puzzle_progress_merge,
 )
 from tests.puzzles.positions import MATE_IN_1, MATE_IN_1_KEY, MATE_IN_2, MATE_IN_2_KEY
@@ -32,7 +35,7 @@ def winning_line(puzzle: Puzzle) -> list[str]:
     """Play the puzzle out through the judge: the key, then the proof's move after each reply."""
     moves: list[str] = []
     while True:
-        move = proving.hint(variant=puzzle.variant, fen=puzzle.fen, proof=puzzle.proof, moves=moves)
+        move = puzzle_line_hint(puzzle=puzzle, moves=moves)
         assert move is not None
         moves.append(move)
         result = puzzle_judge(puzzle=puzzle, moves=moves)
@@ -48,15 +51,47 @@ def a_wrong_first_move(puzzle: Puzzle) -> str:
     return next(m.iccs() for m in sorted(position.legal_moves) if m.iccs() not in keys)
 
 
-def submit(puzzle: Puzzle, player: Player, moves: list[str], **kw: object) -> PuzzleAttempt:
-    return puzzle_attempt_submit(
-        puzzle=puzzle,
-        player=player,
-        client_id=kw.pop("client_id", uuid.uuid4()),  # type: ignore[arg-type]
-        moves=moves,
-        seconds=int(kw.pop("seconds", 12)),  # type: ignore[call-overload]
-        gave_up=bool(kw.pop("gave_up", False)),
+def open_attempt(puzzle: Puzzle, player: Player) -> PuzzleAttempt:
+    attempt, _created = puzzle_attempt_open(puzzle=puzzle, player=player)
+    return attempt
+
+
+def play(attempt: PuzzleAttempt, player: Player, move: str, **kw: Any) -> JudgeResult:
+    _attempt, result = puzzle_attempt_move(
+        attempt_id=attempt.pk, puzzle=attempt.puzzle, player=player, move=move, **kw
     )
+    return result
+
+
+def solve(puzzle: Puzzle, player: Player) -> PuzzleAttempt:
+    """Open an attempt and play the winning line in it, move by move."""
+    attempt = open_attempt(puzzle, player)
+    while attempt.is_open:
+        move = puzzle_line_hint(puzzle=puzzle, moves=attempt.moves)
+        assert move is not None
+        play(attempt, player, move)
+        attempt.refresh_from_db()
+    assert attempt.result == PuzzleAttempt.Result.SOLVED
+    return attempt
+
+
+def fail(puzzle: Puzzle, player: Player) -> PuzzleAttempt:
+    attempt = open_attempt(puzzle, player)
+    assert play(attempt, player, a_wrong_first_move(puzzle)).verdict == "wrong"
+    attempt.refresh_from_db()
+    return attempt
+
+
+def give_up(puzzle: Puzzle, player: Player) -> PuzzleAttempt:
+    attempt = open_attempt(puzzle, player)
+    return puzzle_attempt_give_up(attempt_id=attempt.pk, puzzle=puzzle, player=player)
+
+
+def hint(attempt: PuzzleAttempt, player: Player, level: int = 1) -> dict[str, str]:
+    _attempt, answer = puzzle_attempt_hint(
+        attempt_id=attempt.pk, puzzle=attempt.puzzle, player=player, level=level
+    )
+    return answer
 
 
 # --- Judging -------------------------------------------------------------------------------
@@ -127,15 +162,80 @@ def test_a_line_that_is_not_legal_is_refused(make_puzzle) -> None:
         puzzle_judge(puzzle=puzzle, moves=["g8g9", "d9d8", "g9f9", "d8d7", "f9e9"])
 
 
+# --- Attempts played on the server --------------------------------------------------------
+
+
+def test_the_server_holds_the_line_and_opening_again_goes_on_with_it(make_puzzle, visitor) -> None:
+    puzzle = make_puzzle()
+    attempt, created = puzzle_attempt_open(puzzle=puzzle, player=visitor)
+    assert created and attempt.is_open and attempt.first_try and attempt.moves == []
+    result = play(attempt, visitor, MATE_IN_2_KEY)
+    assert result.verdict == "continue" and result.reply is not None
+    again, created = puzzle_attempt_open(puzzle=puzzle, player=visitor)
+    assert not created and again.pk == attempt.pk
+    assert again.moves == [MATE_IN_2_KEY, result.reply.iccs]
+
+
+def test_the_first_wrong_move_ends_the_try(make_puzzle, make_user) -> None:
+    puzzle = make_puzzle()
+    player = Player(user=make_user())
+    attempt = open_attempt(puzzle, player)
+    wrong = a_wrong_first_move(puzzle)
+    assert play(attempt, player, wrong).verdict == "wrong"
+    attempt.refresh_from_db()
+    assert attempt.state == PuzzleAttempt.State.SUBMITTED
+    assert attempt.result == PuzzleAttempt.Result.FAILED and attempt.moves == [wrong]
+    with pytest.raises(ApplicationError, match="attempt is over"):
+        play(attempt, player, MATE_IN_2_KEY)
+    # A move sent again at its place gets the same answer and changes nothing.
+    assert play(attempt, player, wrong, ply=0).verdict == "wrong"
+    with pytest.raises(ApplicationError, match="out of step"):
+        play(attempt, player, MATE_IN_2_KEY, ply=0)
+
+
+def test_an_illegal_move_is_refused_and_loses_nothing(make_puzzle, visitor) -> None:
+    puzzle = make_puzzle()
+    attempt = open_attempt(puzzle, visitor)
+    with pytest.raises(ApplicationError, match="not a legal move"):
+        play(attempt, visitor, "a0a1")
+    with pytest.raises(ApplicationError):
+        play(attempt, visitor, "zz99")
+    attempt.refresh_from_db()
+    assert attempt.is_open and attempt.moves == []
+
+
+def test_another_players_attempt_does_not_exist_for_them(make_puzzle, make_user) -> None:
+    puzzle = make_puzzle()
+    owner = Player(user=make_user())
+    attempt = open_attempt(puzzle, owner)
+    for stranger in (Player(user=make_user()), Player(visitor_id="someone"), None):
+        with pytest.raises(Http404):
+            puzzle_attempt_move(
+                attempt_id=attempt.pk, puzzle=puzzle, player=stranger, move=MATE_IN_2_KEY
+            )
+        with pytest.raises(Http404):
+            puzzle_attempt_hint(attempt_id=attempt.pk, puzzle=puzzle, player=stranger, level=2)
+    attempt.refresh_from_db()
+    assert attempt.moves == [] and attempt.hints_used == 0
+
+
 def test_hints_name_the_piece_then_the_move(make_puzzle, visitor) -> None:
     puzzle = make_puzzle()
-    client_id = uuid.uuid4()
-    first = puzzle_hint(puzzle=puzzle, player=visitor, client_id=client_id, moves=[], level=1)
-    assert first == {"from": MATE_IN_2_KEY[:2]}
-    second = puzzle_hint(puzzle=puzzle, player=visitor, client_id=client_id, moves=[], level=2)
-    assert second["move"] == MATE_IN_2_KEY
-    attempt = PuzzleAttempt.objects.get(client_id=client_id)
-    assert attempt.hints_used == 2 and attempt.state == PuzzleAttempt.State.STARTED
+    attempt = open_attempt(puzzle, visitor)
+    assert hint(attempt, visitor, 1) == {"from": MATE_IN_2_KEY[:2]}
+    assert hint(attempt, visitor, 2)["move"] == MATE_IN_2_KEY
+    attempt.refresh_from_db()
+    assert attempt.hints_used == 2 and attempt.is_open
+
+
+def test_a_hint_needs_an_open_attempt(make_puzzle, make_user) -> None:
+    puzzle = make_puzzle()
+    player = Player(user=make_user())
+    attempt = fail(puzzle, player)
+    with pytest.raises(ApplicationError, match="attempt is over"):
+        hint(attempt, player)
+    attempt.refresh_from_db()
+    assert attempt.hints_used == 0
 
 
 # --- Scoring -------------------------------------------------------------------------------
@@ -144,7 +244,7 @@ def test_hints_name_the_piece_then_the_move(make_puzzle, visitor) -> None:
 def test_a_solve_is_rated_as_a_game_between_user_and_puzzle(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     user = make_user()
-    attempt = submit(puzzle, Player(user=user), winning_line(puzzle))
+    attempt = solve(puzzle, Player(user=user))
     assert attempt.state == PuzzleAttempt.State.SUBMITTED
     puzzle_before = Puzzle.objects.get(pk=puzzle.pk).rating
     scored = puzzle_attempt_score(attempt_id=attempt.pk)
@@ -160,10 +260,21 @@ def test_a_solve_is_rated_as_a_game_between_user_and_puzzle(make_puzzle, make_us
     assert (puzzle.plays, puzzle.solves) == (1, 1)
 
 
+def test_scoring_reads_the_result_the_server_judged(make_puzzle, make_user) -> None:
+    """Whatever the row's line says, the score is the server's verdict at the time."""
+    puzzle = make_puzzle()
+    user = make_user()
+    attempt = fail(puzzle, Player(user=user))
+    PuzzleAttempt.objects.filter(pk=attempt.pk).update(moves=winning_line(puzzle))
+    scored = puzzle_attempt_score(attempt_id=attempt.pk)
+    assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED and scored.rated
+    assert PuzzleRating.objects.get(user=user).rating < 1500
+
+
 def test_a_failure_lowers_the_user_and_schedules_a_replay(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     user = make_user()
-    attempt = submit(puzzle, Player(user=user), [a_wrong_first_move(puzzle)])
+    attempt = fail(puzzle, Player(user=user))
     scored = puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED and scored.rated
     assert PuzzleRating.objects.get(user=user).rating < 1500
@@ -175,7 +286,7 @@ def test_a_failure_lowers_the_user_and_schedules_a_replay(make_puzzle, make_user
 def test_scoring_twice_scores_once(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     user = make_user()
-    attempt = submit(puzzle, Player(user=user), winning_line(puzzle))
+    attempt = solve(puzzle, Player(user=user))
     first = puzzle_attempt_score(attempt_id=attempt.pk)
     second = puzzle_attempt_score(attempt_id=attempt.pk)
     assert first is not None and second is not None
@@ -184,89 +295,75 @@ def test_scoring_twice_scores_once(make_puzzle, make_user) -> None:
     assert Puzzle.objects.get(pk=puzzle.pk).plays == 1
 
 
-def test_submitting_the_same_try_again_returns_the_same_attempt(make_puzzle, make_user) -> None:
+def test_an_open_attempt_is_not_scored(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     player = Player(user=make_user())
-    client_id = uuid.uuid4()
-    line = winning_line(puzzle)
-    first = submit(puzzle, player, line, client_id=client_id)
-    again = submit(puzzle, player, line, client_id=client_id)
-    assert first.pk == again.pk
-    with pytest.raises(ApplicationError, match="already submitted"):
-        submit(puzzle, player, [a_wrong_first_move(puzzle)], client_id=client_id)
-
-
-def test_a_new_try_is_stored_in_one_short_transaction(
-    make_puzzle, make_user, django_assert_num_queries
-) -> None:
-    """Submitting is on the hot path of the site: lock-or-find, replay check, insert."""
-    puzzle = make_puzzle()
-    player = Player(user=make_user())
-    line = winning_line(puzzle)
-    # SAVEPOINT and RELEASE of the transaction (the test runs inside one) and three statements.
-    with django_assert_num_queries(5):
-        attempt = submit(puzzle, player, line)
-    assert attempt.state == PuzzleAttempt.State.SUBMITTED and attempt.moves == line
-
-
-def test_a_try_id_used_by_another_player_is_refused(make_puzzle, make_user) -> None:
-    puzzle = make_puzzle()
-    client_id = uuid.uuid4()
-    submit(puzzle, Player(user=make_user()), [], client_id=client_id, gave_up=True)
-    with pytest.raises(PermissionDenied):
-        submit(puzzle, Player(user=make_user()), [], client_id=client_id, gave_up=True)
-    assert PuzzleAttempt.objects.filter(client_id=client_id).count() == 1
+    attempt = open_attempt(puzzle, player)
+    scored = puzzle_attempt_score(attempt_id=attempt.pk)
+    assert scored is not None and scored.is_open and not PuzzleRating.objects.exists()
 
 
 def test_only_the_first_unhelped_try_is_rated(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     other = make_puzzle(MATE_IN_1, moves_to_win=1)
     player = Player(user=make_user())
-    first = puzzle_attempt_score(attempt_id=submit(puzzle, player, [a_wrong_first_move(puzzle)]).pk)
-    retry = puzzle_attempt_score(attempt_id=submit(puzzle, player, winning_line(puzzle)).pk)
+    first = puzzle_attempt_score(attempt_id=fail(puzzle, player).pk)
+    retry = puzzle_attempt_score(attempt_id=solve(puzzle, player).pk)
     assert first is not None and first.rated
     assert retry is not None and not retry.rated and retry.result == PuzzleAttempt.Result.SOLVED
-    helped_id = uuid.uuid4()
-    puzzle_hint(puzzle=other, player=player, client_id=helped_id, moves=[], level=1)
-    helped = submit(other, player, [MATE_IN_1_KEY], client_id=helped_id)
+    assert not retry.first_try
+    helped = open_attempt(other, player)
+    hint(helped, player)
+    play(helped, player, MATE_IN_1_KEY)
     helped = puzzle_attempt_score(attempt_id=helped.pk)
     assert helped is not None and helped.result == PuzzleAttempt.Result.SOLVED and not helped.rated
+    assert helped.hints_used == 1 and helped.first_try
     assert PuzzleRating.objects.get(user=player.user).games == 1
+
+
+def test_hints_stay_with_the_player_and_puzzle(make_puzzle, make_user) -> None:
+    """Hints are recorded on the open attempt, which is the one played on and scored: a
+    player cannot take a hint under one attempt and play clean under another."""
+    puzzle = make_puzzle()
+    player = Player(user=make_user())
+    helped = open_attempt(puzzle, player)
+    assert hint(helped, player, 2)["move"] == MATE_IN_2_KEY
+    clean = open_attempt(puzzle, player)  # "a new attempt" is the same open one
+    assert clean.pk == helped.pk and clean.hints_used == 1
+    scored = puzzle_attempt_score(attempt_id=solve(puzzle, player).pk)
+    assert scored is not None and scored.pk == helped.pk
+    assert scored.hints_used == 1 and not scored.rated
+    assert not PuzzleRating.objects.filter(games__gt=0).exists()
 
 
 def test_anonymous_tries_are_never_rated(make_puzzle, visitor) -> None:
     puzzle = make_puzzle()
-    attempt = puzzle_attempt_score(attempt_id=submit(puzzle, visitor, winning_line(puzzle)).pk)
+    attempt = puzzle_attempt_score(attempt_id=solve(puzzle, visitor).pk)
     assert attempt is not None and attempt.result == PuzzleAttempt.Result.SOLVED
     assert not attempt.rated and attempt.user_rating_after is None
     assert PuzzleRating.objects.count() == 0
 
 
-def test_giving_up_fails_the_try(make_puzzle, make_user) -> None:
+def test_showing_the_solution_fails_the_try_unrated(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
-    attempt = submit(puzzle, Player(user=make_user()), [], gave_up=True)
+    attempt = give_up(puzzle, Player(user=make_user()))
+    assert attempt.gave_up and attempt.state == PuzzleAttempt.State.SUBMITTED
     scored = puzzle_attempt_score(attempt_id=attempt.pk)
-    assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED and scored.rated
-
-
-def test_a_forged_line_is_refused(make_puzzle, make_user) -> None:
-    puzzle = make_puzzle()
-    with pytest.raises(ApplicationError):
-        submit(puzzle, Player(user=make_user()), ["e0e1", "e9e8"])  # e9e8: no such black move
-    assert PuzzleAttempt.objects.count() == 0
+    assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED
+    assert not scored.rated and not PuzzleRating.objects.filter(games__gt=0).exists()
+    assert PuzzleReplay.objects.filter(puzzle=puzzle).exists()
 
 
 def test_failed_puzzles_come_back_after_1_3_and_7_days_until_solved(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     player = Player(user=make_user())
-    wrong = [a_wrong_first_move(puzzle)]
     due = []
     for _ in range(4):
-        puzzle_attempt_score(attempt_id=submit(puzzle, player, wrong).pk)
+        puzzle_attempt_score(attempt_id=fail(puzzle, player).pk)
         replay = PuzzleReplay.objects.get(user=player.user, puzzle=puzzle)
         due.append(round((replay.due_at - timezone.now()) / timedelta(days=1)))
     assert due == [1, 3, 7, 7]
-    attempt = submit(puzzle, player, winning_line(puzzle))
+    attempt = solve(puzzle, player)
     assert attempt.is_replay
     puzzle_attempt_score(attempt_id=attempt.pk)
     assert PuzzleReplay.objects.get(user=player.user, puzzle=puzzle).solved_at is not None
@@ -274,7 +371,7 @@ def test_failed_puzzles_come_back_after_1_3_and_7_days_until_solved(make_puzzle,
 
 def test_a_visitors_history_moves_to_the_account(make_puzzle, make_user, visitor) -> None:
     puzzle = make_puzzle()
-    attempt = submit(puzzle, visitor, [a_wrong_first_move(puzzle)])
+    attempt = fail(puzzle, visitor)
     puzzle_attempt_score(attempt_id=attempt.pk)
     user = make_user()
     puzzle_progress_merge(visitor.visitor_id, user)
@@ -283,10 +380,21 @@ def test_a_visitors_history_moves_to_the_account(make_puzzle, make_user, visitor
     assert attempt.user == user and attempt.visitor_id == "" and not attempt.rated
     assert PuzzleReplay.objects.get(puzzle=puzzle).user == user
     # Having seen the puzzle, the account's next try is not rated.
-    retry = puzzle_attempt_score(
-        attempt_id=submit(puzzle, Player(user=user), winning_line(puzzle)).pk
-    )
+    retry = puzzle_attempt_score(attempt_id=solve(puzzle, Player(user=user)).pk)
     assert retry is not None and not retry.rated
+
+
+def test_merging_keeps_one_open_attempt_and_one_first_try(make_puzzle, make_user, visitor) -> None:
+    puzzle = make_puzzle()
+    user = make_user()
+    mine = open_attempt(puzzle, Player(user=user))
+    theirs = open_attempt(puzzle, visitor)
+    hint(theirs, visitor)
+    puzzle_progress_merge(visitor.visitor_id, user)
+    theirs.refresh_from_db()
+    assert theirs.user == user and theirs.state == PuzzleAttempt.State.ABANDONED
+    assert not theirs.first_try
+    assert open_attempt(puzzle, Player(user=user)).pk == mine.pk
 
 
 @pytest.mark.django_db(transaction=True)
@@ -295,13 +403,14 @@ def test_two_workers_racing_on_one_attempt_score_it_once(make_puzzle, make_user)
         pytest.skip("row locks need PostgreSQL")
     puzzle = make_puzzle()
     user = make_user()
-    # Made directly (submitting would also queue the scoring task: tests/puzzles/test_tasks.py).
+    # Made directly (finishing a try would also queue the scoring task: tests/puzzles/test_tasks.py).
     attempt = PuzzleAttempt.objects.create(
         puzzle=puzzle,
         user=user,
-        client_id=uuid.uuid4(),
+        first_try=True,
         moves=winning_line(puzzle),
         state=PuzzleAttempt.State.SUBMITTED,
+        result=PuzzleAttempt.Result.SOLVED,
         submitted_at=timezone.now(),
     )
     barrier = threading.Barrier(4)
@@ -329,3 +438,32 @@ def test_two_workers_racing_on_one_attempt_score_it_once(make_puzzle, make_user)
     attempt.refresh_from_db()
     assert attempt.user_rating_after == rating.rating
     assert attempt.puzzle_rating_after == puzzle.rating
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_opens_racing_make_one_open_attempt_and_one_first_try(make_puzzle, make_user) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL")
+    puzzle = make_puzzle()
+    player = Player(user=make_user())
+    barrier = threading.Barrier(4)
+    opened: list[int] = []
+    errors: list[BaseException] = []
+
+    def go() -> None:
+        try:
+            barrier.wait()
+            attempt, _created = puzzle_attempt_open(puzzle=puzzle, player=player)
+            opened.append(attempt.pk)
+        except BaseException as error:  # noqa: BLE001 - reported by the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=go) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and len(set(opened)) == 1
+    assert PuzzleAttempt.objects.filter(puzzle=puzzle).count() == 1

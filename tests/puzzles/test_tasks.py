@@ -1,8 +1,9 @@
 """The puzzles tasks through a real Celery worker and broker (tests/conftest.py).
 
-Verification publishes a sound puzzle and rejects a cooked one with its reason; scoring updates
-both ratings exactly once even when the same attempt is submitted twice at the same moment and
-the task is queued again; the daily choice and a mining chunk run on the worker too.
+Verification publishes a sound puzzle and rejects a cooked one with its reason; a try played on
+the server is scored by the worker from the result the server judged, updating both ratings
+exactly once even when the puzzle is opened twice at the same moment and the task is queued
+again; the daily choice and a mining chunk run on the worker too.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import datetime
 import json
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -74,32 +74,39 @@ def test_verification_publishes_a_sound_puzzle_and_rejects_a_cooked_one(
     assert Client().get(f"/puzzles/p/{sound['slug']}/").status_code == 200
 
 
-def test_scoring_updates_both_ratings_once_when_submitted_twice_at_once(
+def test_scoring_updates_both_ratings_once_when_opened_twice_at_once(
     celery_worker: Any, make_puzzle, make_user
 ) -> None:
     puzzle = make_puzzle()
     user = make_user()
-    body = {"attempt_id": str(uuid.uuid4()), "moves": winning_line(puzzle), "seconds": 30}
     barrier = threading.Barrier(2)
     answers: list[Any] = []
 
-    def submit() -> None:
+    def open_attempt() -> None:
         client = Client()
         client.force_login(user)
         barrier.wait()
         try:
-            answers.append(post(client, f"/api/puzzles/{puzzle.pk}/attempts/", body))
+            answers.append(post(client, f"/api/puzzles/{puzzle.pk}/attempts/"))
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=submit) for _ in range(2)]
+    threads = [threading.Thread(target=open_attempt) for _ in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert [a.status_code for a in answers] == [202, 202]
+    assert sorted(a.status_code for a in answers) == [200, 201]
     assert answers[0].json()["id"] == answers[1].json()["id"]
     attempt_id = answers[0].json()["id"]
+    client = Client()
+    client.force_login(user)
+    for move in winning_line(puzzle)[::2]:  # the last move ends the try and queues the scoring
+        judged = post(
+            client, f"/api/puzzles/{puzzle.pk}/judge/", {"attempt": attempt_id, "move": move}
+        )
+        assert judged.status_code == 200, judged.content
+    assert judged.json()["verdict"] == "solved"
     # A retried or duplicated task message must not score it again either.
     puzzle_attempt_score_task.delay(attempt_id)
     puzzle_attempt_score_task.delay(attempt_id)

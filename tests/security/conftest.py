@@ -47,3 +47,16 @@ def post(client: Client, url: str, body: Any = None) -> Any:
 
 def patch(client: Client, url: str, body: Any) -> Any:
     return client.patch(url, data=json.dumps(body), content_type="application/json")
+
+
+def open_attempt(client: Client, puzzle: Any) -> dict[str, Any]:
+    """Open an attempt at the puzzle, as the puzzle page does."""
+    opened = post(client, f"/api/puzzles/{puzzle.pk}/attempts/")
+    assert opened.status_code in (200, 201), opened.content
+    return dict(opened.json())
+
+
+def give_up(client: Client, puzzle: Any) -> Any:
+    """Open an attempt and ask for the solution: the try is over."""
+    attempt = open_attempt(client, puzzle)
+    return post(client, f"/api/puzzles/{puzzle.pk}/give-up/", {"attempt": attempt["id"]})

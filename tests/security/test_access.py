@@ -4,14 +4,13 @@ and the pages. The owner, as a control, is served."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tests.security.conftest import MATE_IN_1, logged_in, patch, post
+from tests.security.conftest import MATE_IN_1, give_up, logged_in, open_attempt, patch, post
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +29,8 @@ def test_attempts_are_seen_by_their_player_only(
     owner: Client, other: Client, published: Any
 ) -> None:
     puzzle = published()
-    submitted = post(owner, f"/api/puzzles/{puzzle.pk}/attempts/",
-                     {"attempt_id": str(uuid.uuid4()), "moves": [], "gave_up": True})  # fmt: skip
-    assert submitted.status_code == 202, submitted.content
+    submitted = give_up(owner, puzzle)
+    assert submitted.status_code == 200, submitted.content
     url = f"/api/puzzles/attempts/{submitted.json()['id']}/"
     assert owner.get(url).status_code == 200
     assert other.get(url).status_code == 404
@@ -43,28 +41,27 @@ def test_an_anonymous_visitors_attempts_are_theirs_alone(published: Any) -> None
     puzzle = published()
     visitor = Client()
     visitor.get("/puzzles/")  # the visitor's session
-    submitted = post(visitor, f"/api/puzzles/{puzzle.pk}/attempts/",
-                     {"attempt_id": str(uuid.uuid4()), "moves": [], "gave_up": True})  # fmt: skip
-    assert submitted.status_code == 202, submitted.content
+    submitted = give_up(visitor, puzzle)
+    assert submitted.status_code == 200, submitted.content
     url = f"/api/puzzles/attempts/{submitted.json()['id']}/"
     assert visitor.get(url).status_code == 200
     assert Client().get(url).status_code == 404  # another visitor
     assert logged_in("someone").get(url).status_code == 404
 
 
-def test_resubmitting_another_players_attempt_id_does_not_touch_their_attempt(
+def test_another_players_attempt_cannot_be_played_helped_or_ended(
     owner: Client, other: Client, published: Any
 ) -> None:
     puzzle = published()
-    attempt_id = str(uuid.uuid4())
-    mine = post(owner, f"/api/puzzles/{puzzle.pk}/attempts/",
-                {"attempt_id": attempt_id, "moves": [], "gave_up": True})  # fmt: skip
-    theirs = post(other, f"/api/puzzles/{puzzle.pk}/attempts/",
-                  {"attempt_id": attempt_id, "moves": ["g8g9"], "gave_up": False})  # fmt: skip
-    assert theirs.status_code in (202, 400, 403, 409)
-    if theirs.status_code == 202:
-        assert theirs.json()["id"] != mine.json()["id"]
-    assert owner.get(f"/api/puzzles/attempts/{mine.json()['id']}/").json()["gave_up"] is True
+    mine = open_attempt(owner, puzzle)
+    body = {"attempt": mine["id"]}
+    for client in (other, Client()):
+        assert post(client, f"/api/puzzles/{puzzle.pk}/judge/",
+                    {**body, "move": "g8g9"}).status_code == 404  # fmt: skip
+        assert post(client, f"/api/puzzles/{puzzle.pk}/hint/", body).status_code == 404
+        assert post(client, f"/api/puzzles/{puzzle.pk}/give-up/", body).status_code == 404
+    status = owner.get(f"/api/puzzles/attempts/{mine['id']}/").json()
+    assert status["state"] == "started" and status["moves"] == [] and status["hints_used"] == 0
 
 
 def make_draft(client: Client) -> int:
@@ -82,10 +79,13 @@ def test_drafts_are_read_changed_and_submitted_by_their_author_only(
     submit = f"/api/puzzles/authored/{draft}/submit/"
     anonymous = Client()
     assert owner.get(detail).status_code == 200
-    for client, refused in ((other, (403, 404)), (anonymous, (401, 403, 404))):
-        assert client.get(detail).status_code in refused
-        assert patch(client, detail, {"title": "mine now"}).status_code in refused
-        assert post(client, submit).status_code in refused
+    missing = draft + 1000
+    for client in (other, anonymous):
+        # Someone else's draft answers exactly as a missing id does.
+        assert client.get(detail).status_code == 404
+        assert client.get(f"/api/puzzles/authored/{missing}/").status_code == 404
+        assert patch(client, detail, {"title": "mine now"}).status_code == 404
+        assert post(client, submit).status_code == 404
         assert client.get(f"/api/puzzles/{draft}/").status_code == 404  # not published
         assert client.get(f"/puzzles/create/{draft}/").status_code in (302, 403, 404)
     # Nothing changed, nothing was queued.
@@ -102,11 +102,10 @@ def test_drafts_are_read_changed_and_submitted_by_their_author_only(
 def test_a_draft_cannot_be_tried_or_judged_by_others(owner: Client, other: Client) -> None:
     draft = make_draft(owner)
     for client in (other, Client()):
-        assert post(client, f"/api/puzzles/{draft}/judge/", {"moves": ["a0d0"]}).status_code == 404
-        assert post(client, f"/api/puzzles/{draft}/hint/", {"moves": []}).status_code == 404
-        response = post(client, f"/api/puzzles/{draft}/attempts/",
-                        {"attempt_id": str(uuid.uuid4()), "moves": ["a0d0"]})  # fmt: skip
-        assert response.status_code == 404
+        body = {"attempt": 1, "move": "a0d0"}
+        assert post(client, f"/api/puzzles/{draft}/judge/", body).status_code == 404
+        assert post(client, f"/api/puzzles/{draft}/hint/", body).status_code == 404
+        assert post(client, f"/api/puzzles/{draft}/attempts/").status_code == 404
 
 
 def test_lesson_progress_is_read_for_oneself_only(owner: Client, other: Client) -> None:
@@ -141,8 +140,7 @@ def test_the_dashboard_shows_ones_own_record(owner: Client, other: Client, publi
     from puzzles.services import puzzle_attempt_score
 
     puzzle = published()
-    submitted = post(owner, f"/api/puzzles/{puzzle.pk}/attempts/",
-                     {"attempt_id": str(uuid.uuid4()), "moves": [], "gave_up": True})  # fmt: skip
+    submitted = give_up(owner, puzzle)
     puzzle_attempt_score(attempt_id=submitted.json()["id"])  # as the worker does
     mine, theirs = owner.get("/api/puzzles/dashboard/"), other.get("/api/puzzles/dashboard/")
     assert mine.status_code == theirs.status_code == 200

@@ -7,7 +7,7 @@ it, so the check can fail."""
 
 from __future__ import annotations
 
-import uuid
+import json
 from typing import Any
 
 import pytest
@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from engine import Move, Position
-from tests.security.conftest import logged_in, post
+from tests.security.conftest import give_up, logged_in, open_attempt, post
 
 pytestmark = pytest.mark.django_db
 
@@ -52,11 +52,15 @@ def answers(client: Client, puzzle: Any) -> dict[str, str]:
         "/puzzles/dashboard/", f"/puzzles/?id={puzzle.pk}",
     ]  # fmt: skip
     seen = {url: client.get(url, follow=True).content.decode() for url in gets}
-    hint = {"moves": [], "attempt_id": str(uuid.uuid4()), "level": 1}
+    attempt = open_attempt(client, puzzle)
+    seen["attempt"] = json.dumps(attempt, ensure_ascii=False)
+    hint = {"attempt": attempt["id"], "level": 1}
     seen["hint"] = post(client, f"/api/puzzles/{puzzle.pk}/hint/", hint).content.decode()
-    # A wrong move is answered with the defence that refutes it (which may be a move of the
-    # solution's line too); the key itself is never named.
-    judged = post(client, f"/api/puzzles/{puzzle.pk}/judge/", {"moves": [wrong]})
+    assert client.get(f"/api/puzzles/{puzzle.pk}/").json()["solution"] is None
+    # A wrong move ends the try; it is answered with the defence that refutes it (which may be
+    # a move of the solution's line too); the key itself is never named.
+    judged = post(client, f"/api/puzzles/{puzzle.pk}/judge/",
+                  {"attempt": attempt["id"], "move": wrong})  # fmt: skip
     assert judged.status_code == 200 and judged.json()["verdict"] == "wrong"
     key = Move.from_iccs(puzzle.proof["keys"][0])
     start = Position.from_fen(puzzle.variant, puzzle.fen)
@@ -85,15 +89,13 @@ def test_no_answer_shows_the_solution_before_the_try_is_over(puzzle: Any, who: s
     seen = answers(client, puzzle)
     assert all(body for body in seen.values())
     assert leaks(seen, secrets) == []
-    assert client.get(f"/api/puzzles/{puzzle.pk}/").json()["solution"] is None
 
 
 def test_the_solution_is_shown_once_the_player_gives_up(puzzle: Any) -> None:
     client = logged_in("solver")
     secrets = secrets_of(puzzle)
-    submitted = post(client, f"/api/puzzles/{puzzle.pk}/attempts/",
-                     {"attempt_id": str(uuid.uuid4()), "moves": [], "gave_up": True})  # fmt: skip
-    assert submitted.status_code == 202
+    submitted = give_up(client, puzzle)
+    assert submitted.status_code == 200
     assert leaks({"attempt": submitted.content.decode()}, secrets)  # the search finds it
     # ... and still not for anyone else.
     assert leaks(answers(logged_in("someone-else"), puzzle), secrets) == []

@@ -138,8 +138,11 @@ def test_a_wrong_kind_of_answer_is_refused(client: Client) -> None:
     assert play(client, "xiangqi-board", "1", ["e0e1"]).status_code == 400
     response = answer(client, "xiangqi-horse", "1", "c2")
     assert response.status_code == 400
-    response = client.post(url("xiangqi-horse", "1", "setup"), {"placement": {"a0": "M"}},
-                           content_type="application/json")
+    response = client.post(
+        url("xiangqi-horse", "1", "setup"),
+        {"placement": {"a0": "M"}},
+        content_type="application/json",
+    )
     assert response.status_code == 400
     assert play(client, "no-such-lesson", "1", ["b0c2"]).status_code == 400
     assert play(client, "xiangqi-horse", "99", ["b0c2"]).status_code == 400
@@ -158,18 +161,22 @@ def test_a_plum_blossom_question_needs_a_recent_moment(client: Client) -> None:
     lesson = client.get("/api/learn/lessons/feidan-setups/").json()
     step = next(s for s in lesson["steps"] if s["key"] == "3")
     assert step["moment"] and step["caption"]
-    response = client.post(url("feidan-setups", "3", "answer"),
-                           {"point": "a2", "moment": "2001-01-01T00:00:00+08:00"},
-                           content_type="application/json")
+    response = client.post(
+        url("feidan-setups", "3", "answer"),
+        {"point": "a2", "moment": "2001-01-01T00:00:00+08:00"},
+        content_type="application/json",
+    )
     assert response.status_code == 400
     assert response.json()["error"]["extra"]["code"] == "moment_expired"
     from engine import Position
 
     pos = Position.from_fen("feidan", step["fen"])
     fighter = next(p for p, v in pos.pieces().items() if v == "F")
-    data = client.post(url("feidan-setups", "3", "answer"),
-                       {"point": fighter, "moment": step["moment"]},
-                       content_type="application/json").json()
+    data = client.post(
+        url("feidan-setups", "3", "answer"),
+        {"point": fighter, "moment": step["moment"]},
+        content_type="application/json",
+    ).json()
     assert data["correct"] is True
 
 
@@ -177,16 +184,20 @@ def test_a_setup_is_judged_and_explained(client: Client) -> None:
     lesson = client.get("/api/learn/lessons/feidan-setups/").json()
     step = next(s for s in lesson["steps"] if s["key"] == "4")
     placement = dict(step["placement"])
-    data = client.post(url("feidan-setups", "4", "setup"), {"placement": placement},
-                       content_type="application/json").json()
+    data = client.post(
+        url("feidan-setups", "4", "setup"),
+        {"placement": placement},
+        content_type="application/json",
+    ).json()
     assert data["valid"] is False
     assert {v["point"] for v in data["violations"]} == {"a1", "f2", "b4"}
     fixed = dict(placement)
     fixed["a0"] = fixed.pop("a1")
     fixed["f1"] = fixed.pop("f2")
     fixed["b3"] = fixed.pop("b4")
-    data = client.post(url("feidan-setups", "4", "setup"), {"placement": fixed},
-                       content_type="application/json").json()
+    data = client.post(
+        url("feidan-setups", "4", "setup"), {"placement": fixed}, content_type="application/json"
+    ).json()
     assert data["valid"] is True and data["progress"]["stars"] == 2
 
 
@@ -196,14 +207,35 @@ def test_the_lesson_does_not_give_its_answers_away(client: Client) -> None:
     assert "f7e8" not in text  # the scripted reply
     board = client.get("/api/learn/lessons/xiangqi-board/").json()
     assert all("answers" not in step and "accept" not in step for step in board["steps"])
+    # the words kept for one completing move do not tell which move completes the step
+    collision = client.get("/api/learn/lessons/feidan-collision/").json()
+    assert "right" not in str(collision) and "仕撞掉了导弹" not in str(collision)
+
+
+def test_the_first_lessons_own_wrong_move_is_explained_not_a_server_error(client: Client) -> None:
+    """炮八平五 on the first lesson's notation step, and 炮九平六 on feidan's: a legal move the
+    lesson has its own words for."""
+    for slug, move, words in (
+        ("xiangqi-board", "b2e2", "炮八平五"),
+        ("feidan-board", "c2f2", "炮九平六"),
+    ):
+        response = play(english(client), slug, "4", [move])
+        assert response.status_code == 200, response.content[:200]
+        data = response.json()
+        assert data["status"] == "failed" and data["message"]["code"] == "not_this_move"
+        client.cookies["django_language"] = "zh-hans"
+        data = play(client, slug, "4", [move]).json()
+        assert words in data["message"]["text"]
+    assert StepProgress.objects.count() == 0
 
 
 def test_progress_moves_to_the_account_on_sign_up(client: Client) -> None:
     play(client, "xiangqi-horse", "1", ["b0c2"])
     play(client, "xiangqi-horse", "2", ["b0c2", "c2d4", "d4e6"])
     visitor = client.session["visitor_id"]
-    response = client.post("/accounts/signup/", {"username": "newbie", "password1": PASSWORD,
-                                                 "password2": PASSWORD})
+    response = client.post(
+        "/accounts/signup/", {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD}
+    )
     assert response.status_code == 302
     user = User.objects.get(username="newbie")
     assert progress(user=user) == [("xiangqi-horse", "1", 3), ("xiangqi-horse", "2", 3)]

@@ -10,6 +10,7 @@ import pytest
 
 from engine import Position, plum_blossom
 from tutorials.curriculum import (
+    Explanation,
     StepRefused,
     answer_point,
     check_setup,
@@ -28,7 +29,11 @@ TEXT = {"zh": "中文", "en": "English"}
 
 def make_step(course: str = "xiangqi", **step: Any):
     data = {
-        "slug": "test", "course": course, "order": 1, "title": TEXT, "summary": TEXT,
+        "slug": "test",
+        "course": course,
+        "order": 1,
+        "title": TEXT,
+        "summary": TEXT,
         "steps": [{"instruction": TEXT, **step}],
     }
     return lesson_from_data(data).steps[0]
@@ -60,12 +65,70 @@ def test_reach_with_a_named_piece_ignores_other_pieces() -> None:
 
 
 def test_capture_needs_the_required_effect() -> None:
-    step = make_step(course="xinban", position="Ke0 kd9 Nc2 Ra4 +rd4", goal="capture",
-                     targets=["d4"], effect="defection", par=1)
+    step = make_step(
+        course="xinban",
+        position="Ke0 kd9 Nc2 Ra4 +rd4",
+        goal="capture",
+        targets=["d4"],
+        effect="defection",
+        par=1,
+    )
     assert play_moves(step, ["c2d4"]).status == "complete"
     wrong = play_moves(step, ["a4d4"])  # a chariot does not turn a turncoat chariot
     assert wrong.status == "failed" and wrong.message.code == "wrong_effect"
     assert "defection" in wrong.message.text.en and "策反" in wrong.message.text.zh
+
+
+def test_capture_with_a_named_piece_refuses_another_piece() -> None:
+    # Take the missile with the chariot: the advisor could hit it too, but that is not the step.
+    step = make_step(
+        course="feidan",
+        position="Ke0 kf9 ae9 rk8 Mf8",
+        turn="black",
+        goal="capture",
+        targets=["f8"],
+        effect="collision",
+        piece="R",
+        par=1,
+    )
+    assert play_moves(step, ["k8f8"]).status == "complete"
+    state = play_moves(step, ["e9f8"])
+    assert state.status == "failed" and state.message.code == "wrong_piece"
+    assert "advisor" in state.message.text.en and "chariot" in state.message.text.en
+    assert "士" in state.message.text.zh and "车" in state.message.text.zh
+
+
+def test_authored_words_for_a_legal_wrong_move_are_an_explanation() -> None:
+    """A lesson's own words for a move come back as an Explanation (code and both languages),
+    whether the move is legal but not the one asked for, or illegal."""
+    words = {"zh": "这是炮八平五。", "en": "That is 炮八平五."}
+    blocked = {"zh": "马腿被挡住了。", "en": "The leg is blocked."}
+    step = make_step(
+        fen="rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        goal="move",
+        accept=["h2e2"],
+        wrong={"b2e2": words, "b0d1": blocked},
+    )
+    state = play_moves(step, ["b2e2"])
+    assert state.status == "failed"
+    assert isinstance(state.message, Explanation)
+    assert state.message.code == "not_this_move" and state.message.text == Text(**words)
+    error = refusal(step, ["b0d1"])  # the horse's leg: the lesson's words, the rule's code
+    assert error.explanation.code == "horse_leg" and error.explanation.text == Text(**blocked)
+
+
+def test_words_for_the_completing_move_replace_the_success_text() -> None:
+    advisor = {"zh": "仕撞掉了导弹。", "en": "The advisor hit the missile."}
+    general = {"zh": "帅躲开了。", "en": "The general stepped away."}
+    step = make_step(
+        course="feidan",
+        position="Kf0 kg9 Ag0 mf1",
+        goal="move",
+        success=general,
+        right={"g0f1": advisor},
+    )
+    assert play_moves(step, ["g0f1"]).message.text == Text(**advisor)
+    assert play_moves(step, ["f0e0"]).message.text == Text(**general)
 
 
 def test_a_check_in_a_step_without_an_opponent_is_refused_with_a_reason() -> None:
@@ -98,17 +161,24 @@ def test_moves_after_the_end_are_refused() -> None:
 
 
 def test_outcome_goal_by_the_opponents_reply() -> None:
-    step = make_step(course="xinban", position="Kd0 kf9", goal="outcome",
-                     termination="forced_variation", winner="red", par=4,
-                     line=["d0d1", "f9f8", "d1d0", "f8f9", "d0d1", "f9f8", "d1d0", "f8f9"])
+    step = make_step(
+        course="xinban",
+        position="Kd0 kf9",
+        goal="outcome",
+        termination="forced_variation",
+        winner="red",
+        par=4,
+        line=["d0d1", "f9f8", "d1d0", "f8f9", "d0d1", "f9f8", "d1d0", "f8f9"],
+    )
     state = play_moves(step, ["d0d1", "d1d0", "d0d1", "d1d0"])
     assert state.status == "complete"
     assert (state.termination, state.winner) == ("forced_variation", "red")
 
 
 def test_a_quiet_move_at_the_move_limit_ends_the_game_and_fails_the_step() -> None:
-    step = make_step(position="Ke0 kd9 nd8 Rb2 ng2", halfmove=119, goal="capture",
-                     targets=["g2"], par=1)
+    step = make_step(
+        position="Ke0 kd9 nd8 Rb2 ng2", halfmove=119, goal="capture", targets=["g2"], par=1
+    )
     assert play_moves(step, ["b2g2"]).status == "complete"
     quiet = play_moves(step, ["b2b3"])
     assert quiet.status == "failed" and quiet.termination == "natural_limit"
@@ -162,7 +232,9 @@ def test_cannon_screens_are_counted() -> None:
     fen = "5k3/r8/9/p8/9/9/P8/9/C8/4K4 w - - 0 1"  # two pieces between a1 and a8
     explanation = explain("xiangqi", fen, "a1a8")
     assert explanation.code == "cannon_screens" and "2" in explanation.text.en
-    assert explain("xiangqi", "5k3/r8/9/9/9/9/9/9/C8/4K4 w - - 0 1", "a1a8").code == "cannon_no_screen"
+    assert (
+        explain("xiangqi", "5k3/r8/9/9/9/9/9/9/C8/4K4 w - - 0 1", "a1a8").code == "cannon_no_screen"
+    )
 
 
 def test_general_never_touches_a_missile_and_generals_never_face() -> None:
@@ -170,14 +242,17 @@ def test_general_never_touches_a_missile_and_generals_never_face() -> None:
     explanation = explain("feidan", fen, "f0f1")
     assert explanation.code == "general_missile"
     assert "导弹" in explanation.text.zh
-    assert explain("xiangqi", "3k5/9/9/9/9/9/9/9/9/4KA3 w - - 0 1", "e0d0").code == "generals_facing"
+    assert (
+        explain("xiangqi", "3k5/9/9/9/9/9/9/9/9/4KA3 w - - 0 1", "e0d0").code == "generals_facing"
+    )
 
 
 def test_fighter_needs_both_points_occupied_to_be_grounded() -> None:
     one = make_step(course="feidan", position="Kf0 ke9 Fc2 Pc3", goal="reach", targets=["d5"])
     assert play_moves(one, ["c2d5"]).status == "complete"
-    two = make_step(course="feidan", position="Kf0 ke9 Fc2 Pc3 pc4", goal="reach",
-                    targets=["d5"], par=2)
+    two = make_step(
+        course="feidan", position="Kf0 ke9 Fc2 Pc3 pc4", goal="reach", targets=["d5"], par=2
+    )
     error = refusal(two, ["c2d5"])
     assert error.explanation.code == "fighter_blocked"
     assert "c3" in error.explanation.text.en and "c4" in error.explanation.text.en
@@ -208,8 +283,12 @@ def test_tries_include_blocked_moves_so_they_can_be_explained() -> None:
 
 
 def test_point_answers() -> None:
-    step = make_step(position="Ke0 kd9", goal="point", answers=["e1"],
-                     wrong={"d0": {"zh": "不是角上。", "en": "Not the corner."}})
+    step = make_step(
+        position="Ke0 kd9",
+        goal="point",
+        answers=["e1"],
+        wrong={"d0": {"zh": "不是角上。", "en": "Not the corner."}},
+    )
     assert answer_point(step, "E1").correct
     wrong = answer_point(step, "d0")
     assert not wrong.correct and wrong.message.text == Text("不是角上。", "Not the corner.")
@@ -229,13 +308,16 @@ def test_plum_blossom_board_is_the_engines() -> None:
 
 
 def test_draw_claim_answers_come_from_the_engine() -> None:
-    step = make_step(course="xinban", position="Ke0 kd9 Rb2 nc7 pg4", goal="point",
-                     answer_from={"draw_claim": True})
+    step = make_step(
+        course="xinban",
+        position="Ke0 kd9 Rb2 nc7 pg4",
+        goal="point",
+        answer_from={"draw_claim": True},
+    )
     assert answer_point(step, "e0").correct and not answer_point(step, "d9").correct
 
 
-STANDARD = ("Ma0 Rb0 Nc0 Bd0 Ae0 Kf0 Ag0 Bh0 Ni0 Rj0 Mk0 Fa2 Cc2 Ci2 Fk2 "
-            "Pb3 Pd3 Pf3 Ph3 Pj3")
+STANDARD = "Ma0 Rb0 Nc0 Bd0 Ae0 Kf0 Ag0 Bh0 Ni0 Rj0 Mk0 Fa2 Cc2 Ci2 Fk2 Pb3 Pd3 Pf3 Ph3 Pj3"
 
 
 def halves(text: str) -> dict[str, str]:
@@ -244,30 +326,55 @@ def halves(text: str) -> dict[str, str]:
 
 def test_setup_violations_are_explained_in_both_languages() -> None:
     broken = STANDARD.replace("Ma0", "Ma1").replace("Ag0", "Af2")
-    step = make_step(course="feidan", goal="setup", method="five_soldiers",
-                     placement=broken, example=STANDARD)
+    step = make_step(
+        course="feidan", goal="setup", method="five_soldiers", placement=broken, example=STANDARD
+    )
     state = check_setup(step, halves(broken))
     assert not state.valid
     assert {(v.code, v.point) for v in state.violations} == {
-        ("missile_not_in_base", "a1"), ("advisor_point", "f2")}
+        ("missile_not_in_base", "a1"),
+        ("advisor_point", "f2"),
+    }
     assert all(v.text.zh != v.text.en and "：" in v.text.zh for v in state.violations)
     assert check_setup(step, halves(STANDARD)).valid
 
 
+def test_a_missing_piece_is_named_in_both_languages() -> None:
+    step = make_step(
+        course="feidan", goal="setup", method="five_soldiers", placement=STANDARD, example=STANDARD
+    )
+    placement = {p: v for p, v in halves(STANDARD).items() if p != "a0"}  # one missile gone
+    (violation,) = check_setup(step, placement).violations
+    assert violation.code == "wrong_piece_count"
+    assert "1 missile" in violation.text.en and "2 missiles" in violation.text.en
+    assert violation.text.zh == "导弹的数目不对：现在摆了1个，每方正好2个。"
+
+
 def test_setup_reveal_against_a_fixed_black_half() -> None:
     red = STANDARD.replace("Kf0", "Ke1")
-    black = ("ma9 rb9 nc9 bd9 ae9 ke8 ag9 bh9 ni9 rj9 mk9 fa7 cc7 ci7 fk7 "
-             "pb6 pd6 pf6 ph6 pj6")
-    step = make_step(course="feidan", goal="setup", method="five_soldiers", placement=red,
-                     black_half=black, example=STANDARD)
+    black = "ma9 rb9 nc9 bd9 ae9 ke8 ag9 bh9 ni9 rj9 mk9 fa7 cc7 ci7 fk7 pb6 pd6 pf6 ph6 pj6"
+    step = make_step(
+        course="feidan",
+        goal="setup",
+        method="five_soldiers",
+        placement=red,
+        black_half=black,
+        example=STANDARD,
+    )
     void = check_setup(step, halves(red))
     assert not void.valid and void.message.code == "reveal_void"
     assert check_setup(step, halves(STANDARD)).valid
 
 
 def test_require_moved() -> None:
-    step = make_step(course="feidan", goal="setup", method="middle_soldier", placement=STANDARD,
-                     require_moved=2, example=STANDARD)
+    step = make_step(
+        course="feidan",
+        goal="setup",
+        method="middle_soldier",
+        placement=STANDARD,
+        require_moved=2,
+        example=STANDARD,
+    )
     assert check_setup(step, halves(STANDARD)).message.code == "setup_unchanged"
     moved = STANDARD.replace("Pb3", "Pb4").replace("Pd3", "Pd4")
     assert check_setup(step, halves(moved)).valid
@@ -284,12 +391,23 @@ def test_require_moved() -> None:
         ({"instruction": {"zh": "中文"}}, "exactly the keys zh and en"),
         ({"targets": ["z9"]}, "list of points"),
         ({"colour": "red"}, "unknown field"),
+        ({"wrong": {"b0a2": "too far"}}, "exactly the keys zh and en"),
+        ({"goal": "check", "piece": "N"}, "piece is for reach and capture goals only"),
+        ({"piece": "Q"}, "piece must be one upper-case FEN letter"),
+        ({"goal": "point", "answers": ["c2"], "right": {"c2": TEXT}}, "only steps answered with"),
+        ({"right": {"b0": TEXT}}, "right"),
     ],
 )
 def test_broken_lesson_files_name_the_problem(change: dict[str, Any], message: str) -> None:
     step = {"instruction": TEXT, "position": "Ke0 kd9 Nb0", "goal": "reach", "targets": ["c2"]}
     step.update(change)
-    data = {"slug": "broken", "course": "xiangqi", "order": 1, "title": TEXT,
-            "summary": TEXT, "steps": [step]}
+    data = {
+        "slug": "broken",
+        "course": "xiangqi",
+        "order": 1,
+        "title": TEXT,
+        "summary": TEXT,
+        "steps": [step],
+    }
     with pytest.raises(LessonFileError, match=message):
         lesson_from_data(data, source="xiangqi/broken.toml")

@@ -22,8 +22,11 @@ def test_step_is_solvable_in_par(lesson, step) -> None:
 @pytest.mark.parametrize(
     ("lesson", "step"),
     [(lesson, step) for lesson, step in STEPS if step.goal.kind not in ("point", "setup")],
-    ids=[f"{lesson.slug}-{step.key}" for lesson, step in STEPS
-         if step.goal.kind not in ("point", "setup")],
+    ids=[
+        f"{lesson.slug}-{step.key}"
+        for lesson, step in STEPS
+        if step.goal.kind not in ("point", "setup")
+    ],
 )
 def test_par_is_not_beaten(lesson, step) -> None:
     """No shorter way exists: the stars are measured against a true minimum."""
@@ -34,25 +37,45 @@ def test_par_is_not_beaten(lesson, step) -> None:
 # What the curriculum must cover: (course, slug) of every lesson the site promises.
 REQUIRED = {
     "xiangqi": [
-        "xiangqi-board", "xiangqi-general", "xiangqi-advisor", "xiangqi-elephant",
-        "xiangqi-horse", "xiangqi-chariot", "xiangqi-cannon", "xiangqi-soldier",
-        "xiangqi-capture", "xiangqi-check", "xiangqi-checkmate", "xiangqi-stalemate",
+        "xiangqi-board",
+        "xiangqi-general",
+        "xiangqi-advisor",
+        "xiangqi-elephant",
+        "xiangqi-horse",
+        "xiangqi-chariot",
+        "xiangqi-cannon",
+        "xiangqi-soldier",
+        "xiangqi-capture",
+        "xiangqi-check",
+        "xiangqi-checkmate",
+        "xiangqi-stalemate",
         "xiangqi-repetition",
     ],
     "feidan": [
-        "feidan-board", "feidan-fighter", "feidan-missile", "feidan-collision", "feidan-base",
-        "feidan-dead-general", "feidan-setups",
+        "feidan-board",
+        "feidan-fighter",
+        "feidan-missile",
+        "feidan-collision",
+        "feidan-base",
+        "feidan-dead-general",
+        "feidan-setups",
     ],
     "xinban": [
-        "xinban-pieces", "xinban-defection", "xinban-defected-piece", "xinban-fallback",
-        "xinban-mixed", "xinban-repetition", "xinban-attack-power",
+        "xinban-pieces",
+        "xinban-defection",
+        "xinban-defected-piece",
+        "xinban-fallback",
+        "xinban-mixed",
+        "xinban-repetition",
+        "xinban-attack-power",
     ],
 }
 
 
 def test_every_promised_lesson_exists_in_its_course() -> None:
-    by_course = {course: [lesson.slug for lesson in LESSONS if lesson.course == course]
-                 for course in COURSES}
+    by_course = {
+        course: [lesson.slug for lesson in LESSONS if lesson.course == course] for course in COURSES
+    }
     for course, slugs in REQUIRED.items():
         assert set(slugs) <= set(by_course[course]), course
 
@@ -67,8 +90,14 @@ def test_every_text_is_in_both_languages() -> None:
     for lesson in LESSONS:
         texts = [lesson.title, lesson.summary, *lesson.rulings]
         for step in lesson.steps:
-            texts += [step.instruction, step.hint, step.ruling, step.success,
-                      *step.wrong.values()]
+            texts += [
+                step.instruction,
+                step.hint,
+                step.ruling,
+                step.success,
+                *step.wrong.values(),
+                *step.right.values(),
+            ]
         for text in filter(None, texts):
             assert text.zh.strip() and text.en.strip(), lesson.slug
             # Chinese text has Chinese in it; the English side is not a copy of it.
@@ -78,15 +107,30 @@ def test_every_text_is_in_both_languages() -> None:
 
 def test_every_goal_kind_is_used() -> None:
     kinds = {step.goal.kind for _lesson, step in STEPS}
-    assert kinds == {"reach", "capture", "check", "mate", "stalemate", "dead_general", "move",
-                     "outcome", "setup", "point"}
+    assert kinds == {
+        "reach",
+        "capture",
+        "check",
+        "mate",
+        "stalemate",
+        "dead_general",
+        "move",
+        "outcome",
+        "setup",
+        "point",
+    }
 
 
 def test_lessons_that_teach_a_ruling_say_so() -> None:
     """The lessons built on RULES.md's Rulings state them ("on this site")."""
     must = {
-        "feidan-board", "feidan-base", "feidan-dead-general", "feidan-setups",
-        "xinban-defected-piece", "xinban-fallback", "xiangqi-repetition",
+        "feidan-board",
+        "feidan-base",
+        "feidan-dead-general",
+        "feidan-setups",
+        "xinban-defected-piece",
+        "xinban-fallback",
+        "xiangqi-repetition",
     }
     for lesson in LESSONS:
         if lesson.slug in must:

@@ -15,6 +15,7 @@ Two kinds of opponent:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -61,19 +62,25 @@ class StepRefused(ValueError):
     """Input that cannot be played: an unreadable or illegal move, a move after the end, a wrong
     kind of answer. ``index`` is the position of the bad move in the list (if any)."""
 
-    def __init__(self, explanation: Explanation, *, index: int | None = None,
-                 move: str | None = None) -> None:
+    def __init__(
+        self, explanation: Explanation, *, index: int | None = None, move: str | None = None
+    ) -> None:
         super().__init__(explanation.text.en)
         self.explanation = explanation
         self.index = index
         self.move = move
 
 
-def _refuse(code: str, zh: str, en: str, **kw: object) -> StepRefused:
-    index = kw.pop("index", None)
-    move = kw.pop("move", None)
-    return StepRefused(Explanation(code, Text(zh, en).format(**kw)), index=index,  # type: ignore[arg-type]
-                       move=move)  # type: ignore[arg-type]
+def _refuse(
+    code: str,
+    zh: str,
+    en: str,
+    *,
+    index: int | None = None,
+    move: str | None = None,
+    **values: object,
+) -> StepRefused:
+    return StepRefused(Explanation(code, Text(zh, en).format(**values)), index=index, move=move)
 
 
 def stars_for(moves_used: int, par: int) -> int:
@@ -178,9 +185,13 @@ class MoveRun:
             if not pos.is_check():
                 return False
             if goal.check_from and not set(pos.checkers()) & set(goal.check_from):
-                return Explanation("wrong_checker", Text(
-                    "这是将军，但不是题目要求的那个棋子将军。",
-                    "That is check, but not by the piece this exercise asks for."))
+                return Explanation(
+                    "wrong_checker",
+                    Text(
+                        "这是将军，但不是题目要求的那个棋子将军。",
+                        "That is check, but not by the piece this exercise asks for.",
+                    ),
+                )
             return True
         if kind in ("mate", "stalemate", "dead_general"):
             wanted = {"mate": "checkmate"}.get(kind, kind)
@@ -207,12 +218,23 @@ class MoveRun:
         try:
             move = Move.from_iccs(text)
         except InvalidMoveError:
-            raise _refuse("unreadable", "看不懂这步棋：{m}（请用 ICCS 写法，例如 h2e2）。",
-                          "Cannot read the move {m!r} (write it in ICCS, like h2e2).",
-                          m=text, index=index, move=text) from None
+            raise _refuse(
+                "unreadable",
+                "看不懂这步棋：{m}（请用 ICCS 写法，例如 h2e2）。",
+                "Cannot read the move {m!r} (write it in ICCS, like h2e2).",
+                m=text,
+                index=index,
+                move=text,
+            ) from None
         if max(move.from_file, move.to_file) >= self.pos.variant.width:
-            raise _refuse("off_board", "{m}不在棋盘上。", "{m} is off the board.", m=text,
-                          index=index, move=text)
+            raise _refuse(
+                "off_board",
+                "{m}不在棋盘上。",
+                "{m} is off the board.",
+                m=text,
+                index=index,
+                move=text,
+            )
         return move
 
     def play(self, text: str) -> None:
@@ -220,9 +242,14 @@ class MoveRun:
         played; a legal move that fails the exercise sets ``status`` to failed."""
         index = len(self.moves)
         if self.status != "playing":
-            raise _refuse("after_end", "这一步练习已经结束（第{n}步之后不能再走）。",
-                          "This step is already over; no move can follow move {n}.",
-                          n=index, index=index, move=text)
+            raise _refuse(
+                "after_end",
+                "这一步练习已经结束（第{n}步之后不能再走）。",
+                "This step is already over; no move can follow move {n}.",
+                n=index,
+                index=index,
+                move=text,
+            )
         move = self._read(text, index)
         pos = self.pos
         if move not in pos.legal_moves:
@@ -243,33 +270,75 @@ class MoveRun:
                 self.collected.append(to)
         captured = effect not in ("move", "self_destruct")
         if goal.kind == "capture" and captured and to in goal.targets and to not in self.collected:
+            mover = before_pieces[iccs[:2]]
+            if goal.piece is not None and mover[-1].upper() != goal.piece:
+                took = Text("撞掉了", "hit") if effect == "collision" else Text("吃到了", "took")
+                return self._fail(
+                    self._authored(
+                        iccs,
+                        Explanation(
+                            "wrong_piece",
+                            Text(
+                                "{took}，但用的是{got}；这一步要用{want}。",
+                                "That {took} it, but with the {got}; this step asks you to use the {want}.",
+                            ).format(
+                                took=took,
+                                got=piece_name(mover, colour=False),
+                                want=piece_name(goal.piece, colour=False),
+                            ),
+                        ),
+                    )
+                )
             if goal.effect and effect != goal.effect:
-                return self._fail(step.wrong.get(iccs) or Explanation("wrong_effect", Text(
-                    "吃到了，但这是{got}，题目要的是{want}。",
-                    "That took it, but it was {got}; the exercise wants {want}.",
-                ).format(got=EFFECT_TEXT[effect], want=EFFECT_TEXT[goal.effect])))
+                return self._fail(
+                    self._authored(
+                        iccs,
+                        Explanation(
+                            "wrong_effect",
+                            Text(
+                                "吃到了，但这是{got}，题目要的是{want}。",
+                                "That took it, but it was {got}; the exercise wants {want}.",
+                            ).format(got=EFFECT_TEXT[effect], want=EFFECT_TEXT[goal.effect]),
+                        ),
+                    )
+                )
             self.collected.append(to)
 
         met = self._goal_met(move, effect)
         if isinstance(met, Explanation):
-            return self._fail(step.wrong.get(iccs) or met)
+            return self._fail(self._authored(iccs, met))
         if met:
             return self._complete()
         outcome = pos.outcome()
         if outcome is not None:
-            return self._fail(step.wrong.get(iccs) or self._ended_early(outcome.termination))
+            return self._fail(self._authored(iccs, self._ended_early(outcome.termination)))
         if step.opponent == "none" and (
-            goal.kind in ("mate", "stalemate", "dead_general") or goal.kind == "check" and step.par == 1
+            goal.kind in ("mate", "stalemate", "dead_general")
+            or goal.kind == "check"
+            and step.par == 1
         ):
-            return self._fail(step.wrong.get(iccs) or self._missed(goal.kind))
+            return self._fail(self._authored(iccs, self._missed(goal.kind)))
         if goal.kind == "move" and (goal.accept or goal.effect):
-            return self._fail(step.wrong.get(iccs) or Explanation("not_this_move", Text(
-                "这步棋可以走，但不是这道题要找的那一步。再试一次。",
-                "That move is legal, but it is not the one this exercise is looking for. "
-                "Try again.")))
+            return self._fail(
+                self._authored(
+                    iccs,
+                    Explanation(
+                        "not_this_move",
+                        Text(
+                            "这步棋可以走，但不是这道题要找的那一步。再试一次。",
+                            "That move is legal, but it is not the one this exercise is looking for. "
+                            "Try again.",
+                        ),
+                    ),
+                )
+            )
         if len(self.moves) >= step.move_limit:
-            return self._fail(Explanation("too_many_moves", Text(
-                "走的步数太多了，重新试一次吧。", "Too many moves: start the step again.")))
+            return self._fail(
+                Explanation(
+                    "too_many_moves",
+                    Text("走的步数太多了，重新试一次吧。", "Too many moves: start the step again."),
+                )
+            )
         if step.opponent == "none":
             try:
                 self.pos = _with_turn(pos, self.learner)
@@ -284,17 +353,34 @@ class MoveRun:
                     "这步棋将军了。本题中对方不走棋，无法应将，所以这里不能将军；请换一步。",
                     "That move gives check. In this exercise the opponent does not move and "
                     "could not answer it, so checks are not allowed here; try another move.",
-                    index=index, move=iccs) from None
+                    index=index,
+                    move=iccs,
+                ) from None
             if not self.pos.legal_moves:
-                return self._fail(Explanation("no_moves_left", Text(
-                    "你已经无子可动了，重新开始吧。", "You have no move left: start again.")))
+                return self._fail(
+                    Explanation(
+                        "no_moves_left",
+                        Text(
+                            "你已经无子可动了，重新开始吧。", "You have no move left: start again."
+                        ),
+                    )
+                )
             return None
         reply_text = step.replies.get(" ".join(self.moves))
         if reply_text is None:
-            return self._fail(step.wrong.get(iccs) or Explanation("not_this_move", Text(
-                "这步棋可以走，但对方能够化解。找更有力的一步，再试一次。",
-                "That move is legal, but it lets the opponent off the hook. Look for a "
-                "stronger move and try again.")))
+            return self._fail(
+                self._authored(
+                    iccs,
+                    Explanation(
+                        "not_this_move",
+                        Text(
+                            "这步棋可以走，但对方能够化解。找更有力的一步，再试一次。",
+                            "That move is legal, but it lets the opponent off the hook. Look for a "
+                            "stronger move and try again.",
+                        ),
+                    ),
+                )
+            )
         reply = Move.from_iccs(reply_text)
         if reply not in pos.legal_moves:
             raise RuntimeError(f"step {step.key}: the scripted reply {reply_text} is not legal")
@@ -310,50 +396,72 @@ class MoveRun:
         return None
 
     def _ended_early(self, termination: str) -> Explanation:
-        return Explanation("game_over", Text(
-            "对局结束了（{t}），但没有完成这道题的目标。再试一次。",
-            "The game ended ({t}) without reaching this exercise's goal. Try again.",
-        ).format(t=TERMINATION_TEXT[termination]))
+        return Explanation(
+            "game_over",
+            Text(
+                "对局结束了（{t}），但没有完成这道题的目标。再试一次。",
+                "The game ended ({t}) without reaching this exercise's goal. Try again.",
+            ).format(t=TERMINATION_TEXT[termination]),
+        )
 
     def _missed(self, kind: str) -> Explanation:
         """A one-move goal that the move did not reach, said from the position after it."""
         pos = self.pos
         if kind == "check":
-            return Explanation("no_check", Text("这步棋没有将军。再试一次。",
-                                                "That move does not give check. Try again."))
+            return Explanation(
+                "no_check",
+                Text("这步棋没有将军。再试一次。", "That move does not give check. Try again."),
+            )
         if kind == "stalemate":
-            return Explanation("not_stalemate", Text(
-                "对方还有棋可走，不是困毙。再试一次。",
-                "Your opponent still has a move: that is not stalemate. Try again."))
+            return Explanation(
+                "not_stalemate",
+                Text(
+                    "对方还有棋可走，不是困毙。再试一次。",
+                    "Your opponent still has a move: that is not stalemate. Try again.",
+                ),
+            )
         if pos.is_check():
             escape = next(iter(pos.legal_moves))
             if kind == "dead_general":
-                return Explanation("not_dead_general", Text(
-                    "将军了，但对方还能应将，比如{m}，所以不是死将。再试一次。",
-                    "Check, but your opponent can still answer it, for example with {m}: no "
-                    "dead general. Try again.").format(m=pos.chinese(escape)))
-            return Explanation("not_mate", Text(
-                "将军了，但对方还能应将，比如{m}。再试一次。",
-                "Check, but your opponent can still answer it, for example with {m}. Try again.",
-            ).format(m=pos.chinese(escape)))
-        return Explanation("no_check", Text("这步棋没有将军。再试一次。",
-                                            "That move does not give check. Try again."))
+                return Explanation(
+                    "not_dead_general",
+                    Text(
+                        "将军了，但对方还能应将，比如{m}，所以不是死将。再试一次。",
+                        "Check, but your opponent can still answer it, for example with {m}: no "
+                        "dead general. Try again.",
+                    ).format(m=pos.chinese(escape)),
+                )
+            return Explanation(
+                "not_mate",
+                Text(
+                    "将军了，但对方还能应将，比如{m}。再试一次。",
+                    "Check, but your opponent can still answer it, for example with {m}. Try again.",
+                ).format(m=pos.chinese(escape)),
+            )
+        return Explanation(
+            "no_check",
+            Text("这步棋没有将军。再试一次。", "That move does not give check. Try again."),
+        )
+
+    def _authored(self, iccs: str, situation: Explanation) -> Explanation:
+        """The lesson's own words for this move (``wrong`` in the file), if it has them, under
+        the code of what happened; else the explanation of what happened."""
+        text = self.step.wrong.get(iccs)
+        return situation if text is None else Explanation(situation.code, text)
 
     def _explain(self, move: Move) -> Explanation:
-        custom = self.step.wrong.get(move.iccs())
-        if custom is not None:
-            return Explanation("illegal", custom)
         try:
-            return explain_illegal(self.pos, move)
+            reason = explain_illegal(self.pos, move)
         except (IllegalMoveError, ValueError, KeyError, StopIteration):
-            return Explanation("illegal", Text("这步棋不合规则。", "That move is not legal."))
+            reason = Explanation("illegal", Text("这步棋不合规则。", "That move is not legal."))
+        return self._authored(move.iccs(), reason)
 
     def _complete(self) -> None:
         self.status = "complete"
         outcome = self.pos.outcome()
         if outcome is not None:
             self.ended = (outcome.termination, outcome.winner)
-        self.message = Explanation("complete", self.step.success or Text("完成！", "Well done!"))
+        self.message = Explanation("complete", success_text(self.step, self.moves))
 
     def _fail(self, explanation: Explanation) -> None:
         self.status = "failed"
@@ -383,11 +491,22 @@ class MoveRun:
         )
 
 
+def success_text(step: Step, moves: Sequence[str]) -> Text:
+    """What the learner reads when ``moves`` complete the step: the words for its last move
+    (``right``), else the step's success text, else a plain "well done"."""
+    last = moves[-1] if moves else ""
+    return step.right.get(last) or step.success or Text("完成！", "Well done!")
+
+
 def play_moves(step: Step, moves: Sequence[str]) -> MoveState:
     """Replay ``moves`` from the step's start; raises StepRefused for a bad move."""
     if len(moves) > min(step.move_limit, MAX_PLIES):
-        raise _refuse("too_many_moves", "步数太多：这一步最多{n}步。",
-                      "Too many moves: this step allows at most {n}.", n=step.move_limit)
+        raise _refuse(
+            "too_many_moves",
+            "步数太多：这一步最多{n}步。",
+            "Too many moves: this step allows at most {n}.",
+            n=step.move_limit,
+        )
     run = MoveRun(step)
     for text in moves:
         run.play(text)
@@ -432,19 +551,33 @@ def dynamic_board(step: Step, moment: datetime) -> Dynamic | None:
     upper, lower = setup.upper_trigram, setup.lower_trigram
     reading = setup.lunar_date or ""
     values = {
-        "y": setup.year_branch, "m": setup.lunar_month, "d": setup.lunar_day,
-        "h": setup.hour_branch, "u": upper, "un": setup.upper_number, "l": lower,
-        "ln": setup.lower_number, "x": setup.moving_line, "name": setup.hexagram,
-        "eng": setup.hexagram_english, "s": setup.number, "i": setup.arrangement_index,
+        "y": setup.year_branch,
+        "m": setup.lunar_month,
+        "d": setup.lunar_day,
+        "h": setup.hour_branch,
+        "u": upper,
+        "un": setup.upper_number,
+        "l": lower,
+        "ln": setup.lower_number,
+        "x": setup.moving_line,
+        "name": setup.hexagram,
+        "eng": setup.hexagram_english,
+        "s": setup.number,
+        "i": setup.arrangement_index,
     }
     caption = Text(
-        ("{name}卦。" + (f"{reading}：" if reading else "")
-         + "年支 {y}、月 {m}、日 {d}、时支 {h} → 上卦{u}（{un}）、下卦{l}（{ln}）、动爻 {x}，"
-         "数 S = {s}，第 {i} 种排法。").format(**values),
-        ("Hexagram {name} ({eng}). " + (f"{reading}: " if reading else "")
-         + "year branch {y}, month {m}, day {d}, hour branch {h} → upper trigram {u} ({un}), "
-         "lower trigram {l} ({ln}), moving line {x}; number S = {s}, arrangement {i}."
-         ).format(**values),
+        (
+            "{name}卦。"
+            + (f"{reading}：" if reading else "")
+            + "年支 {y}、月 {m}、日 {d}、时支 {h} → 上卦{u}（{un}）、下卦{l}（{ln}）、动爻 {x}，"
+            "数 S = {s}，第 {i} 种排法。"
+        ).format(**values),
+        (
+            "Hexagram {name} ({eng}). "
+            + (f"{reading}: " if reading else "")
+            + "year branch {y}, month {m}, day {d}, hour branch {h} → upper trigram {u} ({un}), "
+            "lower trigram {l} ({ln}), moving line {x}; number S = {s}, arrangement {i}."
+        ).format(**values),
     )
     return Dynamic(fen=setup.fen, caption=caption, answers=answers)
 
@@ -453,11 +586,13 @@ def draw_claimants(step: Step) -> tuple[str, ...]:
     """The points of the generals whose side may declare a draw by attack power (xinban)."""
     pos = Position.from_fen(step.variant, step.fen)
     pieces = pos.pieces()
-    return tuple(sorted(
-        next(p for p, v in pieces.items() if v == ("K" if side == "red" else "k"))
-        for side in ("red", "black")
-        if can_claim_draw(pos, side)
-    ))
+    return tuple(
+        sorted(
+            next(p for p, v in pieces.items() if v == ("K" if side == "red" else "k"))
+            for side in ("red", "black")
+            if can_claim_draw(pos, side)
+        )
+    )
 
 
 def point_answers(step: Step, moment: datetime | None) -> tuple[str, ...]:
@@ -466,8 +601,11 @@ def point_answers(step: Step, moment: datetime | None) -> tuple[str, ...]:
         return draw_claimants(step)
     if spec:
         if moment is None and "numbers" not in spec:
-            raise _refuse("moment_missing", "这道题需要出题的时刻。",
-                          "This question needs the moment its board was shown.")
+            raise _refuse(
+                "moment_missing",
+                "这道题需要出题的时刻。",
+                "This question needs the moment its board was shown.",
+            )
         board = dynamic_board(step, moment or datetime.now(UTC))
         assert board is not None
         return board.answers
@@ -480,17 +618,26 @@ def answer_point(step: Step, point: str, moment: datetime | None = None) -> Poin
     point = point.strip().lower()
     width = 11 if step.variant == "feidan" else 9
     if len(point) != 2 or point[0] not in "abcdefghijk"[:width] or not point[1].isdigit():
-        raise _refuse("bad_point", "{p}不是棋盘上的点。", "{p!r} is not a point of the board.",
-                      p=point)
+        raise _refuse(
+            "bad_point", "{p}不是棋盘上的点。", "{p!r} is not a point of the board.", p=point
+        )
     answers = point_answers(step, moment)
     if point in answers:
-        return PointState(True, Explanation("complete", step.success or Text("对了！", "Right!")),
-                          answers)
+        return PointState(
+            True, Explanation("complete", step.success or Text("对了！", "Right!")), answers
+        )
     custom = step.wrong.get(point)
     if custom is not None:
         return PointState(False, Explanation("wrong_point", custom))
-    return PointState(False, Explanation("wrong_point", Text(
-        "不对，{p}不是答案。再想一想。", "No, {p} is not the answer. Think again.").format(p=point)))
+    return PointState(
+        False,
+        Explanation(
+            "wrong_point",
+            Text("不对，{p}不是答案。再想一想。", "No, {p} is not the answer. Think again.").format(
+                p=point
+            ),
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -511,6 +658,35 @@ _VIOLATION_ZH = {
     "centre_soldier_missing": "{p}：中兵守门时，中兵必须留在中路原位 f3。",
     "wrong_piece_count": "棋子数目不对：每方正好二十个棋子（帅1、仕2、相2、马2、车2、炮2、兵5、战机2、导弹2）。",
 }
+
+
+_COUNT = re.compile(r"has (\d+) (\w+); a side has exactly (\d+)")
+_KIND_OF_NOUN = {
+    noun: kind
+    for kind, nouns in {
+        "K": "general generals",
+        "A": "advisor advisors",
+        "B": "elephant elephants",
+        "N": "horse horses",
+        "R": "chariot chariots",
+        "C": "cannon cannons",
+        "P": "soldier soldiers",
+        "F": "fighter fighters",
+        "M": "missile missiles",
+    }.items()
+    for noun in nouns.split()
+}
+
+
+def _count_zh(message: str) -> str | None:
+    """The engine's count of one kind of piece ("Red has 1 missile; a side has exactly 2
+    missiles.") in Chinese, naming the piece and both numbers; None if it reads otherwise."""
+    match = _COUNT.search(message)
+    if match is None or match.group(2) not in _KIND_OF_NOUN:
+        return None
+    have, noun, needed = match.groups()
+    name = piece_name(_KIND_OF_NOUN[noun], colour=False).zh
+    return f"{name}的数目不对：现在摆了{have}个，每方正好{needed}个。"
 
 
 @dataclass(frozen=True)
@@ -543,19 +719,37 @@ def check_setup(step: Step, placement: Mapping[str, str]) -> SetupState:
             values["q"] = piece_name(letter, colour=False).zh
         else:
             values["q"] = "棋子"
-        zh = _VIOLATION_ZH.get(v.code, v.message).format(**values)
+        zh = _count_zh(v.message) if v.code == "wrong_piece_count" else None
+        zh = zh or _VIOLATION_ZH.get(v.code, v.message).format(**values)
         explained.append(SetupViolation(v.point, v.code, Text(zh, v.message)))
     if explained:
-        return SetupState(False, explained, Explanation("setup_invalid", Text(
-            "布局不合规则，请按提示改正。", "The setup breaks the rules; fix what is marked.")),
-            fen="")
+        return SetupState(
+            False,
+            explained,
+            Explanation(
+                "setup_invalid",
+                Text(
+                    "布局不合规则，请按提示改正。",
+                    "The setup breaks the rules; fix what is marked.",
+                ),
+            ),
+            fen="",
+        )
     start = goal.placement or {}
     moved = sum(1 for p, v in placement.items() if start.get(p) != v)
     if moved < goal.require_moved:
-        return SetupState(False, [], Explanation("setup_unchanged", Text(
-            "布局合规，但请至少改动{n}个棋子的位置。",
-            "The setup is legal, but move at least {n} pieces from where they started.",
-        ).format(n=goal.require_moved)), fen="")
+        return SetupState(
+            False,
+            [],
+            Explanation(
+                "setup_unchanged",
+                Text(
+                    "布局合规，但请至少改动{n}个棋子的位置。",
+                    "The setup is legal, but move at least {n} pieces from where they started.",
+                ).format(n=goal.require_moved),
+            ),
+            fen="",
+        )
     if goal.black_half is not None:
         reveal = combine_secret_setups(dict(placement), dict(goal.black_half), goal.method)  # type: ignore[arg-type]
         if reveal.void:
@@ -565,12 +759,25 @@ def check_setup(step: Step, placement: Mapping[str, str]) -> SetupState:
                 "black_in_check": Text("黑将被将军", "Black's general is in check"),
             }
             why = reasons[reveal.reasons[0]]
-            return SetupState(False, [], Explanation("reveal_void", Text(
-                "两边亮出来后{w}：这样的亮子无效，双方要重新布局。改一改你的布局。",
-                "When both halves are revealed, {w}: such a reveal is void and both sides set "
-                "up again. Change your setup.").format(w=why)), fen=reveal.fen)
+            return SetupState(
+                False,
+                [],
+                Explanation(
+                    "reveal_void",
+                    Text(
+                        "两边亮出来后{w}：这样的亮子无效，双方要重新布局。改一改你的布局。",
+                        "When both halves are revealed, {w}: such a reveal is void and both sides set "
+                        "up again. Change your setup.",
+                    ).format(w=why),
+                ),
+                fen=reveal.fen,
+            )
         fen = reveal.fen
     else:
         fen = ""
-    return SetupState(True, [], Explanation("complete", step.success or Text(
-        "布局合规！", "A legal setup!")), fen=fen)
+    return SetupState(
+        True,
+        [],
+        Explanation("complete", step.success or Text("布局合规！", "A legal setup!")),
+        fen=fen,
+    )

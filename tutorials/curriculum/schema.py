@@ -46,8 +46,14 @@ MOVE_GOALS = ("reach", "capture", "check", "mate", "stalemate", "dead_general", 
 GOAL_KINDS = (*MOVE_GOALS, "setup", "point")
 EFFECTS = ("move", "capture", "collision", "self_destruct", "cannon_takes_missile", "defection")
 TERMINATIONS = (
-    "checkmate", "stalemate", "dead_general", "perpetual_check", "perpetual_chase",
-    "repetition", "forced_variation", "natural_limit",
+    "checkmate",
+    "stalemate",
+    "dead_general",
+    "perpetual_check",
+    "perpetual_chase",
+    "repetition",
+    "forced_variation",
+    "natural_limit",
 )
 SECRET_METHODS = ("five_soldiers", "middle_soldier")
 _POINT = re.compile(r"^[a-k][0-9]$")
@@ -63,7 +69,8 @@ class Goal:
     kind: str
     # reach: points to visit; capture: points of the pieces to take
     targets: tuple[str, ...] = ()
-    # reach: only moves of this piece type (FEN letter, upper case) collect targets
+    # reach: only moves of this piece type (FEN letter, upper case) collect targets;
+    # capture: only this piece type may take the targets (another one fails the step)
     piece: str | None = None
     # move: the accepted moves (ICCS); empty: any legal move
     accept: tuple[str, ...] = ()
@@ -101,6 +108,8 @@ class Step:
     opponent: str = "none"  # none: the opponent never moves; scripted: replies from the data
     replies: Mapping[str, str] = field(default_factory=dict)
     wrong: Mapping[str, Text] = field(default_factory=dict)
+    # what to say when the step is completed by this move (ICCS), instead of ``success``
+    right: Mapping[str, Text] = field(default_factory=dict)
     success: Text | None = None
     hint: Text | None = None
     ruling: Text | None = None
@@ -177,11 +186,13 @@ def board_fen(variant: str, pieces: str, turn: str) -> str:
     return f"{'/'.join(rows)} {side} - - 0 1"
 
 
-def _text(data: Any, where: str, *, required: bool = True) -> Text | None:
+def _optional_text(data: Any, where: str) -> Text | None:
+    return None if data is None else _required_text(data, where)
+
+
+def _required_text(data: Any, where: str) -> Text:
     if data is None:
-        if required:
-            raise LessonFileError(f"{where}: missing (a table with zh and en)")
-        return None
+        raise LessonFileError(f"{where}: missing (a table with zh and en)")
     if not isinstance(data, Mapping) or set(data) != {"zh", "en"}:
         raise LessonFileError(f"{where}: must have exactly the keys zh and en")
     zh, en = data["zh"], data["en"]
@@ -232,10 +243,41 @@ def _placement(data: Any, where: str) -> dict[str, str] | None:
 
 
 _STEP_KEYS = {
-    "key", "fen", "position", "turn", "halfmove", "orientation", "instruction", "goal", "targets", "piece",
-    "accept", "only_move", "effect", "check_from", "termination", "winner", "answers",
-    "answer_from", "method", "placement", "black_half", "require_moved", "example", "par", "opponent",
-    "line", "replies", "wrong", "success", "hint", "ruling", "arrows", "marks", "hints",
+    "key",
+    "fen",
+    "position",
+    "turn",
+    "halfmove",
+    "orientation",
+    "instruction",
+    "goal",
+    "targets",
+    "piece",
+    "accept",
+    "only_move",
+    "effect",
+    "check_from",
+    "termination",
+    "winner",
+    "answers",
+    "answer_from",
+    "method",
+    "placement",
+    "black_half",
+    "require_moved",
+    "example",
+    "par",
+    "opponent",
+    "line",
+    "replies",
+    "wrong",
+    "right",
+    "success",
+    "hint",
+    "ruling",
+    "arrows",
+    "marks",
+    "hints",
 }
 
 
@@ -291,8 +333,12 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
     )
     if goal.kind in ("reach", "capture") and not goal.targets:
         raise LessonFileError(f"{where}: a {goal.kind} goal needs targets")
-    if goal.piece is not None and goal.piece not in "KABNRCPFM":
+    if goal.piece is not None and (
+        not isinstance(goal.piece, str) or len(goal.piece) != 1 or goal.piece not in "KABNRCPFM"
+    ):
         raise LessonFileError(f"{where}: piece must be one upper-case FEN letter")
+    if goal.piece is not None and goal.kind not in ("reach", "capture"):
+        raise LessonFileError(f"{where}: piece is for reach and capture goals only")
     if goal.effect is not None and goal.effect not in EFFECTS:
         raise LessonFileError(f"{where}: effect must be one of {', '.join(EFFECTS)}")
     if goal.kind == "outcome" and goal.termination not in TERMINATIONS:
@@ -303,9 +349,13 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         raise LessonFileError(f"{where}: a point goal needs answers or answer_from")
     if goal.kind == "setup":
         if goal.method not in SECRET_METHODS:
-            raise LessonFileError(f"{where}: a setup goal needs method {' or '.join(SECRET_METHODS)}")
+            raise LessonFileError(
+                f"{where}: a setup goal needs method {' or '.join(SECRET_METHODS)}"
+            )
         if goal.placement is None or goal.example is None:
-            raise LessonFileError(f"{where}: a setup goal needs a starting placement and an example")
+            raise LessonFileError(
+                f"{where}: a setup goal needs a starting placement and an example"
+            )
     if goal.answer_from is not None:
         spec = goal.answer_from
         if set(spec) - {"numbers", "piece", "draw_claim"}:
@@ -328,10 +378,16 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         raise LessonFileError(f"{where}: a scripted opponent needs a line or replies")
 
     wrong_data = data.get("wrong") or {}
-    wrong = {
-        str(k).lower(): _text(v, f"{where}.wrong.{k}")
-        for k, v in wrong_data.items()
-    }
+    if not isinstance(wrong_data, Mapping):
+        raise LessonFileError(f"{where}.wrong: must be a table 'move or point' = {{ zh, en }}")
+    wrong = {str(k).lower(): _required_text(v, f"{where}.wrong.{k}") for k, v in wrong_data.items()}
+    right_data = data.get("right") or {}
+    if not isinstance(right_data, Mapping):
+        raise LessonFileError(f"{where}.right: must be a table 'move' = {{ zh, en }}")
+    if right_data and kind not in MOVE_GOALS:
+        raise LessonFileError(f"{where}.right: only steps answered with moves have it")
+    _moves(list(right_data), f"{where}.right")
+    right = {str(k).lower(): _required_text(v, f"{where}.right.{k}") for k, v in right_data.items()}
     par = int(data.get("par", 1))
     if par < 1:
         raise LessonFileError(f"{where}: par must be at least 1")
@@ -342,15 +398,16 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         variant=variant,
         fen=fen,
         orientation=str(data.get("orientation", learner)),
-        instruction=_text(data.get("instruction"), f"{where}.instruction"),  # type: ignore[arg-type]
+        instruction=_required_text(data.get("instruction"), f"{where}.instruction"),
         goal=goal,
         par=par,
         opponent=opponent,
         replies=replies,
-        wrong=wrong,  # type: ignore[arg-type]
-        success=_text(data.get("success"), f"{where}.success", required=False),
-        hint=_text(data.get("hint"), f"{where}.hint", required=False),
-        ruling=_text(data.get("ruling"), f"{where}.ruling", required=False),
+        wrong=wrong,
+        right=right,
+        success=_optional_text(data.get("success"), f"{where}.success"),
+        hint=_optional_text(data.get("hint"), f"{where}.hint"),
+        ruling=_optional_text(data.get("ruling"), f"{where}.ruling"),
         arrows=_moves(data.get("arrows"), f"{where}.arrows"),
         marks=_points(data.get("marks"), f"{where}.marks"),
         hints=bool(data.get("hints", hints_default)),
@@ -375,14 +432,12 @@ def lesson_from_data(data: Mapping[str, Any], *, source: str = "") -> Lesson:
     steps_data = data["steps"]
     if not isinstance(steps_data, list) or not steps_data:
         raise LessonFileError(f"{where}: a lesson needs at least one step")
-    steps = tuple(
-        _step(s, i, course, f"{where} step {i + 1}") for i, s in enumerate(steps_data)
-    )
+    steps = tuple(_step(s, i, course, f"{where} step {i + 1}") for i, s in enumerate(steps_data))
     keys = [s.key for s in steps]
     if len(set(keys)) != len(keys):
         raise LessonFileError(f"{where}: two steps share a key")
     rulings = tuple(
-        _text(r, f"{where}.rulings[{i}]") for i, r in enumerate(data.get("rulings") or [])
+        _required_text(r, f"{where}.rulings[{i}]") for i, r in enumerate(data.get("rulings") or [])
     )
     coordinates = data.get("coordinates", False)
     if not isinstance(coordinates, bool):
@@ -394,10 +449,10 @@ def lesson_from_data(data: Mapping[str, Any], *, source: str = "") -> Lesson:
         slug=slug,
         course=course,
         order=int(data["order"]),
-        title=_text(data["title"], f"{where}.title"),  # type: ignore[arg-type]
-        summary=_text(data["summary"], f"{where}.summary"),  # type: ignore[arg-type]
+        title=_required_text(data["title"], f"{where}.title"),
+        summary=_required_text(data["summary"], f"{where}.summary"),
         steps=steps,
-        rulings=rulings,  # type: ignore[arg-type]
+        rulings=rulings,
         coordinates=coordinates,
         content_hash=digest,
         source=source,
@@ -424,7 +479,9 @@ def read_lesson_file(path: Path) -> Lesson:
         raise LessonFileError(f"{path.name}: {error}") from None
     lesson = lesson_from_data(data, source=f"{path.parent.name}/{path.name}")
     if path.parent.name != lesson.course:
-        raise LessonFileError(f"{path.name}: lies in {path.parent.name}/ but says course {lesson.course}")
+        raise LessonFileError(
+            f"{path.name}: lies in {path.parent.name}/ but says course {lesson.course}"
+        )
     return lesson
 
 

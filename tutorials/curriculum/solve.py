@@ -9,7 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine import Position
+from engine import Move, Position
+from tutorials.curriculum.audit import instruction_problems, success_problems
 from tutorials.curriculum.judge import MoveRun, StepRefused, check_setup, point_answers
 from tutorials.curriculum.schema import Step, read_lesson_file
 
@@ -73,8 +74,8 @@ def forced_win(pos: Position, moves: int, wanted: str) -> bool:
     return False
 
 
-def _after_reply(pos: Position, reply: object, moves: int, wanted: str) -> bool:
-    pos.push(reply)  # type: ignore[arg-type]
+def _after_reply(pos: Position, reply: Move, moves: int, wanted: str) -> bool:
+    pos.push(reply)
     try:
         return pos.outcome() is None and forced_win(pos, moves, wanted)
     finally:
@@ -98,7 +99,14 @@ def line_is_forced(step: Step, solution: list[str]) -> bool:
 
 
 def verify_step(step: Step) -> list[str]:
-    """Every problem with one step (empty when the step is sound)."""
+    """Every problem with one step (empty when the step is sound): it cannot be done in par,
+    its script does not play, its success text describes something that did not happen, or a
+    piece other than the one its instruction asks for completes it."""
+    problems = success_problems(step) + instruction_problems(step)
+    return problems + _goal_problems(step)
+
+
+def _goal_problems(step: Step) -> list[str]:
     goal = step.goal
     where = f"step {step.key}"
     problems: list[str] = []
@@ -115,8 +123,10 @@ def verify_step(step: Step) -> list[str]:
             problems.append(f"{where}: the starting placement is already a solution")
         example = check_setup(step, dict(goal.example or {}))
         if not example.valid:
-            problems.append(f"{where}: the example is refused: {example.message.text.en} "
-                            f"{[v.text.en for v in example.violations]}")
+            problems.append(
+                f"{where}: the example is refused: {example.message.text.en} "
+                f"{[v.text.en for v in example.violations]}"
+            )
         return problems
     if goal.only_move:
         pos = Position.from_fen(step.variant, step.fen)
@@ -161,8 +171,10 @@ def main(argv: list[str]) -> int:
             if not problems and step.goal.kind not in ("point", "setup"):
                 found = shortest_solution(step, step.par)
                 solution = " ".join(found or [])
-            print(f"{lesson.slug} {step.key} {step.goal.kind}: "
-                  f"{'; '.join(problems) if problems else 'ok ' + solution}")
+            print(
+                f"{lesson.slug} {step.key} {step.goal.kind}: "
+                f"{'; '.join(problems) if problems else 'ok ' + solution}"
+            )
             bad += bool(problems)
     return 1 if bad else 0
 

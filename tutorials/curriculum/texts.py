@@ -36,12 +36,39 @@ class Text:
 
 
 # Piece names by FEN letter (upper case Red, lower case Black; "+" marks a turncoat).
-_ZH_RED = {"K": "帅", "A": "仕", "B": "相", "N": "马", "R": "车", "C": "炮", "P": "兵",
-           "F": "战机", "M": "导弹"}
-_ZH_BLACK = {"K": "将", "A": "士", "B": "象", "N": "马", "R": "车", "C": "炮", "P": "卒",
-             "F": "战机", "M": "导弹"}
-_EN = {"K": "general", "A": "advisor", "B": "elephant", "N": "horse", "R": "chariot",
-       "C": "cannon", "P": "soldier", "F": "fighter", "M": "missile"}
+_ZH_RED = {
+    "K": "帅",
+    "A": "仕",
+    "B": "相",
+    "N": "马",
+    "R": "车",
+    "C": "炮",
+    "P": "兵",
+    "F": "战机",
+    "M": "导弹",
+}
+_ZH_BLACK = {
+    "K": "将",
+    "A": "士",
+    "B": "象",
+    "N": "马",
+    "R": "车",
+    "C": "炮",
+    "P": "卒",
+    "F": "战机",
+    "M": "导弹",
+}
+_EN = {
+    "K": "general",
+    "A": "advisor",
+    "B": "elephant",
+    "N": "horse",
+    "R": "chariot",
+    "C": "cannon",
+    "P": "soldier",
+    "F": "fighter",
+    "M": "missile",
+}
 
 
 def piece_name(letter: str, *, colour: bool = True) -> Text:

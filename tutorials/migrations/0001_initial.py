@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,84 +14,168 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Lesson',
+            name="Lesson",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('slug', models.SlugField(max_length=80, unique=True)),
-                ('course', models.CharField(choices=[('xiangqi', 'Xiangqi'), ('feidan', 'Missile Xiangqi'), ('xinban', 'New-version Xiangqi')], max_length=16)),
-                ('order', models.PositiveIntegerField()),
-                ('title_zh', models.CharField(max_length=120)),
-                ('title_en', models.CharField(max_length=120)),
-                ('summary_zh', models.TextField()),
-                ('summary_en', models.TextField()),
-                ('rulings', models.JSONField(blank=True, default=list)),
-                ('source', models.CharField(help_text='the lesson file it was loaded from', max_length=200)),
-                ('content_hash', models.CharField(max_length=64)),
-                ('is_active', models.BooleanField(default=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("slug", models.SlugField(max_length=80, unique=True)),
+                (
+                    "course",
+                    models.CharField(
+                        choices=[
+                            ("xiangqi", "Xiangqi"),
+                            ("feidan", "Missile Xiangqi"),
+                            ("xinban", "New-version Xiangqi"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("order", models.PositiveIntegerField()),
+                ("title_zh", models.CharField(max_length=120)),
+                ("title_en", models.CharField(max_length=120)),
+                ("summary_zh", models.TextField()),
+                ("summary_en", models.TextField()),
+                ("rulings", models.JSONField(blank=True, default=list)),
+                (
+                    "source",
+                    models.CharField(
+                        help_text="the lesson file it was loaded from", max_length=200
+                    ),
+                ),
+                ("content_hash", models.CharField(max_length=64)),
+                ("is_active", models.BooleanField(default=True)),
             ],
             options={
-                'ordering': ['course', 'order', 'slug'],
-                'indexes': [models.Index(fields=['course', 'order'], name='tutorials_l_course_00b698_idx')],
+                "ordering": ["course", "order", "slug"],
+                "indexes": [
+                    models.Index(fields=["course", "order"], name="tutorials_l_course_00b698_idx")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Step',
+            name="Step",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=40)),
-                ('index', models.PositiveSmallIntegerField()),
-                ('goal', models.CharField(max_length=20)),
-                ('par', models.PositiveSmallIntegerField(default=1)),
-                ('data', models.JSONField(help_text="the step's table from the lesson file")),
-                ('lesson', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='steps', to='tutorials.lesson')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=40)),
+                ("index", models.PositiveSmallIntegerField()),
+                ("goal", models.CharField(max_length=20)),
+                ("par", models.PositiveSmallIntegerField(default=1)),
+                ("data", models.JSONField(help_text="the step's table from the lesson file")),
+                (
+                    "lesson",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="steps",
+                        to="tutorials.lesson",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['lesson', 'index'],
+                "ordering": ["lesson", "index"],
             },
         ),
         migrations.CreateModel(
-            name='StepProgress',
+            name="StepProgress",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('visitor_id', models.CharField(blank=True, db_index=True, max_length=64, null=True)),
-                ('stars', models.PositiveSmallIntegerField(default=0)),
-                ('best_moves', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('mistakes', models.PositiveSmallIntegerField(default=0)),
-                ('completions', models.PositiveIntegerField(default=0)),
-                ('completed_at', models.DateTimeField(blank=True, null=True)),
-                ('step', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='progress', to='tutorials.step')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='lesson_progress', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "visitor_id",
+                    models.CharField(blank=True, db_index=True, max_length=64, null=True),
+                ),
+                ("stars", models.PositiveSmallIntegerField(default=0)),
+                ("best_moves", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("mistakes", models.PositiveSmallIntegerField(default=0)),
+                ("completions", models.PositiveIntegerField(default=0)),
+                ("completed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "step",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="progress",
+                        to="tutorials.step",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="lesson_progress",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-updated_at'],
+                "ordering": ["-updated_at"],
             },
         ),
         migrations.AddConstraint(
-            model_name='step',
-            constraint=models.UniqueConstraint(fields=('lesson', 'key'), name='tutorials_step_key_unique'),
+            model_name="step",
+            constraint=models.UniqueConstraint(
+                fields=("lesson", "key"), name="tutorials_step_key_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stepprogress',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('user__isnull', False), ('visitor_id__isnull', True)), models.Q(('user__isnull', True), ('visitor_id__isnull', False)), _connector='OR'), name='tutorials_progress_one_owner'),
+            model_name="stepprogress",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("user__isnull", False), ("visitor_id__isnull", True)),
+                    models.Q(("user__isnull", True), ("visitor_id__isnull", False)),
+                    _connector="OR",
+                ),
+                name="tutorials_progress_one_owner",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stepprogress',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('user', 'step'), name='tutorials_progress_user_step_unique'),
+            model_name="stepprogress",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("user", "step"),
+                name="tutorials_progress_user_step_unique",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stepprogress',
-            constraint=models.UniqueConstraint(condition=models.Q(('visitor_id__isnull', False)), fields=('visitor_id', 'step'), name='tutorials_progress_visitor_step_unique'),
+            model_name="stepprogress",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("visitor_id__isnull", False)),
+                fields=("visitor_id", "step"),
+                name="tutorials_progress_visitor_step_unique",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stepprogress',
-            constraint=models.CheckConstraint(condition=models.Q(('stars__lte', 3)), name='tutorials_progress_stars_at_most_3'),
+            model_name="stepprogress",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("stars__lte", 3)), name="tutorials_progress_stars_at_most_3"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stepprogress',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('completed_at__isnull', True), ('stars', 0)), models.Q(('completed_at__isnull', False), ('stars__gte', 1)), _connector='OR'), name='tutorials_progress_completed_has_stars'),
+            model_name="stepprogress",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("completed_at__isnull", True), ("stars", 0)),
+                    models.Q(("completed_at__isnull", False), ("stars__gte", 1)),
+                    _connector="OR",
+                ),
+                name="tutorials_progress_completed_has_stars",
+            ),
         ),
     ]

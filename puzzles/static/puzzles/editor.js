@@ -27,7 +27,7 @@ const EMPTY = {
 
 const state = {
   id: page.puzzle ? page.puzzle.id : null,
-  variant: page.puzzle ? page.puzzle.variant : "xiangqi",
+  variant: page.puzzle ? page.puzzle.variant : page.initial ? page.initial.variant : "xiangqi",
   pieces: new Map(), // ICCS point -> FEN letter(s)
   turn: "w",
   tool: "K",
@@ -324,6 +324,8 @@ if (page.puzzle) {
   el("editor-goal").value = page.puzzle.goal;
   el("editor-n").value = String(page.puzzle.moves_to_win);
   el("editor-title").value = page.puzzle.title || "";
+} else if (page.initial) {
+  parseFen(page.initial.fen);
 } else {
   parseFen(EMPTY[state.variant]);
 }

@@ -1,6 +1,7 @@
 // The puzzle player: the site plays the defender, every move is judged on the server.
-// The page never holds the solution: it arrives only after the try is submitted.
-import { api, format, sleep, uuid4 } from "./common.js";
+// The server opens the attempt, holds its line and ends it at the first wrong move; the page
+// never holds the solution: it arrives only once the try is over.
+import { api, format, sleep } from "./common.js";
 
 const page = JSON.parse(document.getElementById("puzzle-page").textContent);
 const L = page.labels;
@@ -25,9 +26,8 @@ const urlFor = (template, id) => template.replace("/0/", `/${id}/`);
 const state = {
   puzzle: null,
   moves: [],
-  attemptId: null,
+  attempt: null, // the attempt as the server last answered it
   hints: 0,
-  startedAt: 0,
   finished: false,
   busy: false,
   fen: "",
@@ -128,17 +128,16 @@ function showBoard(fen, changes = {}) {
   }
 }
 
-function reset() {
+async function reset() {
   const puzzle = state.puzzle;
   state.moves = [];
-  state.attemptId = uuid4();
+  state.attempt = null;
   state.hints = 0;
-  state.startedAt = Date.now();
   state.finished = false;
-  state.busy = false;
+  state.busy = true;
   state.solution = null;
   state.fen = puzzle.fen;
-  state.dests = puzzle.legal_moves;
+  state.dests = [];
   movesEl.textContent = "";
   resultEl.textContent = "";
   resultEl.dataset.result = "";
@@ -154,28 +153,95 @@ function reset() {
     board = null;
   }
   if (board && board.orientation() !== puzzle.turn) board.flip();
-  showBoard(puzzle.fen, { check: puzzle.check });
+  showBoard(puzzle.fen, { check: puzzle.check, movable: null });
+  setState("loading");
+  if (!(await openAttempt())) return;
+  state.busy = false;
   say(L.your_turn);
-  setState("ready");
+  setState(state.moves.length ? "playing" : "ready");
 }
 
+// --- The attempt, played on the server ----------------------------------------------------
+
+/** Open an attempt (or go on with the one the server holds open) and show its line. */
+async function openAttempt() {
+  let attempt;
+  try {
+    attempt = await api("POST", urlFor(page.api.open, state.puzzle.id));
+  } catch (error) {
+    say(error.message || L.error, "error");
+    setState("error");
+    return false;
+  }
+  state.attempt = attempt;
+  state.moves = attempt.moves.slice();
+  state.hints = attempt.hints_used;
+  attempt.line.forEach((move, index) => addMove(move, index % 2 === 0 ? "attacker" : "defender"));
+  state.fen = attempt.fen;
+  state.dests = attempt.legal_moves;
+  const last = attempt.line.length ? attempt.line[attempt.line.length - 1].iccs : null;
+  showBoard(attempt.fen, { lastMove: last, check: attempt.check });
+  if (state.hints) resultEl.textContent = L.unrated;
+  return true;
+}
+
+/** Send one move of mine; the server judges it and answers (and ends the try if wrong). */
+async function sendMove(iccs) {
+  const result = await api("POST", urlFor(page.api.judge, state.puzzle.id), {
+    attempt: state.attempt.id,
+    move: iccs,
+    ply: state.moves.length,
+  });
+  state.attempt = result.attempt;
+  return result;
+}
+
+/** A hint for my next move, recorded on the attempt (which is then unrated). */
+function askHint(level) {
+  return api("POST", urlFor(page.api.hint, state.puzzle.id), { attempt: state.attempt.id, level });
+}
+
+/** Show the solution: the server ends the try, and answers with the solution. */
+async function endWithSolution() {
+  state.attempt = await api("POST", urlFor(page.api.give_up, state.puzzle.id), {
+    attempt: state.attempt.id,
+  });
+  return state.attempt;
+}
+
+/** Poll the attempt until the worker has scored it. */
+async function waitForScore(attempt) {
+  for (let i = 0; i < 120 && attempt.state !== "scored"; i++) {
+    await sleep(i < 10 ? 250 : 1000);
+    try {
+      attempt = await api("GET", attempt.status_url);
+    } catch (_error) {
+      break;
+    }
+  }
+  state.attempt = attempt;
+  return attempt;
+}
+
+// Resolves false when the move was not played (refused, or not judged in time).
 async function play(iccs) {
-  if (state.finished || state.busy) return;
+  if (state.finished || state.busy) return false;
   state.busy = true;
-  state.moves.push(iccs);
   board.set({ movable: null, shapes: [] });
   say(L.thinking);
   let result;
   try {
-    result = await api("POST", urlFor(page.api.judge, state.puzzle.id), { moves: state.moves });
+    result = await sendMove(iccs);
   } catch (error) {
-    state.moves.pop();
     state.busy = false;
     showBoard(state.fen);
     say(error.message || L.error, "error");
-    return;
+    return false;
   }
-  addMove(result.move, "attacker");
+  if (result.verdict !== "unknown") {
+    state.moves.push(iccs);
+    addMove(result.move, "attacker");
+  }
   if (result.verdict === "continue") {
     say(L.correct, "good");
     board.set({ lastMove: iccs });
@@ -213,24 +279,20 @@ async function play(iccs) {
     say(text, "wrong");
     await finish(false, "failed");
   } else {
-    // Could not be judged in time: take the move back.
-    state.moves.pop();
-    movesEl.lastChild && movesEl.removeChild(movesEl.lastChild);
+    // Could not be judged in time: the move is not played, take it back.
     state.busy = false;
     showBoard(state.fen);
     say(L.unknown, "error");
+    return false;
   }
+  return true;
 }
 
 async function hint() {
   if (state.finished || state.busy) return;
   const level = Math.min(2, state.hints + 1);
   try {
-    const answer = await api("POST", urlFor(page.api.hint, state.puzzle.id), {
-      attempt_id: state.attemptId,
-      moves: state.moves,
-      level,
-    });
+    const answer = await askHint(level);
     state.hints = level;
     if (answer.move) {
       board.set({ shapes: [{ from: answer.move.slice(0, 2), to: answer.move.slice(2, 4), brush: "blue" }] });
@@ -258,31 +320,23 @@ async function finish(gaveUp, outcome) {
   showGiveUpNote();
   setState(outcome);
   resultEl.textContent = L.scoring;
-  let attempt;
-  try {
-    attempt = await api("POST", urlFor(page.api.submit, state.puzzle.id), {
-      attempt_id: state.attemptId,
-      moves: state.moves.slice(0, gaveUp ? state.moves.length : undefined),
-      seconds: Math.round((Date.now() - state.startedAt) / 1000),
-      gave_up: gaveUp,
-    });
-  } catch (error) {
-    resultEl.textContent = error.message || L.error;
-    return;
+  let attempt = state.attempt;
+  if (gaveUp) {
+    try {
+      attempt = await endWithSolution();
+    } catch (error) {
+      resultEl.textContent = error.message || L.error;
+      return;
+    }
   }
   state.solution = attempt.solution;
   // After a solve or giving up the line is shown; after a wrong move only on request, so
   // that a retry is still a puzzle.
-  if (outcome === "solved" || gaveUp) showSolution(attempt.solution);
+  if (gaveUp) showSolution(attempt.solution);
   else giveUpButton.hidden = false;
-  for (let i = 0; i < 120 && attempt.state !== "scored"; i++) {
-    await sleep(i < 10 ? 250 : 1000);
-    try {
-      attempt = await api("GET", attempt.status_url);
-    } catch (_error) {
-      break;
-    }
-  }
+  attempt = await waitForScore(attempt);
+  state.solution = attempt.solution || state.solution;
+  if (outcome === "solved") showSolution(state.solution);
   showScore(attempt);
 }
 
@@ -325,12 +379,20 @@ function showSolution(solution) {
 }
 
 async function giveUp() {
-  if (state.finished && state.solution) {
+  if (state.finished) {
+    if (!state.solution && state.attempt) {
+      try {
+        state.solution = (await endWithSolution()).solution;
+      } catch (error) {
+        say(error.message || L.error, "error");
+        return;
+      }
+    }
     showSolution(state.solution);
     giveUpButton.hidden = true;
     return;
   }
-  if (state.finished || state.busy) return;
+  if (state.busy || !state.attempt) return;
   state.finished = true;
   showBoard(state.fen, { movable: null });
   say(L.solution, "wrong");

@@ -35,6 +35,12 @@ function cookie(name) {
   return input ? input.value : "";
 }
 
+// A failed exchange (no answer, or a server error): `lost` is set, and the page offers to send
+// the same answer again (see offerResend) instead of leaving the learner stuck.
+function lostAnswer(message) {
+  return { ok: false, lost: true, data: { error: { message, extra: {} } } };
+}
+
 async function post(kind, body) {
   const url = page.api[kind].replace("KEY", encodeURIComponent(step.key));
   let response;
@@ -46,11 +52,48 @@ async function post(kind, body) {
       body: JSON.stringify(body),
     });
   } catch (error) {
-    return { ok: false, data: { error: { message: labels.network, extra: {} } } };
+    return lostAnswer(labels.network);
   }
-  const data = await response.json().catch(() => ({ error: { message: labels.network, extra: {} } }));
-  return { ok: response.ok, data };
+  if (response.status >= 500) return lostAnswer(labels.server_error);
+  let data;
+  try {
+    data = await response.json();
+  } catch (error) {
+    return lostAnswer(response.ok ? labels.network : labels.server_error);
+  }
+  if (!response.ok && !(data && data.error && data.error.message)) return lostAnswer(labels.server_error);
+  return { ok: response.ok, lost: false, data };
 }
+
+// --- an answer that did not arrive ------------------------------------------------------------
+
+const resend = document.createElement("button");
+resend.type = "button";
+resend.id = "resend";
+resend.className = "button";
+resend.textContent = labels.resend;
+resend.hidden = true;
+$("retry").before(resend);
+let pending = null; // what to send again
+
+function offerResend(message, again) {
+  pending = again;
+  setStatus(message, "error");
+  document.body.dataset.result = "lost";
+  resend.hidden = false;
+  showButtons();
+}
+
+function clearResend() {
+  pending = null;
+  resend.hidden = true;
+}
+
+resend.addEventListener("click", () => {
+  const again = pending;
+  clearResend();
+  if (again) again();
+});
 
 // --- what is shown ------------------------------------------------------------------------------
 
@@ -139,11 +182,12 @@ function showButtons() {
   $("next").hidden = !(complete && !last);
   $("next-lesson").hidden = !(complete && last && lesson.next_lesson);
   $("back-to-map").hidden = !(complete && last && !lesson.next_lesson);
-  $("retry").hidden = !over && moves.length === 0 && step.goal !== "setup";
+  $("retry").hidden = !over && moves.length === 0 && step.goal !== "setup" && !pending;
   $("hint").hidden = !step.hint || complete; // no hint once the step is done
 }
 
 function showStep(next) {
+  clearResend();
   step = next;
   step.completedNow = false;
   moves = [];
@@ -220,11 +264,18 @@ function boardAfter(result) {
 async function onBoardMove(iccs) {
   if (step.goal === "setup") return onSetupMove(iccs);
   if (!MOVE_GOALS.includes(step.goal) || over || busy) return;
+  clearResend();
   busy = true;
   document.body.dataset.busy = "1";
-  const { ok, data } = await post("moves", { moves: [...moves, iccs] });
+  const { ok, lost, data } = await post("moves", { moves: [...moves, iccs] });
   busy = false;
   document.body.dataset.busy = "";
+  if (lost) {
+    // Nothing came back: put the piece back and offer to send the same move again.
+    board.set({ fen, dests: [...new Set([...legal, ...step.tries])] });
+    offerResend(data.error.message, () => onBoardMove(iccs));
+    return;
+  }
   if (!ok) {
     // Refused: put the piece back and say why.
     board.set({ fen, dests: [...new Set([...legal, ...step.tries])] });
@@ -296,11 +347,16 @@ function onSelect(key) {
 
 async function answer(point) {
   if (over || busy) return;
+  clearResend();
   busy = true;
   const body = { point };
   if (step.moment) body.moment = step.moment;
-  const { ok, data } = await post("answer", body);
+  const { ok, lost, data } = await post("answer", body);
   busy = false;
+  if (lost) {
+    offerResend(data.error.message, () => answer(point));
+    return;
+  }
   if (!ok) {
     setStatus(data.error.message, "error");
     return;
@@ -342,9 +398,14 @@ function onSetupMove(iccs) {
 
 async function submitSetup() {
   if (busy || over) return;
+  clearResend();
   busy = true;
-  const { ok, data } = await post("setup", { placement });
+  const { ok, lost, data } = await post("setup", { placement });
   busy = false;
+  if (lost) {
+    offerResend(data.error.message, submitSetup);
+    return;
+  }
   const list = $("violations");
   list.textContent = "";
   if (!ok) {

@@ -1,0 +1,263 @@
+"""The playing engine: the computer's moves in all three variants.
+
+``bestmove`` searches a position (after the game's moves so far, so that the
+repetition history is known) and returns the move it plays with its score,
+depth, node count and principal variation. ``evaluate`` and
+``accepts_draw`` answer draw offers. Levels 1-8 are budgets and noise (see
+``LEVEL_TABLE``); with no time budget the result depends only on the input
+and the seed. See ``engine.play.search`` for how the search works and
+``engine.play.evaluation`` for what it values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from engine.errors import EngineError
+from engine.play import _board as B
+from engine.play.evaluation import DEFAULT_WEIGHTS, Weights
+from engine.play.search import MATE_BOUND, Limits, Searcher, is_mate_score, mate_in
+from engine.position import Position
+from engine.rules import Outcome
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "LEVELS",
+    "LEVEL_TABLE",
+    "BestMove",
+    "GameOverError",
+    "Level",
+    "Limits",
+    "Weights",
+    "accepts_draw",
+    "bestmove",
+    "evaluate",
+    "level_limits",
+    "search_position",
+]
+
+
+class GameOverError(EngineError):
+    """The game has already ended in the position given: there is no move to find."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        winner = f", {outcome.winner} wins" if outcome.winner else ", a draw"
+        super().__init__(f"the game is over: {outcome.termination.replace('_', ' ')}{winner}")
+        self.outcome = outcome
+
+
+@dataclass(frozen=True)
+class Level:
+    """One playing level: the deepest iteration, a node budget, the seeded
+    noise (+- centipawns on every evaluation) and whether the quiescence
+    search runs (without it captures are not followed to the end, so the
+    engine hangs pieces as a beginner does)."""
+
+    depth: int
+    nodes: int
+    noise: int
+    quiescence: bool = True
+
+
+LEVELS: Final = range(1, 9)
+LEVEL_TABLE: Final[dict[int, Level]] = {
+    1: Level(depth=1, nodes=2_000, noise=120, quiescence=False),
+    2: Level(depth=2, nodes=3_000, noise=80, quiescence=False),
+    3: Level(depth=2, nodes=4_000, noise=50),
+    4: Level(depth=3, nodes=6_000, noise=30),
+    5: Level(depth=4, nodes=10_000, noise=15),
+    6: Level(depth=5, nodes=16_000, noise=8),
+    7: Level(depth=6, nodes=30_000, noise=0),
+    8: Level(depth=64, nodes=60_000, noise=0),
+}
+DRAW_ACCEPT_BELOW = -50  # the engine accepts a draw when it stands this badly or worse
+DEFAULT_TT_MIB = 64
+
+
+@dataclass(frozen=True)
+class BestMove:
+    """The engine's move and what it thinks of the position."""
+
+    move: str  # ICCS, e.g. "h2e2"
+    score: int | None  # centipawns from the side to move's view; None when mate is set
+    mate: int | None  # moves to a forced win: positive = side to move wins, negative = loses
+    depth: int
+    nodes: int
+    pv: tuple[str, ...]  # ICCS
+
+    def to_json(self) -> dict[str, object]:
+        score: object = {"mate": self.mate} if self.mate is not None else self.score
+        return {
+            "move": self.move,
+            "score": score,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "pv": list(self.pv),
+        }
+
+
+def _position(variant: str, fen: str, moves: Sequence[str]) -> Position:
+    """The position after ``moves``; raises ``GameOverError`` if the game is over."""
+    pos = Position.from_fen(variant, fen)
+    if isinstance(moves, str):
+        raise EngineError("moves must be a list of ICCS moves, not one string")
+    for text in moves:
+        pos.push_iccs(text)
+    outcome = pos.outcome()
+    if outcome is not None:
+        raise GameOverError(outcome)
+    return pos
+
+
+def _level(level: int) -> Level:
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise EngineError(f"level must be an integer from 1 to 8, not {level!r}")
+    return LEVEL_TABLE[level]
+
+
+def _positive(name: str, value: int | None) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise EngineError(f"{name} must be a positive integer, not {value!r}")
+    return value
+
+
+def _root(pos: Position) -> tuple[list[int], int | None]:
+    """The root moves worth searching, and a move that wins at once.
+
+    A move after which the rules end the game against the mover (perpetual
+    check or chase, forced variation) is left out unless every move loses."""
+    moves = B.legal(pos)
+    keep = []
+    won = None
+    mover = pos.turn
+    for m in moves:
+        B.push(pos, m)
+        try:
+            outcome = pos.outcome()
+        finally:
+            B.pop(pos)
+        if outcome is None or outcome.winner is None:
+            keep.append(m)
+        elif outcome.winner == mover:
+            if won is None:
+                won = m
+            keep.append(m)
+    return (keep or list(moves)), won
+
+
+def search_position(pos: Position, limits: Limits) -> BestMove:
+    """Search a ``Position`` (with its move history) under explicit
+    ``Limits``; ``bestmove`` is this with a level's limits. The game must
+    not be over (raises ``GameOverError``)."""
+    outcome = pos.outcome()
+    if outcome is not None:
+        raise GameOverError(outcome)
+    root, won = _root(pos)
+    result = Searcher(pos, limits).run(root, won)
+    mate = mate_in(result.score) if is_mate_score(result.score) else None
+    return BestMove(
+        move=B.from_int(pos, result.move),
+        score=None if mate is not None else result.score,
+        mate=mate,
+        depth=result.depth,
+        nodes=result.nodes,
+        pv=tuple(_legal_line(pos, result.pv)),
+    )
+
+
+def _legal_line(pos: Position, pv: list[int]) -> list[str]:
+    """The principal variation in ICCS, cut where a stored move would no
+    longer be legal (it never is; this keeps the output honest)."""
+    line = []
+    replay = pos.copy()
+    for m in pv:
+        if m not in B.legal(replay):
+            break
+        line.append(B.from_int(replay, m))
+        B.push(replay, m)
+    return line
+
+
+def level_limits(
+    level: int,
+    *,
+    nodes: int | None = None,
+    movetime_ms: int | None = None,
+    seed: int = 0,
+    tt_mib: int = DEFAULT_TT_MIB,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> Limits:
+    """The search limits of ``level``; ``nodes`` replaces its node budget,
+    ``movetime_ms`` adds a time budget. Raises ``EngineError`` on a bad value."""
+    lv = _level(level)
+    node_budget = _positive("nodes", nodes)
+    time_budget = _positive("movetime_ms", movetime_ms)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise EngineError(f"seed must be an integer, not {seed!r}")
+    _positive("tt_mib", tt_mib)
+    return Limits(
+        depth=lv.depth,
+        nodes=node_budget if node_budget is not None else lv.nodes,
+        movetime_ms=time_budget,
+        noise=lv.noise,
+        quiescence=lv.quiescence,
+        seed=seed,
+        tt_mib=tt_mib,
+        weights=weights,
+    )
+
+
+def bestmove(
+    variant: str,
+    fen: str,
+    moves: Sequence[str] = (),
+    *,
+    level: int = 8,
+    movetime_ms: int | None = None,
+    nodes: int | None = None,
+    seed: int = 0,
+    tt_mib: int = DEFAULT_TT_MIB,
+) -> BestMove:
+    """The move the engine plays at ``level`` in the position after ``moves``.
+
+    ``nodes`` replaces the level's node budget; ``movetime_ms`` adds a time
+    budget (then the result depends on the machine's speed). Without a time
+    budget the result is the same for the same input and ``seed``.
+    """
+    limits = level_limits(level, nodes=nodes, movetime_ms=movetime_ms, seed=seed, tt_mib=tt_mib)
+    pos = _position(variant, fen, moves)
+    return search_position(pos, limits)
+
+
+EVALUATE_NODES = 2_000
+
+
+def evaluate(variant: str, fen: str, moves: Sequence[str] = ()) -> int:
+    """The position's value for the side to move, in centipawns, after a
+    short quiescence search (captures followed to the end, checks
+    answered); a value beyond +-29000 means a forced mate was seen."""
+    pos = _position(variant, fen, moves)
+    searcher = Searcher(pos, Limits(depth=0, nodes=EVALUATE_NODES))
+    return searcher.quiet_value()
+
+
+def accepts_draw(variant: str, fen: str, moves: Sequence[str] = (), *, level: int = 8) -> bool:
+    """Does the engine, playing the side to move, accept a draw offer?
+
+    It searches at ``level`` (half its node budget, no noise) and accepts
+    when it stands at ``DRAW_ACCEPT_BELOW`` centipawns or worse, or is
+    being mated."""
+    lv = _level(level)
+    pos = _position(variant, fen, moves)
+    limits = Limits(depth=lv.depth, nodes=max(500, lv.nodes // 2), quiescence=True)
+    root, won = _root(pos)
+    if won is not None:
+        return False
+    score = Searcher(pos, limits).run(root, None).score
+    if score < -MATE_BOUND:
+        return True
+    return score <= DRAW_ACCEPT_BELOW

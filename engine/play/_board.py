@@ -1,0 +1,221 @@
+"""The search's fast path into ``Position``.
+
+The search plays hundreds of thousands of moves, so it works on the
+position's int moves and its make/unmake directly rather than through
+``Move`` objects. Every use of ``Position``'s internals by the playing
+engine is in this one module; the rest of ``engine.play`` calls these
+functions.
+"""
+
+from __future__ import annotations
+
+from engine.play.evaluation import Tables
+from engine.position import Change, Position
+from engine.rules import Outcome, hash_history, ply_flags
+from engine.variants import (
+    ADVISOR,
+    BLACK,
+    CANNON,
+    CHARIOT,
+    ELEPHANT,
+    FIGHTER,
+    HORSE,
+    KING,
+    MISSILE,
+    SOLDIER,
+    TURNCOAT,
+)
+
+__all__ = [
+    "capture_gain",
+    "captures",
+    "from_int",
+    "hash_history",
+    "judge_cycle",
+    "last_changes",
+    "legal",
+    "has_pieces",
+    "pop",
+    "push",
+    "push_null",
+    "to_int",
+]
+
+
+def legal(pos: Position) -> list[int]:
+    """The legal moves as ints (computed once per position)."""
+    return pos._gen_legal()
+
+
+def push(pos: Position, m: int) -> None:
+    """Play the legal int move ``m``."""
+    pos._push(m)
+
+
+def pop(pos: Position) -> None:
+    """Take back the last move (or pass)."""
+    pos._pop()
+
+
+def push_null(pos: Position) -> None:
+    """Pass (``Position.push_pass``); ``pop`` takes it back."""
+    pos.push_pass()
+
+
+_OFFICERS = (CHARIOT, HORSE, CANNON, FIGHTER, MISSILE)
+
+
+def has_pieces(pos: Position) -> bool:
+    """Has the side to move a chariot, horse, cannon, fighter or missile?
+    (Without one, passing is too often the better move for null-move pruning.)"""
+    b = pos.board
+    return any(b[sq] & 15 in _OFFICERS for sq in pos.occupied[pos.side >> 5])
+
+
+def last_changes(pos: Position) -> list[Change]:
+    """The point changes (point, before, after) of the last move played."""
+    return pos._stack[-1][1]
+
+
+def to_int(pos: Position, iccs: str) -> int:
+    from engine.move import Move
+
+    return pos._from_move(Move.from_iccs(iccs))
+
+
+def from_int(pos: Position, m: int) -> str:
+    return pos._to_move(m).iccs()
+
+
+def effects(pos: Position, m: int) -> tuple[list[Change], str]:
+    return pos._effects(m)
+
+
+def captures(pos: Position) -> list[int]:
+    """The legal captures (and collisions, self-destructs, defections) of
+    the side to move, which must not be in check."""
+    b = pos.board
+    g = pos.g
+    own = pos.side
+    ci = own >> 5
+    out: list[int] = []
+    add = out.append
+    rays = g.rays
+    untouchable = pos.variant.untouchable_by_general
+    for fr in pos.occupied[ci]:
+        t = b[fr] & 15
+        base = fr << 8
+        if t in (CHARIOT, MISSILE):
+            for ray in rays[fr]:
+                for s in ray:
+                    q = b[s]
+                    if q:
+                        if q & BLACK != own:
+                            add(base | s)
+                        break
+        elif t == CANNON:
+            for ray in rays[fr]:
+                screen = False
+                for s in ray:
+                    q = b[s]
+                    if q:
+                        if screen:
+                            if q & BLACK != own:
+                                add(base | s)
+                            break
+                        screen = True
+        elif t == HORSE:
+            for to, leg in g.horse_moves[fr]:
+                if not b[leg]:
+                    q = b[to]
+                    if q and q & BLACK != own:
+                        add(base | to)
+        elif t == SOLDIER:
+            for to in g.soldier_moves[ci][fr]:
+                q = b[to]
+                if q and q & BLACK != own:
+                    add(base | to)
+        elif t == ELEPHANT:
+            for to, eye in g.elephant_moves[ci][fr]:
+                if not b[eye]:
+                    q = b[to]
+                    if q and q & BLACK != own:
+                        add(base | to)
+        elif t == ADVISOR:
+            for to in g.advisor_moves[ci][fr]:
+                q = b[to]
+                if q and q & BLACK != own:
+                    add(base | to)
+        elif t == KING:
+            for to in g.king_moves[ci][fr]:
+                q = b[to]
+                if q and q & BLACK != own and q & 15 not in untouchable:
+                    add(base | to)
+        elif t == FIGHTER:
+            for to, l1, l2 in g.fighter_moves[fr]:
+                if not (b[l1] and b[l2]):
+                    q = b[to]
+                    if q and q & BLACK != own:
+                        add(base | to)
+    is_legal = pos._is_legal
+    return [m for m in out if is_legal(m)]
+
+
+def capture_gain(pos: Position, m: int, t: Tables) -> int:
+    """Material a capture wins for the mover, read from what it does:
+    a capture wins the victim, a defection also the defected piece, a
+    collision costs the attacker too, a self-destruct only costs it."""
+    b = pos.board
+    victim = b[m & 255]
+    if not victim:
+        return 0
+    v = pos.variant
+    worth = t.worth
+    attacker = b[m >> 8]
+    if v.colliding_types and (
+        victim & 15 in v.colliding_types or attacker & 15 in v.colliding_types
+    ):
+        _, kind = pos._effects(m)
+        if kind == "self_destruct":
+            return -worth[attacker]
+        if kind == "collision":
+            return worth[victim] - worth[attacker]
+        return worth[victim]
+    gain = worth[victim]
+    if victim & TURNCOAT and attacker & 15 in v.defection.get(victim & 15, ()):
+        # most defections stand (the fallback to an ordinary capture is rare)
+        gain += worth[(victim & 15) | (attacker & BLACK)]
+    return gain
+
+
+def judge_cycle(pos: Position, span: int) -> Outcome | None:
+    """Judge the cycle of the last ``span`` plies, after which the current
+    position stands for the second time, as ``engine.rules`` would judge it
+    if it came round once more (RULES §8): one-sided perpetual check, then
+    one-sided perpetual chase, lose; in a variant with forced variation the
+    side that completed the cycle loses unless its move was forced;
+    otherwise a draw."""
+    flags = ply_flags(pos, span)
+    last_mover = "black" if pos.turn == "red" else "red"
+    movers = [last_mover if (span - 1 - i) % 2 == 0 else pos.turn for i in range(span)]
+    checks = {
+        c: all(f[0] for f, mv in zip(flags, movers, strict=True) if mv == c)
+        for c in ("red", "black")
+    }
+    if checks["red"] != checks["black"]:
+        checker = "red" if checks["red"] else "black"
+        return Outcome("perpetual_check", "black" if checker == "red" else "red")
+    if not (checks["red"] and checks["black"]):
+        chases = {
+            c: all(f[1] for f, mv in zip(flags, movers, strict=True) if mv == c)
+            for c in ("red", "black")
+        }
+        if chases["red"] != chases["black"]:
+            chaser = "red" if chases["red"] else "black"
+            return Outcome("perpetual_chase", "black" if chaser == "red" else "red")
+    if pos.variant.repetition_rule == "forced_variation":
+        before = pos.copy()
+        before._pop()
+        if len(before._gen_legal()) > 1:
+            return Outcome("forced_variation", pos.turn)
+    return Outcome("repetition", None)

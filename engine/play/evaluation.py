@@ -1,0 +1,255 @@
+"""The playing engine's evaluation, read from the variant table.
+
+Nothing here asks for a variant's name. What the table says decides:
+
+- **material** per piece type, for the types the variant has (fighter and
+  missile exist only where ``piece_types`` holds them); a turncoat piece
+  (``TURNCOAT`` bit) of a type the ``defection`` table lists is worth less
+  to its owner, since capturing it hands it to the captor;
+- **piece-square tables**, written once per piece type as a function of the
+  distance from the centre file and the rank counted from the owner's side,
+  so the same table serves the 9- and the 11-file board (the outer files of
+  the 11-file board count as the edge);
+- **mobility** (cheap: open points along a chariot's or missile's lines, a
+  horse's free legs);
+- **the general's safety**: enemy attackers standing in one's own half
+  against the advisors and elephants left, and above all an enemy piece of
+  ``dead_general_types`` (the missile) inside one's palace, a mortal danger;
+- **attack power** (where ``attack_power`` is set): when both sides' totals
+  are below the limit, a side that may claim a draw never scores below 0.
+
+Material and the tables are summed incrementally by the search from the
+point changes a move makes (``delta``), so a collision, a self-destruct or a
+defection is valued exactly by what it does to the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from engine.geometry import geometry
+from engine.variants import (
+    ADVISOR,
+    BLACK,
+    CANNON,
+    CHARIOT,
+    ELEPHANT,
+    FIGHTER,
+    HORSE,
+    KING,
+    MISSILE,
+    SOLDIER,
+    TURNCOAT,
+    Variant,
+)
+
+# Centipawns. A soldier across the river gains its worth from the tables.
+MATERIAL: dict[int, int] = {
+    KING: 0,
+    ADVISOR: 200,
+    ELEPHANT: 200,
+    HORSE: 400,
+    CHARIOT: 900,
+    CANNON: 450,
+    SOLDIER: 100,
+    FIGHTER: 500,
+    MISSILE: 600,
+}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's tunable weights (centipawns unless said otherwise).
+    The defaults are the tuned ones (see README, "Playing engine")."""
+
+    # share of its worth a turncoat piece loses to its owner
+    turncoat_discount: float = 0.15
+    # an enemy dead-general piece (missile) inside one's palace
+    palace_intruder: int = 300
+    # per own attacker in the enemy half, plus per guard (advisor, elephant) the enemy has lost
+    attacker_in_half: int = 12
+    attacker_per_missing_guard: int = 6
+    # per open point of a chariot's or missile's lines, per free horse leg
+    mobility_line: int = 2
+    mobility_leg: int = 4
+    # the side to move's bonus
+    tempo: int = 10
+
+
+DEFAULT_WEIGHTS = Weights()
+
+ATTACKERS = frozenset({HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE})
+GUARDS = frozenset({ADVISOR, ELEPHANT})
+
+
+def _square_bonus(kind: int, off: int, rank: int, half_width: int) -> int:
+    """The table value of a piece of ``kind`` ``off`` files from the centre
+    file and on ``rank`` counted from its owner's back rank."""
+    central = max(0, 4 - off)  # 4 on the centre file, 0 on the 9-file edge and beyond
+    edge = off >= half_width  # the outermost file of the board
+    if kind == SOLDIER:
+        if rank <= 4:
+            return 0 if rank <= 3 else 5
+        if rank == 9:
+            return 20 + 3 * central
+        return (60, 80, 95, 95)[rank - 5] + 6 * central - (10 if edge else 0)
+    if kind == HORSE:
+        adv = (-15, -5, 5, 10, 15, 25, 30, 30, 20, 5)[rank]
+        return adv + 5 * central - (15 if edge else 0)
+    if kind == FIGHTER:
+        adv = (-10, 0, 5, 10, 15, 20, 25, 25, 20, 10)[rank]
+        return adv + 4 * central - (5 if edge else 0)
+    if kind == CHARIOT:
+        adv = (-10, 5, 0, 5, 10, 15, 15, 20, 25, 10)[rank]
+        return adv + (10 if off == 1 else 5 if off == 0 else 0)
+    if kind == MISSILE:
+        adv = (0, 0, 0, 5, 5, 10, 10, 15, 15, 10)[rank]
+        return adv + (5 if off <= 1 else 0)
+    if kind == CANNON:
+        adv = (0, 0, 5, 0, 0, 5, 0, 10, 5, 10)[rank]
+        return adv + (20 if off == 0 else 5 if off == 1 else 0)
+    if kind == ADVISOR:
+        return 10 if off == 0 and rank == 1 else 0
+    if kind == ELEPHANT:
+        return 10 if off == 0 and rank == 2 else (-5 if edge else 0)
+    if kind == KING:
+        return (10, 0, -10)[rank] - (5 if off else 0) if rank <= 2 else 0
+    return 0
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Per-variant evaluation tables, indexed by board value then point."""
+
+    # value of (board value, point) from Red's point of view: material plus table
+    psq: tuple[tuple[int, ...], ...]
+    # piece worth by board value (always positive; colour-blind)
+    worth: tuple[int, ...]
+    width: int
+
+
+@cache
+def tables(variant: Variant, weights: Weights = DEFAULT_WEIGHTS) -> Tables:
+    w = variant.width
+    size = w * 10
+    centre = w // 2
+    half = w // 2
+    psq: list[tuple[int, ...]] = []
+    worth: list[int] = []
+    for value in range(64):
+        kind = value & 15
+        if kind not in variant.piece_types or (value & TURNCOAT and kind not in variant.defection):
+            psq.append((0,) * size)
+            worth.append(0)
+            continue
+        base = MATERIAL[kind]
+        if value & TURNCOAT:
+            base = round(base * (1 - weights.turncoat_discount))
+        black = bool(value & BLACK)
+        row = []
+        for sq in range(size):
+            f, r = sq % w, sq // w
+            own_rank = 9 - r if black else r
+            v = base + _square_bonus(kind, abs(f - centre), own_rank, half)
+            row.append(-v if black else v)
+        psq.append(tuple(row))
+        worth.append(base)
+    return Tables(psq=tuple(psq), worth=tuple(worth), width=w)
+
+
+def material_and_squares(board: list[int], t: Tables) -> int:
+    """Sum of material and tables, from Red's point of view."""
+    psq = t.psq
+    return sum(psq[v][sq] for sq, v in enumerate(board) if v)
+
+
+def delta(changes: list[tuple[int, int, int]], t: Tables) -> int:
+    """How point changes (point, before, after) move that sum."""
+    psq = t.psq
+    d = 0
+    for sq, before, after in changes:
+        if before:
+            d -= psq[before][sq]
+        if after:
+            d += psq[after][sq]
+    return d
+
+
+def positional(
+    board: list[int],
+    occupied: tuple[set[int], set[int]],
+    variant: Variant,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> int:
+    """Mobility and the generals' safety, from Red's point of view."""
+    g = geometry(variant.width)
+    halves = g.own_half
+    palace = g.palace
+    rays = g.rays
+    horse_moves = g.horse_moves
+    dead_types = variant.dead_general_types
+    mobility_line = weights.mobility_line
+    mobility_leg = weights.mobility_leg
+    guards = [0, 0]
+    for ci in (0, 1):
+        for sq in occupied[ci]:
+            if board[sq] & 15 in GUARDS:
+                guards[ci] += 1
+    score = 0
+    for ci in (0, 1):
+        attackers = 0
+        mob = 0
+        intruders = 0
+        enemy_half = halves[ci ^ 1]
+        enemy_palace = palace[ci ^ 1]
+        for sq in occupied[ci]:
+            kind = board[sq] & 15
+            if kind in ATTACKERS and sq in enemy_half:
+                attackers += 1
+                if kind in dead_types and sq in enemy_palace:
+                    intruders += 1
+            if kind in (CHARIOT, MISSILE):
+                for ray in rays[sq]:
+                    for s in ray:
+                        if board[s]:
+                            break
+                        mob += mobility_line
+            elif kind == HORSE:
+                for _to, leg in horse_moves[sq]:
+                    if not board[leg]:
+                        mob += mobility_leg
+        # this side's pressure on the other general: attackers across the
+        # river count more for every guard the other side has lost
+        missing = 4 - guards[ci ^ 1]
+        pressure = attackers * (
+            weights.attacker_in_half + weights.attacker_per_missing_guard * missing
+        )
+        part = mob + intruders * weights.palace_intruder + pressure
+        score += part if ci == 0 else -part
+    return score
+
+
+def attack_power_clamp(score: int, board: list[int], variant: Variant, side_bit: int) -> int:
+    """Clamp ``score`` (side to move's view) by the attack-power draw claim:
+    a side that may claim a draw never stands below 0."""
+    values = variant.attack_power
+    if not values:
+        return score
+    red = black = 0
+    for v in board:
+        if v:
+            p = values.get(v & 15, 0)
+            if v & BLACK:
+                black += p
+            else:
+                red += p
+    limit = variant.attack_power_limit
+    if red >= limit or black >= limit:
+        return score
+    mine, theirs = (black, red) if side_bit else (red, black)
+    if mine >= theirs and score < 0:
+        score = 0
+    if theirs >= mine and score > 0:
+        score = 0
+    return score

@@ -1,0 +1,497 @@
+"""The playing search: iterative deepening PVS with quiescence.
+
+- Principal-variation search (null windows after the first move), iterative
+  deepening, check extensions, late-move reductions of quiet moves.
+- Quiescence over the captures of this engine: ordinary captures,
+  collisions, cannon-takes-missile, defections; a self-destruct only loses
+  material and is left out. The value of each is read from the point
+  changes it makes, so every effect is valued exactly. In check every
+  evasion is searched (a few plies deep), so mates and dead generals show.
+- A transposition table on the position's Zobrist key: a fixed number of
+  slots (a power of two) sized from a memory budget, replace-always.
+- Move ordering: hash move, captures by gain (most valuable victim, least
+  valuable attacker), two killers per ply, the history heuristic.
+- Game rules inside the tree: a position seen before on the path (or in
+  the game's moves) is judged as a repetition cycle by the rules of the
+  variant — perpetual check, perpetual chase, xinban's forced variation,
+  otherwise a draw; at a true third occurrence by ``engine.rules`` itself.
+  The natural limit is a draw; mate, stalemate and dead general are losses.
+  These judgements happen only at repeated keys and at the limit, so they
+  cost nothing elsewhere.
+- A node budget and a time budget, checked at every node (time every 256
+  nodes); the node budget is never exceeded. Deterministic for a given
+  seed and node budget; with a time budget the depth reached depends on the
+  machine's speed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from engine.play import _board as B
+from engine.play.evaluation import (
+    DEFAULT_WEIGHTS,
+    Tables,
+    Weights,
+    attack_power_clamp,
+    delta,
+    material_and_squares,
+    positional,
+    tables,
+)
+from engine.position import Position
+from engine.rules import Outcome, repetition_outcome
+
+MATE = 30000
+MATE_BOUND = MATE - 1000  # scores beyond this are forced wins or losses
+INF = MATE + 1
+MAX_PLY = 96
+EXACT, LOWER, UPPER = 0, 1, 2
+ENTRY_BYTES = (
+    200  # one filled slot in CPython: the list slot, a 5-tuple and its ints (~182 measured)
+)
+QS_CHECK_PLIES = 3  # quiescence plies in which a check is answered by every evasion
+EVAL_CACHE = 1 << 17
+NULL_MOVE_R = 2
+FUTILITY_DEPTH = 2
+FUTILITY_MARGIN = 150  # centipawns per ply of depth left
+
+
+class _Stop(Exception):
+    """The budget ran out."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one search may spend and how it plays."""
+
+    depth: int = 64
+    nodes: int | None = None
+    movetime_ms: int | None = None
+    noise: int = 0  # +- centipawns of seeded noise added to every evaluation
+    quiescence: bool = True
+    seed: int = 0
+    tt_mib: int = 64
+    weights: Weights = DEFAULT_WEIGHTS
+
+
+@dataclass
+class Result:
+    move: int
+    score: int
+    depth: int
+    nodes: int
+    pv: list[int] = field(default_factory=list)
+
+
+def tt_slots(mib: int, nodes: int | None) -> int:
+    """The table's slot count: a power of two within ``mib`` MiB, and no
+    bigger than the node budget needs."""
+    limit = max(1, mib) * (1 << 20) // ENTRY_BYTES
+    if nodes is not None:
+        limit = min(limit, max(1024, 2 * nodes))
+    slots = 1024
+    while slots * 2 <= limit:
+        slots *= 2
+    return slots
+
+
+class Searcher:
+    """One search from one position; the position is copied."""
+
+    def __init__(self, pos: Position, limits: Limits) -> None:
+        self.pos = pos.copy()
+        self.variant = pos.variant
+        self.weights = limits.weights
+        self.t: Tables = tables(pos.variant, limits.weights)
+        self.limits = limits
+        self.nodes = 0
+        self.node_limit = limits.nodes if limits.nodes is not None else 1 << 62
+        self.deadline = (
+            time.perf_counter() + limits.movetime_ms / 1000.0
+            if limits.movetime_ms is not None
+            else None
+        )
+        slots = tt_slots(limits.tt_mib, limits.nodes)
+        self.tt_mask = slots - 1
+        self.tt: list[tuple[int, int, int, int, int] | None] = [None] * slots
+        self.history: list[int] = B.hash_history(self.pos)
+        self.seen: dict[int, int] = {}
+        for h in self.history:
+            self.seen[h] = self.seen.get(h, 0) + 1
+        self.psq = material_and_squares(self.pos.board, self.t)
+        self.psq_stack: list[int] = []
+        self.eval_cache: dict[int, int] = {}
+        self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 8)]
+        self.hist: dict[int, int] = {}
+        self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
+        self.noise = limits.noise
+        self.seed_mix = (limits.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & (2**64 - 1)
+        self.cycle_cache: dict[tuple[int, ...], Outcome | None] = {}
+
+    # ------------------------------------------------------------------
+    # make / unmake with the incremental sum
+
+    def make(self, m: int) -> None:
+        pos = self.pos
+        B.push(pos, m)
+        self.psq_stack.append(self.psq)
+        self.psq += delta(B.last_changes(pos), self.t)
+        h = pos.hash
+        self.history.append(h)
+        self.seen[h] = self.seen.get(h, 0) + 1
+
+    def unmake(self) -> None:
+        h = self.history.pop()
+        self.seen[h] -= 1
+        B.pop(self.pos)
+        self.psq = self.psq_stack.pop()
+
+    def make_null(self) -> None:
+        """Pass (for null-move pruning); no repetition is looked for across it."""
+        B.push_null(self.pos)
+        self.psq_stack.append(self.psq)
+        h = self.pos.hash
+        self.history.append(h)
+        self.seen[h] = self.seen.get(h, 0) + 1
+
+    def unmake_null(self) -> None:
+        h = self.history.pop()
+        self.seen[h] -= 1
+        B.pop(self.pos)
+        self.psq = self.psq_stack.pop()
+
+    # ------------------------------------------------------------------
+    # evaluation
+
+    def evaluate(self) -> int:
+        pos = self.pos
+        cached = self.eval_cache.get(pos.hash)
+        if cached is None:
+            score = self.psq + positional(pos.board, pos.occupied, self.variant, self.weights)
+            if pos.side:
+                score = -score
+            score += self.weights.tempo
+            if self.variant.attack_power:
+                score = attack_power_clamp(score, pos.board, self.variant, pos.side)
+            if len(self.eval_cache) >= EVAL_CACHE:
+                self.eval_cache.clear()
+            self.eval_cache[pos.hash] = score
+        else:
+            score = cached
+        if self.noise:
+            x = ((pos.hash ^ self.seed_mix) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+            score += (x >> 33) % (2 * self.noise + 1) - self.noise
+        return score
+
+    # ------------------------------------------------------------------
+    # rules
+
+    def _outcome_score(self, outcome: Outcome | None, ply: int) -> int | None:
+        if outcome is None:
+            return None
+        if outcome.winner is None:
+            return 0
+        return MATE - ply if outcome.winner == self.pos.turn else -(MATE - ply)
+
+    def rule_score(self, ply: int) -> int | None:
+        """The score the game rules give the current position, if any:
+        a repetition cycle judged, or the natural limit."""
+        pos = self.pos
+        hist = self.history
+        h = hist[-1]
+        previous = 0
+        span = 0
+        if self.seen[h] > 1:
+            n = len(hist)
+            back = min(pos.halfmove, n - 1)
+            for i in range(n - 3, n - 2 - back, -2):
+                if hist[i] == h:
+                    previous += 1
+                    if not span:
+                        span = n - 1 - i
+        if previous:
+            if not B.legal(pos):
+                return -(MATE - ply)
+            if previous >= 2:
+                return self._outcome_score(repetition_outcome(pos), ply)
+            key = tuple(hist[n - 1 - span :])
+            if key not in self.cycle_cache:
+                self.cycle_cache[key] = B.judge_cycle(pos, span)
+            return self._outcome_score(self.cycle_cache[key], ply)
+        if pos.halfmove >= self.variant.natural_limit_plies:
+            return 0 if B.legal(pos) else -(MATE - ply)
+        return None
+
+    # ------------------------------------------------------------------
+    # ordering
+
+    def gain(self, m: int) -> int:
+        """What a capture wins, by the point changes it makes."""
+        return B.capture_gain(self.pos, m, self.t)
+
+    def order(self, moves: list[int], hash_move: int, ply: int) -> list[int]:
+        board = self.pos.board
+        k1, k2 = self.killers[ply]
+        hist = self.hist
+        keyed = []
+        for m in moves:
+            if m == hash_move:
+                key = 1 << 30
+            elif board[m & 255]:
+                key = (1 << 24) + self.gain(m) * 16 - self.t.worth[board[m >> 8]] // 16
+            elif m == k1:
+                key = (1 << 23) + 1
+            elif m == k2:
+                key = 1 << 23
+            else:
+                key = hist.get(m, 0)
+            keyed.append((key, m))
+        keyed.sort(reverse=True)
+        return [m for _, m in keyed]
+
+    # ------------------------------------------------------------------
+    # search
+
+    def _tick(self) -> None:
+        if self.nodes >= self.node_limit:
+            raise _Stop
+        self.nodes += 1
+        if (
+            self.deadline is not None
+            and not self.nodes & 255
+            and time.perf_counter() > self.deadline
+        ):
+            raise _Stop
+
+    def qsearch(self, alpha: int, beta: int, ply: int, qply: int) -> int:
+        self._tick()
+        pos = self.pos
+        if ply >= MAX_PLY:
+            return self.evaluate()
+        in_check = pos.is_check()
+        if in_check and (qply < QS_CHECK_PLIES or not self.limits.quiescence):
+            legal = B.legal(pos)
+            if not legal:
+                return -(MATE - ply)
+            if not self.limits.quiescence:
+                return self.evaluate()
+            best = -INF
+            for m in self.order(legal, 0, ply):
+                self.make(m)
+                score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
+                self.unmake()
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
+            return best
+        stand = self.evaluate()
+        if not self.limits.quiescence or stand >= beta:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        best = stand
+        caps = []
+        for m in B.captures(pos):
+            g = self.gain(m)
+            if g <= 0 and qply > 0:
+                continue
+            if stand + g + 200 <= alpha:
+                continue  # even winning it all would not reach alpha
+            caps.append((g, m))
+        caps.sort(reverse=True)
+        for _g, m in caps:
+            self.make(m)
+            score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
+            self.unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool = True) -> int:
+        pos = self.pos
+        self.pv[ply] = []
+        if ply:
+            ruled = self.rule_score(ply)
+            if ruled is not None:
+                self._tick()
+                return ruled
+            # mate distance pruning
+            alpha = max(alpha, -(MATE - ply))
+            beta = min(beta, MATE - ply - 1)
+            if alpha >= beta:
+                self._tick()
+                return alpha
+        in_check = pos.is_check()
+        if in_check and ply < 2 * depth + 8:
+            depth += 1
+        if depth <= 0 or ply >= MAX_PLY:
+            return self.qsearch(alpha, beta, ply, 0)
+        self._tick()
+        pv_node = beta - alpha > 1
+        key = pos.hash
+        slot = key & self.tt_mask
+        entry = self.tt[slot]
+        hash_move = 0
+        if entry is not None and entry[0] == key:
+            hash_move = entry[4]
+            if entry[1] >= depth and not pv_node:
+                score = entry[3]
+                if score > MATE_BOUND:
+                    score -= ply
+                elif score < -MATE_BOUND:
+                    score += ply
+                flag = entry[2]
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and score >= beta)
+                    or (flag == UPPER and score <= alpha)
+                ):
+                    return score
+        static = 0
+        futile = False
+        if not pv_node and not in_check and depth <= FUTILITY_DEPTH and abs(beta) < MATE_BOUND:
+            static = self.evaluate()
+            margin = FUTILITY_MARGIN * depth
+            if static - margin >= beta:
+                return static - margin  # reverse futility: far above beta already
+            futile = static + margin <= alpha
+        if (
+            null_ok
+            and not pv_node
+            and not in_check
+            and depth >= 3
+            and beta < MATE_BOUND
+            and B.has_pieces(pos)
+            and self.evaluate() >= beta
+        ):
+            self.make_null()
+            try:
+                score = -self.search(depth - 1 - NULL_MOVE_R, -beta, -beta + 1, ply + 1, False)
+            finally:
+                self.unmake_null()
+            if score >= beta:
+                return beta
+        legal = B.legal(pos)
+        if not legal:
+            return -(MATE - ply)
+        moves = self.order(legal, hash_move, ply)
+        best = -INF
+        best_move = moves[0]
+        alpha0 = alpha
+        board = pos.board
+        for i, m in enumerate(moves):
+            quiet = not board[m & 255]
+            self.make(m)
+            if futile and i and quiet and not pos.is_check():
+                # futility: a quiet move cannot lift a position this far below alpha
+                self.unmake()
+                continue
+            if i == 0:
+                score = -self.search(depth - 1, -beta, -alpha, ply + 1)
+            else:
+                r = 0
+                if depth >= 3 and i >= 3 and quiet and not in_check and m != hash_move:
+                    r = 1 if i < 10 else 2
+                    if r and pos.is_check():
+                        r = 0
+                score = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
+                if score > alpha and (r or score < beta):
+                    score = -self.search(depth - 1, -beta, -alpha, ply + 1)
+            self.unmake()
+            if score > best:
+                best = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    self.pv[ply] = [m, *self.pv[ply + 1]]
+                    if alpha >= beta:
+                        if quiet:
+                            k = self.killers[ply]
+                            if k[0] != m:
+                                k[1] = k[0]
+                                k[0] = m
+                            self.hist[m] = self.hist.get(m, 0) + depth * depth
+                        break
+        if best == -INF:
+            best = alpha  # every move was futile: a fail-low
+        flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
+        stored = best
+        if stored > MATE_BOUND:
+            stored += ply
+        elif stored < -MATE_BOUND:
+            stored -= ply
+        self.tt[slot] = (key, depth, flag, stored, best_move)
+        return best
+
+    def quiet_value(self) -> int:
+        """The quiescence value of the position (the static evaluation if
+        the budget runs out first)."""
+        try:
+            return self.qsearch(-INF, INF, 0, 0)
+        except _Stop:
+            return self.evaluate()
+
+    # ------------------------------------------------------------------
+    # root
+
+    def run(self, root_moves: list[int], won: int | None = None) -> Result:
+        """Iterative deepening over ``root_moves`` (legal, non-losing);
+        ``won`` is a move that wins at once by rule or mate."""
+        if won is not None:
+            return Result(won, MATE - 1, 1, 0, [won])
+        moves = self.order(root_moves, 0, 0)
+        best = Result(moves[0], 0, 0, 0, [moves[0]])
+        scores: dict[int, int] = {}
+        for depth in range(1, self.limits.depth + 1):
+            alpha, beta = -INF, INF
+            iter_best: Result | None = None
+            try:
+                for i, m in enumerate(moves):
+                    self.make(m)
+                    try:
+                        if i == 0:
+                            score = -self.search(depth - 1, -beta, -alpha, 1)
+                        else:
+                            score = -self.search(depth - 1, -alpha - 1, -alpha, 1)
+                            if score > alpha:
+                                score = -self.search(depth - 1, -beta, -alpha, 1)
+                    finally:
+                        self.unmake()
+                    scores[m] = score
+                    if score > alpha:
+                        alpha = score
+                        iter_best = Result(m, score, depth, 0, [m, *self.pv[1]])
+            except _Stop:
+                if iter_best is not None:
+                    best = Result(iter_best.move, iter_best.score, best.depth, 0, iter_best.pv)
+                break
+            assert iter_best is not None
+            best = iter_best
+            # previous best first, the others by this iteration's scores
+            moves.sort(key=lambda mv: (mv == best.move, scores.get(mv, -INF)), reverse=True)
+            if abs(best.score) > MATE_BOUND and MATE - abs(best.score) <= depth:
+                break
+            if len(moves) == 1 and depth >= 2:
+                break
+        best.nodes = self.nodes
+        return best
+
+
+def is_mate_score(score: int) -> bool:
+    return abs(score) > MATE_BOUND
+
+
+def mate_in(score: int) -> int:
+    """Moves to mate from a mate score (negative: the side to move is mated)."""
+    plies = MATE - abs(score)
+    moves = (plies + 1) // 2
+    return moves if score > 0 else -moves

@@ -1,0 +1,314 @@
+"""The games JSON API (under /api/games/): one view per operation. Each parses, calls one
+service or selector, and answers the game as the play page shows it. Another player's game
+is a 404, like a missing one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.utils.translation import get_language
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.api import ErrorSerializer
+from core.models import Variant
+from games import selectors, services
+from games.models import Game
+from games.owners import Owner, owner_from_request
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField(help_text="the game's page")
+    mode = serializers.CharField(help_text="computer or local (two players, one board)")
+    variant = serializers.CharField()
+    setup = serializers.CharField()
+    level = serializers.IntegerField(allow_null=True)
+    human_side = serializers.CharField(allow_null=True)
+    status = serializers.CharField(help_text="setting_up, playing or finished")
+    result = serializers.CharField(help_text="1-0, 0-1, 1/2-1/2 or empty")
+    winner = serializers.CharField(allow_null=True)
+    termination = serializers.CharField(allow_null=True)
+    plies = serializers.IntegerField()
+    created_at = serializers.CharField(allow_null=True)
+
+
+class GameSerializer(GameSummarySerializer):
+    start_fen = serializers.CharField()
+    seed = serializers.IntegerField()
+    moves = serializers.JSONField(help_text="one entry a ply: iccs, chinese, fen, effect, check")
+    turn = serializers.CharField()
+    computer_side = serializers.CharField(allow_null=True)
+    thinking = serializers.BooleanField(help_text="the computer's move is being computed")
+    setup_info = serializers.JSONField()
+    ending = serializers.JSONField(help_text="how the game ended, {zh, en}, or null")
+    ended_by = serializers.CharField(allow_null=True)
+    clock = serializers.JSONField(allow_null=True)
+    takeback_allowed = serializers.BooleanField()
+    fen = serializers.CharField(help_text="the position now")
+    legal_moves = serializers.ListField(child=serializers.CharField())
+    board_moves = serializers.ListField(child=serializers.CharField())
+    check = serializers.CharField(allow_null=True)
+    attack_power = serializers.JSONField(allow_null=True)
+    can_claim_draw = serializers.BooleanField()
+    draw_offered_this_ply = serializers.BooleanField()
+    draw_offer = serializers.JSONField(
+        allow_null=True, help_text="my last draw offer: {ply, accepted (null: not answered)}"
+    )
+
+
+def _owner(request: Request) -> Owner:
+    owner = owner_from_request(request)
+    assert owner is not None
+    return owner
+
+
+def _answer(game: Game, code: int = status.HTTP_200_OK, **extra: Any) -> Response:
+    body = selectors.game_state(game, language=get_language())
+    body.update(extra)
+    return Response(body, status=code)
+
+
+class GameListCreateApi(APIView):
+    """My games (newest first), and starting a new one."""
+
+    class CreateSerializer(serializers.Serializer):
+        mode = serializers.ChoiceField(choices=Game.Mode.values, default=Game.Mode.COMPUTER)
+        variant = serializers.ChoiceField(choices=Variant.choices)
+        setup = serializers.CharField(
+            required=False,
+            help_text="xiangqi: standard; feidan: standard, plum_blossom, five_soldiers, "
+            "middle_soldier; xinban: new, traditional, red-new, black-new",
+        )
+        side = serializers.ChoiceField(choices=["red", "black", "random"], default="red")
+        level = serializers.IntegerField(min_value=1, max_value=8, required=False)
+        clock_minutes = serializers.IntegerField(min_value=0, max_value=180, default=0)
+        clock_increment = serializers.IntegerField(min_value=0, max_value=60, default=0)
+
+    class ListParams(serializers.Serializer):
+        limit = serializers.IntegerField(min_value=1, max_value=100, default=50)
+        offset = serializers.IntegerField(min_value=0, max_value=100000, default=0)
+
+    throttle_scope = "games"
+
+    @extend_schema(
+        operation_id="games_list",
+        parameters=[ListParams],
+        responses={200: GameSummarySerializer(many=True), 400: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        params = self.ListParams(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        games = selectors.game_list(
+            owner=owner_from_request(request, create=False),
+            limit=params.validated_data["limit"],
+            offset=params.validated_data["offset"],
+        )
+        return Response([selectors.game_summary(g) for g in games])
+
+    @extend_schema(
+        operation_id="games_create",
+        request=CreateSerializer,
+        responses={201: GameSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        body = self.CreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        variant = data["variant"]
+        default_setup = "new" if variant == "xinban" else "standard"
+        options = services.GameOptions(
+            mode=data["mode"],
+            variant=variant,
+            setup=data.get("setup") or default_setup,
+            side=data["side"],
+            level=data.get("level", 1 if data["mode"] == Game.Mode.COMPUTER else None),
+            clock_minutes=data["clock_minutes"],
+            clock_increment=data["clock_increment"],
+        )
+        game = services.game_create(owner=_owner(request), options=options)
+        return _answer(game, status.HTTP_201_CREATED)
+
+
+class GameDetailApi(APIView):
+    """One of my games as the page shows it; polled while the computer thinks (a computer
+    move whose message was lost is queued again)."""
+
+    @extend_schema(operation_id="games_get", responses={200: GameSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(owner=owner_from_request(request, create=False), game_id=game_id)
+        if game is None:
+            raise Http404
+        game = services.game_clock_check(game=game)
+        services.game_computer_requeue(game=game)
+        return _answer(game)
+
+
+class GameMoveApi(APIView):
+    """Play a move (ICCS ``h2e2`` or Chinese ``炮二平五``). A refused move answers 400 with
+    ``extra.code`` (illegal_move with the rule explained, wrong_side, computer_to_move,
+    game_over, out_of_date ...) and changes nothing."""
+
+    class MoveSerializer(serializers.Serializer):
+        move = serializers.CharField(max_length=32)
+        ply = serializers.IntegerField(
+            min_value=0, max_value=100000, required=False, help_text="the ply the board shows"
+        )
+
+    throttle_scope = "game_moves"
+
+    @extend_schema(
+        operation_id="games_move",
+        request=MoveSerializer,
+        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        body = self.MoveSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = services.game_move_play(
+            game_id=game_id,
+            owner=_owner(request),
+            move=body.validated_data["move"],
+            ply=body.validated_data.get("ply"),
+        )
+        return _answer(game)
+
+
+class LetterField(serializers.CharField):
+    """A FEN letter: a string (a number is not read as one)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class PlacementSerializer(serializers.Serializer):
+    placement = serializers.DictField(
+        child=LetterField(max_length=2),
+        help_text='point -> FEN letter of one side\'s twenty pieces, e.g. {"f0": "K"}',
+    )
+
+    def validate_placement(self, value: dict[str, str]) -> dict[str, str]:
+        if not value:  # also a form without the field: DRF reads it as an empty dict
+            raise serializers.ValidationError("This field is required.")
+        if len(value) > 110:
+            raise serializers.ValidationError("at most 110 points")
+        return value
+
+
+class GameSetupApi(APIView):
+    """Hand in my secret half. Faults are answered 400 with every violation explained; a void
+    reveal is answered 200 with the game still being set up and the reveal in
+    ``setup_info.void_reveals``."""
+
+    throttle_scope = "game_moves"
+
+    @extend_schema(
+        operation_id="games_setup",
+        request=PlacementSerializer,
+        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        body = PlacementSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = services.game_setup_submit(
+            game_id=game_id, owner=_owner(request), placement=body.validated_data["placement"]
+        )
+        return _answer(game)
+
+
+class SetupCheckApi(APIView):
+    """Check a secret half without handing it in: every violation, explained."""
+
+    class CheckSerializer(PlacementSerializer):
+        method = serializers.ChoiceField(choices=["five_soldiers", "middle_soldier"])
+        color = serializers.RegexField(r"^(red|black)$", help_text="red or black")
+
+    class ViolationSerializer(serializers.Serializer):
+        point = serializers.CharField(allow_null=True)
+        code = serializers.CharField()
+        text = serializers.DictField(child=serializers.CharField())
+
+    class AnswerSerializer(serializers.Serializer):
+        legal = serializers.BooleanField()
+        violations = serializers.ListField(child=serializers.DictField())
+
+    @extend_schema(
+        operation_id="games_setup_check",
+        request=CheckSerializer,
+        responses={200: AnswerSerializer, 400: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        body = self.CheckSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        violations = services.secret_half_violations(
+            method=data["method"], color=data["color"], placement=data["placement"]
+        )
+        return Response({"legal": not violations, "violations": violations})
+
+
+class GameResignApi(APIView):
+    """Resign (at one board: ``color``, or the side to move)."""
+
+    class ResignSerializer(serializers.Serializer):
+        color = serializers.RegexField(r"^(red|black)$", required=False, help_text="red or black")
+
+    @extend_schema(
+        operation_id="games_resign",
+        request=ResignSerializer,
+        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        body = self.ResignSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = services.game_resign(
+            game_id=game_id, owner=_owner(request), side=body.validated_data.get("color")
+        )
+        return _answer(game)
+
+
+class GameDrawApi(APIView):
+    """Offer a draw. The computer answers on its turn, before it moves, by its evaluation
+    (the offer is in ``draw_offer``; ``accepted`` stays null until then); at one board the
+    offer is an agreement."""
+
+    @extend_schema(
+        operation_id="games_draw_offer",
+        request=None,
+        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = services.game_draw_offer(game_id=game_id, owner=_owner(request))
+        return _answer(game)
+
+
+class GameClaimApi(APIView):
+    """Declare a draw by attack power (xinban), when the rule allows it."""
+
+    @extend_schema(
+        operation_id="games_attack_power_claim",
+        request=None,
+        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = services.game_attack_power_claim(game_id=game_id, owner=_owner(request))
+        return _answer(game)
+
+
+class GameTakebackApi(APIView):
+    """Take back my last move (and the computer's reply): levels 1-3, or at one board."""
+
+    @extend_schema(
+        operation_id="games_takeback",
+        request=None,
+        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = services.game_takeback(game_id=game_id, owner=_owner(request))
+        return _answer(game)

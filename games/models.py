@@ -1,0 +1,136 @@
+"""A game: against the computer or two players at one board, in any variant and start.
+
+The moves are kept in order with what the site shows for each (Chinese notation, the FEN
+after it, what the move did); the start FEN and the seed make every game replayable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from core.models import TimeStampedModel, Variant
+
+LEVELS = range(1, 9)
+TAKEBACK_MAX_LEVEL = 3
+
+
+class Game(TimeStampedModel):
+    class Mode(models.TextChoices):
+        COMPUTER = "computer", _("Against the computer")
+        LOCAL = "local", _("Two players, one board")
+
+    class Status(models.TextChoices):
+        SETTING_UP = "setting_up", _("Setting up")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    class Setup(models.TextChoices):
+        STANDARD = "standard", _("Standard start")
+        PLUM_BLOSSOM = "plum_blossom", _("Plum-blossom numbers")
+        FIVE_SOLDIERS = "five_soldiers", _("Secret setup: five soldiers guard the gate")
+        MIDDLE_SOLDIER = "middle_soldier", _("Secret setup: middle soldier guards the gate")
+        XINBAN_NEW = "new", _("New rules for both sides")
+        XINBAN_TRADITIONAL = "traditional", _("Traditional rules for both sides")
+        XINBAN_RED_NEW = "red-new", _("New rules for Red, traditional for Black")
+        XINBAN_BLACK_NEW = "black-new", _("New rules for Black, traditional for Red")
+
+    class Side(models.TextChoices):
+        RED = "red", _("Red")
+        BLACK = "black", _("Black")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="games",
+    )
+    visitor_id = models.CharField(max_length=64, blank=True, db_index=True)
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.COMPUTER)
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.STANDARD)
+    # What the setup needs besides the start FEN: the hexagram of a plum-blossom start; the
+    # halves, void reveals and (until the reveal, never sent) the computer's secret half.
+    setup_info = models.JSONField(default=dict, blank=True)
+    start_fen = models.CharField(max_length=120, blank=True)
+    # One entry per ply: {"iccs", "chinese", "fen" (after), "effect", "check", "by"}.
+    moves = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    result = models.CharField(max_length=8, blank=True)  # 1-0, 0-1, 1/2-1/2
+    winner = models.CharField(max_length=8, blank=True)  # red, black, "" (draw or unfinished)
+    termination = models.CharField(max_length=24, blank=True)
+    # The side that resigned, claimed the attack-power draw or ran out of time.
+    ended_by = models.CharField(max_length=8, blank=True)
+    level = models.PositiveSmallIntegerField(null=True, blank=True)
+    human_side = models.CharField(max_length=8, choices=Side.choices, blank=True)
+    seed = models.BigIntegerField(default=0)
+    # The player's draw offers to the computer: {"ply", "accepted": true | false | null}.
+    draw_offers = models.JSONField(default=list, blank=True)
+    # Optional clocks: milliseconds left for each side, and when the running one started.
+    clock_initial_ms = models.PositiveIntegerField(null=True, blank=True)
+    clock_increment_ms = models.PositiveIntegerField(default=0)
+    red_clock_ms = models.IntegerField(null=True, blank=True)
+    black_clock_ms = models.IntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When the computer's move was last queued (a poll queues it again if it was lost).
+    computer_queued_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["user", "-created_at"]),
+            models.Index(fields=["visitor_id", "-created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                name="game_owner_user_xor_visitor",
+                condition=(Q(user__isnull=False) & Q(visitor_id=""))
+                | (Q(user__isnull=True) & ~Q(visitor_id="")),
+            ),
+            models.CheckConstraint(
+                name="game_level_1_to_8",
+                condition=Q(level__isnull=True) | Q(level__gte=1, level__lte=8),
+            ),
+            models.CheckConstraint(
+                name="game_computer_has_level_and_side",
+                condition=Q(mode="local") | (Q(level__isnull=False) & ~Q(human_side="")),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} ({self.variant}, {self.setup}, {self.status})"
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def iccs_moves(self) -> list[str]:
+        return [entry["iccs"] for entry in self.moves]
+
+    @property
+    def turn(self) -> str:
+        """The side to move now (Red moves first from every start of this site)."""
+        first = "black" if self.start_fen.split(" ")[1:2] == ["b"] else "red"
+        if self.ply % 2 == 0:
+            return first
+        return "black" if first == "red" else "red"
+
+    @property
+    def computer_side(self) -> str | None:
+        if self.mode != self.Mode.COMPUTER:
+            return None
+        return "black" if self.human_side == "red" else "red"
+
+    @property
+    def computer_to_move(self) -> bool:
+        return self.status == self.Status.PLAYING and self.turn == self.computer_side
+
+    def owner_fields(self) -> dict[str, Any]:
+        return {"user": self.user, "visitor_id": self.visitor_id}

@@ -1,0 +1,146 @@
+"""Reads of the games app: one's own games, and a game as the play page shows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+from engine import attack_power, can_claim_draw, find_variant
+from games.models import TAKEBACK_MAX_LEVEL, Game
+from games.owners import Owner
+from games.services import (
+    check_point,
+    draw_offer_pending,
+    game_ending,
+    game_position,
+    setup_pending_side,
+)
+
+PAGE_SIZE = 50
+
+
+def game_get(*, owner: Owner | None, game_id: int) -> Game | None:
+    """The game if ``owner`` owns it; someone else's game is None, like a missing one."""
+    if owner is None:
+        return None
+    return Game.objects.filter(owner.q(), pk=game_id).first()
+
+
+def game_list(*, owner: Owner | None, limit: int = PAGE_SIZE, offset: int = 0) -> QuerySet[Game]:
+    if owner is None:
+        return Game.objects.none()
+    return Game.objects.filter(owner.q()).order_by("-created_at", "-id")[offset : offset + limit]
+
+
+def _clock(game: Game) -> dict[str, Any] | None:
+    if game.clock_initial_ms is None:
+        return None
+    red, black = game.red_clock_ms or 0, game.black_clock_ms or 0
+    running = game.turn if game.status == Game.Status.PLAYING and game.turn_started_at else None
+    if running is not None and game.turn_started_at is not None:
+        spent = int((timezone.now() - game.turn_started_at).total_seconds() * 1000)
+        if running == "red":
+            red = max(red - spent, 0)
+        else:
+            black = max(black - spent, 0)
+    return {
+        "initial_ms": game.clock_initial_ms,
+        "increment_ms": game.clock_increment_ms,
+        "red_ms": red,
+        "black_ms": black,
+        "running": running,
+    }
+
+
+def _setup_view(game: Game) -> dict[str, Any]:
+    """What may be shown of the setup: never a secret half before the reveal."""
+    info = game.setup_info or {}
+    if game.setup == Game.Setup.PLUM_BLOSSOM:
+        return {"plum_blossom": info}
+    if game.setup in (Game.Setup.FIVE_SOLDIERS, Game.Setup.MIDDLE_SOLDIER):
+        revealed = bool(info.get("revealed"))
+        view: dict[str, Any] = {
+            "method": info.get("method"),
+            "round": info.get("round", 0),
+            "void_reveals": info.get("void_reveals", []),
+            "revealed": revealed,
+            "pending": setup_pending_side(game),
+        }
+        if revealed:
+            view["halves"] = info.get("halves", {})
+        return view
+    return {}
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.pk,
+        "url": reverse("games:game", kwargs={"game_id": game.pk}),
+        "mode": game.mode,
+        "variant": game.variant,
+        "setup": game.setup,
+        "level": game.level,
+        "human_side": game.human_side or None,
+        "status": game.status,
+        "result": game.result,
+        "winner": game.winner or None,
+        "termination": game.termination or None,
+        "plies": game.ply,
+        "created_at": game.created_at.isoformat() if game.created_at else None,
+    }
+
+
+def game_state(game: Game, *, language: str | None = None) -> dict[str, Any]:
+    """Everything the play page needs: the record, the position now, what may be done."""
+    variant = find_variant(game.variant)
+    state = game_summary(game)
+    ending = game_ending(game)
+    state.update(
+        {
+            "start_fen": game.start_fen,
+            "seed": game.seed,
+            "moves": game.moves,
+            "turn": game.turn,
+            "computer_side": game.computer_side,
+            "thinking": game.computer_to_move,
+            "setup_info": _setup_view(game),
+            "ending": ending.as_dict() if ending else None,
+            "ended_by": game.ended_by or None,
+            "clock": _clock(game),
+            "takeback_allowed": game.mode == Game.Mode.LOCAL
+            or (game.level is not None and game.level <= TAKEBACK_MAX_LEVEL),
+            "fen": game.moves[-1]["fen"] if game.moves else game.start_fen,
+            "legal_moves": [],
+            "board_moves": [],
+            "check": None,
+            "attack_power": None,
+            "can_claim_draw": False,
+            "draw_offered_this_ply": any(o["ply"] == game.ply for o in game.draw_offers)
+            or draw_offer_pending(game) is not None,
+            "draw_offer": game.draw_offers[-1] if game.draw_offers else None,
+        }
+    )
+    if game.status == Game.Status.SETTING_UP:
+        return state
+    pos = game_position(game)
+    state["check"] = check_point(pos)
+    if variant.attack_power:
+        state["attack_power"] = {
+            "red": attack_power(pos, "red"),
+            "black": attack_power(pos, "black"),
+        }
+    if game.status == Game.Status.PLAYING:
+        claimant = game.human_side if game.mode == Game.Mode.COMPUTER else game.turn
+        state["can_claim_draw"] = claimant == game.turn and can_claim_draw(pos, claimant)
+        if not game.computer_to_move:
+            from tutorials.curriculum.explain import pattern_moves
+
+            legal = sorted(m.iccs() for m in pos.legal_moves)
+            state["legal_moves"] = legal
+            # What the board lets the player try: legal moves and the pattern moves around
+            # them, so that a wrong one is refused on the server and explained.
+            state["board_moves"] = sorted(set(legal) | set(pattern_moves(pos)))
+    return state

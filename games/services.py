@@ -1,0 +1,714 @@
+"""Writes of the games app: create a game, set up, play a move (the player's or the
+computer's), resign, offer a draw, claim an attack-power draw, take back, merge a visitor's
+games into an account.
+
+Every move is checked by the engine against the position replayed from the start FEN; a
+refused move changes nothing. Services that change a game lock its row
+(``select_for_update``) for their whole transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from core.exceptions import ApplicationError
+from engine import (
+    VARIANTS,
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Position,
+    SetupError,
+    can_claim_draw,
+    combine_secret_setups,
+    find_variant,
+    plum_blossom,
+    random_secret_half,
+    validate_secret_half,
+)
+from games.computer import computer_accepts_draw, computer_bestmove, computer_evaluation
+from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game
+from games.owners import Owner
+from games.texts import ending_text, refusal, violation_text, void_reveal_text
+from tutorials.curriculum.texts import Text, side_name
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+SECRET_SETUPS = (Game.Setup.FIVE_SOLDIERS, Game.Setup.MIDDLE_SOLDIER)
+SETUPS_BY_VARIANT: dict[str, tuple[str, ...]] = {
+    "xiangqi": (Game.Setup.STANDARD,),
+    "feidan": (
+        Game.Setup.STANDARD,
+        Game.Setup.PLUM_BLOSSOM,
+        Game.Setup.FIVE_SOLDIERS,
+        Game.Setup.MIDDLE_SOLDIER,
+    ),
+    "xinban": (
+        Game.Setup.XINBAN_NEW,
+        Game.Setup.XINBAN_TRADITIONAL,
+        Game.Setup.XINBAN_RED_NEW,
+        Game.Setup.XINBAN_BLACK_NEW,
+    ),
+}
+CLOCK_MINUTES_MAX = 180
+CLOCK_INCREMENT_MAX = 60
+# A computer move not played this long after it was queued is queued again (a lost message).
+COMPUTER_REQUEUE_AFTER = timedelta(seconds=60)
+SEED_MAX = 2**31 - 1
+
+
+def _refuse(code: str, text: Text, **extra: Any) -> ApplicationError:
+    return ApplicationError(
+        text.get(get_language()), {"code": code, "explanation": text.as_dict(), **extra}
+    )
+
+
+# -- positions -----------------------------------------------------------------------------
+
+
+def game_position(game: Game) -> Position:
+    """The current position with the whole history (repetition is judged from it)."""
+    pos = Position.from_fen(game.variant, game.start_fen)
+    for entry in game.moves:
+        pos.push(Move.from_iccs(entry["iccs"]))
+    return pos
+
+
+def check_point(pos: Position) -> str | None:
+    """The point of the general in check, if the side to move is in check."""
+    if not pos.is_check():
+        return None
+    general = "K" if pos.turn == "red" else "k"
+    return next((p for p, letter in pos.pieces().items() if letter == general), None)
+
+
+def _other(side: str) -> str:
+    return "black" if side == "red" else "red"
+
+
+def _finish(
+    game: Game, termination: str, winner: str | None, *, ended_by: str = "", now: datetime
+) -> None:
+    game.status = Game.Status.FINISHED
+    game.termination = termination
+    game.winner = winner or ""
+    game.result = {"red": "1-0", "black": "0-1"}.get(winner or "", "1/2-1/2")
+    game.ended_by = ended_by
+    game.finished_at = now
+    game.turn_started_at = None
+
+
+def _clock_spend(game: Game, now: datetime) -> bool:
+    """Charge the side to move for the time since its turn began; True if it ran out (the game
+    is then finished on time)."""
+    if game.clock_initial_ms is None or game.turn_started_at is None:
+        return False
+    spent = int((now - game.turn_started_at).total_seconds() * 1000)
+    side = game.turn
+    field = f"{side}_clock_ms"
+    left = (getattr(game, field) or 0) - spent
+    setattr(game, field, max(left, 0))
+    game.turn_started_at = now
+    if left <= 0:
+        _finish(game, "timeout", _other(side), ended_by=side, now=now)
+        return True
+    return False
+
+
+def _clock_after_move(game: Game, mover: str, now: datetime) -> None:
+    if game.clock_initial_ms is None:
+        return
+    field = f"{mover}_clock_ms"
+    setattr(game, field, (getattr(game, field) or 0) + game.clock_increment_ms)
+    game.turn_started_at = now if game.status == Game.Status.PLAYING else None
+
+
+def _play(game: Game, pos: Position, move: Move, *, by: str, now: datetime) -> None:
+    """Play a legal ``move`` in ``pos`` (the game's current position) and record it."""
+    mover = pos.turn
+    chinese = pos.chinese(move)
+    effect = pos.move_effect(move)
+    pos.push(move)
+    game.moves = [
+        *game.moves,
+        {
+            "iccs": move.iccs(),
+            "chinese": chinese,
+            "fen": pos.fen(),
+            "effect": effect.kind,
+            "captured": effect.captured,
+            "defected": effect.defected,
+            "check": check_point(pos),
+            "by": by,
+        },
+    ]
+    outcome = pos.outcome()
+    if outcome is not None:
+        _finish(game, outcome.termination, outcome.winner, now=now)
+    _clock_after_move(game, mover, now)
+
+
+def _queue_computer(game: Game, now: datetime) -> None:
+    """Queue the computer's move for the game's current ply, once the transaction commits."""
+    from games.tasks import game_computer_move_task
+
+    game.computer_queued_at = now
+    game_id, ply = game.pk, game.ply
+    transaction.on_commit(lambda: game_computer_move_task.delay(game_id, ply))
+
+
+def _start_playing(game: Game, now: datetime) -> None:
+    game.status = Game.Status.PLAYING
+    if game.clock_initial_ms is not None:
+        game.turn_started_at = now
+    if game.computer_to_move:
+        _queue_computer(game, now)
+
+
+# -- creating ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    variant: str
+    setup: str
+    mode: str = Game.Mode.COMPUTER
+    side: str = "red"  # red | black | random (computer games)
+    level: int | None = None
+    clock_minutes: int = 0
+    clock_increment: int = 0
+
+
+def _validate_options(options: GameOptions) -> None:
+    if options.variant not in VARIANTS:
+        raise ApplicationError(
+            f"unknown variant {options.variant!r}", {"field": "variant", "code": "unknown_variant"}
+        )
+    allowed = SETUPS_BY_VARIANT[options.variant]
+    if options.setup not in allowed:
+        raise ApplicationError(
+            f"{options.variant} has no start {options.setup!r} (known: {', '.join(allowed)})",
+            {"field": "setup", "code": "unknown_setup", "allowed": list(allowed)},
+        )
+    if options.mode not in Game.Mode.values:
+        raise ApplicationError(f"unknown mode {options.mode!r}", {"field": "mode"})
+    if options.mode == Game.Mode.COMPUTER:
+        if options.level not in LEVELS:
+            raise ApplicationError("the level is 1 to 8", {"field": "level", "code": "bad_level"})
+        if options.side not in ("red", "black", "random"):
+            raise ApplicationError(
+                "the side is red, black or random", {"field": "side", "code": "bad_side"}
+            )
+    if not 0 <= options.clock_minutes <= CLOCK_MINUTES_MAX:
+        raise ApplicationError(
+            f"the clock is 0 to {CLOCK_MINUTES_MAX} minutes", {"field": "clock_minutes"}
+        )
+    if not 0 <= options.clock_increment <= CLOCK_INCREMENT_MAX:
+        raise ApplicationError(
+            f"the increment is 0 to {CLOCK_INCREMENT_MAX} seconds", {"field": "clock_increment"}
+        )
+
+
+def _plum_blossom_info(moment: datetime) -> tuple[str, dict[str, Any]]:
+    setup = plum_blossom(moment)
+    info = {
+        "moment": moment.isoformat(),
+        "lunar_date": setup.lunar_date,
+        "hexagram": setup.hexagram,
+        "hexagram_pinyin": setup.hexagram_pinyin,
+        "hexagram_english": setup.hexagram_english,
+        "hexagram_number": setup.hexagram_number,
+        "upper_trigram": setup.upper_trigram,
+        "upper_number": setup.upper_number,
+        "lower_trigram": setup.lower_trigram,
+        "lower_number": setup.lower_number,
+        "moving_line": setup.moving_line,
+        "year_branch": setup.year_branch,
+        "lunar_month": setup.lunar_month,
+        "lunar_day": setup.lunar_day,
+        "hour_branch": setup.hour_branch,
+        "number": setup.number,
+        "arrangement_index": setup.arrangement_index,
+        "officers": dict(setup.officers),
+    }
+    return setup.fen, info
+
+
+def _computer_half(game: Game) -> dict[str, str]:
+    """The computer's secret half for the current set-up round, drawn from the game's seed."""
+    info = game.setup_info
+    rng = random.Random(f"{game.seed}:{info.get('round', 0)}")
+    color = game.computer_side
+    assert color is not None
+    return random_secret_half(color, info["method"], rng)  # type: ignore[arg-type]
+
+
+def game_create(*, owner: Owner, options: GameOptions, moment: datetime | None = None) -> Game:
+    """Start a game. Secret setups begin in ``setting_up``; the others are ready to play, and
+    when the computer has Red its first move is queued at once."""
+    _validate_options(options)
+    now = moment or timezone.now()
+    seed = secrets.randbelow(SEED_MAX)
+    game = Game(
+        mode=options.mode,
+        variant=options.variant,
+        setup=options.setup,
+        seed=seed,
+        **owner.fields(),
+    )
+    if options.mode == Game.Mode.COMPUTER:
+        side = options.side
+        if side == "random":
+            side = random.Random(seed).choice(("red", "black"))
+        game.human_side = side
+        game.level = options.level
+    if options.clock_minutes:
+        game.clock_initial_ms = options.clock_minutes * 60_000
+        game.clock_increment_ms = options.clock_increment * 1000
+        game.red_clock_ms = game.black_clock_ms = game.clock_initial_ms
+    if options.setup in SECRET_SETUPS:
+        game.status = Game.Status.SETTING_UP
+        game.setup_info = {"method": options.setup, "round": 0, "halves": {}, "void_reveals": []}
+        game.start_fen = find_variant("feidan").default_start
+        game.save()
+        return game
+    if options.setup == Game.Setup.PLUM_BLOSSOM:
+        game.start_fen, game.setup_info = _plum_blossom_info(now)
+    else:
+        game.start_fen = find_variant(options.variant).start_fen(options.setup)
+    with transaction.atomic():
+        game.save()
+        _start_playing(game, now)
+        game.save()
+    return game
+
+
+# -- secret setups -------------------------------------------------------------------------
+
+
+def secret_half_violations(
+    *, method: str, color: str, placement: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """Every fault of a secret half, each with the engine's code and a text in both languages."""
+    if method not in SECRET_SETUPS:
+        raise ApplicationError(f"unknown secret setup {method!r}", {"field": "method"})
+    if color not in ("red", "black"):
+        raise ApplicationError(f"unknown side {color!r}", {"field": "color"})
+    violations = validate_secret_half(color, placement, method)  # type: ignore[arg-type]
+    return [
+        {
+            "point": v.point,
+            "code": v.code,
+            "text": violation_text(v, color, placement).as_dict(),
+        }
+        for v in violations
+    ]
+
+
+def setup_pending_side(game: Game) -> str | None:
+    """Whose secret half is awaited: the player's (against the computer) or, at one board,
+    Red's then Black's."""
+    if game.status != Game.Status.SETTING_UP:
+        return None
+    if game.mode == Game.Mode.COMPUTER:
+        return game.human_side
+    halves = game.setup_info.get("halves", {})
+    return "red" if "red" not in halves else "black"
+
+
+def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str]) -> Game:
+    """Hand in one side's secret half. An illegal half is refused with every fault explained
+    and nothing stored. When both halves are in they are revealed: a void reveal (generals
+    facing, a general in check) is kept for the record and both sides set up again."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id, owner)
+        color = setup_pending_side(game)
+        if color is None:
+            raise _refuse("not_setting_up", refusal("not_setting_up"))
+        info = dict(game.setup_info)
+        method = info["method"]
+        clean = {str(p).strip().lower(): str(v) for p, v in placement.items()}
+        faults = secret_half_violations(method=method, color=color, placement=clean)
+        if faults:
+            text = refusal("illegal_setup")
+            lines = Text(
+                text.zh + "".join(f"\n{f['text']['zh']}" for f in faults),
+                text.en + "".join(f"\n{f['text']['en']}" for f in faults),
+            )
+            raise _refuse("illegal_setup", lines, violations=faults)
+        halves = dict(info.get("halves", {}))
+        halves[color] = clean
+        if game.mode == Game.Mode.COMPUTER:
+            other = _other(color)
+            halves[other] = _computer_half(game)
+        info["halves"] = halves
+        if "red" in halves and "black" in halves:
+            try:
+                reveal = combine_secret_setups(halves["red"], halves["black"], method)
+            except SetupError as error:  # the computer's half is drawn legal; a bug if not
+                raise ApplicationError(str(error), {"code": "illegal_setup"}) from error
+            if reveal.void:
+                info["void_reveals"] = [
+                    *info.get("void_reveals", []),
+                    {
+                        "fen": reveal.fen,
+                        "reasons": list(reveal.reasons),
+                        "text": void_reveal_text(reveal.reasons).as_dict(),
+                    },
+                ]
+                info["round"] = info.get("round", 0) + 1
+                info["halves"] = {}
+            else:
+                game.start_fen = reveal.fen
+                info["revealed"] = True
+                game.setup_info = info
+                _start_playing(game, now)
+        game.setup_info = info
+        game.save()
+    return game
+
+
+# -- moves ---------------------------------------------------------------------------------
+
+
+def _locked(game_id: int, owner: Owner) -> Game:
+    game = Game.objects.select_for_update().filter(owner.q(), pk=game_id).first()
+    if game is None:
+        raise Http404("no such game")
+    return game
+
+
+def _require_playing(game: Game) -> None:
+    if game.status == Game.Status.FINISHED:
+        raise _refuse("game_over", refusal("game_over"))
+    if game.status == Game.Status.SETTING_UP:
+        raise _refuse("setting_up", refusal("setting_up"))
+
+
+def _explain(pos: Position, text: str, error: Exception) -> ApplicationError:
+    """Why a move the player tried is refused, as the lessons say it."""
+    from tutorials.curriculum.explain import explain_illegal
+
+    reason = getattr(error, "reason", str(error))
+    # a Chinese move that reads as a move its piece cannot make: the engine names it in ICCS
+    named = re.match(r"([a-k]\d[a-k]\d):", reason)
+    try:
+        move = Move.from_iccs(named.group(1) if named else text.strip())
+    except (InvalidMoveError, ValueError):
+        move = None
+    if move is not None:
+        try:
+            explanation = explain_illegal(pos, move)
+        except Exception:  # the explanation is a courtesy; the refusal stands without it
+            logger.exception("could not explain %s in %s", text, pos.fen())
+        else:
+            return _refuse(
+                "illegal_move", explanation.text, reason=explanation.code, move=text, field="move"
+            )
+    return _refuse(
+        "illegal_move",
+        Text(f"这步棋不合规则：{reason}", f"Illegal move: {reason}"),
+        move=text,
+        reason="illegal",
+        field="move",
+    )
+
+
+def _parse_player_move(game: Game, pos: Position, text: str) -> Move:
+    if game.mode == Game.Mode.COMPUTER:
+        try:
+            candidate = Move.from_iccs(text.strip())
+        except (InvalidMoveError, ValueError):
+            candidate = None
+        if candidate is not None:
+            origin = text.strip()[:2]
+            letter = pos.pieces().get(origin)
+            if letter is not None and (letter[-1].isupper()) != (game.human_side == "red"):
+                raise _refuse(
+                    "wrong_side",
+                    refusal("wrong_side", p=origin, side=side_name(game.human_side)),
+                    field="move",
+                )
+    try:
+        return pos.parse_move(text)
+    except IllegalMoveError as error:
+        raise _explain(pos, text, error) from error
+    except AmbiguousMoveError as error:
+        raise _refuse("ambiguous_move", Text(str(error), str(error)), field="move") from error
+    except InvalidMoveError as error:
+        raise _refuse("invalid_move", refusal("invalid_move", m=text), field="move") from error
+
+
+def game_move_play(*, game_id: int, owner: Owner, move: str, ply: int | None = None) -> Game:
+    """Play the player's ``move`` (ICCS or Chinese). Refused, with nothing changed: a game
+    that is over or being set up, the computer's turn, a move for the other side, a move
+    that is not legal here (explained), a ``ply`` other than the game's (a stale board)."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id, owner)
+        _require_playing(game)
+        if ply is not None and ply != game.ply:
+            raise _refuse("out_of_date", refusal("out_of_date", ply=game.ply), ply=game.ply)
+        if game.computer_to_move:
+            raise _refuse("computer_to_move", refusal("computer_to_move"))
+        if _clock_spend(game, now):
+            game.save()
+            return game
+        pos = game_position(game)
+        parsed = _parse_player_move(game, pos, move)
+        _play(game, pos, parsed, by="player", now=now)
+        if game.computer_to_move:
+            _queue_computer(game, now)
+        game.save()
+    return game
+
+
+def game_computer_move(*, game_id: int, ply: int) -> str:
+    """Play the computer's move at ``ply``, once: a game that has moved on, is over, or is not
+    the computer's to move is left as it is. The search runs outside the transaction; the
+    move is written only if the game is still exactly as it was searched."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return "missing"
+    if game.ply != ply or not game.computer_to_move or game.level is None:
+        return "skipped"
+    searched = game.iccs_moves
+    if draw_offer_pending(game) is not None and _answer_draw_offer(game_id, searched):
+        return "draw_accepted"
+    if _claim_attack_power(game, searched):
+        return "claimed"
+    best = computer_bestmove(
+        variant=game.variant, fen=game.start_fen, moves=searched, level=game.level, seed=game.seed
+    )
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.iccs_moves != searched or not game.computer_to_move:
+            return "skipped"
+        if _clock_spend(game, now):
+            game.save()
+            return "timeout"
+        pos = game_position(game)
+        move = Move.from_iccs(best.move)
+        if not pos.is_legal(move):
+            raise ValueError(f"the engine chose an illegal move {best.move} in {pos.fen()}")
+        _play(game, pos, move, by="computer", now=now)
+        entry = dict(game.moves[-1])
+        entry.update(
+            {"score": best.score, "mate": best.mate, "depth": best.depth, "nodes": best.nodes}
+        )
+        game.moves = [*game.moves[:-1], entry]
+        game.computer_queued_at = None
+        game.save()
+    return "played"
+
+
+def _claim_attack_power(game: Game, searched: list[str]) -> bool:
+    """The computer declares an attack-power draw (xinban) when the rule lets it and it sees
+    nothing better than a draw (its evaluation is not above zero)."""
+    side = game.computer_side
+    if side is None or not find_variant(game.variant).attack_power:
+        return False
+    if not can_claim_draw(game_position(game), side):
+        return False
+    if computer_evaluation(variant=game.variant, fen=game.start_fen, moves=searched) > 0:
+        return False
+    now = timezone.now()
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.iccs_moves != searched or not locked.computer_to_move:
+            return False
+        _finish(locked, "attack_power", None, ended_by=side, now=now)
+        locked.save()
+    return True
+
+
+def game_computer_requeue(*, game: Game, now: datetime | None = None) -> bool:
+    """Queue the computer's move again when it was queued long ago and not played (a lost
+    message). Harmless when the first is still running: a ply is played once."""
+    now = now or timezone.now()
+    if not game.computer_to_move:
+        return False
+    if (
+        game.computer_queued_at is not None
+        and now - game.computer_queued_at < COMPUTER_REQUEUE_AFTER
+    ):
+        return False
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if not locked.computer_to_move:
+            return False
+        _queue_computer(locked, now)
+        locked.save(update_fields=["computer_queued_at"])
+    game.computer_queued_at = now
+    return True
+
+
+def game_clock_check(*, game: Game, now: datetime | None = None) -> Game:
+    """Finish the game on time when the side to move has run out (seen by a poll)."""
+    now = now or timezone.now()
+    if game.status != Game.Status.PLAYING or game.clock_initial_ms is None:
+        return game
+    left = getattr(game, f"{game.turn}_clock_ms") or 0
+    started = game.turn_started_at or now
+    if left - (now - started).total_seconds() * 1000 > 0:
+        return game
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.status == Game.Status.PLAYING and _clock_spend(locked, now):
+            locked.save()
+        return locked
+
+
+# -- the other ways a game ends, and takebacks ---------------------------------------------
+
+
+def _acting_side(game: Game, side: str | None) -> str:
+    if game.mode == Game.Mode.COMPUTER:
+        return game.human_side
+    if side in ("red", "black"):
+        return side
+    return game.turn
+
+
+def game_resign(*, game_id: int, owner: Owner, side: str | None = None) -> Game:
+    """The player resigns (at one board: ``side``, else the side to move)."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id, owner)
+        _require_playing(game)
+        loser = _acting_side(game, side)
+        _finish(game, "resignation", _other(loser), ended_by=loser, now=now)
+        game.save()
+    return game
+
+
+def draw_offer_pending(game: Game) -> dict[str, Any] | None:
+    """The player's draw offer the computer has not answered yet, if any."""
+    last = game.draw_offers[-1] if game.draw_offers else None
+    return last if last is not None and last.get("accepted") is None else None
+
+
+def game_draw_offer(*, game_id: int, owner: Owner) -> Game:
+    """Offer a draw. At one board both players are there, so the offer is an agreement.
+    Against the computer the offer waits for the computer's turn: it then accepts or declines
+    by its own evaluation, before it moves (``games.computer_move``). One offer a ply."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id, owner)
+        _require_playing(game)
+        if game.mode == Game.Mode.LOCAL:
+            _finish(game, "agreement", None, now=now)
+            game.save()
+            return game
+        if draw_offer_pending(game) is not None or any(
+            offer["ply"] == game.ply for offer in game.draw_offers
+        ):
+            raise _refuse("draw_already_offered", refusal("draw_already_offered"))
+        game.draw_offers = [*game.draw_offers, {"ply": game.ply, "accepted": None}]
+        if game.computer_to_move:
+            _queue_computer(game, now)  # answered before the move, if the search has not begun
+        game.save()
+    return game
+
+
+def _answer_draw_offer(game_id: int, searched: list[str]) -> bool:
+    """The computer answers a pending draw offer (its turn, the game as ``searched``); True
+    when it accepted and the game ended."""
+    game = Game.objects.get(pk=game_id)
+    assert game.level is not None
+    accepted = computer_accepts_draw(
+        variant=game.variant, fen=game.start_fen, moves=searched, level=game.level
+    )
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        offer = draw_offer_pending(game)
+        if offer is None or game.iccs_moves != searched or not game.computer_to_move:
+            return False
+        game.draw_offers = [*game.draw_offers[:-1], {**offer, "accepted": accepted}]
+        if accepted:
+            _finish(game, "agreement", None, now=now)
+        game.save()
+    return accepted
+
+
+def game_attack_power_claim(*, game_id: int, owner: Owner) -> Game:
+    """Declare a draw by attack power (xinban): allowed on the claimant's turn when both
+    sides' attack power is below the limit and the claimant's is not the lower."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id, owner)
+        _require_playing(game)
+        if not find_variant(game.variant).attack_power:
+            raise _refuse("claim_no_attack_power", refusal("claim_no_attack_power"))
+        claimant = _acting_side(game, None)
+        if claimant != game.turn:
+            raise _refuse("not_your_turn", refusal("not_your_turn"))
+        if not can_claim_draw(game_position(game), claimant):
+            raise _refuse("claim_not_allowed", refusal("claim_not_allowed"))
+        _finish(game, "attack_power", None, ended_by=claimant, now=now)
+        game.save()
+    return game
+
+
+def game_takeback(*, game_id: int, owner: Owner) -> Game:
+    """Take back the player's last move (and the computer's reply to it). Against the
+    computer only at levels 1-3; at one board, one ply at a time."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id, owner)
+        _require_playing(game)
+        if game.mode == Game.Mode.LOCAL:
+            plies = 1
+        else:
+            assert game.level is not None
+            if game.level > TAKEBACK_MAX_LEVEL:
+                raise _refuse("takeback_level", refusal("takeback_level"))
+            plies = 1 if game.computer_to_move else 2
+        if (
+            game.ply < plies
+            or (plies == 2 and game.moves[-2]["by"] != "player")
+            or (plies == 1 and game.mode == Game.Mode.COMPUTER and game.moves[-1]["by"] != "player")
+        ):
+            raise _refuse("takeback_nothing", refusal("takeback_nothing"))
+        game.moves = game.moves[:-plies]
+        game.computer_queued_at = None
+        if game.clock_initial_ms is not None:
+            game.turn_started_at = now
+        game.save()
+    return game
+
+
+# -- merge ---------------------------------------------------------------------------------
+
+
+def game_progress_merge(visitor_id: str, user: User) -> None:
+    """Move the visitor's games to ``user`` (idempotent)."""
+    if not visitor_id:
+        return
+    Game.objects.filter(user__isnull=True, visitor_id=visitor_id).update(user=user, visitor_id="")
+
+
+def game_ending(game: Game) -> Text | None:
+    if game.status != Game.Status.FINISHED:
+        return None
+    claimant = game.ended_by if game.termination == "attack_power" else None
+    return ending_text(game.termination, game.winner or None, claimant)

@@ -1,0 +1,597 @@
+// One game: set up (secret setups), play against the computer or at one board, replay.
+// The page holds no rule: every move and every setup goes to the API, which asks the engine;
+// a refused move comes back explained. While the computer thinks the page polls the game.
+const page = JSON.parse(document.getElementById("game-page").textContent);
+const L = page.labels;
+const { mountBoard } = await import(page.board_module);
+
+const $ = (id) => document.getElementById(id);
+const FILES = "abcdefghijk";
+const POLL_MS = 600;
+
+const state = {
+  game: page.game,
+  view: null, // the ply shown while replaying; null: the live position
+  placement: null, // the secret half being arranged (point -> letter)
+  placementFor: null,
+  violations: [],
+  checkSeq: 0,
+  busy: false,
+  pollTimer: null,
+  clockTimer: null,
+  message: "",
+};
+
+function cookie(name) {
+  const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+async function call(method, url, body) {
+  const response = await fetch(url, {
+    method,
+    credentials: "same-origin",
+    headers: {
+      Accept: "application/json",
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      "X-CSRFToken": cookie("csrftoken"),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = {};
+  try {
+    data = await response.json();
+  } catch (_error) {
+    data = {};
+  }
+  if (!response.ok) {
+    const error = new Error((data.error && data.error.message) || L.error);
+    error.extra = (data.error && data.error.extra) || {};
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+function format(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_m, key) => (key in values ? values[key] : `{${key}}`));
+}
+
+const zh = document.documentElement.lang.toLowerCase().startsWith("zh");
+const pick = (text) => (text ? (zh ? text.zh : text.en) : "");
+const sideName = (side) => (side === "red" ? L.red : L.black);
+
+// -- FEN helpers (display only) ---------------------------------------------------------
+
+function width() {
+  return state.game.variant === "feidan" ? 11 : 9;
+}
+
+function fenPieces(fen) {
+  const pieces = {};
+  fen.split(" ")[0].split("/").forEach((row, index) => {
+    const rank = 9 - index;
+    let file = 0;
+    for (let i = 0; i < row.length; i++) {
+      const ch = row[i];
+      if (/\d/.test(ch)) {
+        let digits = ch;
+        while (i + 1 < row.length && /\d/.test(row[i + 1])) digits += row[++i];
+        file += Number(digits);
+      } else if (ch === "+") {
+        pieces[`${FILES[file]}${rank}`] = `+${row[++i]}`;
+        file += 1;
+      } else {
+        pieces[`${FILES[file]}${rank}`] = ch;
+        file += 1;
+      }
+    }
+  });
+  return pieces;
+}
+
+function piecesFen(pieces, side = "w") {
+  const rows = [];
+  for (let rank = 9; rank >= 0; rank--) {
+    let row = "";
+    let empty = 0;
+    for (let file = 0; file < width(); file++) {
+      const letter = pieces[`${FILES[file]}${rank}`];
+      if (!letter) {
+        empty += 1;
+        continue;
+      }
+      if (empty) row += String(empty);
+      empty = 0;
+      row += letter;
+    }
+    if (empty) row += String(empty);
+    rows.push(row);
+  }
+  return `${rows.join("/")} ${side} - - 0 1`;
+}
+
+// -- the board ----------------------------------------------------------------------------
+
+function baseOrientation() {
+  const g = state.game;
+  if (g.mode === "computer") return g.human_side;
+  if (g.status === "setting_up") return g.setup_info.pending || "red";
+  return "red";
+}
+
+function orientation() {
+  const side = baseOrientation();
+  if (!state.flipped || state.game.status === "setting_up") return side;
+  return side === "red" ? "black" : "red";
+}
+
+const board = mountBoard($("board"), {
+  variant: state.game.variant,
+  fen: state.game.fen,
+  orientation: orientation(),
+  label: L.board,
+  onMove: (iccs) => onBoardMove(iccs),
+});
+
+function onBoardMove(iccs) {
+  if (state.game.status === "setting_up") arrange(iccs);
+  else play(iccs);
+}
+
+// -- status and panels ---------------------------------------------------------------------
+
+function setStatus(text, kind) {
+  const box = $("status");
+  box.textContent = text;
+  box.className = `status${kind ? ` status-${kind}` : ""}`;
+  box.dataset.kind = kind || "";
+  document.body.dataset.gameStatus = state.game.status;
+}
+
+function explain(text) {
+  const box = $("explanation");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+function renderPlum() {
+  const info = state.game.setup_info.plum_blossom;
+  $("plum-panel").hidden = !info;
+  if (!info) return;
+  $("plum-title").textContent = L.plum_title;
+  $("plum-hexagram").textContent = `${info.hexagram} · ${info.hexagram_pinyin} · ${info.hexagram_english}`;
+  const moment = new Date(info.moment).toLocaleString(zh ? "zh-CN" : "en-GB", {
+    timeZone: "Asia/Shanghai",
+  });
+  $("plum-why").textContent = format(L.plum_why, {
+    moment,
+    lunar: info.lunar_date,
+    y: info.year_branch,
+    m: info.lunar_month,
+    d: info.lunar_day,
+    h: info.hour_branch,
+    u: info.upper_number,
+    ut: info.upper_trigram,
+    l: info.lower_number,
+    lt: info.lower_trigram,
+    x: info.moving_line,
+    hex: info.hexagram,
+    pinyin: info.hexagram_pinyin,
+    english: info.hexagram_english,
+    s: info.number,
+    a: info.arrangement_index,
+  });
+}
+
+function renderClock() {
+  const clock = state.game.clock;
+  const top = $("clock-top");
+  const bottom = $("clock-bottom");
+  top.hidden = bottom.hidden = !clock;
+  if (!clock) return;
+  const started = state.clockBase || Date.now();
+  const shown = { red: clock.red_ms, black: clock.black_ms };
+  if (clock.running && state.game.status === "playing") {
+    shown[clock.running] = Math.max(0, shown[clock.running] - (Date.now() - started));
+  }
+  const text = (ms) => {
+    const seconds = Math.ceil(ms / 1000);
+    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  };
+  const low = orientation();
+  const high = low === "red" ? "black" : "red";
+  bottom.textContent = `${sideName(low)} ${text(shown[low])}`;
+  top.textContent = `${sideName(high)} ${text(shown[high])}`;
+  bottom.classList.toggle("running", clock.running === low);
+  top.classList.toggle("running", clock.running === high);
+}
+
+// -- setting up -----------------------------------------------------------------------------
+
+function defaultHalf(color) {
+  const start = fenPieces(state.game.start_fen);
+  const half = {};
+  for (const [point, letter] of Object.entries(start)) {
+    if ((letter === letter.toUpperCase()) === (color === "red")) half[point] = letter;
+  }
+  return half;
+}
+
+function allPoints() {
+  const points = [];
+  for (let rank = 0; rank < 10; rank++) {
+    for (let file = 0; file < width(); file++) points.push(`${FILES[file]}${rank}`);
+  }
+  return points;
+}
+
+function arrangeDests() {
+  const points = allPoints();
+  const dests = [];
+  for (const origin of Object.keys(state.placement)) {
+    for (const target of points) if (target !== origin) dests.push(origin + target);
+  }
+  return dests;
+}
+
+function arrange(iccs) {
+  const from = iccs.slice(0, 2);
+  const to = iccs.slice(2, 4);
+  const moving = state.placement[from];
+  const other = state.placement[to];
+  delete state.placement[from];
+  state.placement[to] = moving;
+  if (other) state.placement[from] = other; // dropped on one of one's own: they swap
+  render();
+  checkSetup();
+}
+
+async function checkSetup() {
+  const seq = ++state.checkSeq;
+  try {
+    const answer = await call("POST", page.api.setup_check, {
+      method: state.game.setup_info.method,
+      color: state.placementFor,
+      placement: state.placement,
+    });
+    if (seq !== state.checkSeq) return;
+    state.violations = answer.violations;
+  } catch (error) {
+    state.violations = [{ point: null, code: "error", text: { zh: error.message, en: error.message } }];
+  }
+  renderViolations();
+}
+
+function renderViolations() {
+  const list = $("violations");
+  list.textContent = "";
+  for (const violation of state.violations) {
+    const item = document.createElement("li");
+    item.textContent = pick(violation.text);
+    item.dataset.code = violation.code;
+    list.append(item);
+  }
+  if (!state.violations.length) {
+    const item = document.createElement("li");
+    item.className = "ok";
+    item.textContent = L.setup_legal;
+    list.append(item);
+  }
+  $("setup-reveal").disabled = state.violations.length > 0 || state.busy;
+  board.set({
+    shapes: state.violations.filter((v) => v.point).map((v) => ({ at: v.point, brush: "red" })),
+  });
+}
+
+function renderSetup() {
+  const g = state.game;
+  const color = g.setup_info.pending;
+  if (state.placementFor !== color || !state.placement) {
+    state.placement = defaultHalf(color);
+    state.placementFor = color;
+    state.violations = [];
+    checkSetup();
+  }
+  $("setup-panel").hidden = false;
+  $("setup-title").textContent = L.setup_title;
+  $("setup-help").textContent =
+    g.mode === "local" ? format(L.setup_help_local, { side: sideName(color) }) : L.setup_help;
+  const voids = g.setup_info.void_reveals || [];
+  const voidBox = $("void-reveal");
+  voidBox.hidden = !voids.length;
+  if (voids.length) voidBox.textContent = `${L.void} ${pick(voids[voids.length - 1].text)}`;
+  board.set({
+    fen: piecesFen(state.placement, color === "red" ? "w" : "b"),
+    orientation: color,
+    movable: color,
+    dests: arrangeDests(),
+    lastMove: null,
+    check: null,
+  });
+  renderViolations();
+  setStatus(L.setup_title, "setup");
+  for (const id of ["game-controls", "move-form", "replay-controls", "position-links", "move-box"]) {
+    $(id).hidden = true;
+  }
+}
+
+$("setup-reveal").addEventListener("click", async () => {
+  if (state.busy) return;
+  state.busy = true;
+  $("setup-reveal").disabled = true;
+  try {
+    const before = (state.game.setup_info.void_reveals || []).length;
+    const game = await call("POST", page.api.setup, { placement: state.placement });
+    state.game = game;
+    if ((game.setup_info.void_reveals || []).length === before) state.placementFor = null;
+    explain("");
+  } catch (error) {
+    if (error.extra && error.extra.violations) state.violations = error.extra.violations;
+    explain(error.message);
+  } finally {
+    state.busy = false;
+  }
+  render();
+  schedulePoll();
+});
+
+// -- playing --------------------------------------------------------------------------------
+
+function shownPly() {
+  const n = state.game.moves.length;
+  return state.view === null ? n : Math.max(0, Math.min(state.view, n));
+}
+
+function fenAt(ply) {
+  return ply === 0 ? state.game.start_fen : state.game.moves[ply - 1].fen;
+}
+
+function isLive() {
+  return shownPly() === state.game.moves.length;
+}
+
+function myTurn() {
+  const g = state.game;
+  if (g.status !== "playing" || !isLive()) return false;
+  if (g.mode === "local") return true;
+  return !g.thinking && g.turn === g.human_side;
+}
+
+function drawNote() {
+  const g = state.game;
+  const offer = g.draw_offer;
+  if (!offer || g.mode !== "computer" || g.status !== "playing") return "";
+  if (offer.accepted === null) return L.draw_offered;
+  if (offer.accepted === false && g.moves.length <= offer.ply + 2) return L.draw_declined;
+  return "";
+}
+
+function renderStatus() {
+  const g = state.game;
+  $("draw-note").textContent = drawNote();
+  $("draw-note").hidden = !drawNote();
+  if (!isLive()) {
+    setStatus(format(L.replaying, { n: shownPly(), total: g.moves.length }), "replay");
+  } else if (g.status === "finished") {
+    setStatus(pick(g.ending), "over");
+  } else if (g.thinking) {
+    setStatus(L.thinking, "thinking");
+  } else if (g.mode === "computer") {
+    setStatus(g.check ? `${L.check} ${L.your_turn}` : L.your_turn, g.check ? "check" : "your-turn");
+  } else {
+    const text = format(L.to_move, { side: sideName(g.turn) });
+    setStatus(g.check ? `${L.check} ${text}` : text, g.check ? "check" : "your-turn");
+  }
+  $("board").dataset.thinking = g.thinking ? "1" : "0";
+}
+
+function renderMoves() {
+  const list = $("moves");
+  list.textContent = "";
+  const shown = shownPly();
+  state.game.moves.forEach((entry, index) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move-button";
+    button.textContent = `${entry.chinese} (${entry.iccs})`;
+    if (L.effects[entry.effect]) {
+      button.textContent += ` · ${L.effects[entry.effect]}`;
+      button.dataset.effect = entry.effect;
+    }
+    button.dataset.ply = String(index + 1);
+    if (index + 1 === shown) button.classList.add("current");
+    button.addEventListener("click", () => showPly(index + 1));
+    item.append(button);
+    list.append(item);
+  });
+  const current = list.querySelector(".current");
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+}
+
+function renderLinks() {
+  const g = state.game;
+  const ply = shownPly();
+  const analysis = new URLSearchParams({ variant: g.variant, fen: g.start_fen });
+  const moves = g.moves.slice(0, ply).map((m) => m.iccs);
+  if (moves.length) analysis.set("moves", moves.join(","));
+  $("analyse-link").href = `${page.links.analysis}?${analysis.toString()}`;
+  const puzzle = new URLSearchParams({ variant: g.variant, fen: fenAt(ply) });
+  $("puzzle-link").href = `${page.links.puzzle}?${puzzle.toString()}`;
+  $("replay-ply").textContent = ply === 0 ? L.start : format(L.ply, { n: ply });
+}
+
+function renderControls() {
+  const g = state.game;
+  const playing = g.status === "playing";
+  $("game-controls").hidden = !playing;
+  $("move-form").hidden = !playing;
+  $("replay-controls").hidden = false;
+  $("move-box").hidden = g.moves.length === 0;
+  $("position-links").hidden = false;
+  $("takeback").hidden = !g.takeback_allowed;
+  $("takeback").disabled = state.busy || g.moves.length === 0;
+  $("draw").disabled = state.busy || g.thinking || g.draw_offered_this_ply;
+  $("claim").hidden = !g.attack_power;
+  $("claim").disabled = state.busy || !g.can_claim_draw;
+  $("resign").disabled = state.busy;
+  const power = $("attack-power");
+  power.hidden = !g.attack_power;
+  if (g.attack_power) power.textContent = format(L.attack_power, g.attack_power);
+}
+
+function renderPlay() {
+  const g = state.game;
+  $("setup-panel").hidden = true;
+  const ply = shownPly();
+  const live = isLive();
+  const last = ply > 0 ? g.moves[ply - 1] : null;
+  board.set({
+    fen: fenAt(ply),
+    orientation: orientation(),
+    movable: myTurn() ? (g.mode === "local" ? g.turn : g.human_side) : null,
+    dests: myTurn() ? g.board_moves : [],
+    lastMove: last ? last.iccs : null,
+    check: live ? g.check : last ? last.check : null,
+    shapes: [],
+  });
+  $("board").dataset.ply = String(ply);
+  $("board").dataset.plies = String(g.moves.length);
+  renderStatus();
+  renderMoves();
+  renderLinks();
+  renderControls();
+}
+
+function render() {
+  renderPlum();
+  if (state.game.status === "setting_up") renderSetup();
+  else renderPlay();
+  state.clockBase = Date.now();
+  renderClock();
+}
+
+function showPly(ply) {
+  state.view = ply >= state.game.moves.length ? null : ply;
+  explain("");
+  renderPlay();
+}
+
+async function send(url, body) {
+  if (state.busy) return null;
+  state.busy = true;
+  explain("");
+  try {
+    const game = await call("POST", url, body);
+    state.game = game;
+    return game;
+  } catch (error) {
+    explain(error.message);
+    if (error.status === 400 && error.extra && error.extra.code === "out_of_date") await refresh();
+    return null;
+  } finally {
+    state.busy = false;
+    render();
+    schedulePoll();
+  }
+}
+
+async function play(text) {
+  state.view = null;
+  await send(page.api.move, { move: text, ply: state.game.moves.length });
+}
+
+async function refresh() {
+  try {
+    state.game = await call("GET", page.api.detail);
+  } catch (_error) {
+    // a lost poll is retried by the next one
+  }
+}
+
+function schedulePoll() {
+  clearTimeout(state.pollTimer);
+  if (state.game.thinking) {
+    state.pollTimer = setTimeout(async () => {
+      if (!state.busy) {
+        const before = state.game.moves.length;
+        await refresh();
+        if (state.game.moves.length !== before && state.view !== null) state.view = null;
+        render();
+      }
+      schedulePoll();
+    }, POLL_MS);
+  }
+}
+
+$("move-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("move-input");
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = "";
+  play(text);
+});
+$("resign").addEventListener("click", () => {
+  const button = $("resign");
+  if (!state.resignArmed) {
+    // a resignation cannot be taken back: the first click asks, the second resigns
+    state.resignArmed = true;
+    state.resignLabel = button.textContent;
+    button.textContent = L.resign_confirm;
+    button.dataset.armed = "1";
+    setTimeout(() => {
+      state.resignArmed = false;
+      button.textContent = state.resignLabel;
+      delete button.dataset.armed;
+    }, 4000);
+    return;
+  }
+  state.resignArmed = false;
+  button.textContent = state.resignLabel;
+  delete button.dataset.armed;
+  send(page.api.resign, {});
+});
+$("takeback").addEventListener("click", () => send(page.api.takeback, {}));
+$("claim").addEventListener("click", () => send(page.api.claim, {}));
+$("draw").addEventListener("click", () => send(page.api.draw, {}));
+$("flip").addEventListener("click", () => {
+  state.flipped = !state.flipped;
+  render();
+});
+$("first").addEventListener("click", () => showPly(0));
+$("prev").addEventListener("click", () => showPly(Math.max(0, shownPly() - 1)));
+$("next").addEventListener("click", () => showPly(shownPly() + 1));
+$("last").addEventListener("click", () => showPly(state.game.moves.length));
+document.addEventListener("keydown", (event) => {
+  if (event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  if (event.target && event.target.closest && event.target.closest("#board")) return;
+  if (state.game.status === "setting_up") return;
+  if (event.key === "ArrowLeft") showPly(Math.max(0, shownPly() - 1));
+  if (event.key === "ArrowRight") showPly(shownPly() + 1);
+});
+
+state.clockTimer = setInterval(async () => {
+  const clock = state.game.clock;
+  if (!clock || state.game.status !== "playing") return;
+  renderClock();
+  const left = clock.running ? clock[`${clock.running}_ms`] - (Date.now() - state.clockBase) : 1;
+  if (left <= 0 && !state.busy && Date.now() - (state.flagAskedAt || 0) > 2000) {
+    state.flagAskedAt = Date.now(); // the server ends the game on time when it sees the flag
+    await refresh();
+    render();
+  }
+}, 250);
+
+window.addEventListener("pageshow", async (event) => {
+  if (!event.persisted) return; // back to a page kept in memory: read the game again
+  await refresh();
+  render();
+  schedulePoll();
+});
+
+render();
+schedulePoll();
+window.gamePage = { state, board };
+document.body.dataset.ready = "1";

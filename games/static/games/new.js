@@ -1,0 +1,89 @@
+// The new-game form: variant, start (and for xinban the rules of each side), opponent, side,
+// level, clock. Starting posts to /api/games/ and opens the game's page.
+const page = JSON.parse(document.getElementById("play-page").textContent);
+const $ = (id) => document.getElementById(id);
+const form = $("new-game");
+
+function cookie(name) {
+  const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+function radio(name) {
+  const checked = form.querySelector(`input[name="${name}"]:checked`);
+  return checked ? checked.value : "";
+}
+
+function xinbanSetup() {
+  const red = $("red-rules").value;
+  const black = $("black-rules").value;
+  if (red === "new" && black === "new") return "new";
+  if (red === "traditional" && black === "traditional") return "traditional";
+  return red === "new" ? "red-new" : "black-new";
+}
+
+function renderSetups() {
+  const variant = page.variants.find((v) => v.name === $("variant").value);
+  const xinban = variant.name === "xinban";
+  $("xinban-rules").hidden = !xinban;
+  $("setup-field").hidden = xinban;
+  const select = $("setup");
+  select.textContent = "";
+  for (const setup of variant.setups) {
+    const option = document.createElement("option");
+    option.value = setup.name;
+    option.textContent = setup.label;
+    select.append(option);
+  }
+}
+
+function renderMode() {
+  const computer = radio("mode") === "computer";
+  for (const node of form.querySelectorAll(".computer-only")) node.hidden = !computer;
+}
+
+$("variant").addEventListener("change", renderSetups);
+for (const input of form.querySelectorAll('input[name="mode"]')) {
+  input.addEventListener("change", renderMode);
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const variant = $("variant").value;
+  const body = {
+    mode: radio("mode"),
+    variant,
+    setup: variant === "xinban" ? xinbanSetup() : $("setup").value,
+    clock_minutes: Number($("clock-minutes").value || 0),
+    clock_increment: Number($("clock-increment").value || 0),
+  };
+  if (body.mode === "computer") {
+    body.side = radio("side");
+    body.level = Number($("level").value);
+  }
+  const button = $("start-game");
+  button.disabled = true;
+  try {
+    const response = await fetch(page.api.create, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-CSRFToken": cookie("csrftoken"),
+      },
+      body: JSON.stringify(body),
+    });
+    const data = await response.json();
+    if (!response.ok) throw new Error((data.error && data.error.message) || page.labels.error);
+    location.assign(data.url);
+  } catch (error) {
+    $("new-game-error").textContent = error.message || page.labels.error;
+    $("new-game-error").hidden = false;
+    button.disabled = false;
+  }
+});
+
+renderSetups();
+renderMode();
+document.body.dataset.ready = "1";

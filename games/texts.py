@@ -1,0 +1,243 @@
+"""What the play page says about an ending, a refused move or a secret setup, in both
+languages (``tutorials.curriculum.texts.Text``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from engine import Violation
+from tutorials.curriculum.texts import Text, piece_name, side_name
+
+# -- endings -------------------------------------------------------------------------------
+
+_ENDINGS: dict[str, Text] = {
+    "checkmate": Text(
+        "将死：{loser}被将军，无路可走。{winner}胜。",
+        "Checkmate: {loser} is in check and has no legal move. {winner} wins.",
+    ),
+    "stalemate": Text(
+        "困毙：{loser}没有被将军，但已无棋可走；在象棋里困毙算输。{winner}胜。",
+        "Stalemate: {loser} is not in check but has no legal move, and in xiangqi that loses. "
+        "{winner} wins.",
+    ),
+    "dead_general": Text(
+        "死将：导弹在{loser}的九宫里将军，将（帅）无处可躲，哪个棋子也救不了。{winner}胜。",
+        "Dead general: a missile gives check inside {loser}'s palace and the general has no "
+        "point to step to; no other piece can save it. {winner} wins.",
+    ),
+    "perpetual_check": Text(
+        "长将判负：同一局面第三次出现，{loser}在循环中每步都将军。{winner}胜。",
+        "Perpetual check loses: the same position came up a third time and {loser} gave check "
+        "with every move of the cycle. {winner} wins.",
+    ),
+    "perpetual_chase": Text(
+        "长捉判负：同一局面第三次出现，{loser}在循环中每步都捉对方的子。{winner}胜。",
+        "Perpetual chase loses: the same position came up a third time and {loser} chased a "
+        "piece with every move of the cycle. {winner} wins.",
+    ),
+    "repetition": Text(
+        "和棋：同一局面第三次出现，双方都没有长将或长捉。",
+        "Draw by repetition: the same position came up a third time, with no one-sided "
+        "perpetual check or chase.",
+    ),
+    "forced_variation": Text(
+        "强制变着：{loser}走出了第三次重复的局面，又不是唯一的着法；新版象棋里不变着判负。{winner}胜。",
+        "Forced variation: {loser} repeated the position a third time although another move "
+        "was possible, and in New-version Xiangqi the side that does not vary loses. "
+        "{winner} wins.",
+    ),
+    "natural_limit": Text(
+        "和棋：自然限着，双方 60 回合（120 步）没有吃子或碰炸。",
+        "Draw by the natural limit: 60 moves each (120 plies) without a capture or a collision.",
+    ),
+    "attack_power": Text(
+        "和棋：{claimant}按进攻能力宣布和棋（双方进攻能力都不到 10，{claimant}不弱于对方）。",
+        "Draw by attack power: {claimant} declared a draw, both sides' attack power being "
+        "below 10 and {claimant}'s no lower than the other's.",
+    ),
+    "agreement": Text("和棋：双方同意和棋。", "Draw by agreement."),
+    "resignation": Text("{loser}认输。{winner}胜。", "{loser} resigned. {winner} wins."),
+    "timeout": Text("{loser}超时。{winner}胜。", "{loser} ran out of time. {winner} wins."),
+}
+
+TERMINATION_NAMES: dict[str, Text] = {
+    "checkmate": Text("将死", "checkmate"),
+    "stalemate": Text("困毙", "stalemate"),
+    "dead_general": Text("死将", "dead general"),
+    "perpetual_check": Text("长将", "perpetual check"),
+    "perpetual_chase": Text("长捉", "perpetual chase"),
+    "repetition": Text("重复局面", "repetition"),
+    "forced_variation": Text("强制变着", "forced variation"),
+    "natural_limit": Text("自然限着", "natural limit"),
+    "attack_power": Text("进攻能力和棋", "attack-power draw"),
+    "agreement": Text("协议和棋", "agreement"),
+    "resignation": Text("认输", "resignation"),
+    "timeout": Text("超时", "time"),
+}
+
+
+def ending_text(termination: str, winner: str | None, claimant: str | None = None) -> Text:
+    """The sentence that announces how a game ended and by which rule."""
+    template = _ENDINGS[termination]
+    loser = None if winner is None else ("black" if winner == "red" else "red")
+    return template.format(
+        winner=side_name(winner) if winner else "",
+        loser=side_name(loser) if loser else "",
+        claimant=side_name(claimant) if claimant else "",
+    )
+
+
+# -- refusals ------------------------------------------------------------------------------
+
+REFUSALS: dict[str, Text] = {
+    "game_over": Text("这盘棋已经结束。", "This game is over."),
+    "setting_up": Text("还在布局：先摆好棋子。", "The pieces are still being set up."),
+    "not_setting_up": Text("这盘棋不在布局阶段。", "This game is not being set up."),
+    "computer_to_move": Text(
+        "现在轮到电脑走棋，请等它走完。", "It is the computer's turn: wait for its move."
+    ),
+    "wrong_side": Text(
+        "{p}上是对方的棋子：你执{side}。", "The piece on {p} is your opponent's: you play {side}."
+    ),
+    "invalid_move": Text(
+        "“{m}”不是一步棋：请用 ICCS（如 h2e2）或中文记谱（如 炮二平五）。",
+        "{m!r} is not a move: write it in ICCS (h2e2) or Chinese notation (炮二平五).",
+    ),
+    "out_of_date": Text(
+        "棋盘已经变了（现在是第 {ply} 步），请刷新。",
+        "The game has moved on (it is at ply {ply}); reload it.",
+    ),
+    "takeback_level": Text("只有 1–3 级可以悔棋。", "Takebacks are allowed at levels 1 to 3 only."),
+    "takeback_nothing": Text("没有可以悔的棋。", "There is no move of yours to take back."),
+    "draw_already_offered": Text(
+        "这一步已经提过和棋了。", "You have already offered a draw at this move."
+    ),
+    "draw_declined": Text(
+        "电脑拒绝和棋：它认为自己的局面不差。",
+        "The computer declines the draw: it judges its position good enough to play on.",
+    ),
+    "claim_not_allowed": Text(
+        "现在不能按进攻能力宣布和棋：双方进攻能力都要低于 10，且你的不能低于对方。",
+        "You may not declare an attack-power draw now: both sides' attack power must be below "
+        "10 and yours no lower than your opponent's.",
+    ),
+    "claim_no_attack_power": Text(
+        "只有新版象棋有进攻能力和棋。", "Only New-version Xiangqi has attack-power draws."
+    ),
+    "not_your_turn": Text("现在不是你走。", "It is not your turn."),
+    "illegal_setup": Text("布局不符合规则：", "The setup breaks the rules:"),
+}
+
+
+def refusal(code: str, **values: object) -> Text:
+    return REFUSALS[code].format(**values)
+
+
+# -- secret setups -------------------------------------------------------------------------
+
+_VOID_REASONS: dict[str, Text] = {
+    "generals_facing": Text("两个将帅在同一直线上直接对面", "the generals face each other"),
+    "red_in_check": Text("红帅被将军", "the red general is in check"),
+    "black_in_check": Text("黑将被将军", "the black general is in check"),
+}
+
+
+def void_reveal_text(reasons: tuple[str, ...] | list[str]) -> Text:
+    parts = [_VOID_REASONS[r] for r in reasons if r in _VOID_REASONS]
+    zh = "、".join(p.zh for p in parts)
+    en = " and ".join(p.en for p in parts)
+    return Text(
+        f"揭开后{zh}，这次布局无效，双方重新布局（电脑重新摆它的一半）。",
+        f"On the reveal {en}, so it does not count: both sides set up again (the computer "
+        "draws a new half of its own).",
+    )
+
+
+_COUNT = re.compile(r"has (\d+) (\w+); a side has exactly (\d+)")
+_ZH_PIECES = {
+    "general": "将（帅）",
+    "advisor": "仕（士）",
+    "elephant": "相（象）",
+    "horse": "马",
+    "chariot": "车",
+    "cannon": "炮",
+    "soldier": "兵（卒）",
+    "fighter": "战机",
+    "missile": "导弹",
+}
+
+_SIDE_HALF = {"red": Text("0–4 路", "ranks 0-4"), "black": Text("5–9 路", "ranks 5-9")}
+
+
+def violation_text(violation: Violation, color: str, placement: Mapping[str, str]) -> Text:
+    """The engine's reason for one fault of a secret half, in both languages."""
+    point = violation.point or ""
+    letter = placement.get(point, "")
+    piece = piece_name(letter, colour=False) if letter and letter.upper() in "KABNRCPFM" else None
+    side = side_name(color)
+    code = violation.code
+    if code == "not_own_half" and piece is not None:
+        return Text(
+            "{p}：{q}必须摆在自己的一半（{h}）。", "{p}: the {q} must stand on its own half ({h})."
+        ).format(p=point, q=piece, h=_SIDE_HALF[color])
+    if code == "general_outside_palace":
+        return Text(
+            "{p}：将（帅）必须摆在九宫里。", "{p}: the general must stand in its palace."
+        ).format(p=point)
+    if code == "advisor_point":
+        return Text(
+            "{p}：仕（士）只能摆在仕位（九宫的四角和中心）。",
+            "{p}: an advisor may only stand on an advisor point (the palace corners and centre).",
+        ).format(p=point)
+    if code == "elephant_point":
+        return Text(
+            "{p}：相（象）只能摆在它能走到的七个相位上。",
+            "{p}: an elephant may only stand on one of the seven points an elephant can reach.",
+        ).format(p=point)
+    if code == "missile_not_in_base":
+        return Text(
+            "{p}：导弹必须摆在自己的导弹基地（底线两角）。",
+            "{p}: a missile must stand in its base (the two corners of its back rank).",
+        ).format(p=point)
+    if code == "soldier_not_on_start_point":
+        return Text(
+            "{p}：五兵守门，五个兵（卒）都必须留在原位。",
+            "{p}: with five soldiers guarding the gate every soldier stays on its start point.",
+        ).format(p=point)
+    if code == "soldier_behind_start_rank":
+        return Text(
+            "{p}：中兵守门，其余四个兵（卒）只能摆在己方的兵线和它前面一线，不能在兵线后面。",
+            "{p}: with the middle soldier guarding the gate the other soldiers stand on the two "
+            "front ranks of the side's half, never behind the soldiers' start rank.",
+        ).format(p=point)
+    if code == "centre_soldier_missing":
+        return Text(
+            "{p}：中兵守门，中路的兵（卒）必须留在原位。",
+            "{p}: with the middle soldier guarding the gate the centre soldier stays on its "
+            "start point.",
+        ).format(p=point)
+    if code == "wrong_piece_count":
+        match = _COUNT.search(violation.message)
+        if match:
+            have, name, needed = match.groups()
+            zh_name = _ZH_PIECES.get(name.rstrip("s"), name)
+            return Text(
+                f"{side.zh}摆了 {have} 个{zh_name}，应该正好 {needed} 个。",
+                violation.message,
+            )
+    if code == "unknown_point":
+        return Text(
+            "“{p}”不是棋盘上的点（a0 到 k9）。", "{p!r} is not a point of the board (a0 to k9)."
+        ).format(p=point)
+    if code == "unknown_piece":
+        return Text("{p}：这不是飞弹象棋的棋子。", "{p}: that is not a feidan piece.").format(
+            p=point
+        )
+    if code == "wrong_color":
+        return Text(
+            "{p}：这是对方的棋子，只能摆{side}的棋子。", "{p}: that piece is the other side's."
+        ).format(p=point, side=side)
+    if code == "two_pieces_one_point":
+        return Text("{p}：一个点上摆了两个棋子。", "{p}: two pieces on one point.").format(p=point)
+    return Text(violation.message, violation.message)

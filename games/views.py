@@ -1,0 +1,193 @@
+"""The play pages: a new game (/play/), one game (/play/<id>/: set up, play, replay), my games
+(/play/games/). The pages hold no rule: every move goes to the API and the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from engine import VARIANTS
+from games import selectors
+from games.models import LEVELS, Game
+from games.owners import owner_from_request
+from games.services import SETUPS_BY_VARIANT
+
+
+def _setup_labels() -> dict[str, str]:
+    return {
+        "standard": _("Standard start"),
+        "plum_blossom": _("Plum-blossom numbers (梅花易数): drawn from the moment the game starts"),
+        "five_soldiers": _("Secret setup: five soldiers guard the gate (五兵守门)"),
+        "middle_soldier": _("Secret setup: middle soldier guards the gate (中兵守门)"),
+        "new": _("New rules for both sides"),
+        "traditional": _("Traditional rules for both sides"),
+        "red-new": _("New rules for Red, traditional for Black"),
+        "black-new": _("New rules for Black, traditional for Red"),
+    }
+
+
+def _variant_title(name: str) -> str:
+    variant = VARIANTS[name]
+    zh = (get_language() or "").lower().startswith("zh")
+    return variant.title_zh if zh else variant.title_en
+
+
+def _termination_labels() -> dict[str, str]:
+    return {
+        "checkmate": _("checkmate"),
+        "stalemate": _("stalemate"),
+        "dead_general": _("dead general"),
+        "perpetual_check": _("perpetual check"),
+        "perpetual_chase": _("perpetual chase"),
+        "repetition": _("repetition"),
+        "forced_variation": _("forced variation"),
+        "natural_limit": _("natural limit"),
+        "attack_power": _("attack-power draw"),
+        "agreement": _("agreement"),
+        "resignation": _("resignation"),
+        "timeout": _("time"),
+    }
+
+
+@require_GET
+def play(request: HttpRequest) -> HttpResponse:
+    """Start a game: variant, start, side, level, clock; or two players at one board."""
+    labels = _setup_labels()
+    page = {
+        "api": {"create": reverse("games-api:list")},
+        "variants": [
+            {
+                "name": name,
+                "title": _variant_title(name),
+                "setups": [{"name": s, "label": labels[s]} for s in SETUPS_BY_VARIANT[name]],
+            }
+            for name in SETUPS_BY_VARIANT
+        ],
+        "labels": {"error": _("Something went wrong. Please try again.")},
+    }
+    return render(
+        request, "games/play.html", {"page": page, "levels": list(LEVELS), "labels": labels}
+    )
+
+
+def _page_labels() -> dict[str, Any]:
+    return {
+        "red": _("Red"),
+        "black": _("Black"),
+        "your_turn": _("Your move."),
+        "to_move": _("{side} to move."),
+        "thinking": _("The computer is thinking…"),
+        "check": _("Check!"),
+        "draw_declined": _("The computer declines the draw."),
+        "draw_offered": _("You offered a draw: the computer answers before its next move."),
+        "error": _("Something went wrong. Please try again."),
+        "setup_title": _("Arrange your pieces"),
+        "setup_help": _(
+            "Drag your pieces to arrange your half. Drop a piece on another of yours to swap "
+            "them. The computer arranges its half unseen; both are revealed when you are ready."
+        ),
+        "setup_help_local": _(
+            "{side} arranges its half while the other player looks away; then the other side "
+            "does the same. Both halves are revealed together."
+        ),
+        "setup_legal": _("Your setup is legal."),
+        "setup_ready": _("Reveal"),
+        "void": _("The reveal does not count:"),
+        "plum_title": _("Plum-blossom setup"),
+        "plum_why": _(
+            "The moment the game started ({moment}, China time) reads on the Chinese calendar as "
+            "{lunar}: year branch Y = {y}, lunar month M = {m}, lunar day D = {d}, hour branch "
+            "H = {h}. Upper trigram (Y+M+D) mod 8 = {u} ({ut}), lower trigram (Y+M+D+H) mod 8 = "
+            "{l} ({lt}), moving line (Y+M+D+H) mod 6 = {x} (a remainder of 0 counts as 8 or 6). "
+            "Hexagram {hex} ({pinyin}, "
+            "“{english}”); number S = {s} picks arrangement {a} of the 2520 ways to place the "
+            "chariots, horses, cannons and fighters. Black mirrors Red."
+        ),
+        "ply": _("Move {n}"),
+        "replaying": _("Replay: move {n} of {total}."),
+        "resign_confirm": _("Click again to resign"),
+        "start": _("Start"),
+        "analyse": _("Analyse from here"),
+        "puzzle": _("Make a puzzle from this position"),
+        "result": _("Result"),
+        "terminations": _termination_labels(),
+        "effects": {
+            "collision": _("collision"),
+            "self_destruct": _("self-destruct"),
+            "cannon_takes_missile": _("cannon takes missile"),
+            "defection": _("defection"),
+        },
+        "attack_power": _("Attack power: Red {red}, Black {black}"),
+        "clock_red": _("Red clock"),
+        "clock_black": _("Black clock"),
+        "board": _("board"),
+    }
+
+
+@never_cache  # the page carries the game as it stands: never shown stale from a cache
+@require_GET
+def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One game: its setup, play against the computer or at one board, and its replay."""
+    owner = owner_from_request(request, create=False)
+    found = selectors.game_get(owner=owner, game_id=game_id)
+    if found is None:
+        raise Http404
+    base = f"/api/games/{found.pk}/"
+    page = {
+        "board_module": static("build/board.js"),
+        "game": selectors.game_state(found),
+        "api": {
+            "detail": base,
+            "move": base + "moves/",
+            "setup": base + "setup/",
+            "setup_check": reverse("games-api:setup-check"),
+            "resign": base + "resign/",
+            "draw": base + "draw/",
+            "claim": base + "claim/",
+            "takeback": base + "takeback/",
+        },
+        "links": {
+            "analysis": reverse("core:analysis"),
+            "puzzle": reverse("puzzles:create"),
+            "new": reverse("games:play"),
+        },
+        "labels": _page_labels(),
+    }
+    title = _variant_title(found.variant)
+    return render(
+        request,
+        "games/game.html",
+        {
+            "page": page,
+            "game": found,
+            "variant_title": title,
+            "setup_label": _setup_labels()[found.setup],
+        },
+    )
+
+
+@never_cache
+@require_GET
+def mine(request: HttpRequest) -> HttpResponse:
+    """My games, newest first, each with its result and the rule that ended it."""
+    owner = owner_from_request(request, create=False)
+    setups = _setup_labels()
+    terminations = _termination_labels()
+    rows = [
+        {
+            "game": g,
+            "variant": _variant_title(g.variant),
+            "setup": setups.get(g.setup, g.setup),
+            "termination": terminations.get(g.termination, ""),
+        }
+        for g in selectors.game_list(owner=owner, limit=200)
+    ]
+    return render(request, "games/mine.html", {"rows": rows, "Status": Game.Status})

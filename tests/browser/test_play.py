@@ -1,0 +1,236 @@
+"""Playing in real headless Chromium against the computer on a real Celery worker: a feidan
+game with a secret setup (a fault explained, the reveal, a few moves answered, resign), a
+xinban game where a capture makes a turncoat defect on the board, a game at one board replayed
+move by move. Screenshots at 1280 × 800 and 390 × 844 land in test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from engine import Position
+from games.models import Game
+
+pytestmark = [pytest.mark.browser, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def point(page: Page, square: str) -> tuple[float, float]:
+    page.locator("#board").scroll_into_view_if_needed()
+    box = page.locator("#board .xb-wrap").bounding_box()
+    assert box is not None
+    width = 11 if "xb-11x10" in (page.get_attribute("#board", "class") or "") else 9
+    red = page.get_attribute("#board", "data-orientation") == "red"
+    file, rank = ord(square[0]) - ord("a"), int(square[1:])
+    col = file if red else width - 1 - file
+    row = 9 - rank if red else rank
+    return (
+        box["x"] + (col + 0.5) * box["width"] / width,
+        box["y"] + (row + 0.5) * box["height"] / 10,
+    )
+
+
+def click_move(page: Page, move: str) -> None:
+    page.mouse.click(*point(page, move[:2]))
+    page.mouse.click(*point(page, move[2:]))
+
+
+def start(page: Page, variant: str, setup: str | None = None, **choices: str) -> int:
+    page.goto("/play/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.select_option("#variant", variant)
+    if setup:
+        page.select_option("#setup", setup)
+    for name, value in choices.items():
+        if name in ("red-rules", "black-rules", "level"):
+            page.select_option(f"#{name}", value)
+        else:
+            page.check(f"input[name='{name}'][value='{value}']")
+    page.click("#start-game")
+    page.wait_for_url("**/play/*/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def wait_my_turn(page: Page, plies: int) -> None:
+    expect(page.locator("#board")).to_have_attribute("data-plies", str(plies), timeout=60_000)
+    expect(page.locator("#status")).to_have_attribute("data-kind", "your-turn", timeout=60_000)
+
+
+def test_feidan_secret_setup_against_the_computer_then_resign(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "feidan", "five_soldiers", mode="computer", side="red", level="1")
+    expect(page.locator("#setup-panel")).to_be_visible()
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    # the general walks out of its palace: the engine explains the fault at once
+    click_move(page, "f0f4")
+    expect(page.locator("#violations li[data-code='general_outside_palace']")).to_contain_text(
+        "九宫"
+    )
+    expect(page.locator("#setup-reveal")).to_be_disabled()
+    page.screenshot(path=str(artifacts / "play-secret-setup-fault.png"))
+    click_move(page, "f4f0")
+    # two chariots trade places with the horses: a legal secret half of one's own
+    click_move(page, "b0c0")
+    click_move(page, "j0i0")
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    mine = {p: v for p, v in Position.start("feidan").pieces().items() if v.isupper()}
+    mine["b0"], mine["c0"], mine["j0"], mine["i0"] = "N", "R", "N", "R"
+    for _ in range(20):  # a void reveal is set up again
+        page.click("#setup-reveal")
+        page.wait_for_function("() => !window.gamePage.state.busy")
+        if Game.objects.get(pk=gid).status == "playing":
+            break
+    game = Game.objects.get(pk=gid)
+    assert game.status == "playing"
+    start_pieces = Position.from_fen("feidan", game.start_fen).pieces()
+    assert {p: v for p, v in start_pieces.items() if v.isupper()} == mine
+    expect(page.locator("#setup-panel")).to_be_hidden()
+    wait_my_turn(page, 0)
+
+    for plies in (0, 2, 4):
+        legal = page.evaluate("() => window.gamePage.state.game.legal_moves")
+        quiet = [m for m in legal if m[:2] not in ("a0", "k0")]
+        click_move(page, quiet[0])
+        wait_my_turn(page, plies + 2)
+    page.screenshot(path=str(artifacts / "play-feidan-1280x800.png"))
+    game = Game.objects.get(pk=gid)
+    assert [m["by"] for m in game.moves] == ["player", "computer"] * 3
+
+    page.click("#resign")
+    expect(page.locator("#resign")).to_have_attribute("data-armed", "1")  # asks first
+    assert Game.objects.get(pk=gid).status == "playing"
+    page.click("#resign")
+    expect(page.locator("#status")).to_have_attribute("data-kind", "over")
+    expect(page.locator("#status")).to_contain_text("认输")
+    assert Game.objects.get(pk=gid).termination == "resignation"
+    # replay: back to the start and forward again; the links follow the shown move
+    page.click("#first")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+    expect(page.locator("#board")).to_have_attribute("data-fen", game.start_fen)
+    page.click("#next")
+    page.click("#next")
+    expect(page.locator("#board")).to_have_attribute("data-fen", game.moves[1]["fen"])
+    analyse = page.get_attribute("#analyse-link", "href") or ""
+    assert "moves=" + "%2C".join(m["iccs"] for m in game.moves[:2]) in analyse
+    page.screenshot(path=str(artifacts / "play-feidan-resigned.png"), full_page=True)
+    page.goto("/play/games/")
+    expect(page.locator(f"a[href='/play/{gid}/']")).to_have_count(1)
+
+
+def test_xinban_defection_on_the_board(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    page.set_viewport_size(PHONE)
+    gid = start(page, "xinban", mode="computer", side="red", level="1", **{"red-rules": "new"})
+    assert Game.objects.get(pk=gid).setup == "new"
+    wait_my_turn(page, 0)
+    click_move(page, "h2h9")  # the cannon takes the turncoat horse: it defects to h2
+    expect(page.locator("#moves li button").first).to_have_attribute("data-effect", "defection")
+    expect(page.locator("#moves li").first).to_contain_text("反间策反")
+    after = Game.objects.get(pk=gid).moves[0]
+    assert after["effect"] == "defection"
+    assert Position.from_fen("xinban", after["fen"]).piece_at("h2") == "N"
+    wait_my_turn(page, 2)
+    page.click("#first")
+    page.click("#next")
+    expect(page.locator("#board")).to_have_attribute("data-fen", after["fen"])
+    # the defected horse stands, plain and red, on the cannon's old point (Red's own horses
+    # are turncoats, drawn apart): one plain red horse on the board
+    expect(page.locator("#board piece.n-piece.white:not(.fading)")).to_have_count(1)
+    page.screenshot(path=str(artifacts / "play-xinban-defection-390x844.png"), full_page=True)
+
+
+def test_two_players_at_one_board_on_a_phone(phone: Page, artifacts: Path) -> None:
+    page = phone
+    page.goto("/play/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.check("input[name='mode'][value='local']")
+    expect(page.locator("#level")).to_be_hidden()
+    page.screenshot(path=str(artifacts / "play-new-game-390x844.png"), full_page=True)
+    page.click("#start-game")
+    page.wait_for_url("**/play/*/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    click_move(page, "h2e2")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")
+    expect(page.locator("#status")).to_contain_text("Black to move")
+    click_move(page, "a6b6")  # a black soldier steps sideways before the river
+    expect(page.locator("#explanation")).to_contain_text("river")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")
+    page.fill("#move-input", "马8进7")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "2")
+    expect(page.locator("#moves li")).to_have_count(2)
+    page.click("#prev")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    expect(page.locator("#status")).to_contain_text("Replay: move 1 of 2")
+    page.click("#flip")
+    expect(page.locator("#board")).to_have_attribute("data-orientation", "black")
+    puzzle = page.get_attribute("#puzzle-link", "href") or ""
+    assert puzzle.startswith("/puzzles/create/?variant=xiangqi&fen=")
+    page.screenshot(path=str(artifacts / "play-local-390x844.png"), full_page=True)
+
+
+def test_a_plum_blossom_start_shows_its_hexagram_and_why(page: Page, artifacts: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "feidan", "plum_blossom", mode="computer", side="red", level="2")
+    info = Game.objects.get(pk=gid).setup_info
+    expect(page.locator("#plum-panel")).to_be_visible()
+    expect(page.locator("#plum-hexagram")).to_contain_text(info["hexagram"])
+    why = page.locator("#plum-why")
+    expect(why).to_contain_text(info["lunar_date"])
+    expect(why).to_contain_text(f"S = {info['number']}")
+    expect(why).to_contain_text(f"第 {info['arrangement_index']} 种")
+    expect(page.locator("#board")).to_have_attribute("data-fen", Game.objects.get(pk=gid).start_fen)
+    page.screenshot(path=str(artifacts / "play-plum-blossom-1280x800.png"))
+
+
+def test_make_a_puzzle_and_analyse_from_a_games_position(
+    page: Page, live_server: Any, artifacts: Path
+) -> None:
+    from django.test import Client
+
+    from accounts.models import User
+
+    user = User.objects.create_user(username="player", password="a-long-test-password")
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    gid = start(page, "xiangqi", mode="local")
+    click_move(page, "h2e2")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")
+    fen = Game.objects.get(pk=gid).moves[0]["fen"]
+    page.click("#puzzle-link")
+    page.wait_for_url("**/puzzles/create/**")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    # the editor keeps the board and the side to move (its own counters start again)
+    expect(page.locator("#editor-fen")).to_have_value(fen.replace(" - - 1 1", " - - 0 1"))
+    expect(page.locator("#editor-turn")).to_have_value("b")
+    page.go_back()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")  # not a stale page
+    page.click("#analyse-link")
+    page.wait_for_url("**/analysis/**")
+    expect(page.locator("#board")).to_have_attribute("data-fen", fen, timeout=15_000)
+
+
+def test_a_secret_setup_as_black_on_a_phone(phone: Page, artifacts: Path) -> None:
+    page = phone
+    gid = start(page, "feidan", "middle_soldier", mode="computer", side="black", level="1")
+    expect(page.locator("#setup-panel")).to_be_visible()
+    expect(page.locator("#board")).to_have_attribute("data-orientation", "black")
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    click_move(page, "b6b8")  # a soldier behind its start rank
+    expect(page.locator("#violations li[data-code='soldier_behind_start_rank']")).to_have_count(1)
+    expect(page.locator("#violations")).to_contain_text("b8")
+    page.screenshot(path=str(artifacts / "play-secret-setup-black-390x844.png"), full_page=True)
+    assert Game.objects.get(pk=gid).status == "setting_up"

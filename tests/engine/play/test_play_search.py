@@ -1,0 +1,307 @@
+"""The playing engine: legal moves always, mates found, budgets kept,
+the rules respected inside the search, determinism for a seed."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine import (
+    LEVELS,
+    GameOverError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    Move,
+    Position,
+    UnknownVariantError,
+    accepts_draw,
+    bestmove,
+    evaluate,
+)
+from engine.errors import EngineError
+
+VARIANTS = ("xiangqi", "feidan", "xinban")
+
+
+def start(variant: str) -> str:
+    return Position.start(variant).fen()
+
+
+def middlegame(variant: str, seed: int, plies: int = 24) -> tuple[str, list[str]]:
+    """A start position and random legal moves from it (the game not over)."""
+    rng = random.Random(seed)
+    pos = Position.start(variant)
+    moves: list[str] = []
+    for _ in range(plies):
+        legal = sorted(m.iccs() for m in pos.legal_moves)
+        if not legal or pos.outcome() is not None:
+            break
+        mv = rng.choice(legal)
+        pos.push_iccs(mv)
+        if pos.outcome() is not None:
+            pos.pop()
+            break
+        moves.append(mv)
+    return pos.variant.start_fen(), moves
+
+
+def after(variant: str, fen: str, moves: list[str]) -> Position:
+    pos = Position.from_fen(variant, fen)
+    for mv in moves:
+        pos.push_iccs(mv)
+    return pos
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", [None, 1, 2, 3])
+def test_always_a_legal_move_with_a_legal_line(variant: str, seed: int | None) -> None:
+    fen, moves = (start(variant), []) if seed is None else middlegame(variant, seed)
+    pos = after(variant, fen, moves)
+    for level in (1, 5, 8):
+        found = bestmove(variant, fen, moves, level=level, nodes=1500)
+        assert Move.from_iccs(found.move) in pos.legal_moves
+        assert found.pv[0] == found.move
+        replay = pos.copy()
+        for mv in found.pv:
+            replay.push(Move.from_iccs(mv))  # raises if any pv move is illegal
+        assert found.nodes <= 1500
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_tiny_budget_still_gives_a_legal_move(variant: str) -> None:
+    found = bestmove(variant, start(variant), nodes=1)
+    assert Move.from_iccs(found.move) in Position.start(variant).legal_moves
+    assert found.nodes <= 1
+
+
+MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"  # b0b9 mates, a8b8 stalemates (a win)
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_mate_in_one_at_every_level(level: int) -> None:
+    found = bestmove("xiangqi", MATE_IN_ONE, level=level)
+    assert found.move in {"b0b9", "a8b8"}
+    outcome = after("xiangqi", MATE_IN_ONE, [found.move]).outcome()
+    assert outcome is not None and outcome.winner == "red"
+    assert found.mate == 1
+    assert found.score is None
+    assert found.to_json()["score"] == {"mate": 1}
+
+
+def test_mate_in_two_from_the_classics() -> None:
+    # 双孙扶老 (橘中秘): g8g9, then g9f9 mates whatever Black does
+    fen = "3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1"
+    found = bestmove("xiangqi", fen, level=8)
+    assert found.move == "g8g9"
+    assert found.mate == 2
+    assert len(found.pv) == 3
+
+
+def test_the_mated_side_reports_a_negative_mate() -> None:
+    # Black to move, mated next move whatever it does
+    fen = "3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1"
+    found = bestmove("xiangqi", fen, ["g8g9"], level=8)
+    assert found.mate == -1
+
+
+# -- the rules inside the search ---------------------------------------------
+
+
+XQ_CHECKS = "h0h9 e9e8 h9h8 e8e9 h8h9 e9e8 h9h8 e8e9 h8h9"
+FD_CHECKS = "j0j9 f9f8 j9j8 f8f9 j8j9 f9f8 j9j8 f8f9 j8j9"
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "line"),
+    [
+        ("xiangqi", "4k4/9/9/9/9/9/9/9/9/3K3R1 w - - 0 1", XQ_CHECKS),
+        ("xinban", "4k4/9/9/9/9/9/9/9/9/3K3R1 w - - 0 1", XQ_CHECKS),
+        ("feidan", "5k5/11/11/11/11/11/11/11/11/4K4R1 w - - 0 1", FD_CHECKS),
+    ],
+)
+def test_it_refuses_to_complete_a_perpetual_check(variant: str, fen: str, line: str) -> None:
+    *moves, losing = line.split()  # the last check repeats a position a third time
+    pos = after(variant, fen, moves)
+    pos.push_iccs(losing)
+    assert pos.outcome() is not None and pos.outcome().termination == "perpetual_check"
+    for level in (1, 8):
+        found = bestmove(variant, fen, moves, level=level)
+        assert found.move != losing
+        played = after(variant, fen, [*moves, found.move])
+        outcome = played.outcome()
+        assert outcome is None or outcome.winner == "red"
+
+
+def test_it_varies_rather_than_lose_by_forced_variation_in_xinban() -> None:
+    fen = "3a1k3/9/9/9/9/9/9/9/9/3AK4 w - - 0 1"
+    moves = ["d0e1", "d9e8", "e1d0", "e8d9", "d0e1", "d9e8", "e1d0"]
+    pos = after("xinban", fen, moves)
+    pos.push_iccs("e8d9")
+    assert pos.outcome() is not None and pos.outcome().termination == "forced_variation"
+    for level in (1, 8):
+        found = bestmove("xinban", fen, moves, level=level)
+        assert found.move != "e8d9"
+    # in xiangqi the same repetition is only a draw, which a bare-kings side may take
+    assert bestmove("xiangqi", fen, moves, level=8).move in {
+        m.iccs() for m in after("xiangqi", fen, moves).legal_moves
+    }
+
+
+def test_it_delivers_a_dead_general_in_feidan() -> None:
+    # the missile slides into the palace next to the general, whose
+    # advisors block its escape: 死将 however the advisors could collide
+    fen = "4aka4/M10/11/11/11/11/11/11/11/4K6 w - - 0 1"
+    found = bestmove("feidan", fen, level=8)
+    assert found.move == "a8f8"
+    assert found.mate == 1
+    pos = after("feidan", fen, ["a8f8"])
+    assert pos.status() == "dead_general"
+
+
+def test_it_exploits_a_defection_in_xinban() -> None:
+    # the chariot would only take the turncoat chariot; the horse makes it
+    # defect, and Red gains a chariot on b3
+    fen = "3aka3/9/9/9/2+r6/9/1N7/9/9/2R2K3 w - - 0 1"
+    found = bestmove("xinban", fen, level=8)
+    assert found.move == "b3c5"
+    pos = Position.from_fen("xinban", fen)
+    assert pos.move_effect(Move.from_iccs("b3c5")).kind == "defection"
+
+
+def test_it_values_collisions_by_what_they_remove_in_feidan() -> None:
+    # Red's missile could hit Black's soldier, but both would vanish (600
+    # for 100); Red's cannon takes Black's missile over the horse and survives
+    fen = "5k5/11/2m8/11/11/11/2N8/2C8/5A5/5K5 w - - 0 1"
+    pos = Position.from_fen("feidan", fen)
+    assert pos.move_effect(Move.from_iccs("c2c7")).kind == "cannon_takes_missile"
+    found = bestmove("feidan", fen, level=8, nodes=5000)
+    assert found.move == "c2c7"
+    fen = "5k5/11/11/2p8/11/2M8/11/11/5A5/5K5 w - - 0 1"
+    pos = Position.from_fen("feidan", fen)
+    assert pos.move_effect(Move.from_iccs("c4c6")).kind == "collision"
+    found = bestmove("feidan", fen, level=8, nodes=5000)
+    assert found.move != "c4c6"
+
+
+# -- budgets and determinism ---------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_node_budget_is_kept(variant: str) -> None:
+    fen, moves = middlegame(variant, 7)
+    for budget in (50, 700, 3000):
+        found = bestmove(variant, fen, moves, nodes=budget)
+        assert 0 < found.nodes <= budget
+
+
+def test_the_time_budget_is_kept() -> None:
+    fen, moves = middlegame("feidan", 5)
+    t0 = time.perf_counter()
+    found = bestmove("feidan", fen, moves, level=8, nodes=10_000_000, movetime_ms=300)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 0.3 + 1.0  # the deadline, plus set-up and a loaded machine's slack
+    assert found.depth >= 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_deterministic_for_a_seed(variant: str) -> None:
+    fen, moves = middlegame(variant, 11)
+    for level in (1, 3, 8):
+        a = bestmove(variant, fen, moves, level=level, seed=5, nodes=2000)
+        b = bestmove(variant, fen, moves, level=level, seed=5, nodes=2000)
+        assert a == b
+
+
+def test_the_seed_changes_the_low_levels_choices() -> None:
+    played = set()
+    for seed in range(8):
+        played.add(bestmove("xiangqi", start("xiangqi"), level=1, seed=seed).move)
+    assert len(played) >= 2
+
+
+# -- bad input -------------------------------------------------------------------
+
+
+def test_bad_input_raises_the_engines_errors() -> None:
+    with pytest.raises(UnknownVariantError):
+        bestmove("chess", start("xiangqi"))
+    with pytest.raises(InvalidFenError):
+        bestmove("xiangqi", "not a fen")
+    with pytest.raises(InvalidMoveError):
+        bestmove("xiangqi", start("xiangqi"), ["h2"])
+    with pytest.raises(IllegalMoveError):
+        bestmove("xiangqi", start("xiangqi"), ["h2e2", "h9g7", "a0a5"])
+    with pytest.raises(EngineError):
+        bestmove("xiangqi", start("xiangqi"), level=0)
+    with pytest.raises(EngineError):
+        bestmove("xiangqi", start("xiangqi"), nodes=0)
+    with pytest.raises(EngineError):
+        bestmove("xiangqi", start("xiangqi"), movetime_ms=-5)
+    with pytest.raises(EngineError):
+        bestmove("xiangqi", start("xiangqi"), "h2e2")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "moves", "termination"),
+    [
+        ("xiangqi", "1R1k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1", [], "checkmate"),
+        ("xiangqi", "3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1", [], "stalemate"),
+        ("feidan", "4k6/11/11/11/11/11/11/5m4R/11/4AKA4 w - - 0 1", [], "dead_general"),
+        (
+            "xiangqi",
+            "3a1k3/9/9/9/9/9/9/9/9/3AK4 w - - 0 1",
+            ["d0e1", "d9e8", "e1d0", "e8d9", "d0e1", "d9e8", "e1d0", "e8d9"],
+            "repetition",
+        ),
+        ("xiangqi", "3a1k3/9/9/9/9/9/9/9/9/3AK4 w - - 120 70", [], "natural_limit"),
+    ],
+)
+def test_a_finished_game_raises_game_over(
+    variant: str, fen: str, moves: list[str], termination: str
+) -> None:
+    with pytest.raises(GameOverError) as caught:
+        bestmove(variant, fen, moves)
+    assert caught.value.outcome.termination == termination
+    assert isinstance(caught.value, EngineError)
+    with pytest.raises(GameOverError):
+        evaluate(variant, fen, moves)
+    with pytest.raises(GameOverError):
+        accepts_draw(variant, fen, moves)
+
+
+# -- evaluation and draw offers ---------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_start_is_about_level(variant: str) -> None:
+    assert abs(evaluate(variant, start(variant))) < 100
+
+
+def test_evaluate_sees_material_and_a_hanging_piece() -> None:
+    # Red is a chariot up
+    assert evaluate("xiangqi", "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1") > 700
+    assert evaluate("xiangqi", "3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1") < -700
+    # Black's chariot hangs to Red's: after the capture Red is a chariot up
+    assert evaluate("xiangqi", "3k5/9/9/9/r8/9/9/9/9/R3K4 w - - 0 1") > 700
+
+
+def test_a_turncoat_is_worth_less_to_its_owner() -> None:
+    plain = evaluate("xinban", "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")
+    turncoat = evaluate("xinban", "3k5/9/9/9/9/9/9/9/9/+R3K4 w - - 0 1")
+    assert 0 < turncoat < plain
+
+
+def test_a_missile_in_the_palace_is_mortal_danger() -> None:
+    outside = evaluate("feidan", "4k6/11/11/11/11/11/11/11/m10/5K5 w - - 0 1")
+    inside = evaluate("feidan", "4k6/11/11/11/11/11/11/11/4m6/5K5 w - - 0 1")
+    assert inside < outside - 200
+
+
+def test_draw_offers() -> None:
+    # the side to move, a chariot down, accepts; a chariot up, declines
+    assert accepts_draw("xiangqi", "3k5/9/9/9/9/9/9/9/9/r3K4 w - - 0 1")
+    assert not accepts_draw("xiangqi", "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")
+    assert not accepts_draw("xiangqi", start("xiangqi"), level=3)

@@ -1,0 +1,134 @@
+"""The computer's moves through a real Celery worker on the ``playing`` queue: it answers a
+move, plays first when it has Red, plays a ply once however often it is queued, and answers a
+draw offer by its evaluation before it moves. The service behind the task is also called
+directly in tests/games/test_computer.py."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.utils import timezone
+
+from engine import Position
+from games.models import Game
+from games.tasks import game_computer_move_task
+from tests.games.conftest import post
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def wait_for(check: Callable[[], Any], worker: Any, seconds: float = 60) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    pytest.fail(f"timed out; worker log:\n{worker.output()}")
+
+
+def game_at(game_id: int, ply: int) -> Game | None:
+    game = Game.objects.get(pk=game_id)
+    return game if game.ply >= ply and not game.computer_to_move else None
+
+
+def test_the_task_goes_to_the_playing_queue() -> None:
+    route = settings.CELERY_TASK_ROUTES["games.computer_move"]
+    assert route["queue"] == settings.CELERY_PLAYING_QUEUE
+    assert settings.CELERY_PLAYING_QUEUE.endswith("playing")
+    assert settings.CELERY_PLAYING_QUEUE in [q.name for q in settings.CELERY_TASK_QUEUES]
+
+
+@pytest.mark.celery
+def test_the_computer_answers_a_move(celery_worker: Any, client: Client, new_game: Any) -> None:
+    game = new_game(client, variant="xiangqi", level=1, side="red")
+    response = post(client, f"/api/games/{game['id']}/moves/", {"move": "h2e2"})
+    assert response.json()["thinking"] is True
+    done = wait_for(lambda: game_at(game["id"], 2), celery_worker)
+    reply = done.moves[1]
+    assert reply["by"] == "computer" and done.turn == "red"
+    position = Position.start("xiangqi")
+    position.push_iccs("h2e2")
+    assert position.is_legal(position.parse_move(reply["iccs"]))
+    state = client.get(f"/api/games/{game['id']}/").json()
+    assert state["thinking"] is False and len(state["legal_moves"]) > 0
+
+
+@pytest.mark.celery
+@pytest.mark.parametrize("variant", ["feidan", "xinban"])
+def test_the_computer_plays_first_with_red(
+    celery_worker: Any, client: Client, new_game: Any, variant: str
+) -> None:
+    game = new_game(client, variant=variant, level=2, side="black")
+    assert game["thinking"] is True
+    done = wait_for(lambda: game_at(game["id"], 1), celery_worker)
+    assert done.moves[0]["by"] == "computer" and done.turn == "black"
+
+
+@pytest.mark.celery
+def test_the_same_ply_queued_three_times_is_played_once(
+    celery_worker: Any, client: Client, new_game: Any
+) -> None:
+    game = new_game(client, level=1, side="black")  # queued once on creation
+    results = [game_computer_move_task.delay(game["id"], 0) for _ in range(2)]
+    states = sorted(r.get(timeout=60)["state"] for r in results)
+    done = wait_for(lambda: game_at(game["id"], 1), celery_worker)
+    time.sleep(1.0)  # give any other copy time to run
+    done.refresh_from_db()
+    assert done.ply == 1 and [m["by"] for m in done.moves] == ["computer"]
+    assert "played" in states or states == ["skipped", "skipped"]
+    assert states.count("played") <= 1
+
+
+@pytest.mark.celery
+def test_a_draw_offer_is_declined_at_the_start_and_the_computer_moves(
+    celery_worker: Any, client: Client, new_game: Any
+) -> None:
+    game = new_game(client, level=1, side="red")
+    gid = game["id"]
+    offered = post(client, f"/api/games/{gid}/draw/").json()
+    assert offered["draw_offer"] == {"ply": 0, "accepted": None}
+    assert post(client, f"/api/games/{gid}/draw/").status_code == 400  # one offer a ply
+    post(client, f"/api/games/{gid}/moves/", {"move": "h2e2"})
+    done = wait_for(lambda: game_at(gid, 2), celery_worker)
+    assert done.draw_offers == [{"ply": 0, "accepted": False}]
+    assert done.status == "playing"
+
+
+@pytest.mark.celery
+def test_a_lost_computer_accepts_a_draw(celery_worker: Any, client: Client, new_game: Any) -> None:
+    game = new_game(client, level=3, side="red")
+    gid = game["id"]
+    # Black has its general alone against two chariots: it takes the draw
+    Game.objects.filter(pk=gid).update(start_fen="4k4/9/9/9/9/9/9/9/R8/1R1K5 w - - 0 1")
+    post(client, f"/api/games/{gid}/draw/")  # offered on Red's turn: answered on Black's
+    post(client, f"/api/games/{gid}/moves/", {"move": "a1a2"})
+    done = wait_for(
+        lambda: (g := Game.objects.get(pk=gid)).status == "finished" and g, celery_worker
+    )
+    assert done.termination == "agreement" and done.result == "1/2-1/2"
+    assert done.ply == 1 and done.draw_offers == [{"ply": 0, "accepted": True}]
+
+
+@pytest.mark.celery
+def test_a_lost_computer_move_is_queued_again_by_a_poll(
+    celery_worker: Any, client: Client, new_game: Any
+) -> None:
+    gid = new_game(client, level=1, side="red")["id"]  # the player's turn: nothing queued
+    # The computer's turn with a message that never arrived (queued long ago, not played).
+    Game.objects.filter(pk=gid).update(
+        human_side="black", computer_queued_at=timezone.now() - timedelta(minutes=5)
+    )
+    time.sleep(1.0)
+    assert Game.objects.get(pk=gid).ply == 0  # nothing plays it by itself
+    assert client.get(f"/api/games/{gid}/").json()["thinking"] is True
+    done = wait_for(lambda: game_at(gid, 1), celery_worker)
+    assert [m["by"] for m in done.moves] == ["computer"]
+    # once played, nothing waits to be queued again
+    assert Game.objects.get(pk=gid).computer_queued_at is None

@@ -1,0 +1,75 @@
+"""Judging in a web request costs little: the stored proof answers at once, a move that leaves
+it is searched within the cap (about 0.1 s) and the answer is kept per line, so the same line
+is never searched twice."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from puzzles import proving
+from puzzles.models import PuzzleAttempt, PuzzleLineResult
+from puzzles.services import Player, puzzle_attempt_move, puzzle_attempt_open, puzzle_judge
+from tests.puzzles.positions import HARD_MATE_IN_4
+
+pytestmark = pytest.mark.django_db
+
+# Not the key (c7c9) of HARD_MATE_IN_4; proving that it fails takes more than the cap.
+HARD_WRONG_MOVE = "e8e9"
+
+
+@pytest.fixture
+def hard_puzzle(make_puzzle):
+    return make_puzzle(HARD_MATE_IN_4, moves_to_win=4)
+
+
+def test_a_move_off_the_stored_tree_is_answered_within_the_cap_and_kept(
+    hard_puzzle, make_user
+) -> None:
+    uncapped = proving.judge(
+        variant="xiangqi", fen=HARD_MATE_IN_4, proof=hard_puzzle.proof, moves=[HARD_WRONG_MOVE],
+        nodes=proving.OFFLINE_NODES, seconds=proving.OFFLINE_SECONDS,
+    )  # fmt: skip
+    assert uncapped.verdict == "wrong"
+    player = Player(user=make_user())
+    attempt, _ = puzzle_attempt_open(puzzle=hard_puzzle, player=player)
+    started = time.monotonic()
+    _, result = puzzle_attempt_move(
+        attempt_id=attempt.pk, puzzle=hard_puzzle, player=player, move=HARD_WRONG_MOVE
+    )
+    took = time.monotonic() - started
+    # The capped search does not prove it, but the stored tree holds every winning first
+    # move: the move is wrong, and the try is over.
+    assert result.verdict == "wrong"
+    assert took < 1.0, took  # the cap is 0.15 s of search; the rest is the database
+    attempt.refresh_from_db()
+    assert attempt.state == PuzzleAttempt.State.SUBMITTED and attempt.result == "failed"
+    kept = PuzzleLineResult.objects.get(puzzle=hard_puzzle, kind="judge", line=HARD_WRONG_MOVE)
+    assert kept.answer["verdict"] == "wrong"
+    # Asked again (by anyone), the line is answered from what was kept, without a search.
+    kept.answer = {**kept.answer, "reason": "kept answer"}
+    kept.save()
+    again = puzzle_judge(puzzle=hard_puzzle, moves=[HARD_WRONG_MOVE])
+    assert again.verdict == "wrong" and again.reason == "kept answer"
+    assert PuzzleLineResult.objects.filter(puzzle=hard_puzzle, line=HARD_WRONG_MOVE).count() == 1
+
+
+def test_moves_on_the_stored_tree_cost_no_search(hard_puzzle, visitor) -> None:
+    attempt, _ = puzzle_attempt_open(puzzle=hard_puzzle, player=visitor)
+    key = hard_puzzle.proof["keys"][0]
+    started = time.monotonic()
+    _, result = puzzle_attempt_move(
+        attempt_id=attempt.pk, puzzle=hard_puzzle, player=visitor, move=key
+    )
+    assert result.verdict == "continue" and time.monotonic() - started < 0.5
+
+
+def test_a_kept_answer_belongs_to_its_proof(hard_puzzle) -> None:
+    """A puzzle proved again is judged afresh: answers are kept per proof."""
+    puzzle_judge(puzzle=hard_puzzle, moves=[HARD_WRONG_MOVE])
+    hard_puzzle.proof = {**hard_puzzle.proof, "seconds": hard_puzzle.proof["seconds"] + 1}
+    hard_puzzle.save()
+    puzzle_judge(puzzle=hard_puzzle, moves=[HARD_WRONG_MOVE])
+    kept = PuzzleLineResult.objects.filter(puzzle=hard_puzzle, line=HARD_WRONG_MOVE)
+    assert kept.values("proof").distinct().count() == 2

@@ -1,0 +1,517 @@
+"""Every step of every lesson, swept through the real HTTP API in both languages.
+
+* Every authored wrong answer (``wrong`` in a lesson file) comes back with its own words, not a
+  generic one, in Chinese and in English.
+* Every move the board lets a learner try (the legal moves and the pattern moves the page offers
+  as destinations), at the start of each step and on the way through its solution, answers 200
+  or 400 with a specific reason in both languages: never a server error. Every kind of point of
+  a question's board is answered (every point through the referee); a setup's starting
+  placement, its example and halves the board cannot make are judged and explained.
+* Every line of moves that completes a step is told what happened: the success text it gets
+  names only pieces that took part, points that were moved from or to, and moves that were
+  played (tutorials/curriculum/audit.py states the rule).
+* The texts name only what the board shows (no "stars" where the board draws green circles),
+  pieces said to stand on a point stand there, and the moves and side an instruction asks for
+  are the step's.
+* Below the HTTP sweep, the referee answers every legal and pattern move two moves deep.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from engine import Move, Position
+from tutorials.curriculum import COURSES, Explanation, Lesson, Step, StepRefused, Text, read_lessons
+from tutorials.curriculum.audit import (
+    completions,
+    description_problems,
+    named_chinese_moves,
+    what_happened,
+)
+from tutorials.curriculum.judge import MoveRun, answer_point, point_answers, success_text
+from tutorials.curriculum.schema import MOVE_GOALS
+from tutorials.curriculum.solve import shortest_solution
+
+LESSONS = read_lessons()
+LANGUAGES = {"zh": "zh-hans", "en": "en"}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def clients() -> dict[str, Client]:
+    out = {}
+    for key, code in LANGUAGES.items():
+        client = Client(raise_request_exception=False)  # a server error is reported, not raised
+        client.cookies["django_language"] = code
+        out[key] = client
+    return out
+
+
+def lesson_page(client: Client, slug: str) -> dict[str, dict[str, Any]]:
+    response = client.get(f"/api/learn/lessons/{slug}/")
+    assert response.status_code == 200, response.content[:300]
+    return {s["key"]: s for s in response.json()["steps"]}
+
+
+def post(client: Client, lesson: Lesson, step: Step, kind: str, body: dict[str, Any]) -> Any:
+    return client.post(
+        f"/api/learn/lessons/{lesson.slug}/steps/{step.key}/{kind}/",
+        body,
+        content_type="application/json",
+    )
+
+
+def explained(response: Any, language: str, where: str) -> list[str]:
+    """Problems with one answer: it must be 200, or 400 with a clear reason in both languages."""
+    if response.status_code == 400:
+        error = response.json().get("error") or {}
+        extra = error.get("extra") or {}
+        message = error.get("message") or ""
+        if not message.strip():
+            return [f"{where}: 400 without a message"]
+        if "zh" in extra:  # a refused move: the reason in both languages, and its code
+            problems = []
+            if not (extra.get("code") and extra["zh"].strip() and extra["en"].strip()):
+                problems.append(f"{where}: 400 without a code and both languages: {extra}")
+            if message != extra[language]:
+                problems.append(f"{where}: the message is not in the reader's language")
+            if not CJK.search(extra["zh"]) or extra["zh"] == extra["en"]:
+                problems.append(f"{where}: the Chinese reason is missing: {extra}")
+            if extra.get("code") == "illegal":
+                problems.append(f"{where}: refused with the generic reason: {message}")
+            return problems
+        return [f"{where}: 400 that is not a refused move: {error}"]
+    if response.status_code != 200:
+        return [f"{where}: answered {response.status_code}: {response.content[:300]!r}"]
+    message = response.json().get("message")
+    if message is not None:
+        text = message.get("text") or ""
+        if not text.strip() or not message.get("code"):
+            return [f"{where}: an empty message: {message}"]
+        if language == "zh" and not CJK.search(text):
+            return [f"{where}: the message is not in Chinese: {text}"]
+    return []
+
+
+def move_prefixes(step: Step) -> list[list[str]]:
+    """Where the learner can stand in a step: its start, each position on the way through a
+    shortest solution and through the scripted lines."""
+    prefixes: list[list[str]] = [[]]
+    solution = shortest_solution(step, step.par) or []
+    prefixes += [solution[:i] for i in range(1, len(solution))]
+    prefixes += [key.split() for key in step.replies]
+    unique: dict[str, list[str]] = {}
+    for prefix in prefixes:
+        unique.setdefault(" ".join(prefix), prefix)
+    return list(unique.values())
+
+
+def points_of(step: Step) -> list[str]:
+    width = Position.from_fen(step.variant, step.fen).variant.width
+    return [f"{'abcdefghijk'[f]}{r}" for f in range(width) for r in range(10)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Authored wrong answers
+
+
+def _wrong_answers(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
+    problems: list[str] = []
+    for step in lesson.steps:
+        for key, text in step.wrong.items():
+            where = f"{lesson.slug} step {step.key} wrong.{key}"
+            if step.goal.kind == "point":
+                for language, client in by_language.items():
+                    page = lesson_page(client, lesson.slug)[step.key]
+                    body = {
+                        "point": key,
+                        **({"moment": page["moment"]} if page.get("moment") else {}),
+                    }
+                    response = post(client, lesson, step, "answer", body)
+                    if response.status_code != 200:
+                        problems.append(f"{where} ({language}): answered {response.status_code}")
+                        continue
+                    data = response.json()
+                    if data["correct"]:
+                        problems.append(f"{where} ({language}): judged right")
+                    elif data["message"]["text"] != text.get(language):
+                        problems.append(f"{where} ({language}): got {data['message']['text']!r}")
+                continue
+            if step.goal.kind not in MOVE_GOALS:
+                problems.append(f"{where}: a {step.goal.kind} step has no wrong answers")
+                continue
+            prefix = next(
+                (
+                    p
+                    for p in move_prefixes(step)
+                    if key in _offered(by_language["zh"], lesson, step, p)
+                ),
+                None,
+            )
+            if prefix is None:
+                problems.append(f"{where}: the board never offers this move")
+                continue
+            for language, client in by_language.items():
+                response = post(client, lesson, step, "moves", {"moves": [*prefix, key]})
+                if response.status_code == 400:
+                    error = response.json()["error"]
+                    got = Text(error["extra"].get("zh", ""), error["extra"].get("en", ""))
+                    if error["message"] != text.get(language) or got != text:
+                        problems.append(f"{where} ({language}): refused with {error['message']!r}")
+                elif response.status_code == 200:
+                    data = response.json()
+                    message = (data.get("message") or {}).get("text")
+                    if data["status"] == "complete" or message != text.get(language):
+                        problems.append(f"{where} ({language}): {data['status']}, {message!r}")
+                else:
+                    problems.append(f"{where} ({language}): answered {response.status_code}")
+    return problems
+
+
+def _offered(client: Client, lesson: Lesson, step: Step, prefix: list[str]) -> set[str]:
+    """The destinations the page offers after ``prefix``: legal moves and pattern moves."""
+    if not prefix:
+        data = lesson_page(client, lesson.slug)[step.key]
+    else:
+        response = post(client, lesson, step, "moves", {"moves": prefix})
+        assert response.status_code == 200, (lesson.slug, step.key, prefix, response.content[:300])
+        data = response.json()
+        if data["status"] != "playing":
+            return set()
+    return set(data["legal"]) | set(data["tries"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Every try answers
+
+
+def _tries(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
+    names = list(by_language)
+    problems: list[str] = []
+    count = 0
+    for step in lesson.steps:
+        where = f"{lesson.slug} step {step.key}"
+        if step.goal.kind in MOVE_GOALS:
+            for prefix in move_prefixes(step):
+                for move in sorted(_offered(by_language["zh"], lesson, step, prefix)):
+                    language = names[count % 2]  # both languages, in turn
+                    count += 1
+                    response = post(
+                        by_language[language], lesson, step, "moves", {"moves": [*prefix, move]}
+                    )
+                    problems += explained(
+                        response, language, f"{where} {' '.join([*prefix, move])}"
+                    )
+        elif step.goal.kind == "point":
+            problems += _point_sweep(lesson, step, by_language)
+        else:
+            problems += _setup_sweep(lesson, step, by_language)
+    return problems
+
+
+def _setup_sweep(lesson: Lesson, step: Step, by_language: dict[str, Client]) -> list[str]:
+    """The starting placement (wrong), the example (right), and halves the board cannot make but
+    a client can send: empty, a missing missile, a letter that is no piece. Each violation is
+    told in both languages, as many distinct sentences in Chinese as in English."""
+    where = f"{lesson.slug} step {step.key} setup"
+    start = dict(step.goal.placement or {})
+    missing = {p: v for p, v in start.items() if v != "M"}
+    placements = {
+        "start": (start, False),
+        "example": (dict(step.goal.example or {}), True),
+        "empty": ({}, False),
+        "no missiles": (missing, False),
+        "unknown letter": ({**start, "a0": "X"}, False),
+    }
+    problems = []
+    for name, (placement, valid) in placements.items():
+        texts: dict[str, list[str]] = {}
+        for language, client in by_language.items():
+            response = post(client, lesson, step, "setup", {"placement": placement})
+            problems += explained(response, language, f"{where} {name}")
+            if response.status_code != 200:
+                continue
+            data = response.json()
+            if data["valid"] != valid:
+                problems.append(f"{where} {name}: valid={data['valid']}")
+            texts[language] = [v["text"] for v in data["violations"]]
+            if language == "zh" and not all(CJK.search(t) for t in texts["zh"]):
+                problems.append(f"{where} {name}: not in Chinese: {texts['zh']}")
+        if len(texts) == 2 and len(set(texts["zh"])) != len(set(texts["en"])):
+            problems.append(f"{where} {name}: Chinese {texts['zh']} does not match {texts['en']}")
+    return problems
+
+
+def _point_sweep(lesson: Lesson, step: Step, by_language: dict[str, Client]) -> list[str]:
+    """Every point of a question's board is answered by the referee in both languages; over
+    HTTP, every kind of point: the answers, the authored wrong ones, a plain wrong one and one
+    off the board."""
+    where = f"{lesson.slug} step {step.key}"
+    problems = []
+    moments = {
+        language: lesson_page(client, lesson.slug)[step.key].get("moment")
+        for language, client in by_language.items()
+    }
+    moment = moments["en"]
+    when = datetime.fromisoformat(moment) if moment else None
+    answers = point_answers(step, when)
+    for point in points_of(step):
+        state = answer_point(step, point, when)
+        if not (state.message.text.zh.strip() and state.message.text.en.strip()):
+            problems.append(f"{where} point {point}: an empty message")
+        if state.correct != (point in answers):
+            problems.append(f"{where} point {point}: judged {state.correct}")
+    plain = next(p for p in points_of(step) if p not in answers and p not in step.wrong)
+    for point in [*answers, *step.wrong, plain, "z9"]:
+        for language, client in by_language.items():
+            body = {"point": point, **({"moment": moments[language]} if moments[language] else {})}
+            response = post(client, lesson, step, "answer", body)
+            problems += explained(response, language, f"{where} point {point}")
+            if response.status_code == 200 and response.json()["correct"] != (point in answers):
+                problems.append(f"{where} point {point}: judged {response.json()['correct']}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# Success texts tell what happened
+
+
+def _successes(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
+    problems: list[str] = []
+    for step in lesson.steps:
+        where = f"{lesson.slug} step {step.key}"
+        if step.goal.kind == "point" and step.success is not None and not step.goal.answer_from:
+            for answer in step.goal.answers:
+                for language, client in by_language.items():
+                    data = post(client, lesson, step, "answer", {"point": answer}).json()
+                    if not data["correct"] or data["message"]["text"] != step.success.get(language):
+                        problems.append(f"{where} point {answer} ({language}): {data}")
+            continue
+        if step.goal.kind not in MOVE_GOALS or step.success is None and not step.right:
+            continue  # "well done" names nothing
+        depth = step.par + 1 if step.opponent == "none" else step.par
+        runs = completions(step, depth)
+        if not runs:
+            problems.append(f"{where}: no line completes it within {depth} moves")
+        # Over HTTP, one line for each move that completes the step (the first line found);
+        # the lesson data test checks every line found through the referee itself.
+        chosen: dict[str, list[str]] = {}
+        for run in runs:
+            chosen.setdefault(run.moves[-1], run.moves)
+        for moves in chosen.values():
+            answers: dict[str, dict[str, Any]] = {}
+            for language, client in by_language.items():
+                response = post(client, lesson, step, "moves", {"moves": moves})
+                data = response.json()
+                if response.status_code != 200 or data["status"] != "complete":
+                    problems.append(f"{where} {' '.join(moves)} ({language}): {data}")
+                    break
+                answers[language] = data
+            if len(answers) < 2:
+                continue
+            shown = Text(answers["zh"]["message"]["text"], answers["en"]["message"]["text"])
+            if shown != success_text(step, moves):
+                problems.append(f"{where} {' '.join(moves)}: shown {shown}")
+            data = answers["en"]
+            happened = what_happened(
+                step.variant,
+                step.fen,
+                [(p["iccs"], p["chinese"], p["fen"]) for p in data["plies"]],
+                ended=data["termination"] is not None,
+            )
+            problems += [
+                f"{where} {' '.join(moves)}: {p}" for p in description_problems(shown, happened)
+            ]
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# The sweeps, one course at a time (the lessons are loaded once per course)
+
+SWEEPS = {
+    "wrong_answers_get_their_own_words": _wrong_answers,
+    "tries_answer_without_a_server_error": _tries,
+    "success_texts_describe_what_happened": _successes,
+}
+
+
+@pytest.mark.parametrize("course", COURSES)
+@pytest.mark.parametrize("sweep", list(SWEEPS))
+def test_every_step(sweep: str, course: str, lessons: None) -> None:
+    by_language = clients()
+    problems: list[str] = []
+    for lesson in LESSONS:
+        if lesson.course == course:
+            problems += SWEEPS[sweep](lesson, by_language)
+    assert problems == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Texts and the board
+
+
+def _texts(step: Step) -> list[Text]:
+    return [
+        t
+        for t in (
+            step.instruction,
+            step.hint,
+            step.success,
+            step.ruling,
+            *step.wrong.values(),
+            *step.right.values(),
+        )
+        if t is not None
+    ]
+
+
+def test_texts_name_only_marks_the_board_draws() -> None:
+    """The board draws a step's targets as green circles (no stars); marks are yellow circles
+    and arrows blue."""
+    problems = []
+    for lesson in LESSONS:
+        for step in lesson.steps:
+            for text in _texts(step):
+                where = f"{lesson.slug} step {step.key}: {text.en}"
+                if re.search(r"\bstars?\b", text.en, re.IGNORECASE) or "星" in text.zh:
+                    problems.append(f"{where}: stars, but the board draws circles")
+                green = "circled in green" in text.en or "绿圈" in text.zh
+                if green and not step.goal.targets:
+                    problems.append(f"{where}: green circles, but the step has no targets")
+                if green and ("circled in green" in text.en) != ("绿圈" in text.zh):
+                    problems.append(f"{where}: only one language speaks of the green circles")
+                if "top of this lesson" in text.en or "本课开头" in text.zh:
+                    problems.append(f"{where}: the lesson's notes are under its steps, not on top")
+                if re.search(r"\byellow\b", text.en) and not step.marks:
+                    problems.append(f"{where}: yellow marks, but the step has none")
+                if re.search(r"\barrows?\b", text.en) and not step.arrows:
+                    problems.append(f"{where}: arrows, but the step has none")
+    assert problems == []
+
+
+_EN_KIND = {
+    "general": "K",
+    "advisor": "A",
+    "elephant": "B",
+    "horse": "N",
+    "chariot": "R",
+    "cannon": "C",
+    "soldier": "P",
+    "fighter": "F",
+    "missile": "M",
+}
+_ON_POINT = re.compile(
+    r"\b(red |black )?(turncoat )?(general|advisor|elephant|horse|chariot|cannon|soldier|fighter"
+    r"|missile) (?:stands )?on ([a-k][0-9])\b",
+    re.IGNORECASE,
+)
+
+
+def test_pieces_said_to_stand_on_a_point_stand_there() -> None:
+    problems = []
+    for lesson in LESSONS:
+        for step in lesson.steps:
+            if step.goal.kind == "setup" or step.goal.answer_from:
+                continue
+            pieces = Position.from_fen(step.variant, step.fen).pieces()
+            for text in (step.instruction, step.hint):
+                if text is None:
+                    continue
+                for colour, turncoat, name, point in _ON_POINT.findall(text.en):
+                    letter = pieces.get(point.lower())
+                    where = f"{lesson.slug} step {step.key}: {name} on {point}"
+                    if letter is None or letter[-1].upper() != _EN_KIND[name.lower()]:
+                        problems.append(f"{where}, but {point} holds {letter}")
+                    elif colour and (letter[-1].isupper()) != (colour.strip().lower() == "red"):
+                        problems.append(f"{where}: the colour is wrong")
+                    elif turncoat and not letter.startswith("+"):
+                        problems.append(f"{where}: not a turncoat")
+                    zh_point = point.lower()
+                    if zh_point not in text.zh:
+                        problems.append(f"{where}: the Chinese text does not name {point}")
+    assert problems == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Deeper than the HTTP sweep: the referee itself, from every position two moves in
+
+
+def _referee_sweep(step: Step, depth: int) -> list[str]:
+    """Every legal and pattern move from every position reached within ``depth`` learner moves
+    is either played or refused with a specific reason in both languages; every message is an
+    explanation with both languages."""
+    problems: list[str] = []
+    frontier = [MoveRun(step)]
+    seen: set[str] = set()
+    for _ in range(depth):
+        following = []
+        for run in frontier:
+            state = run.state()
+            for move in sorted(set(state.legal) | set(state.tries)):
+                child = run.copy()
+                where = f"step {step.key} {' '.join([*run.moves, move])}"
+                try:
+                    child.play(move)
+                except StepRefused as refused:
+                    reason = refused.explanation
+                    if not isinstance(reason, Explanation) or not isinstance(reason.text, Text):
+                        problems.append(f"{where}: refused with {reason!r}")
+                    elif reason.code == "illegal" and move not in step.wrong:
+                        problems.append(f"{where}: refused with the generic reason")
+                    elif not (CJK.search(reason.text.zh) and reason.text.en.strip()):
+                        problems.append(f"{where}: the reason is not in both languages")
+                    continue
+                except Exception as error:  # noqa: BLE001 - any other error is the finding
+                    problems.append(f"{where}: {type(error).__name__}: {error}")
+                    continue
+                message = child.message
+                if message is not None and not (
+                    isinstance(message, Explanation)
+                    and isinstance(message.text, Text)
+                    and CJK.search(message.text.zh)
+                    and message.text.en.strip()
+                ):
+                    problems.append(f"{where}: the message is {message!r}")
+                key = child.pos.fen() + " ".join(child.collected)
+                if child.status == "playing" and key not in seen:
+                    seen.add(key)
+                    following.append(child)
+        frontier = following
+    return problems
+
+
+@pytest.mark.parametrize("course", COURSES)
+def test_the_referee_answers_every_try_two_moves_deep(course: str) -> None:
+    problems = []
+    for lesson in LESSONS:
+        if lesson.course != course:
+            continue
+        for step in lesson.steps:
+            if step.goal.kind in MOVE_GOALS:
+                problems += [f"{lesson.slug} {p}" for p in _referee_sweep(step, min(step.par, 2))]
+    assert problems == []
+
+
+def test_instructions_ask_for_the_moves_and_the_side_the_step_accepts() -> None:
+    """ "Play 马8进7" is the accepted move, in both languages; "you play Black" is said exactly
+    where the learner plays Black."""
+    problems = []
+    for lesson in LESSONS:
+        for step in lesson.steps:
+            text = step.instruction
+            where = f"{lesson.slug} step {step.key}"
+            black = bool(re.search(r"\byou play black\b", text.en, re.IGNORECASE))
+            if black != ("你执黑" in text.zh) or black != (step.learner == "black"):
+                problems.append(f"{where}: the side said does not match the learner's side")
+            if step.goal.kind not in MOVE_GOALS or not step.goal.accept:
+                continue
+            pos = Position.from_fen(step.variant, step.fen)
+            accepted = {pos.chinese(Move.from_iccs(m)) for m in step.goal.accept}
+            for language, words in (("zh", text.zh), ("en", text.en)):
+                for move in named_chinese_moves(words) - accepted:
+                    problems.append(f"{where} ({language}): asks for {move}, accepts {accepted}")
+    assert problems == []

@@ -1,0 +1,296 @@
+"""Does a success message describe what happened?
+
+A step's ``success`` text is shown after every line of moves that completes the step, so it may
+only speak of what every such line did. The rule checked here, in each language separately:
+
+* every piece the text names took part: it moved, was taken, vanished in a collision or
+  defected, or gave check; the general takes part whenever there is a check or the game ends;
+* every point the text names is a start or end point of a move that was played (on a question
+  answered by a point: the point clicked);
+* every move the text names (ICCS ``h2e2`` or Chinese ``马二进三``) was played.
+
+And an instruction that asks for a piece ("take it with your chariot") is completed only by that
+piece: by its last move, or, for a check or a mate, by a check from it (``instruction_problems``).
+
+``completions`` finds the lines that complete a step (by the referee, as the server plays them),
+``what_happened`` reads a line from its positions (the referee's plies or the API's answer),
+and ``description_problems`` compares a text with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Position
+from tutorials.curriculum.judge import MoveRun, StepRefused, success_text
+from tutorials.curriculum.schema import Step
+from tutorials.curriculum.texts import Text
+
+# Piece names by kind (FEN letter, upper case). Words that name an event of the general (check,
+# mate) count as naming the general: the general takes part in every check.
+_EN_WORDS = {
+    "K": r"generals?|check(?:s|ed|ing|mate|mates|mated)?|mate[sd]?|stalemated?",
+    "A": r"advisors?",
+    "B": r"elephants?",
+    "N": r"horses?",
+    "R": r"chariots?",
+    "C": r"cannons?",
+    "P": r"soldiers?",
+    "F": r"fighters?",
+    "M": r"missiles?",
+}
+_EN_PATTERN = {
+    kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, words in _EN_WORDS.items()
+}
+_ZH_WORDS = {
+    "K": "帅将困毙",
+    "A": "仕士",
+    "B": "相象",
+    "N": "马",
+    "R": "车",
+    "C": "炮",
+    "P": "兵卒",
+}
+_ZH_TWO = {"F": "战机", "M": "导弹"}
+# Words made of a piece character that do not name that piece.
+_ZH_NOT_A_PIECE = ("象棋", "相对", "相同", "互相", "相邻", "相连", "相当", "马上", "炮架", "士兵")
+
+_POINT = re.compile(r"(?<![A-Za-z0-9])([a-k][0-9])(?![A-Za-z0-9])")
+_ICCS = re.compile(r"(?<![A-Za-z0-9])([a-k][0-9][a-k][0-9])(?![A-Za-z0-9])")
+_NUMBER = "(?:[一二三四五六七八九十]+|[0-9]+)"
+_CHINESE_MOVE = re.compile(
+    rf"((?:前|中|后|[二三四])?(?:战机|导弹|[帅将仕士相象马车炮兵卒]){_NUMBER}?[进退平]{_NUMBER})(?![宫线路])"
+)  # not 进九宫 (into the palace)
+
+
+def named_pieces_zh(text: str) -> frozenset[str]:
+    for word in _ZH_NOT_A_PIECE:
+        text = text.replace(word, "")
+    found = {kind for kind, word in _ZH_TWO.items() if word in text}
+    for word in _ZH_TWO.values():
+        text = text.replace(word, "")
+    found |= {kind for kind, chars in _ZH_WORDS.items() if any(c in text for c in chars)}
+    return frozenset(found)
+
+
+def named_pieces_en(text: str) -> frozenset[str]:
+    return frozenset(kind for kind, pattern in _EN_PATTERN.items() if pattern.search(text))
+
+
+def named_moves(text: str) -> frozenset[str]:
+    return frozenset(_ICCS.findall(text))
+
+
+def named_points(text: str) -> frozenset[str]:
+    return frozenset(_POINT.findall(text))
+
+
+def named_chinese_moves(text: str) -> frozenset[str]:
+    return frozenset(_CHINESE_MOVE.findall(text))
+
+
+@dataclass(frozen=True)
+class Happened:
+    """What a line of moves did: the kinds of piece that took part, the points moved from and
+    to, the moves (ICCS and Chinese)."""
+
+    kinds: frozenset[str]
+    points: frozenset[str]
+    moves: frozenset[str]
+    chinese: frozenset[str]
+
+
+def _kind(letter: str) -> str:
+    return letter[-1].upper()
+
+
+def what_happened(
+    variant: str, start_fen: str, plies: Sequence[tuple[str, str, str]], *, ended: bool = False
+) -> Happened:
+    """``plies``: (ICCS, Chinese, the position after it) of every move, the opponent's too.
+    ``ended``: the game ended with the line (the generals take part)."""
+    kinds: set[str] = set()
+    points: set[str] = set()
+    before = Position.from_fen(variant, start_fen)
+    positions = [before]
+    for iccs, _chinese, fen in plies:
+        after = Position.from_fen(variant, fen)
+        old, new = before.pieces(), after.pieces()
+        origin, target = iccs[:2], iccs[2:4]
+        points |= {origin, target}
+        kinds.add(_kind(old[origin]))
+        for point, letter in old.items():
+            if point != origin and new.get(point) != letter:
+                kinds.add(_kind(letter))  # taken, collided or defected
+        positions.append(after)
+        before = after
+    for pos in positions:
+        checkers = pos.checkers()
+        if checkers:
+            kinds.add("K")
+            kinds |= {_kind(pos.pieces()[p]) for p in checkers}
+    if ended:
+        kinds.add("K")
+    return Happened(
+        kinds=frozenset(kinds),
+        points=frozenset(points),
+        moves=frozenset(p[0] for p in plies),
+        chinese=frozenset(p[1] for p in plies),
+    )
+
+
+def description_problems(text: Text, happened: Happened) -> list[str]:
+    """What ``text`` says that did not happen (empty when it describes the line truly)."""
+    problems = []
+    for language, words, named in (
+        ("zh", text.zh, named_pieces_zh(text.zh)),
+        ("en", text.en, named_pieces_en(text.en)),
+    ):
+        for kind in sorted(named - happened.kinds):
+            problems.append(f"{language}: names a piece ({kind}) that took no part: {words!r}")
+        moves = named_moves(words)
+        for move in sorted(moves - happened.moves):
+            problems.append(f"{language}: names the move {move}, which was not played: {words!r}")
+        in_moves = {m[:2] for m in moves} | {m[2:] for m in moves}
+        for point in sorted(named_points(words) - in_moves - happened.points):
+            problems.append(f"{language}: names the point {point}, where nothing moved: {words!r}")
+        for move in sorted(named_chinese_moves(words) - happened.chinese):
+            problems.append(f"{language}: names the move {move}, which was not played: {words!r}")
+    return problems
+
+
+def completions(step: Step, max_moves: int, *, limit: int = 20000) -> list[MoveRun]:
+    """Lines that complete a move step within ``max_moves`` learner moves: every completing
+    move from every position reached (each position once, by its first line), at most
+    ``limit`` tries in all."""
+    frontier = [MoveRun(step)]
+    seen: set[tuple[str, tuple[str, ...], str]] = set()
+    scripted = step.opponent == "scripted"
+    done: list[MoveRun] = []
+    tried = 0
+    for _depth in range(max_moves):
+        following: list[MoveRun] = []
+        for run in frontier:
+            for move in sorted(m.iccs() for m in run.pos.legal_moves):
+                tried += 1
+                if tried > limit:
+                    return done
+                child = run.copy()
+                try:
+                    child.play(move)
+                except StepRefused:
+                    continue
+                if child.status == "complete":
+                    done.append(child)
+                    continue
+                if child.status == "failed":
+                    continue
+                key = (
+                    child.pos.board_fen() + child.pos.turn,
+                    tuple(sorted(child.collected)),
+                    " ".join(child.moves) if scripted else "",
+                )
+                if key in seen:
+                    continue
+                seen.add(key)
+                following.append(child)
+        frontier = following
+    return done
+
+
+def run_happened(step: Step, run: MoveRun) -> Happened:
+    return what_happened(
+        step.variant,
+        step.fen,
+        [(p.iccs, p.chinese, p.fen) for p in run.plies],
+        ended=run.ended is not None,
+    )
+
+
+def success_problems(step: Step, *, extra_moves: int = 1) -> list[str]:
+    """Where the step's success text would describe something that did not happen, over every
+    completion within par plus ``extra_moves`` moves (fewer stars, same message)."""
+    where = f"step {step.key} success"
+    if step.goal.kind == "setup":
+        return []
+    if step.goal.kind == "point":
+        text = step.success
+        if text is None:
+            return []
+        if step.goal.answer_from is not None:
+            return []
+        problems = []
+        for answer in step.goal.answers:
+            clicked = Happened(frozenset(), frozenset({answer}), frozenset(), frozenset())
+            problems += [p for p in description_problems(text, clicked) if "piece" not in p]
+        return [f"{where}: {p}" for p in dict.fromkeys(problems)]
+    if step.success is None and not step.right:
+        return []  # "well done" names nothing
+    depth = step.par + extra_moves if step.opponent == "none" else step.par
+    problems = []
+    runs = completions(step, depth)
+    last_moves = {run.moves[-1] for run in runs}
+    for move in sorted(set(step.right) - last_moves):
+        problems.append(f"{where}: right.{move} is never shown: {move} completes no line")
+    for run in runs:
+        text = success_text(step, run.moves)
+        for problem in description_problems(text, run_happened(step, run)):
+            problems.append(f"{where} after {' '.join(run.moves)}: {problem}")
+    # one line per distinct problem (the first line that shows it)
+    unique: dict[str, str] = {}
+    for problem in problems:
+        unique.setdefault(problem.split(": ", 1)[1], problem)
+    return list(unique.values())
+
+
+_INSTRUCTED = re.compile(
+    r"\bwith (?:your |the )?(?:two )?(?:turncoat )?(general|advisor|elephant|horse|chariot|cannon"
+    r"|soldier|fighter|missile)s?\b",
+    re.IGNORECASE,
+)
+_KIND_OF_NAME = {
+    "general": "K",
+    "advisor": "A",
+    "elephant": "B",
+    "horse": "N",
+    "chariot": "R",
+    "cannon": "C",
+    "soldier": "P",
+    "fighter": "F",
+    "missile": "M",
+}
+
+
+def instructed_pieces(step: Step) -> frozenset[str]:
+    """The kinds of piece the instruction asks the learner to use ("with your horse"); words in
+    brackets are asides, not the task."""
+    task = re.sub(r"\([^)]*\)", "", step.instruction.en)
+    return frozenset(_KIND_OF_NAME[name.lower()] for name in _INSTRUCTED.findall(task))
+
+
+def instruction_problems(step: Step, *, extra_moves: int = 1) -> list[str]:
+    """Lines that complete the step without the piece its instruction asks for."""
+    wanted = instructed_pieces(step)
+    if not wanted or step.goal.kind in ("point", "setup"):
+        return []
+    depth = step.par + extra_moves if step.opponent == "none" else step.par
+    problems: dict[str, str] = {}
+    for run in completions(step, depth):
+        index = max(i for i, ply in enumerate(run.plies) if ply.by == "learner")
+        last = run.plies[index]
+        before = Position.from_fen(step.variant, run.plies[index - 1].fen if index else step.fen)
+        kinds = {_kind(before.pieces()[last.iccs[:2]])}
+        if step.goal.kind in ("check", "mate", "dead_general"):
+            after = Position.from_fen(step.variant, last.fen)
+            kinds |= {_kind(after.pieces()[p]) for p in after.checkers()}
+        if not kinds & wanted:
+            problems.setdefault(
+                last.iccs,
+                (
+                    f"step {step.key}: the instruction asks for {'/'.join(sorted(wanted))}, but "
+                    f"{' '.join(run.moves)} completes it with {'/'.join(sorted(kinds))}"
+                ),
+            )
+    return list(problems.values())
