@@ -191,11 +191,11 @@ def compare(seconds: float, max_length: int, verbose: bool) -> int:
     return 1 if differ else 0
 
 
-def hard(seconds: float, peer: Peer | None) -> None:
+def hard(seconds: float, peer: Peer | None, algorithms: list[str]) -> None:
     """副夺魁 and 填塞道路 in full mode with each algorithm, and the peer."""
     print(f"full mode, budget {seconds:.0f} s; {_load()}")
     for title, fen, goal, n in HARD:
-        for a in ALGORITHMS:
+        for a in algorithms:
             proof = solve(
                 Position.from_fen("xiangqi", fen), goal, n, Budget(seconds=seconds), algorithm=a
             )
@@ -232,7 +232,7 @@ def main() -> int:
         return compare(args.seconds, args.max_length, args.verbose)
     if args.hard:
         hard_peer = Peer(PEER) if not args.no_peer and shutil.which(PEER) else None
-        hard(args.seconds, hard_peer)
+        hard(args.seconds, hard_peer, algorithms)
         if hard_peer is not None:
             hard_peer.close()
         return 0
