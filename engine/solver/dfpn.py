@@ -32,7 +32,7 @@ are dropped first, then everything (results are only lost, never wrong).
 
 from __future__ import annotations
 
-from engine.position import Position
+from engine.position import ZOBRIST, ZOBRIST_BLACK, Position
 from engine.solver.movegen import checking_moves, has_legal_move, legal_checks, legal_replies
 from engine.solver.proof import SolverInputError
 from engine.solver.search import _NEVER, Budget, Search, terminal_status
@@ -46,6 +46,9 @@ ENTRY_BYTES = 160  # a dict slot, an int key and a small tuple, measured on CPyt
 # A child of a node while it is being searched: [pn, dn, taint, move, fixed]
 # (fixed: its value is known without searching below it).
 _PN, _DN, _TAINT, _MOVE, _FIXED = 0, 1, 2, 3, 4
+# kinds of an attacker move in an expansion (a positive kind: a first proof number)
+_WINS, _ENDS, _LIMIT = 0, -1, -2
+EXPANSION_ENTRIES = 25  # an expansion counts as this many table entries
 
 
 class DfpnSearch(Search):
@@ -72,6 +75,8 @@ class DfpnSearch(Search):
         self.fails: dict[int, int] = {}
         # position key -> the move that proved (attacker) or refuted (defender)
         self.moves: dict[int, int] = {}
+        # position key -> the attacker's moves there (``_generate_or``)
+        self.expansions: dict[int, list[tuple[int, int, int, int]]] = {}
         self.entry_limit = max(1024, memory_mib * (1 << 20) // ENTRY_BYTES)
         self.generation = 0
         self.fallbacks = 0  # questions handed to the exact search
@@ -85,11 +90,18 @@ class DfpnSearch(Search):
         return pos.hash if not self.watch_limit else hash((pos.hash, pos.halfmove))
 
     def _entries(self) -> int:
-        return len(self.tt) + len(self.wins) + len(self.fails) + len(self.moves)
+        return (
+            len(self.tt)
+            + len(self.wins)
+            + len(self.fails)
+            + len(self.moves)
+            + EXPANSION_ENTRIES * len(self.expansions)
+        )
 
     def _make_room(self) -> None:
         self.purges += 1
         self.tt.clear()
+        self.expansions.clear()
         if self._entries() > self.entry_limit // 2:
             self.wins.clear()
             self.fails.clear()
@@ -136,13 +148,46 @@ class DfpnSearch(Search):
         """The attacker's moves (n >= 2 left) as children: the checks with
         their replies counted (the fewest first), the other moves without
         generating the replies (they cannot mate; ``QUIET_PN`` as if they
-        left that many)."""
+        left that many). What does not depend on the path (the moves, the
+        positions they lead to, game ends) is kept in ``expansions``."""
+        pk = self._pkey()
+        moves = self.expansions.get(pk)
+        if moves is None:
+            moves = self._generate_or()
+            if self._entries() >= self.entry_limit:
+                self._make_room()
+            self.expansions[pk] = moves
+        self._count(len(moves))
+        counts = self.counts
+        gen = self.generation
+        look = self._look
+        kids: list[list[int]] = []
+        for m, h, cpk, kind in moves:
+            if kind == _WINS:
+                return [[0, INF, 0, m, 1]]
+            if kind == _ENDS:
+                kids.append([INF, 0, 0, m, 1])
+            elif counts.get(h, 0):
+                kids.append([INF, 0, gen, m, 1])
+            elif kind == _LIMIT:
+                kids.append([INF, 0, 0, m, 1])
+            else:
+                e = look(cpk, n - 1)
+                if e is None:
+                    kids.append([kind, 1, 0, m, 0])
+                else:
+                    kids.append([e[0], e[1], e[2], m, 1 if (e[0] == 0 or e[1] == 0) else 0])
+        return kids
+
+    def _generate_or(self) -> list[tuple[int, int, int, int]]:
+        """(move, hash, key, kind) of the attacker's moves: ``kind`` is
+        ``_WINS`` (ends the game with the goal: the only entry then),
+        ``_ENDS`` (ends it otherwise), ``_LIMIT`` (reaches the natural
+        limit) or the child's first proof number."""
         pos = self.pos
         push = pos._push
         pop = pos._pop
-        counts = self.counts
         goal = self.goal
-        gen = self.generation
         if self.checks_only:
             checks = legal_checks(pos)
             quiet: list[int] = []
@@ -151,40 +196,55 @@ class DfpnSearch(Search):
             checks = checking_moves(pos, legal)
             check_set = set(checks)
             quiet = [m for m in legal if m not in check_set]
-        self._count(len(checks) + len(quiet))
-        kids: list[list[int]] = []
+        out: list[tuple[int, int, int, int]] = []
         for m in checks:
             push(m)
             replies, in_check, dead = legal_replies(pos)
             if not replies:
                 pop()
                 if terminal_status(replies, in_check, dead) in goal:
-                    return [[0, INF, 0, m, 1]]
-                kids.append([INF, 0, 0, m, 1])
+                    return [(m, 0, 0, _WINS)]
+                out.append((m, 0, 0, _ENDS))
                 continue
-            kids.append(self._or_child(m, n, len(replies), counts, gen))
+            out.append(self._or_child(m, len(replies)))
             pop()
-        quiet_can_end = self.quiet_can_end
+        if not self.quiet_can_end:
+            after = self._after
+            out.extend(after(m) for m in quiet)
+            return out
         for m in quiet:
             push(m)
-            if quiet_can_end and not has_legal_move(pos):
+            if not has_legal_move(pos):
                 pop()
-                return [[0, INF, 0, m, 1]]  # stalemate, and the goal is ``win``
-            kids.append(self._or_child(m, n, QUIET_PN, counts, gen))
+                return [(m, 0, 0, _WINS)]  # stalemate, and the goal is ``win``
+            out.append(self._or_child(m, QUIET_PN))
             pop()
-        return kids
+        return out
 
-    def _or_child(self, m: int, n: int, pn: int, counts: dict[int, int], gen: int) -> list[int]:
-        """The child of attacker move ``m`` (just played, the defender has
+    def _after(self, m: int) -> tuple[int, int, int, int]:
+        """``_or_child`` of a move that gives no check, without playing it:
+        the hash and plies without capture it leads to, as ``_push`` makes
+        them."""
+        pos = self.pos
+        changes, _ = pos._effects(m)
+        h = pos.hash
+        for sq, before, after in changes:
+            if before:
+                h ^= ZOBRIST[before][sq]
+            if after:
+                h ^= ZOBRIST[after][sq]
+        h ^= ZOBRIST_BLACK
+        if not self.watch_limit:
+            return (m, h, h, QUIET_PN)
+        halfmove = 0 if pos.board[m & 255] else pos.halfmove + 1
+        kind = _LIMIT if halfmove >= self.halfmove_limit else QUIET_PN
+        return (m, h, hash((h, halfmove)), kind)
+
+    def _or_child(self, m: int, pn: int) -> tuple[int, int, int, int]:
+        """The entry of attacker move ``m`` (just played, the defender has
         a move) with ``pn`` as its first proof number."""
-        if counts.get(self.pos.hash, 0):
-            return [INF, 0, gen, m, 1]
-        if self.over_limit():
-            return [INF, 0, 0, m, 1]
-        e = self._look(self._pkey(), n - 1)
-        if e is None:
-            return [pn, 1, 0, m, 0]
-        return [e[0], e[1], e[2], m, 1 if (e[0] == 0 or e[1] == 0) else 0]
+        kind = _LIMIT if self.over_limit() else pn
+        return (m, self.pos.hash, self._pkey(), kind)
 
     def _expand_and(self, n: int, replies: list[int]) -> tuple[list[int], list[list[int]]]:
         """The defender's replies (the attacker has n >= 2 moves left), and
@@ -260,11 +320,15 @@ class DfpnSearch(Search):
         self._save(pk, 1, 0, INF, 0, 0)
         return 1, 0
 
-    def _mid(self, attacking: bool, n: int, thpn: int, thdn: int) -> tuple[int, int, int]:
+    def _mid(
+        self, attacking: bool, n: int, thpn: int, thdn: int, give_up: bool = False
+    ) -> tuple[int, int, int]:
         """Search the current node (attacker to move with ``n`` moves left,
         or defender to move with the attacker's ``n`` moves left) until its
         proof number reaches ``thpn`` or its disproof number ``thdn``;
-        returns (pn, dn, taint)."""
+        returns (pn, dn, taint). ``give_up`` (attacker to move): stop, the
+        node undecided, as soon as a move is disproved only with a taint
+        (then the node's disproof could only be tainted too)."""
         pk = self._pkey()
         e = self._look(pk, n)
         if e is not None and (e[0] >= thpn or e[1] >= thdn or e[0] == 0 or e[1] == 0):
@@ -301,6 +365,8 @@ class DfpnSearch(Search):
             pn, dn, taint, move, best, second = _summary(attacking, kids)
             if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
                 break
+            if give_up and any(k[_DN] == 0 and k[_TAINT] for k in kids):
+                break
             child = kids[best]
             if attacking:
                 cthpn = min(thpn, second + (second >> 2) + 1)
@@ -322,13 +388,13 @@ class DfpnSearch(Search):
         self._save(pk, n, pn, dn, taint, move)
         return (pn, dn, taint)
 
-    def _root(self, attacking: bool, n: int) -> bool | None:
+    def _root(self, attacking: bool, n: int, give_up: bool = False) -> bool | None:
         """df-pn's exact answer at the current node, or ``None`` when it
-        could depend on the path."""
+        could depend on the path (or ``give_up`` saw that it would)."""
         if self.doubled:
             return None
         self.generation += 1
-        pn, dn, taint = self._mid(attacking, n, INF, INF)
+        pn, dn, taint = self._mid(attacking, n, INF, INF, give_up)
         if pn == 0:
             return True
         if dn == 0 and not taint:
@@ -371,9 +437,11 @@ class DfpnSearch(Search):
         self._share()
         return r
 
-    def attack_dfpn(self, n: int) -> bool:
-        """The attacker is to move: does it force the goal within ``n``?"""
-        r = self._root(True, n)
+    def attack_dfpn(self, n: int, expect_failure: bool = False) -> bool:
+        """The attacker is to move: does it force the goal within ``n``?
+        ``expect_failure``: a disproof is likely, so as soon as df-pn's
+        could only be tainted the exact search takes the question."""
+        r = self._root(True, n, expect_failure)
         if r is None:
             return self._exact(True, n, [])
         return r
@@ -382,7 +450,7 @@ class DfpnSearch(Search):
         if not self.attack_dfpn(n):
             return None
         d = n
-        while d > 1 and self.attack_dfpn(d - 1):
+        while d > 1 and self.attack_dfpn(d - 1, expect_failure=True):
             d -= 1
         return d
 

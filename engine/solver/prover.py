@@ -16,6 +16,7 @@ ALGORITHMS = ("auto", "search", "dfpn")
 DEFAULT_ALGORITHM = "auto"
 # ``auto``: the depth-first search for short puzzles (it is faster there,
 # measured with bench/prover_bench.py), df-pn from these lengths on
+# (goals ``mate`` and ``dead_general``)
 DFPN_FROM = {"full": 5, "checks_only": 8}
 TREE_LIMIT = 4000  # attacker nodes in a stored solution tree
 
@@ -53,7 +54,10 @@ def _search(
     memory_mib: int,
 ) -> Search:
     if algorithm == "auto":
-        algorithm = "dfpn" if max_moves >= DFPN_FROM[mode] else "search"
+        # goal ``win`` (stalemates too): quiet play and repetitions, where
+        # df-pn's disproofs are tainted and the depth-first search is faster
+        long = max_moves >= DFPN_FROM[mode]
+        algorithm = "dfpn" if long and goal != "win" else "search"
     if algorithm == "dfpn":
         return DfpnSearch(pos, goal, mode == "checks_only", budget, memory_mib)
     return Search(pos, goal, mode == "checks_only", budget)

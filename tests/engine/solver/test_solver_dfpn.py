@@ -168,5 +168,27 @@ def test_auto_takes_the_depth_first_search_for_short_puzzles() -> None:
     for mode, first in DFPN_FROM.items():
         assert type(_search(pos, "mate", first - 1, mode, None, "auto", 256)) is Search
         assert type(_search(pos, "mate", first, mode, None, "auto", 256)) is DfpnSearch
+        assert type(_search(pos, "win", first, mode, None, "auto", 256)) is Search
     auto = solve(pos, "mate", 5, mode="checks_only")
     assert auto.status == solve(pos, "mate", 5, mode="checks_only", algorithm="search").status
+
+
+@pytest.mark.parametrize("halfmove", [0, 119])
+def test_a_move_s_position_is_known_without_playing_it(halfmove: int) -> None:
+    # df-pn reads the hash and key after a move without making it: they
+    # must be those that playing the move gives, in every variant
+    for variant in ("xiangqi", "feidan", "xinban"):
+        pos = Position.start(variant)
+        rng = random.Random(halfmove)
+        for _ in range(30):
+            pos._push(rng.choice(pos._gen_legal()))
+        board = pos.fen().rsplit(" ", 2)[0]
+        pos = Position.from_fen(variant, f"{board} {halfmove} 40")
+        search = DfpnSearch(pos, "win", False)
+        pos = search.pos
+        for m in pos._gen_legal():
+            got = search._after(m)
+            pos._push(m)
+            assert got[:3] == (m, pos.hash, search._pkey())
+            assert (got[3] < 0) is search.over_limit()
+            pos._pop()
