@@ -25,9 +25,12 @@ How exactness is kept:
 - The natural limit is handled as in ``Search``: when it is within reach
   positions are told apart by their plies without capture.
 
-The table is bounded by memory (``memory_mib``, default 256 MiB, at an
-estimated ``ENTRY_BYTES`` per entry): when full, the unfinished entries
-are dropped first, then everything (results are only lost, never wrong).
+The tables are bounded by memory (``memory_mib``, default 256 MiB): three
+quarters for the results, at an estimated ``ENTRY_BYTES`` each (when full,
+the unfinished entries are dropped first, then everything), a quarter for
+the move lists of expanded nodes (dropped when full). Results are only
+lost, never wrong. The exact search's own table is bounded by its count of
+entries (``search._TABLE_LIMIT``).
 """
 
 from __future__ import annotations
@@ -41,14 +44,14 @@ INF = 1 << 40
 MAX_N = 31  # attacker moves left, at most (the table keys hold n in five bits)
 DEFAULT_MEMORY_MIB = 256
 QUIET_PN = 24  # the first proof number of a move that gives no check
-ENTRY_BYTES = 160  # a dict slot, an int key and a small tuple, measured on CPython 3.11
+ENTRY_BYTES = 200  # a dict slot, an int key and a tuple of three ints (estimated, CPython 3.11)
 
 # A child of a node while it is being searched: [pn, dn, taint, move, fixed]
 # (fixed: its value is known without searching below it).
 _PN, _DN, _TAINT, _MOVE, _FIXED = 0, 1, 2, 3, 4
 # kinds of an attacker move in an expansion (a positive kind: a first proof number)
 _WINS, _ENDS, _LIMIT = 0, -1, -2
-EXPANSION_ENTRIES = 25  # an expansion counts as this many table entries
+EXPANSION_BYTES = 8000  # one expansion, about 40 moves (measured: about 6 KB)
 
 
 class DfpnSearch(Search):
@@ -77,7 +80,9 @@ class DfpnSearch(Search):
         self.moves: dict[int, int] = {}
         # position key -> the attacker's moves there (``_generate_or``)
         self.expansions: dict[int, list[tuple[int, int, int, int]]] = {}
-        self.entry_limit = max(1024, memory_mib * (1 << 20) // ENTRY_BYTES)
+        # three quarters of the memory for the results, a quarter for the expansions
+        self.entry_limit = max(1024, memory_mib * (3 << 18) // ENTRY_BYTES)
+        self.expansion_limit = max(64, memory_mib * (1 << 18) // EXPANSION_BYTES)
         self.generation = 0
         self.fallbacks = 0  # questions handed to the exact search
         self.purges = 0  # times the table was full
@@ -90,18 +95,11 @@ class DfpnSearch(Search):
         return pos.hash if not self.watch_limit else hash((pos.hash, pos.halfmove))
 
     def _entries(self) -> int:
-        return (
-            len(self.tt)
-            + len(self.wins)
-            + len(self.fails)
-            + len(self.moves)
-            + EXPANSION_ENTRIES * len(self.expansions)
-        )
+        return len(self.tt) + len(self.wins) + len(self.fails) + len(self.moves)
 
     def _make_room(self) -> None:
         self.purges += 1
         self.tt.clear()
-        self.expansions.clear()
         if self._entries() > self.entry_limit // 2:
             self.wins.clear()
             self.fails.clear()
@@ -154,8 +152,8 @@ class DfpnSearch(Search):
         moves = self.expansions.get(pk)
         if moves is None:
             moves = self._generate_or()
-            if self._entries() >= self.entry_limit:
-                self._make_room()
+            if len(self.expansions) >= self.expansion_limit:
+                self.expansions.clear()
             self.expansions[pk] = moves
         self._count(len(moves))
         counts = self.counts

@@ -92,7 +92,7 @@ def test_a_perpetual_check_goes_to_the_exact_search() -> None:
 def test_the_table_stays_within_its_memory_bound() -> None:
     pos = Position.from_fen("xiangqi", MATE_IN_FIVE)
     roomy = DfpnSearch(pos, "mate", False)
-    assert roomy.entry_limit == 256 * 2**20 // ENTRY_BYTES
+    assert roomy.entry_limit == 3 * 256 * 2**18 // ENTRY_BYTES
     assert roomy.distance(5) == 5 and roomy.purges == 0
     # a table far smaller than the search needs: it makes room, stays
     # within its bound and still gives the verdict
