@@ -7,16 +7,27 @@ from dataclasses import dataclass, replace
 from engine.errors import english
 from engine.position import Position
 from engine.rules import repetition_outcome
+from engine.solver.dfpn import DEFAULT_MEMORY_MIB, DfpnSearch
 from engine.solver.movegen import legal_replies
 from engine.solver.proof import Node, Proof, SolverInputError
 from engine.solver.search import GOALS, MODES, Budget, OutOfBudget, Search
 
 MAX_MOVES = 30
+ALGORITHMS = ("auto", "search", "dfpn")
+DEFAULT_ALGORITHM = "auto"
+# ``auto``: the depth-first search for short puzzles (it is faster there,
+# measured with bench/prover_bench.py), df-pn from these lengths on
+# (goals ``mate`` and ``dead_general``)
+DFPN_FROM = {"full": 5, "checks_only": 8}
 TREE_LIMIT = 4000  # attacker nodes in a stored solution tree
 
 
-def check_request(pos: Position, goal: str, max_moves: int, mode: str) -> None:
+def check_request(
+    pos: Position, goal: str, max_moves: int, mode: str, algorithm: str = DEFAULT_ALGORITHM
+) -> None:
     """Raise ``SolverInputError`` unless the prover can take this request."""
+    if algorithm not in ALGORITHMS:
+        raise SolverInputError(f"unknown algorithm {algorithm!r} (known: {', '.join(ALGORITHMS)})")
     if not isinstance(pos, Position):
         raise SolverInputError("solver.not_a_position", {"type": type(pos).__name__})
     if goal not in GOALS:
@@ -34,6 +45,25 @@ def check_request(pos: Position, goal: str, max_moves: int, mode: str) -> None:
         raise SolverInputError("solver.game_over", {"status": status, "fen": pos.fen()})
 
 
+def _search(
+    pos: Position,
+    goal: str,
+    max_moves: int,
+    mode: str,
+    budget: Budget | None,
+    algorithm: str,
+    memory_mib: int,
+) -> Search:
+    if algorithm == "auto":
+        # goal ``win`` (stalemates too): quiet play and repetitions, where
+        # df-pn's disproofs are tainted and the depth-first search is faster
+        long = max_moves >= DFPN_FROM[mode]
+        algorithm = "dfpn" if long and goal != "win" else "search"
+    if algorithm == "dfpn":
+        return DfpnSearch(pos, goal, mode == "checks_only", budget, memory_mib)
+    return Search(pos, goal, mode == "checks_only", budget)
+
+
 def _iccs(pos: Position, m: int) -> str:
     return pos._to_move(m).iccs()
 
@@ -46,15 +76,21 @@ def solve(
     mode: str = "full",
     *,
     tree_limit: int = TREE_LIMIT,
+    algorithm: str = DEFAULT_ALGORITHM,
+    memory_mib: int = DEFAULT_MEMORY_MIB,
 ) -> Proof:
     """Prove a puzzle: the side to move (the attacker) must reach ``goal``
     (``mate``, ``dead_general`` or ``win``) within ``max_moves`` of its
     moves against every defence. In ``checks_only`` mode every attacker
     move must give check. Returns a ``Proof``; a result is never reported
-    as sound when the budget ran out.
+    as sound when the budget ran out. ``algorithm``: ``search`` (the
+    depth-first proof search), ``dfpn`` (proof-number search, falling
+    back to the former where its answer could depend on the path; the
+    same results) or ``auto`` (the faster of the two for the length);
+    ``memory_mib`` bounds df-pn's table.
     """
-    check_request(pos, goal, max_moves, mode)
-    search = Search(pos, goal, mode == "checks_only", budget)
+    check_request(pos, goal, max_moves, mode, algorithm)
+    search = _search(pos, goal, max_moves, mode, budget, algorithm, memory_mib)
     start = Proof(
         variant=pos.variant.name,
         fen=pos.fen(),
@@ -287,11 +323,14 @@ def find_win(
     max_moves: int = 1,
     budget: Budget | None = None,
     mode: str = "full",
+    *,
+    algorithm: str = DEFAULT_ALGORITHM,
+    memory_mib: int = DEFAULT_MEMORY_MIB,
 ) -> FoundWin:
     """Find the shortest forced win and one move that forces it, without
     checking the other first moves (faster than ``solve``)."""
-    check_request(pos, goal, max_moves, mode)
-    search = Search(pos, goal, mode == "checks_only", budget)
+    check_request(pos, goal, max_moves, mode, algorithm)
+    search = _search(pos, goal, max_moves, mode, budget, algorithm, memory_mib)
     try:
         n = search.distance(max_moves)
     except OutOfBudget:

@@ -1,0 +1,194 @@
+"""The proof-number prover (``algorithm="dfpn"``) against the depth-first
+one: the same status, length and key moves on the hand-built positions
+(every status, every variant, the repetition and natural-limit rules), on a
+sample of the shipped bank and of the classical problems each run, and
+within a small memory bound.
+
+The sample changes from day to day (its seed is in the test id; set
+``DFPN_SAMPLE_SEED`` to replay one). ``bench/prover_bench.py --compare``
+runs the comparison over everything.
+"""
+
+import datetime
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import Position
+from engine.solver import Budget, SolverInputError, find_win, solve
+from engine.solver.dfpn import ENTRY_BYTES, DfpnSearch
+from engine.solver.prover import DFPN_FROM, _search
+from engine.solver.search import Search
+from tests.engine.solver.test_solver_statuses import (
+    EVERY_STATUS,
+    MATE_IN_FIVE,
+    PERPETUAL,
+    QUIET_COOK,
+    QUIET_KEY,
+    STATED_FOUR,
+    TWO_KEYS,
+)
+
+DATA = Path(__file__).resolve().parents[3] / "puzzles" / "data"
+BANK = json.loads((DATA / "bank.json").read_text("utf-8"))["puzzles"]
+CLASSICS = json.loads((DATA / "classic-puzzles.json").read_text("utf-8"))["puzzles"]
+SEED = int(os.environ.get("DFPN_SAMPLE_SEED", datetime.date.today().toordinal()))
+
+
+def _both(variant: str, fen: str, goal: str, n: int, mode: str, **kw: object) -> tuple:
+    proofs = [
+        solve(Position.from_fen(variant, fen), goal, n, mode=mode, algorithm=alg, **kw)
+        for alg in ("search", "dfpn")
+    ]
+    return tuple(proofs)
+
+
+def _assert_agree(variant: str, fen: str, goal: str, n: int, mode: str) -> None:
+    old, new = _both(variant, fen, goal, n, mode)
+    assert new.status == old.status, fen
+    assert new.moves_to_win == old.moves_to_win, fen
+    assert set(new.key_moves) == set(old.key_moves), fen
+    assert (new.tree is None) is (old.tree is None)
+    if old.tree is not None and new.tree is not None:
+        assert new.tree.distance == old.tree.distance
+        assert set(new.tree.moves) == set(old.tree.moves)
+        assert new.tree_complete
+
+
+CASES = [(v, f, g, n, m) for v, f, g, n, _ in EVERY_STATUS for m in ("full", "checks_only")] + [
+    ("xiangqi", PERPETUAL, "mate", 6, "full"),
+    ("xiangqi", PERPETUAL, "mate", 5, "full"),
+    ("xiangqi", QUIET_COOK, "mate", 2, "full"),
+    ("xiangqi", QUIET_COOK, "mate", 2, "checks_only"),
+    ("xiangqi", STATED_FOUR, "mate", 4, "checks_only"),
+    ("xiangqi", MATE_IN_FIVE, "mate", 5, "checks_only"),
+    ("xiangqi", QUIET_KEY.rsplit(" ", 2)[0] + " 117 60", "mate", 2, "full"),
+    ("xiangqi", QUIET_KEY.rsplit(" ", 2)[0] + " 118 60", "mate", 2, "full"),
+    ("xiangqi", TWO_KEYS.rsplit(" ", 2)[0] + " 119 60", "mate", 1, "full"),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "goal", "n", "mode"), CASES)
+def test_the_same_verdict_on_the_hand_built_positions(
+    variant: str, fen: str, goal: str, n: int, mode: str
+) -> None:
+    _assert_agree(variant, fen, goal, n, mode)
+
+
+def test_a_perpetual_check_goes_to_the_exact_search() -> None:
+    # df-pn cuts repetitions by the path, so it cannot see that Black's
+    # perpetual check loses: its disproof is tainted and not trusted
+    pos = Position.from_fen("xiangqi", PERPETUAL)
+    search = DfpnSearch(pos, "mate", False)
+    assert search.distance(6) == 6
+    assert search.fallbacks > 0
+    proof = solve(pos, "mate", 6, algorithm="dfpn")
+    assert proof.status == "sound_unique" and proof.key_moves == ("i3h5",)
+
+
+def test_the_table_stays_within_its_memory_bound() -> None:
+    pos = Position.from_fen("xiangqi", MATE_IN_FIVE)
+    roomy = DfpnSearch(pos, "mate", False)
+    assert roomy.entry_limit == 3 * 256 * 2**18 // ENTRY_BYTES
+    assert roomy.distance(5) == 5 and roomy.purges == 0
+    # a table far smaller than the search needs: it makes room, stays
+    # within its bound and still gives the verdict
+    small = DfpnSearch(pos, "mate", False, memory_mib=1)
+    small.entry_limit = roomy._entries() // 4
+    assert small.distance(5) == 5
+    assert small.purges > 0 and small._entries() <= small.entry_limit
+
+
+def test_find_win_agrees() -> None:
+    for fen, n in ((MATE_IN_FIVE, 5), (STATED_FOUR, 4)):
+        a = find_win(Position.from_fen("xiangqi", fen), "mate", n, mode="checks_only")
+        b = find_win(
+            Position.from_fen("xiangqi", fen), "mate", n, mode="checks_only", algorithm="dfpn"
+        )
+        assert (a.status, a.moves_to_win) == (b.status, b.moves_to_win)
+
+
+def test_the_budget_still_holds() -> None:
+    pos = Position.from_fen("xiangqi", MATE_IN_FIVE)
+    proof = solve(pos, "mate", 5, Budget(nodes=2000), algorithm="dfpn")
+    assert proof.status == "budget_exhausted"
+    assert pos.fen() == Position.from_fen("xiangqi", MATE_IN_FIVE).fen()
+
+
+def test_bad_algorithm_or_memory_is_an_error() -> None:
+    pos = Position.from_fen("xiangqi", TWO_KEYS)
+    with pytest.raises(SolverInputError, match="unknown algorithm"):
+        solve(pos, "mate", 1, algorithm="mcts")
+    with pytest.raises(SolverInputError, match="memory"):
+        solve(pos, "mate", 1, algorithm="dfpn", memory_mib=0)
+
+
+def _bank_sample() -> list:
+    rng = random.Random(SEED)
+    quick = [p for p in BANK if p["nodes"] <= 20_000]
+    return [
+        pytest.param(p, id=f"seed{SEED}-{p['key']}") for p in rng.sample(quick, min(12, len(quick)))
+    ]
+
+
+def _classic_sample() -> list:
+    rng = random.Random(SEED + 1)
+    picked = []
+    for mode, longest, count in (("checks_only", 5, 5), ("full", 3, 3)):
+        pool = [
+            p for p in CLASSICS if p["mate_in"] <= longest and (mode == "full" or p["all_checks"])
+        ]
+        for p in rng.sample(pool, min(count, len(pool))):
+            picked.append(pytest.param(p, mode, id=f"seed{SEED}-{mode}-{p['title'] or 'untitled'}"))
+    return picked
+
+
+@pytest.mark.parametrize("puzzle", _bank_sample())
+def test_the_same_verdict_on_shipped_puzzles(puzzle: dict) -> None:
+    _assert_agree(
+        puzzle["variant"],
+        puzzle["fen"],
+        puzzle["goal"],
+        puzzle["moves_to_win"],
+        puzzle["mode"],
+    )
+
+
+@pytest.mark.parametrize(("puzzle", "mode"), _classic_sample())
+def test_the_same_verdict_on_classics(puzzle: dict, mode: str) -> None:
+    goal = "mate" if puzzle["ending"] == "checkmate" else "win"
+    _assert_agree("xiangqi", puzzle["fen"], goal, puzzle["mate_in"], mode)
+
+
+def test_auto_takes_the_depth_first_search_for_short_puzzles() -> None:
+    pos = Position.from_fen("xiangqi", MATE_IN_FIVE)
+    for mode, first in DFPN_FROM.items():
+        assert type(_search(pos, "mate", first - 1, mode, None, "auto", 256)) is Search
+        assert type(_search(pos, "mate", first, mode, None, "auto", 256)) is DfpnSearch
+        assert type(_search(pos, "win", first, mode, None, "auto", 256)) is Search
+    auto = solve(pos, "mate", 5, mode="checks_only")
+    assert auto.status == solve(pos, "mate", 5, mode="checks_only", algorithm="search").status
+
+
+@pytest.mark.parametrize("halfmove", [0, 119])
+def test_a_move_s_position_is_known_without_playing_it(halfmove: int) -> None:
+    # df-pn reads the hash and key after a move without making it: they
+    # must be those that playing the move gives, in every variant
+    for variant in ("xiangqi", "feidan", "xinban"):
+        pos = Position.start(variant)
+        rng = random.Random(halfmove)
+        for _ in range(30):
+            pos._push(rng.choice(pos._gen_legal()))
+        board = pos.fen().rsplit(" ", 2)[0]
+        pos = Position.from_fen(variant, f"{board} {halfmove} 40")
+        search = DfpnSearch(pos, "win", False)
+        pos = search.pos
+        for m in pos._gen_legal():
+            got = search._after(m)
+            pos._push(m)
+            assert got[:3] == (m, pos.hash, search._pkey())
+            assert (got[3] < 0) is search.over_limit()
+            pos._pop()
