@@ -4,6 +4,7 @@ unique, same length, same key, and its stored proof still judges its main line a
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
@@ -18,7 +19,10 @@ def test_every_shipped_puzzle_proves_sound_again() -> None:
     entries = read_bank()
     assert entries, "the bank file is missing or empty"
     workers = max(1, min(2, os.cpu_count() or 1))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Fresh interpreters, not forks: a forked child inherits the broker connections of earlier
+    # tests, and kombu's after-fork clean-up can then wait forever on one of their sockets.
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=spawn) as pool:
         results = list(pool.map(reprove_entry, entries, chunksize=4))
     failed = [f"{r.key}: {r.problem}" for r in results if not r.ok]
     assert not failed, "\n".join(failed)

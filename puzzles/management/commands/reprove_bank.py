@@ -4,6 +4,7 @@ key. Exits with an error naming every puzzle that fails."""
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -29,7 +30,9 @@ class Command(BaseCommand):
             if not options["variant"] or e["variant"] == options["variant"]
         ]  # fmt: skip
         started = time.monotonic()
-        with ProcessPoolExecutor(max_workers=max(1, options["jobs"])) as pool:
+        # Fresh interpreters, not forks of a process that may hold broker connections.
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=max(1, options["jobs"]), mp_context=spawn) as pool:
             results = list(pool.map(reprove_entry, entries, chunksize=4))
         failed = [r for r in results if not r.ok]
         slowest = sorted(results, key=lambda r: -r.seconds)[:3]
