@@ -88,8 +88,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
     ply = min(int(ply_text), len(moves)) if ply_text.isdigit() else None
     page = {
         "api": {
-            "positions": reverse("api:positions"),
-            "variants": reverse("api:variants"),
+            "positions": reverse("core-api:positions"),
+            "variants": reverse("core-api:variants"),
         },
         "variant": variant if variant in names else names[0],
         "fen": request.GET.get("fen") or None,
