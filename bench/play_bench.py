@@ -423,7 +423,9 @@ TUNING: list[tuple[str, str, Weights]] = [
     ("xinban", "turncoat_discount=0", replace(DEFAULT_WEIGHTS, turncoat_discount=0.0)),
     ("xinban", "turncoat_discount=0.3", replace(DEFAULT_WEIGHTS, turncoat_discount=0.3)),
     ("feidan", "palace_intruder=0", replace(DEFAULT_WEIGHTS, palace_intruder=0)),
-    ("xiangqi", "no mobility", replace(DEFAULT_WEIGHTS, mobility_line=0, mobility_leg=0)),
+    ("xiangqi", "mobility 2/4", replace(DEFAULT_WEIGHTS, mobility_line=2, mobility_leg=4)),
+    ("feidan", "mobility 2/4", replace(DEFAULT_WEIGHTS, mobility_line=2, mobility_leg=4)),
+    ("xinban", "mobility 2/4", replace(DEFAULT_WEIGHTS, mobility_line=2, mobility_leg=4)),
     (
         "xiangqi",
         "no king pressure",
@@ -438,7 +440,7 @@ def section_tune(args: argparse.Namespace) -> None:
         f"{args.tune_nodes:,} nodes a move (score of the default)"
     )
     for variant, name, weights in TUNING:
-        if args.tune_only and name not in args.tune_only.split(","):
+        if args.tune_only and f"{variant}:{name}" not in args.tune_only.split(","):
             continue
 
         def version(w: Weights) -> Callable[[int], Player]:
@@ -486,7 +488,9 @@ def main() -> int:
     parser.add_argument("--peer-nodes", default="100,1000,10000")
     parser.add_argument("--tune-games", type=int, default=8)
     parser.add_argument("--tune-nodes", type=int, default=4000)
-    parser.add_argument("--tune-only", default="", help="comma-separated version names")
+    parser.add_argument(
+        "--tune-only", default="", help="comma-separated variant:version, e.g. xinban:mobility 2/4"
+    )
     parser.add_argument("--max-plies", type=int, default=300)
     args = parser.parse_args()
     if args.top_nodes is None:

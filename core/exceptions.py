@@ -3,7 +3,9 @@
 Services raise ``ApplicationError(message, extra)`` when a request cannot be carried out
 (a bad FEN, an illegal move, ...). Every API error has one shape::
 
-    {"error": {"message": "<what went wrong, for people>", "extra": {<details, for programs>}}}
+    {"error": {"message": "<what went wrong, for people, in their language>",
+               "code": "<stable code, or null>", "params": {<the code's values>},
+               "extra": {<details, for programs>}}}
 
 ``ApplicationError`` becomes HTTP 400; DRF's own errors keep their status (400 for invalid
 input, with the field errors in ``extra["fields"]``; 403, 404, 405 ...); a body Django refuses
@@ -12,28 +14,84 @@ as suspicious (too many fields) is a 400, one too large a 413.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
+from core.messages import render
+from engine import EngineError
+
 
 class ApplicationError(Exception):
-    """A request that the domain refuses; ``message`` is for people, ``extra`` for programs."""
+    """A request that the domain refuses; ``message`` is for people, ``extra`` for programs.
 
-    def __init__(self, message: str, extra: dict[str, Any] | None = None) -> None:
+    With a ``code`` (an engine error code or one of ``core.messages.APP_EN``) and its
+    ``params``, the message is said in the reader's language when it is shown
+    (``core.messages.render``); ``message`` is then the English text, for logs.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        extra: dict[str, Any] | None = None,
+        *,
+        code: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.extra = extra or {}
+        self.code = code
+        self.params: dict[str, object] = dict(params or {})
+
+    @classmethod
+    def coded(
+        cls,
+        code: str,
+        params: Mapping[str, object] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> ApplicationError:
+        """An error said by its code; ``message`` is its English sentence."""
+        return cls(render(code, params, "en"), extra, code=code, params=params)
+
+    @classmethod
+    def from_engine(
+        cls, error: EngineError, extra: dict[str, Any] | None = None, **more: object
+    ) -> ApplicationError:
+        """An engine error, with ``more`` params (e.g. ``index`` of a move in a list)."""
+        params = {**error.params, **more}
+        return cls(render(error.code, params, "en"), extra, code=error.code, params=params)
+
+    def localized(self) -> str:
+        """The message in the active language."""
+        if self.code is None:
+            return self.message
+        return render(self.code, self.params)
 
 
-def error_body(message: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"message": message, "extra": extra or {}}}
+def error_body(
+    message: str,
+    extra: dict[str, Any] | None = None,
+    *,
+    code: str | None = None,
+    params: Mapping[str, object] | None = None,
+) -> dict[str, Any]:
+    return {
+        "error": {
+            "message": message,
+            "code": code,
+            "params": dict(params or {}),
+            "extra": extra or {},
+        }
+    }
 
 
 def _first_field_error(detail: Any, path: str = "") -> str | None:
@@ -57,7 +115,8 @@ def _first_field_error(detail: Any, path: str = "") -> str | None:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
-        return Response(error_body(exc.message, exc.extra), status=status.HTTP_400_BAD_REQUEST)
+        body = error_body(exc.localized(), exc.extra, code=exc.code, params=exc.params)
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body(str(exc), {}), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
@@ -80,9 +139,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             if isinstance(response.data, dict)
             else {"non_field_errors": response.data}
         )
-        message = _first_field_error(response.data) or "Invalid input."
-        response.data = error_body(message, {"fields": fields})
+        message = _first_field_error(response.data) or str(_("Invalid input."))
+        response.data = error_body(message, {"fields": fields}, code="invalid")
     else:
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
-        response.data = error_body(str(detail or exc), {})
+        code = getattr(detail, "code", None) or getattr(exc, "default_code", None)
+        response.data = error_body(str(detail or exc), {}, code=code)
     return response

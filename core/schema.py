@@ -15,10 +15,23 @@ ERROR_SCHEMA = {
         "error": {
             "type": "object",
             "properties": {
-                "message": {"type": "string"},
+                "message": {
+                    "type": "string",
+                    "description": "what went wrong, in the reader's language (Accept-Language)",
+                },
+                "code": {
+                    "type": "string",
+                    "nullable": True,
+                    "description": "a stable code of the error (e.g. fen.two_generals)",
+                },
+                "params": {
+                    "type": "object",
+                    "additionalProperties": {},
+                    "description": "the values the code's message is made from",
+                },
                 "extra": {"type": "object", "additionalProperties": {}},
             },
-            "required": ["message", "extra"],
+            "required": ["message", "code", "params", "extra"],
         }
     },
     "required": ["error"],

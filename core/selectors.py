@@ -33,7 +33,7 @@ def variant_get(*, name: str) -> Variant:
     try:
         return find_variant(name)
     except UnknownVariantError as error:
-        raise ApplicationError(str(error), {"field": "variant", "variant": name}) from None
+        raise ApplicationError.from_engine(error, {"field": "variant", "variant": name}) from None
 
 
 def variant_title(variant: Variant, language: str | None = None) -> str:

@@ -64,18 +64,19 @@ def _general_square(position: Position) -> str | None:
 def _start_position(*, variant: str, fen: str | None, setup: str | None) -> Position:
     table = variant_get(name=variant)
     if fen is not None and setup is not None:
-        raise ApplicationError("Give either a FEN or a named start, not both.", {"field": "setup"})
+        raise ApplicationError.coded("position.fen_and_setup", extra={"field": "setup"})
     if fen is not None:
         try:
             return Position.from_fen(table.name, fen.strip())
         except InvalidFenError as error:
-            raise ApplicationError(
-                str(error), {"field": "fen", "fen": fen, "reason": error.reason, "rank": error.rank}
+            raise ApplicationError.from_engine(
+                error, {"field": "fen", "fen": fen, "reason": error.reason, "rank": error.rank}
             ) from None
     known = [name for name, _ in table.starts]
     if setup is not None and setup not in known:
-        raise ApplicationError(
-            f"Unknown start {setup!r} for {table.name} (known: {', '.join(known)}).",
+        raise ApplicationError.coded(
+            "variant.unknown_start",
+            {"setup": setup, "variant": table.name, "known": ", ".join(known)},
             {"field": "setup", "setup": setup, "known": known},
         )
     return Position.start(table.name, setup)
@@ -86,9 +87,9 @@ def _play(position: Position, moves: Sequence[str]) -> list[PlayedMove]:
     for index, text in enumerate(moves):
         outcome = position.outcome()
         if outcome is not None:
-            raise ApplicationError(
-                f"Move {index + 1} ({text!r}) comes after the end of the game "
-                f"({outcome.termination}).",
+            raise ApplicationError.coded(
+                "position.after_end",
+                {"index": index + 1, "input": text, "termination": outcome.termination},
                 {
                     "field": "moves",
                     "index": index,
@@ -100,8 +101,8 @@ def _play(position: Position, moves: Sequence[str]) -> list[PlayedMove]:
         try:
             move = position.parse_move(text.strip())
         except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
-            raise ApplicationError(
-                f"Move {index + 1}: {error}",
+            raise ApplicationError.from_engine(
+                error,
                 {
                     "field": "moves",
                     "index": index,
@@ -109,6 +110,8 @@ def _play(position: Position, moves: Sequence[str]) -> list[PlayedMove]:
                     "fen": position.fen(),
                     "kind": type(error).__name__,
                 },
+                index=index + 1,
+                input=text,
             ) from None
         chinese = position.chinese(move)
         position.push(move)
@@ -129,8 +132,8 @@ def position_analyse(
     does not describe a legal position, or a move that cannot be read or is not legal.
     """
     if len(moves) > MAX_MOVES:
-        raise ApplicationError(
-            f"Too many moves: {len(moves)} (at most {MAX_MOVES}).", {"field": "moves"}
+        raise ApplicationError.coded(
+            "position.too_many_moves", {"count": len(moves), "limit": MAX_MOVES}, {"field": "moves"}
         )
     position = _start_position(variant=variant, fen=fen, setup=setup)
     start_fen = position.fen()

@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                     lines = [m.iccs() for m in moves]
             elif args.command == "perft":
                 if args.depth < 0 or args.depth > 8:
-                    raise EngineError(f"depth must be between 0 and 8, not {args.depth}")
+                    raise EngineError("cli.depth", {"value": args.depth})
                 lines = []
                 if args.divide and args.depth >= 1:
                     lines = [f"{m} {n}" for m, n in sorted(divide(pos, args.depth).items())]

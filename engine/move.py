@@ -27,7 +27,7 @@ class Move:
     def from_iccs(cls, text: str) -> Move:
         """Read ``h2e2`` (case-insensitive; ``h2-e2`` is accepted too)."""
         if not isinstance(text, str):
-            raise InvalidMoveError(text, "a move must be a string")
+            raise InvalidMoveError(text, "move.not_string")
         s = text.strip().lower().replace("-", "")
         if (
             len(s) != 4
@@ -38,16 +38,14 @@ class Move:
             or not s[1].isascii()
             or not s[3].isascii()
         ):
-            raise InvalidMoveError(text, "ICCS moves look like h2e2 (file a-k, rank 0-9, twice)")
+            raise InvalidMoveError(text, "move.iccs_shape")
         move = cls(FILES.index(s[0]), int(s[1]), FILES.index(s[2]), int(s[3]))
         if move.from_file == move.to_file and move.from_rank == move.to_rank:
-            raise InvalidMoveError(text, "a move must change its point")
+            raise InvalidMoveError(text, "move.same_point")
         return move
 
     def iccs(self) -> str:
-        return (
-            f"{FILES[self.from_file]}{self.from_rank}{FILES[self.to_file]}{self.to_rank}"
-        )
+        return f"{FILES[self.from_file]}{self.from_rank}{FILES[self.to_file]}{self.to_rank}"
 
     def __str__(self) -> str:
         return self.iccs()

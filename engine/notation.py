@@ -13,7 +13,9 @@ A move is written as piece + file + direction + number:
   number gives way to their order from the front (the side nearer the enemy):
   前/后 for two, 前/中/后 for three, 前/二/三/…/后 for four or more. When more
   than one file holds several pieces of that kind, the file number is kept
-  after the name: 前兵五进一.
+  after the name: 前兵五进一. Advisors and elephants are the exception: two
+  on one file keep the file number (仕六进五), since one can only go forward
+  and the other only back; 前仕进五 is still read.
 - In xinban a capture that makes a turncoat defect ends with the name of the
   defecting piece: 马八进七车.
 
@@ -98,6 +100,11 @@ _JUMP_RANKS = {
     FIGHTER: {1: 3, 3: 1},
 }
 
+# Two advisors or two elephants on one file keep the file number (仕六进五):
+# one can only go forward, the other only back, so the direction tells them
+# apart (RULES §4). 前/后 is still read.
+_FILE_ALWAYS = frozenset({ADVISOR, ELEPHANT})
+
 FORWARD, BACKWARD, SIDEWAYS = "进", "退", "平"
 _DIRECTIONS = {"进": FORWARD, "進": FORWARD, "退": BACKWARD, "平": SIDEWAYS}
 
@@ -168,9 +175,10 @@ def _legal_int(pos: Position, move: Move) -> int:
     try:
         m = pos._from_move(move)
     except InvalidMoveError:
-        raise IllegalMoveError(move.iccs(), pos.fen(), "a point is off the board") from None
+        raise IllegalMoveError(move.iccs(), pos.fen(), "move.off_board") from None
     if m not in pos._gen_legal():
-        raise IllegalMoveError(move.iccs(), pos.fen(), pos._why_illegal(m))
+        code, params = pos._why_illegal(m)
+        raise IllegalMoveError(move.iccs(), pos.fen(), code, **params)
     return m
 
 
@@ -188,7 +196,7 @@ def chinese(pos: Position, move: Move) -> str:
 
     columns = _columns(pos, kind, own)
     column = columns[fr % w]
-    if len(column) == 1:
+    if len(column) == 1 or kind in _FILE_ALWAYS:
         head = names[kind] + file_text
     else:
         crowded = sum(1 for points in columns.values() if len(points) > 1)
@@ -227,8 +235,8 @@ class _Reader:
         self.text = text
         self.i = 0
 
-    def fail(self, reason: str) -> InvalidMoveError:
-        return InvalidMoveError(self.original, reason, self.pos.fen())
+    def fail(self, code: str, **params: object) -> InvalidMoveError:
+        return InvalidMoveError(self.original, code, self.pos.fen(), **params)
 
     def at_end(self) -> bool:
         return self.i >= len(self.text)
@@ -252,7 +260,7 @@ class _Reader:
             self.i = end
             digits = s[start:end]
             if len(digits) > 2 or digits.startswith("0"):
-                raise self.fail(f"{digits!r} is not a file or a count")
+                raise self.fail("notation.bad_number", found=digits)
             return int(digits)
         end = start
         while end < len(s) and (s[end] in CHINESE_DIGITS or s[end] == "十"):
@@ -265,21 +273,21 @@ class _Reader:
             return 10 if word == "十" else CHINESE_DIGITS.index(word) + 1
         if len(word) == 2 and word[0] == "十" and word[1] != "十":
             return 10 + CHINESE_DIGITS.index(word[1]) + 1
-        raise self.fail(f"{word!r} is not a file or a count")
+        raise self.fail("notation.bad_number", found=word)
 
     def unexpected(self) -> InvalidMoveError:
         if self.at_end():
-            return self.fail("the move ends too early")
-        return self.fail(f"unexpected {self.text[self.i]!r} at position {self.i + 1}")
+            return self.fail("notation.ends_early")
+        return self.fail("notation.unexpected", found=self.text[self.i], index=self.i + 1)
 
 
 def _read(pos: Position, original: str) -> _Parsed:
     text = "".join(original.split()).translate(_FULL_WIDTH)
     r = _Reader(pos, original, text)
     if not text:
-        raise r.fail("empty move")
+        raise r.fail("notation.empty")
     if len(text) > _MAX_LENGTH:
-        raise r.fail(f"longer than {_MAX_LENGTH} characters")
+        raise r.fail("notation.too_long", limit=_MAX_LENGTH)
 
     order: str | int | None = None
     kind = r.piece()
@@ -291,7 +299,7 @@ def _read(pos: Position, original: str) -> _Parsed:
         else:
             ordinal = r.number()
             if ordinal is None:
-                raise r.fail(f"a move starts with a piece name or 前/中/后, not {text[0]!r}")
+                raise r.fail("notation.bad_start", found=text[0])
             order = ordinal
         kind = r.piece()
     file = r.number()
@@ -300,9 +308,9 @@ def _read(pos: Position, original: str) -> _Parsed:
         if order in (FRONT, MIDDLE, REAR) and file is not None:
             kind = SOLDIER
         else:
-            raise r.fail("a piece name must follow 前/中/后 or an ordinal")
+            raise r.fail("notation.name_missing")
     if order is None and file is None:
-        raise r.fail("the piece name must be followed by its file number (or preceded by 前/后)")
+        raise r.fail("notation.file_missing")
     if r.at_end() or text[r.i] not in _DIRECTIONS:
         raise r.unexpected()
     direction = _DIRECTIONS[text[r.i]]
@@ -324,34 +332,34 @@ def _check_shape(r: _Reader, p: _Parsed) -> None:
     width = variant.width
     name = ENGLISH_NAME[p.kind]
     if p.kind not in variant.piece_types:
-        raise r.fail(f"{variant.name} has no {name}s")
+        raise r.fail("notation.piece_not_in_variant", variant=variant.name, piece=name)
     if isinstance(p.order, int) and not 1 <= p.order <= 9:
-        raise r.fail(f"there is no {p.order}th piece on a file")
+        raise r.fail("notation.bad_ordinal", order=p.order)
     if p.file is not None and not 1 <= p.file <= width:
-        raise r.fail(f"file {p.file} is off the {width}-file board")
+        raise r.fail("notation.file_off_board", file=p.file, width=width)
     if p.kind in STRAIGHT:
         if p.direction == SIDEWAYS:
             if not 1 <= p.number <= width:
-                raise r.fail(f"file {p.number} is off the {width}-file board")
+                raise r.fail("notation.file_off_board", file=p.number, width=width)
             if p.number == p.file:
-                raise r.fail("平 must name another file")
+                raise r.fail("notation.same_file")
         else:
             longest = 1 if p.kind in (KING, SOLDIER) else variant.height - 1
             if not 1 <= p.number <= longest:
-                raise r.fail(f"a {name} cannot move {p.number} ranks")
+                raise r.fail("notation.bad_distance", piece=name, count=p.number)
             if p.kind == SOLDIER and p.direction == BACKWARD:
-                raise r.fail("a soldier never moves back")
+                raise r.fail("notation.soldier_back")
     else:
         if p.direction == SIDEWAYS:
-            raise r.fail(f"a {name} never moves sideways (平)")
+            raise r.fail("notation.no_sideways", piece=name)
         if not 1 <= p.number <= width:
-            raise r.fail(f"file {p.number} is off the {width}-file board")
+            raise r.fail("notation.file_off_board", file=p.number, width=width)
         if p.file is not None and abs(p.number - p.file) not in _JUMP_RANKS[p.kind]:
-            raise r.fail(f"a {name} cannot go from file {p.file} to file {p.number}")
+            raise r.fail("notation.bad_jump", piece=name, file=p.file, target=p.number)
     if p.suffix is not None and p.suffix not in variant.defection:
         if variant.defection:
-            raise r.fail(f"a {ENGLISH_NAME[p.suffix]} never defects")
-        raise r.fail(f"no piece defects in {variant.name}")
+            raise r.fail("notation.never_defects", piece=ENGLISH_NAME[p.suffix])
+        raise r.fail("notation.no_defection", variant=variant.name)
 
 
 def _order_index(order: str | int, count: int) -> int | None:
@@ -393,7 +401,7 @@ def _geometric_target(pos: Position, fr: int, p: _Parsed, red: bool) -> int | No
 def parse_chinese(pos: Position, text: str) -> Move:
     """The legal move of ``pos`` that ``text`` (Chinese notation) describes."""
     if not isinstance(text, str):
-        raise InvalidMoveError(text, "a move must be a string", pos.fen())
+        raise InvalidMoveError(text, "move.not_string", pos.fen())
     p = _read(pos, text)
     own = pos.side
     red = not own
@@ -408,7 +416,12 @@ def parse_chinese(pos: Position, text: str) -> Move:
         pieces = columns.get(file_index, [])
         if not pieces:
             raise IllegalMoveError(
-                text, pos.fen(), f"no {colour} {name} on file {number_text(p.file, red)}"
+                text,
+                pos.fen(),
+                "notation.no_piece_on_file",
+                colour=colour,
+                piece=name,
+                file=number_text(p.file, red),
             )
     else:
         files = [file_index] if file_index is not None else list(columns)
@@ -419,10 +432,15 @@ def parse_chinese(pos: Position, text: str) -> Move:
             if index is not None:
                 pieces.append(column[index])
         if not pieces:
-            where = "on any file" if p.file is None else f"on file {number_text(p.file, red)}"
-            raise IllegalMoveError(
-                text, pos.fen(), f"no {colour} {name} {where} fits {_order_text(p.order)}"
-            )
+            params: dict[str, object] = {
+                "colour": colour,
+                "piece": name,
+                "order": _order_text(p.order),
+            }
+            if p.file is None:
+                raise IllegalMoveError(text, pos.fen(), "notation.no_piece_fits", **params)
+            params["file"] = number_text(p.file, red)
+            raise IllegalMoveError(text, pos.fen(), "notation.no_piece_fits_file", **params)
 
     wanted = (p.direction, p.number)
     matches = [
@@ -431,7 +449,8 @@ def parse_chinese(pos: Position, text: str) -> Move:
         if m >> 8 in pieces and _tail(pos, m >> 8, m & 255, p.kind, red) == wanted
     ]
     if not matches:
-        raise IllegalMoveError(text, pos.fen(), _why_no_match(pos, pieces, p, red))
+        code, why = _why_no_match(pos, pieces, p, red)
+        raise IllegalMoveError(text, pos.fen(), code, **why)
     if len(matches) > 1 and p.suffix is not None:
         defecting = [m for m in matches if _defects_as(pos, m) == p.suffix]
         if defecting:
@@ -447,14 +466,19 @@ def parse_chinese(pos: Position, text: str) -> Move:
             raise IllegalMoveError(
                 text,
                 pos.fen(),
-                f"{iccs} makes no piece defect, but the move ends with "
-                f"{ENGLISH_NAME[p.suffix]} ({RED_NAMES[p.suffix]})",
+                "notation.no_defection_made",
+                move=iccs,
+                defected=ENGLISH_NAME[p.suffix],
+                name=RED_NAMES[p.suffix],
             )
         if defected != p.suffix:
             raise IllegalMoveError(
                 text,
                 pos.fen(),
-                f"{iccs} makes a {ENGLISH_NAME[defected]} defect, not a {ENGLISH_NAME[p.suffix]}",
+                "notation.wrong_defection",
+                move=iccs,
+                defected=ENGLISH_NAME[defected],
+                piece=ENGLISH_NAME[p.suffix],
             )
     return pos._to_move(m)
 
@@ -469,12 +493,17 @@ def _order_text(order: str | int) -> str:
     return order if isinstance(order, str) else number_text(order, True)
 
 
-def _why_no_match(pos: Position, pieces: list[int], p: _Parsed, red: bool) -> str:
+def _why_no_match(
+    pos: Position, pieces: list[int], p: _Parsed, red: bool
+) -> tuple[str, dict[str, object]]:
+    """Why no legal move fits the text: an error code and its params (about the one
+    move the text describes, ``move`` in ICCS, when there is one)."""
     targets = [(fr, to) for fr in pieces if (to := _geometric_target(pos, fr, p, red)) is not None]
     if len(targets) == 1:
         fr, to = targets[0]
         m = fr << 8 | to
-        return f"{pos._to_move(m).iccs()}: {pos._why_illegal(m)}"
+        code, params = pos._why_illegal(m)
+        return code, {**params, "move": pos._to_move(m).iccs()}
     where = ", ".join(sorted(pos.square_name(sq) for sq in pieces))
     tail = p.direction + number_text(p.number, red)
-    return f"no legal move of the {ENGLISH_NAME[p.kind]} on {where} fits {tail}"
+    return "notation.no_match", {"piece": ENGLISH_NAME[p.kind], "squares": where, "tail": tail}

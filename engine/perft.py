@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.errors import EngineError
 from engine.position import Position
 
 
@@ -22,7 +23,7 @@ def _perft(pos: Position, depth: int) -> int:
 def perft(pos: Position, depth: int) -> int:
     """The number of move sequences of length ``depth`` from ``pos``."""
     if depth < 0:
-        raise ValueError("perft depth must be at least 0")
+        raise EngineError("perft.depth", {"limit": 0})
     if depth == 0:
         return 1
     return _perft(pos, depth)
@@ -31,7 +32,7 @@ def perft(pos: Position, depth: int) -> int:
 def divide(pos: Position, depth: int) -> dict[str, int]:
     """Perft split by first move: ICCS move -> leaf count below it."""
     if depth < 1:
-        raise ValueError("divide depth must be at least 1")
+        raise EngineError("perft.depth", {"limit": 1})
     result = {}
     for m in list(pos._gen_legal()):
         pos._push(m)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from engine.errors import IllegalMoveError, InvalidMoveError
+from engine.errors import EngineError, IllegalMoveError, InvalidMoveError
 from engine.geometry import Geometry, geometry
 from engine.move import FILES, Move
 from engine.variants import (
@@ -23,6 +23,7 @@ from engine.variants import (
     CANNON,
     CHARIOT,
     ELEPHANT,
+    ENGLISH_NAME,
     FIGHTER,
     HORSE,
     KING,
@@ -232,7 +233,7 @@ class Position:
             or not name[1].isdigit()
             or not name[1].isascii()
         ):
-            raise ValueError(f"not a point of the {self.variant.name} board: {name!r}")
+            raise EngineError("position.bad_square", {"variant": self.variant.name, "name": name})
         return int(name[1]) * self.width + FILES.index(name[0])
 
     def square_name(self, sq: int) -> str:
@@ -259,7 +260,7 @@ class Position:
             and 0 <= move.from_rank < 10
             and 0 <= move.to_rank < 10
         ):
-            raise InvalidMoveError(move.iccs(), "a point is off the board", self.fen())
+            raise InvalidMoveError(move.iccs(), "move.off_board", self.fen())
         return (move.from_rank * w + move.from_file) << 8 | (move.to_rank * w + move.to_file)
 
     # ------------------------------------------------------------------
@@ -576,9 +577,9 @@ class Position:
             ]
             if self._dead_types:
                 palace = self.g.palace[ci]
-                if any(
-                    c in palace and b[c] & 15 in self._dead_types for c in checkers
-                ) and not any(m >> 8 == ksq for m in legal):
+                if any(c in palace and b[c] & 15 in self._dead_types for c in checkers) and not any(
+                    m >> 8 == ksq for m in legal
+                ):
                     self._dead_general = True
                     legal = []
             self._legal = legal
@@ -648,9 +649,7 @@ class Position:
 
     def _push(self, m: int) -> None:
         changes, _ = self._effects(m)
-        self._stack.append(
-            (m, changes, self.halfmove, self.hash, (self.kings[0], self.kings[1]))
-        )
+        self._stack.append((m, changes, self.halfmove, self.hash, (self.kings[0], self.kings[1])))
         b = self.board
         capture = bool(b[m & 255])
         occ = self.occupied
@@ -695,7 +694,8 @@ class Position:
         """Play a legal move (raises ``IllegalMoveError`` otherwise)."""
         m = self._from_move(move)
         if m not in self._gen_legal():
-            raise IllegalMoveError(move.iccs(), self.fen(), self._why_illegal(m))
+            code, params = self._why_illegal(m)
+            raise IllegalMoveError(move.iccs(), self.fen(), code, **params)
         self._push(m)
 
     def pop(self) -> Move:
@@ -725,14 +725,13 @@ class Position:
     def parse_move(self, text: str) -> Move:
         """Read a move in ICCS (``h2e2``) or Chinese notation (``炮二平五``)."""
         if not isinstance(text, str):
-            raise InvalidMoveError(text, "a move must be a string", self.fen())
+            raise InvalidMoveError(text, "move.not_string", self.fen())
         s = text.strip()
         if s and s.isascii() and len(s.replace("-", "")) == 4 and s[0].isalpha():
             move = Move.from_iccs(s)
             if not self.is_legal(move):
-                raise IllegalMoveError(
-                    text, self.fen(), self._why_illegal(self._from_move(move))
-                )
+                code, params = self._why_illegal(self._from_move(move))
+                raise IllegalMoveError(text, self.fen(), code, **params)
             return move
         from engine.notation import parse_chinese
 
@@ -748,7 +747,8 @@ class Position:
         """What a legal move does: capture, collision, defection…"""
         m = self._from_move(move)
         if m not in self._gen_legal():
-            raise IllegalMoveError(move.iccs(), self.fen(), self._why_illegal(m))
+            code, params = self._why_illegal(m)
+            raise IllegalMoveError(move.iccs(), self.fen(), code, **params)
         changes, kind = self._effects(m)
         cap = self.board[m & 255]
         captured = letter(cap) if cap else None
@@ -764,24 +764,31 @@ class Position:
     def ply_count(self) -> int:
         return len(self._stack)
 
-    def _why_illegal(self, m: int) -> str:
+    def _why_illegal(self, m: int) -> tuple[str, dict[str, object]]:
+        """Why the move ``m`` is not legal: an error code and its params."""
         fr, to = m >> 8, m & 255
         if fr >= len(self.board) or to >= len(self.board):
-            return "a point is off the board"
+            return "move.off_board", {}
         p = self.board[fr]
         name_fr = self.square_name(fr)
         if not p:
-            return f"there is no piece on {name_fr}"
+            return "move.no_piece", {"square": name_fr}
         if p & BLACK != self.side:
-            return f"the piece on {name_fr} belongs to the side not to move"
+            return "move.not_your_piece", {"square": name_fr}
         if m not in self._pseudo():
             cap = self.board[to]
             if p & 15 == KING and cap and cap & 15 in self._untouchable:
-                return "the general may never move onto a missile"
-            return f"the {letter(p)} on {name_fr} cannot move to {self.square_name(to)}"
+                return "move.general_onto_missile", {}
+            return "move.cannot_reach", {
+                "piece": ENGLISH_NAME[p & 15],
+                "colour": COLOUR_NAME[p >> 5 & 1],
+                "turncoat": 1 if p & TURNCOAT else 0,
+                "square": name_fr,
+                "target": self.square_name(to),
+            }
         if self._dead_general:
-            return "the general cannot escape the missile in its palace: the game is over"
-        return "it would leave the general in check or facing the other general"
+            return "move.dead_general", {}
+        return "move.leaves_check", {}
 
     # ------------------------------------------------------------------
     # outcome

@@ -114,7 +114,9 @@ def repetition_outcome(pos: Position) -> Outcome | None:
     last_mover = _other(pos.turn)
     # plies alternate; the last ply was played by last_mover
     movers = [last_mover if (span - 1 - i) % 2 == 0 else pos.turn for i in range(span)]
-    checks = {c: all(f[0] for f, m in zip(flags, movers, strict=True) if m == c) for c in ("red", "black")}
+    checks = {
+        c: all(f[0] for f, m in zip(flags, movers, strict=True) if m == c) for c in ("red", "black")
+    }
     if checks["red"] != checks["black"]:
         checker = "red" if checks["red"] else "black"
         return Outcome("perpetual_check", _other(checker))
@@ -138,18 +140,27 @@ def _attack_pairs(pos: Position, colour_bit: int) -> set[tuple[int, int]]:
     """(attacker point, target point) for every capture the side
     ``colour_bit`` could make by its pieces' capture rules, by pieces that
     may be judged as chasing (not general, not soldier), of targets that are
-    not the general. Whether the side is in check does not matter: an attack
+    not the general. A missile's base-to-base move that would only destroy
+    itself attacks nothing (RULES §8, chase with missiles). Whether the side is in check does not matter: an attack
     that stands while the other side answers a check is not new."""
     flipped = pos.side != colour_bit
     if flipped:
         pos.side ^= BLACK
     try:
         b = pos.board
+        self_destructs = pos.variant.base_self_destruct
         pairs = set()
         for m in pos._pseudo():
             fr, to = m >> 8, m & 255
             target = b[to]
             if target and b[fr] & 15 not in (KING, SOLDIER) and target & 15 != KING:
+                if (
+                    self_destructs
+                    and b[fr] & 15 == MISSILE
+                    and target & 15 == MISSILE
+                    and pos._effects(m)[1] == "self_destruct"
+                ):
+                    continue  # base to base: the attacker alone would vanish
                 pairs.add((fr, to))
         return pairs
     finally:
@@ -160,10 +171,11 @@ def _attack_pairs(pos: Position, colour_bit: int) -> set[tuple[int, int]]:
 def _protected(pos: Position, attacker: int, target: int) -> bool:
     """After ``attacker`` takes ``target`` (the attacker's side to move), can
     the other side legally recapture on that point?"""
-    pos._push(attacker << 8 | target)
+    m = attacker << 8 | target
+    if pos._effects(m)[1] == "collision":
+        return True  # a trade (RULES §8, chase with missiles): the target counts as protected
+    pos._push(m)
     try:
-        if not pos.board[target]:
-            return True  # a collision: nothing left to take back, the target is gone either way
         return any(m & 255 == target for m in pos._gen_legal())
     finally:
         pos._pop()
@@ -206,9 +218,7 @@ def attack_power(pos: Position, colour: str) -> int:
     """The xinban attack power of one side (0 where the variant has none)."""
     values = pos.variant.attack_power
     bit = BLACK if colour == "black" else 0
-    return sum(
-        values.get(v & 15, 0) for v in pos.board if v and v & BLACK == bit
-    )
+    return sum(values.get(v & 15, 0) for v in pos.board if v and v & BLACK == bit)
 
 
 def can_claim_draw(pos: Position, colour: str) -> bool:

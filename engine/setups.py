@@ -200,7 +200,9 @@ def arrangement(index: int) -> tuple[str, ...]:
     without listing the others.
     """
     if not 0 <= index < ARRANGEMENT_COUNT:
-        raise ValueError(f"arrangement index must be 0 to {ARRANGEMENT_COUNT - 1}, got {index}")
+        raise EngineError(
+            "setup.arrangement_index", {"limit": ARRANGEMENT_COUNT - 1, "value": index}
+        )
     remaining = dict.fromkeys(OFFICER_LETTERS, 2)
     letters: list[str] = []
     for _ in OFFICER_POINTS:
@@ -225,7 +227,7 @@ def arrangement_rank(letters: Iterable[str]) -> int:
     """
     letters = tuple(letters)
     if sorted(letters) != sorted(OFFICER_LETTERS * 2):
-        raise ValueError(f"an arrangement is two each of C, F, N, R; got {''.join(letters)!r}")
+        raise EngineError("setup.arrangement_letters", {"letters": "".join(letters)})
     remaining = dict.fromkeys(OFFICER_LETTERS, 2)
     rank = 0
     for letter in letters:
@@ -377,7 +379,7 @@ def hexagram(upper: int, lower: int) -> Hexagram:
     try:
         return _HEXAGRAMS[(upper, lower)]
     except KeyError:
-        raise ValueError(f"trigram numbers are 1 to 8, got upper={upper}, lower={lower}") from None
+        raise EngineError("setup.trigram", {"upper": upper, "lower": lower}) from None
 
 
 # ---------------------------------------------------------------------------
@@ -438,7 +440,7 @@ def plum_blossom_from_numbers(
     )
     for label, value, top in checks:
         if not 1 <= value <= top:
-            raise ValueError(f"{label} must be 1 to {top}, got {value}")
+            raise EngineError("setup.number_range", {"label": label, "limit": top, "value": value})
     base = year_branch + lunar_month + lunar_day
     upper = base % 8 or 8
     lower = (base + hour_branch) % 8 or 8
@@ -479,10 +481,7 @@ def plum_blossom(moment: datetime) -> PlumBlossomSetup:
     clock hour: 23:00-00:59 is 子 (1), 01:00-02:59 丑 (2), … 21:00-22:59 亥 (12).
     """
     if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError(
-            "plum_blossom needs a time-zone-aware datetime (a naive time has no "
-            f"definite moment): got {moment.isoformat()}"
-        )
+        raise EngineError("setup.naive_time", {"moment": moment.isoformat()})
     local = moment.astimezone(CHINA_TIME_ZONE)
     # The lunar date of the civil date alone, so that 23:xx keeps that date's day.
     lunar = Solar.fromYmd(local.year, local.month, local.day).getLunar()
@@ -521,7 +520,13 @@ class SetupError(EngineError):
 
     def __init__(self, violations: Iterable[Violation]) -> None:
         self.violations: tuple[Violation, ...] = tuple(violations)
-        super().__init__("invalid setup: " + "; ".join(v.message for v in self.violations))
+        super().__init__(
+            "setup.invalid",
+            {
+                "details": "; ".join(v.message for v in self.violations),
+                "codes": ",".join(v.code for v in self.violations),
+            },
+        )
 
 
 @dataclass(frozen=True)
@@ -540,9 +545,9 @@ class SecretReveal:
 
 def _check_color_and_method(color: str, method: str) -> None:
     if color not in ("red", "black"):
-        raise ValueError(f"color must be 'red' or 'black', got {color!r}")
+        raise EngineError("setup.bad_colour", {"found": color})
     if method not in SECRET_METHODS:
-        raise ValueError(f"method must be one of {', '.join(SECRET_METHODS)}, got {method!r}")
+        raise EngineError("setup.bad_method", {"known": ", ".join(SECRET_METHODS), "found": method})
 
 
 def _entries(placement: Mapping[str, str] | Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -825,4 +830,4 @@ def redraw_until_valid(
         reveal = combine_secret_setups(red, black, method)
         if not reveal.void:
             return drawn, reveal
-    raise ValueError(f"no valid reveal against this {fixed_color} half in {attempts} draws")
+    raise EngineError("setup.no_reveal", {"colour": fixed_color, "attempts": attempts})

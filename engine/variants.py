@@ -106,7 +106,9 @@ class Variant:
             if name == setup:
                 return fen
         names = ", ".join(name for name, _ in self.starts)
-        raise EngineError(f"unknown start {setup!r} for {self.name} (known: {names})")
+        raise EngineError(
+            "variant.unknown_start", {"setup": setup, "variant": self.name, "known": names}
+        )
 
     def with_changes(self, **changes: object) -> Variant:
         """A copy of this table with some properties changed."""

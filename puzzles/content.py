@@ -15,6 +15,7 @@ def load_content() -> str:
     counts = bank_load()
     daily = daily_puzzles_choose(date=timezone.localdate())
     return (
-        f"{counts['total']} shipped puzzles ({counts['added']} added, {counts['updated']} updated); "
+        f"{counts['total']} shipped puzzles ({counts['added']} added, {counts['updated']} updated, "
+        f"{counts['retired']} retired); "
         f"daily puzzles for {len(daily)} variant(s)"
     )

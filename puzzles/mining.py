@@ -29,7 +29,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine import EngineError, Position, find_variant
+from engine.fen import START_COUNT, material_limits
 from engine.geometry import geometry
+from engine.variants import TYPE_OF_LETTER
 from puzzles import proving
 from puzzles.themes import derive_themes
 
@@ -187,11 +189,44 @@ DEFENDER_EXTRAS = {
 def sparse_position(variant: str, rng: random.Random, origin: str) -> Position | None:
     """A random sparse endgame, Red to move and attacking Black's general (``None`` if the
     placement the dice gave is not legal)."""
+    fen = sparse_fen(variant, rng, origin)
+    if fen is None:
+        return None
+    try:
+        position = Position.from_fen(variant, fen)
+    except EngineError:
+        return None
+    if position.outcome() is not None or position.is_check():
+        return None
+    return position
+
+
+def _has_room(variant: str, board: dict[int, str], letter: str) -> bool:
+    """May one more ``letter`` stand on ``board``? No side gets more pieces of a kind than a
+    game can produce (RULES §3; the engine's ``material_limits``)."""
+    kind = letter[-1]
+    per_side, together = material_limits(variant)[TYPE_OF_LETTER[kind.lower()]]
+    same_side = sum(1 for p in board.values() if p[-1] == kind)
+    both = sum(1 for p in board.values() if p[-1].lower() == kind.lower())
+    if same_side >= per_side or (together is not None and both >= together):
+        return False
+    if letter.startswith("+"):
+        turncoats = sum(1 for p in board.values() if p == letter)
+        return turncoats < START_COUNT[TYPE_OF_LETTER[kind.lower()]]
+    return True
+
+
+def sparse_fen(variant: str, rng: random.Random, origin: str) -> str | None:
+    """The board of a random sparse endgame as a FEN, each piece on a point its kind may
+    stand on and no more of a kind than a game can produce (``None`` when the dice leave no
+    room); the engine still judges the whole position."""
     width = find_variant(variant).width
     board: dict[int, str] = {}
     free = set(range(width * 10))
 
     def put(sq: int, letter: str) -> None:
+        if not _has_room(variant, board, letter):
+            return
         board[sq] = letter
         free.discard(sq)
 
@@ -227,18 +262,24 @@ def sparse_position(variant: str, rng: random.Random, origin: str) -> Position |
         chosen = missiles + [p for p in chosen if p != "M"][: count - 1]
         if rng.random() < 0.5:
             chosen.append("F")
-        # Crowd the palace: a general hemmed in by its own guards cannot step away.
+        # Crowd the palace: a general hemmed in by its own guards cannot step away. Only
+        # the guards a game can have: two advisors at most, on their points, then horses
+        # and chariots (a soldier never stands in its own palace).
         for sq in _points(width, 1, "palace"):
             if sq in free and rng.random() < 0.3:
-                put(sq, "a" if sq in _points(width, 1, "advisor") else rng.choice(["p", "n", "r"]))
+                advisor_point = sq in _points(width, 1, "advisor")
+                if advisor_point and _has_room(variant, board, "a"):
+                    put(sq, "a")
+                else:
+                    put(sq, rng.choice(["n", "r"]))
     for letter in chosen:
-        sq = near_black_palace(rng.choice((2, 3, 4)))
-        if sq is None:
+        point = near_black_palace(rng.choice((2, 3, 4)))
+        if point is None:
             return None
         red_letter = _case(letter, True)
-        if red_letter == "P" and sq // width < 5:
+        if red_letter == "P" and point // width < 5:
             continue
-        put(sq, red_letter)
+        put(point, red_letter)
     if origin == "collision":
         # A defender standing in each missile's way to the palace: worth blowing up.
         palace = _points(width, 1, "palace")
@@ -275,14 +316,7 @@ def sparse_position(variant: str, rng: random.Random, origin: str) -> Position |
         if black_letter.endswith("p") and sq // width > 4:
             continue
         put(sq, black_letter)
-    fen = _fen_of(width, board, red_to_move=True)
-    try:
-        position = Position.from_fen(variant, fen)
-    except EngineError:
-        return None
-    if position.outcome() is not None or position.is_check():
-        return None
-    return position
+    return _fen_of(width, board, red_to_move=True)
 
 
 def candidates(variant: str, strategy: str, rng: random.Random) -> Iterator[Candidate]:
@@ -297,9 +331,10 @@ def candidates(variant: str, strategy: str, rng: random.Random) -> Iterator[Cand
                 for goal in goals:
                     yield Candidate(variant, position.fen(), goal, "game")
         else:
-            position = sparse_position(variant, rng, strategy)
-            if position is None:
+            sparse = sparse_position(variant, rng, strategy)
+            if sparse is None:
                 continue
+            position = sparse
             # A few random moves from there, so that not every position looks built.
             for _ in range(rng.choice((0, 0, 1, 2))):
                 move = _policy_move(position, rng)

@@ -133,6 +133,13 @@ class Puzzle(TimeStampedModel):
         return f"{self.variant} {self.goal} in {self.moves_to_win} ({self.slug})"
 
     @property
+    def rejection_text(self) -> str:
+        """Why verification refused it, in the reader's language."""
+        from puzzles.rejections import rejection_text
+
+        return rejection_text(self.rejection or {}, self.rejection_reason)
+
+    @property
     def is_published(self) -> bool:
         return self.status == self.Status.PUBLISHED
 

@@ -215,8 +215,20 @@ def judge(
         verdict=judgement.verdict,
         reply=judgement.reply,
         refutation=[judgement.refutation] if judgement.refutation else [],
-        reason=judgement.reason,
+        reason=_said(judgement.code, judgement.params, judgement.reason),
     )
+
+
+def _said(code: str, params: Any, english: str) -> str:
+    """The judge's reason in the reader's language when the site's settings are loaded (a
+    request, a task, a command), else in English."""
+    from django.conf import settings
+
+    if not code or not settings.configured:
+        return english
+    from core.messages import render
+
+    return render(code, params).rstrip("。.")
 
 
 def _known_wrong(loaded: Any, moves: Sequence[str]) -> int | None:

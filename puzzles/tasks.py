@@ -78,6 +78,7 @@ VERIFY_HARD_LIMIT = 240
 def puzzle_verify_task(self: Any, puzzle_id: int) -> dict[str, Any]:
     """Prove authored puzzle ``puzzle_id``; publish it when sound and unique, else reject it."""
     from puzzles.models import Puzzle
+    from puzzles.rejections import rejection_text
     from puzzles.services import puzzle_verify
 
     try:
@@ -87,10 +88,8 @@ def puzzle_verify_task(self: Any, puzzle_id: int) -> dict[str, Any]:
             puzzle = Puzzle.objects.select_for_update().filter(pk=puzzle_id).first()
             if puzzle is not None and puzzle.status == Puzzle.Status.VERIFYING:
                 puzzle.status = Puzzle.Status.REJECTED
-                puzzle.rejection_reason = (
-                    "Too hard to prove within the budget: the verification ran out of time."
-                )
                 puzzle.rejection = {"kind": "budget_exhausted", "seconds": VERIFY_SOFT_LIMIT}
+                puzzle.rejection_reason = rejection_text(puzzle.rejection, "", "en")
                 puzzle.save()
     if puzzle is None:
         return {"puzzle": puzzle_id, "status": "missing"}

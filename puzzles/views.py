@@ -56,7 +56,7 @@ def _themes() -> list[dict[str, Any]]:
             {
                 "slug": t.slug,
                 "name": t.name_zh if _zh() else t.name_en,
-                "published": t.published,
+                "published": t.published,  # type: ignore[attr-defined]  # annotated by theme_list
             }
             for t in selectors.theme_list()
         ]

@@ -40,9 +40,9 @@ def add_solve_parser(subparsers: Any) -> None:
 def run_solve(args: argparse.Namespace) -> list[str]:
     """Run the ``solve`` command; returns the lines to print."""
     if args.nodes is not None and args.nodes <= 0:
-        raise SolverInputError(f"--nodes must be positive, not {args.nodes}")
+        raise SolverInputError("solver.bad_budget", {"name": "nodes", "value": args.nodes})
     if args.seconds is not None and not args.seconds > 0:
-        raise SolverInputError(f"--seconds must be positive, not {args.seconds}")
+        raise SolverInputError("solver.bad_budget", {"name": "seconds", "value": args.seconds})
     pos = Position.from_fen(args.variant, args.fen)
     proof = solve(
         pos,

@@ -8,8 +8,11 @@ the stored tree does not cover are proved on the spot, within a budget.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
+from engine.errors import Params, english, frozen
 from engine.position import Position
 from engine.rules import repetition_outcome
 from engine.solver.movegen import gives_check, legal_replies
@@ -31,7 +34,8 @@ class Judgement:
     defence that does it (``None`` when the move ends the game without the
     goal, or breaks the checks-only rule). ``unknown``: the budget ran out
     before the move could be judged. ``remaining``: attacker moves left.
-    ``reason`` says why, in words.
+    ``reason`` says why, in words; ``code`` and ``params`` say the same for
+    a program (``engine.errors.MESSAGES``).
     """
 
     verdict: str
@@ -39,6 +43,15 @@ class Judgement:
     refutation: str | None = None
     remaining: int = 0
     reason: str = ""
+    code: str = ""
+    params: Params = field(default_factory=dict)
+
+
+def _judgement(
+    verdict: str, code: str, params: Mapping[str, object] | None = None, **more: Any
+) -> Judgement:
+    clean = frozen(params)
+    return Judgement(verdict, reason=english(code, clean), code=code, params=clean, **more)
 
 
 def _iccs(pos: Position, m: int) -> str:
@@ -49,7 +62,7 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
     """Judge ``moves`` (ICCS or Chinese notation, attacker first) against
     ``proof``. Raises an engine error for an illegal or unreadable move."""
     if proof.moves_to_win is None:
-        raise SolverInputError(f"a proof with status {proof.status} has no solution to judge")
+        raise SolverInputError("solver.no_solution", {"status": proof.status})
     pos = Position.from_fen(proof.variant, proof.fen)
     search = Search(pos, proof.goal, proof.checks_only, budget or JUDGE_BUDGET)
     pos = search.pos
@@ -60,13 +73,9 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
         m = pos._from_move(pos.parse_move(text))
         if i % 2 == 0:
             if remaining <= 0:
-                raise SolverInputError("more attacker moves than the puzzle allows")
+                raise SolverInputError("solver.too_many_moves")
             if proof.checks_only and not gives_check(pos, m):
-                return Judgement(
-                    "wrong",
-                    remaining=remaining,
-                    reason="every move must give check in this puzzle",
-                )
+                return _judgement("wrong", "judge.checks_only", remaining=remaining)
             iccs = _iccs(pos, m)
             known = node is not None and node.expanded and iccs in node.moves
             if not known:
@@ -75,17 +84,11 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
                     refutation = None if wins else _refutation(search, m, remaining)
                 except OutOfBudget:
                     search.reset()
-                    return Judgement(
-                        "unknown",
-                        remaining=remaining,
-                        reason="the move could not be checked within the budget",
-                    )
+                    return _judgement("unknown", "judge.no_time", remaining=remaining)
                 if not wins:
-                    return Judgement(
-                        "wrong",
-                        refutation=refutation,
-                        remaining=remaining,
-                        reason=_wrong_reason(search, m, refutation),
+                    code, params = _wrong_reason(search, m, refutation)
+                    return _judgement(
+                        "wrong", code, params, refutation=refutation, remaining=remaining
                     )
             on_line = on_line and node is not None and iccs == node.primary
             count = search.enter(m)
@@ -103,7 +106,7 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
             if ended is not None:
                 return replace(ended, remaining=remaining)
     if len(moves) % 2 == 0:
-        return Judgement("continue", remaining=remaining, reason="the attacker is to move")
+        return _judgement("continue", "judge.attacker_to_move", remaining=remaining)
     # the attacker has just moved: the site plays the longest-resisting defence
     reply = None
     if on_line and node is not None and node.replies and node.primary == _last_iccs(pos):
@@ -113,10 +116,8 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
             reply = _longest_defence(search, remaining)
         except OutOfBudget:
             search.reset()
-            return Judgement(
-                "unknown", remaining=remaining, reason="no defence chosen within the budget"
-            )
-    return Judgement("continue", reply=reply, remaining=remaining, reason="the move keeps the win")
+            return _judgement("unknown", "judge.no_defence_in_time", remaining=remaining)
+    return _judgement("continue", "judge.keeps_win", reply=reply, remaining=remaining)
 
 
 def _ended(search: Search, count: int) -> Judgement | None:
@@ -139,8 +140,10 @@ def _ended(search: Search, count: int) -> Judgement | None:
     if status is None:
         return None
     if won:
-        return Judgement("solved", reason=status)
-    return Judgement("wrong", reason=f"the game ended by {status}")
+        return Judgement(
+            "solved", reason=status, code="judge.solved", params=frozen({"status": status})
+        )
+    return _judgement("wrong", "judge.game_ended", {"status": status})
 
 
 def _last_iccs(pos: Position) -> str:
@@ -173,16 +176,16 @@ def _refutation(search: Search, m: int, remaining: int) -> str | None:
         search.leave()
 
 
-def _wrong_reason(search: Search, m: int, refutation: str | None) -> str:
+def _wrong_reason(search: Search, m: int, refutation: str | None) -> tuple[str, dict[str, object]]:
     if refutation is not None:
-        return f"{refutation} escapes"
+        return "judge.escapes", {"move": refutation}
     pos = search.pos
     search.enter(m)
     try:
         replies, in_check, dead = legal_replies(pos)
         if not replies:
-            return f"the move ends the game by {terminal_status(replies, in_check, dead)}"
-        return "the move does not win in time"
+            return "judge.ends_game", {"status": terminal_status(replies, in_check, dead)}
+        return "judge.too_slow", {}
     finally:
         search.leave()
 

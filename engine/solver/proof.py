@@ -79,17 +79,17 @@ class Node:
     @classmethod
     def from_data(cls, data: Any) -> Node:
         if not isinstance(data, dict) or not isinstance(data.get("d"), int):
-            raise SolverInputError("malformed proof tree node")
+            raise SolverInputError("solver.malformed_tree", {"part": "node"})
         moves = data.get("m", [])
         replies = data.get("r", [])
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise SolverInputError("malformed proof tree moves")
+            raise SolverInputError("solver.malformed_tree", {"part": "moves"})
         if not isinstance(replies, list):
-            raise SolverInputError("malformed proof tree replies")
+            raise SolverInputError("solver.malformed_tree", {"part": "replies"})
         pairs = []
         for item in replies:
             if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
-                raise SolverInputError("malformed proof tree reply")
+                raise SolverInputError("solver.malformed_tree", {"part": "reply"})
             pairs.append((item[0], cls.from_data(item[1])))
         ending = data.get("e")
         return cls(
@@ -184,14 +184,14 @@ class Proof:
     @classmethod
     def from_data(cls, data: Any) -> Proof:
         if not isinstance(data, dict):
-            raise SolverInputError("a proof must be a JSON object")
+            raise SolverInputError("solver.proof_not_object")
         version = data.get("v")
         if version != FORMAT_VERSION:
-            raise SolverInputError(f"unknown proof format version {version!r}")
+            raise SolverInputError("solver.proof_version", {"version": repr(version)})
         try:
             status = data["status"]
             if status not in STATUSES:
-                raise SolverInputError(f"unknown proof status {status!r}")
+                raise SolverInputError("solver.proof_status", {"status": status})
             tree = data.get("tree")
             return cls(
                 variant=str(data["variant"]),
@@ -214,12 +214,12 @@ class Proof:
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, SolverInputError):
                 raise
-            raise SolverInputError(f"malformed proof: {exc}") from None
+            raise SolverInputError("solver.malformed_proof", {"detail": exc}) from None
 
     @classmethod
     def from_json(cls, text: str) -> Proof:
         try:
             data = json.loads(text)
         except (TypeError, ValueError) as exc:
-            raise SolverInputError(f"a proof must be JSON: {exc}") from None
+            raise SolverInputError("solver.proof_not_json", {"detail": exc}) from None
         return cls.from_data(data)

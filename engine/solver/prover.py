@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from engine.errors import english
 from engine.position import Position
 from engine.rules import repetition_outcome
 from engine.solver.movegen import legal_replies
@@ -17,20 +18,20 @@ TREE_LIMIT = 4000  # attacker nodes in a stored solution tree
 def check_request(pos: Position, goal: str, max_moves: int, mode: str) -> None:
     """Raise ``SolverInputError`` unless the prover can take this request."""
     if not isinstance(pos, Position):
-        raise SolverInputError(f"expected a Position, not {type(pos).__name__}")
+        raise SolverInputError("solver.not_a_position", {"type": type(pos).__name__})
     if goal not in GOALS:
-        raise SolverInputError(f"unknown goal {goal!r} (known: {', '.join(GOALS)})")
+        raise SolverInputError("solver.unknown_goal", {"goal": goal, "known": ", ".join(GOALS)})
     if mode not in MODES:
-        raise SolverInputError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
+        raise SolverInputError("solver.unknown_mode", {"mode": mode, "known": ", ".join(MODES)})
     if isinstance(max_moves, bool) or not isinstance(max_moves, int):
-        raise SolverInputError(f"the length must be a whole number, not {max_moves!r}")
+        raise SolverInputError("solver.length_not_int", {"value": repr(max_moves)})
     if not 1 <= max_moves <= MAX_MOVES:
-        raise SolverInputError(f"the length must be between 1 and {MAX_MOVES}, not {max_moves}")
+        raise SolverInputError("solver.length_range", {"limit": MAX_MOVES, "value": max_moves})
     if goal == "dead_general" and not pos.variant.dead_general_types:
-        raise SolverInputError(f"{pos.variant.name} has no dead-general rule")
+        raise SolverInputError("solver.no_dead_general", {"variant": pos.variant.name})
     status = pos.status()
     if status != "ongoing":
-        raise SolverInputError(f"the game is already over ({status}): {pos.fen()}")
+        raise SolverInputError("solver.game_over", {"status": status, "fen": pos.fen()})
 
 
 def _iccs(pos: Position, m: int) -> str:
@@ -65,9 +66,10 @@ def solve(
     try:
         shortest = search.distance(max_moves)
         if shortest is None:
-            reason = f"no forced {goal} within {max_moves} moves"
+            code = "proof.no_win"
             if mode == "checks_only" and not search.candidate_moves():
-                reason += " (no checking move)"
+                code = "proof.no_win_no_check"
+            reason = english(code, {"goal": goal, "moves": max_moves})
             return replace(
                 start,
                 nodes=search.nodes,
@@ -83,28 +85,26 @@ def solve(
             status="budget_exhausted",
             nodes=search.nodes,
             seconds=round(search.elapsed(), 3),
-            reason="the node or time budget ran out before the proof was complete",
+            reason=english("proof.budget_exhausted"),
         )
     second = None
     if shortest < max_moves:
         status = "shorter"
-        reason = (
-            f"a forced {goal} in {shortest} (key {', '.join(keys)}) is shorter than "
-            f"the stated {max_moves}"
+        reason = english(
+            "proof.shorter",
+            {"goal": goal, "moves": shortest, "keys": ", ".join(keys), "stated": max_moves},
         )
     elif len(keys) > 1:
         status = "cooked"
         second = keys[1]
-        reason = f"more than one key: {', '.join(keys)}"
+        reason = english("proof.cooked", {"keys": ", ".join(keys)})
     else:
         status = "sound_unique"
         reason = ""
     builder = _TreeBuilder(search, tree_limit)
     tree = builder.build(shortest, [])
     if builder.exhausted:
-        reason = (reason + "; " if reason else "") + (
-            "the solution tree was cut where the budget ran out"
-        )
+        reason = (reason + "; " if reason else "") + english("proof.tree_cut")
     return replace(
         start,
         status=status,

@@ -30,13 +30,17 @@ async function analyse(body) {
     headers: {
       "Content-Type": "application/json",
       Accept: "application/json",
+      // the server says what went wrong in the page's language
+      "Accept-Language": document.documentElement.lang || "zh-hans",
       "X-CSRFToken": cookie("csrftoken"),
     },
     body: JSON.stringify(body),
   });
   const data = await response.json();
   if (!response.ok) {
+    // data.error.message is already in the reader's language (code and params beside it)
     const error = new Error(data.error ? data.error.message : response.statusText);
+    error.code = data.error ? data.error.code : null;
     error.extra = data.error ? data.error.extra : {};
     throw error;
   }

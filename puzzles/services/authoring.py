@@ -18,6 +18,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -29,7 +31,11 @@ from core.exceptions import ApplicationError
 from engine import EngineError, Move, Position, find_variant
 from puzzles import proving
 from puzzles.models import Goal, Puzzle, Variant
+from puzzles.rejections import rejection_text
 from puzzles.services.bank import puzzle_publish
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -66,40 +72,34 @@ def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: in
     Missile Xiangqi.
     """
     if variant not in Variant.values:
-        raise ApplicationError(f"Unknown variant {variant!r}.", {"field": "variant"})
-    if goal not in Goal.values:
-        raise ApplicationError(f"Unknown goal {goal!r}.", {"field": "goal"})
-    if goal == Goal.DEAD_GENERAL and not find_variant(variant).dead_general_types:
-        raise ApplicationError(
-            "A dead-general puzzle needs Missile Xiangqi (feidan): only missiles can leave a "
-            "general dead.",
-            {"field": "goal"},
+        raise ApplicationError.coded(
+            "puzzle.unknown_variant", {"variant": variant}, {"field": "variant"}
         )
+    if goal not in Goal.values:
+        raise ApplicationError.coded("puzzle.unknown_goal", {"goal": goal}, {"field": "goal"})
+    if goal == Goal.DEAD_GENERAL and not find_variant(variant).dead_general_types:
+        raise ApplicationError.coded("puzzle.dead_general_needs_feidan", extra={"field": "goal"})
     if not 1 <= moves_to_win <= MAX_AUTHORED_MOVES:
-        raise ApplicationError(
-            f"The number of moves must be between 1 and {MAX_AUTHORED_MOVES}.",
-            {"field": "moves_to_win"},
+        raise ApplicationError.coded(
+            "puzzle.moves_range", {"limit": MAX_AUTHORED_MOVES}, {"field": "moves_to_win"}
         )
     try:
         position = Position.from_fen(variant, fen)
     except EngineError as error:
-        reason = getattr(error, "reason", None) or str(error)
         rank = getattr(error, "rank", None)
-        where = f"rank {rank}: " if rank is not None else ""
-        raise ApplicationError(
-            f"This position is not legal: {where}{reason}", {"field": "fen", "rank": rank}
-        ) from None
+        raise ApplicationError.from_engine(error, {"field": "fen", "rank": rank}) from None
     outcome = position.outcome()
     if outcome is not None:
-        raise ApplicationError(
-            f"The game is already over in this position ({outcome.termination}).",
+        raise ApplicationError.coded(
+            "puzzle.game_over",
+            {"termination": outcome.termination},
             {"field": "fen", "termination": outcome.termination},
         )
     return PositionCheck(fen=position.fen(), turn=position.turn)
 
 
 def puzzle_draft_create(
-    *, author: object, variant: str, fen: str, goal: str, moves_to_win: int, title: str = ""
+    *, author: User, variant: str, fen: str, goal: str, moves_to_win: int, title: str = ""
 ) -> Puzzle:
     checked = puzzle_position_check(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
     return Puzzle.objects.create(
@@ -114,24 +114,23 @@ def puzzle_draft_create(
     )
 
 
-def _editable(puzzle: Puzzle, author: object) -> None:
+def _editable(puzzle: Puzzle, author: User) -> None:
     if puzzle.author_id is None or puzzle.author_id != getattr(author, "pk", None):
         raise PermissionDenied("Only the author can change this puzzle.")
     if puzzle.status == Puzzle.Status.PUBLISHED:
-        raise ApplicationError(
-            "A published puzzle cannot be changed.", {"status": puzzle.status, "code": "published"}
+        raise ApplicationError.coded(
+            "puzzle.published", extra={"status": puzzle.status, "code": "published"}
         )
     if puzzle.status == Puzzle.Status.VERIFYING:
-        raise ApplicationError(
-            "The puzzle is being verified; wait for the result before changing it.",
-            {"status": puzzle.status, "code": "verifying"},
+        raise ApplicationError.coded(
+            "puzzle.verifying", extra={"status": puzzle.status, "code": "verifying"}
         )
 
 
 def puzzle_draft_update(
     *,
     puzzle: Puzzle,
-    author: object,
+    author: User,
     variant: str | None = None,
     fen: str | None = None,
     goal: str | None = None,
@@ -197,7 +196,7 @@ def _proving_queue_check(puzzle: Puzzle) -> None:
         )
 
 
-def puzzle_draft_submit(*, puzzle: Puzzle, author: object) -> Puzzle:
+def puzzle_draft_submit(*, puzzle: Puzzle, author: User) -> Puzzle:
     """Queue the draft for verification by the prover (a Celery task).
 
     Raises ``ApplicationError`` when the author has another puzzle being verified, and
@@ -238,50 +237,37 @@ def _san(variant: str, fen: str, line: list[str]) -> str:
 
 
 def rejection_message(puzzle: Puzzle, result: proving.ProofResult) -> tuple[str, dict[str, object]]:
-    """Why a proof result does not allow publishing: (message for the author, details)."""
+    """Why a proof result does not allow publishing: (the English sentence, for logs; the
+    details, which also hold what ``puzzles.rejections.rejection_text`` says in the reader's
+    language: ``kind`` and the values of its sentence)."""
     details: dict[str, object] = {
         "kind": result.status,
         "nodes": result.nodes,
         "seconds": round(result.seconds, 2),
         **result.details,
+        "goal": puzzle.goal,
+        "moves": puzzle.moves_to_win,
     }
-    n = puzzle.moves_to_win
-    goal_text = {"mate": "checkmate", "dead_general": "dead general", "win": "a win"}[puzzle.goal]
     if result.status == proving.COOKED:
         keys = result.key_moves
         details["keys"] = keys
-        message = (
-            f"Cooked: more than one first move forces {goal_text} in {n}: "
-            f"{_san(puzzle.variant, puzzle.fen, keys[:1])} and also "
-            + "; ".join(_san(puzzle.variant, puzzle.fen, [k]) for k in keys[1:3])
-            + "."
-        )
+        details["keys_text"] = "; ".join(_san(puzzle.variant, puzzle.fen, [k]) for k in keys[:3])
     elif result.status == proving.SHORTER:
-        shorter = result.moves_to_win
-        details["moves_to_win"] = shorter
-        line = result.key_moves[:1]
-        message = f"There is a shorter win: {goal_text} in {shorter}" + (
-            f", starting {_san(puzzle.variant, puzzle.fen, line)}." if line else "."
-        )
+        details["moves_to_win"] = result.moves_to_win
+        details["moves"] = result.moves_to_win
+        details["keys_text"] = _san(puzzle.variant, puzzle.fen, result.key_moves[:1])
     elif result.status == proving.NO_WIN:
         escape = result.details.get("escape")
-        message = f"No forced {goal_text} in {n}"
         if isinstance(escape, list) and len(escape) == 2:
             details["escape"] = escape
-            attempt_text = _san(puzzle.variant, puzzle.fen, escape[:1])
             line = _san(puzzle.variant, puzzle.fen, escape).split(", ")
-            reply_text = line[1] if len(line) > 1 else escape[1]
-            message += f": against the try {attempt_text}, the defence {reply_text} escapes"
-        message += "."
+            details["attempt"] = line[0]
+            details["reply"] = line[1] if len(line) > 1 else escape[1]
     elif result.status == proving.BUDGET_EXHAUSTED:
-        message = (
-            "Too hard to prove within the budget: the prover could not finish "
-            f"({result.nodes} positions, {result.seconds:.0f} s). Try a shorter or simpler puzzle."
-        )
-    else:
+        details["seconds"] = round(result.seconds)
+    message = rejection_text(details, "", "en")
+    if not message:
         message = f"Not published: {result.status}."
-    if result.reason and result.status != proving.BUDGET_EXHAUSTED:
-        message += f" ({result.reason})"
     return message, details
 
 
@@ -308,7 +294,12 @@ def puzzle_verify(
         )
     except EngineError as error:
         result = proving.ProofResult(
-            status="invalid", moves_to_win=None, key_moves=[], mode=proving.FULL, reason=str(error)
+            status="invalid",
+            moves_to_win=None,
+            key_moves=[],
+            mode=proving.FULL,
+            reason=str(error),
+            details={"error": {"code": error.code, "params": dict(error.params)}},
         )
     with transaction.atomic():
         puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)
@@ -351,6 +342,6 @@ def puzzle_verifications_requeue(*, now: datetime | None = None) -> list[int]:
         Puzzle.objects.filter(pk__in=stuck).update(verify_requested_at=now)
         for puzzle_id in stuck:
             transaction.on_commit(
-                lambda pk=puzzle_id: puzzle_verify_task.apply_async((pk,), ignore_result=True)
+                partial(puzzle_verify_task.apply_async, (puzzle_id,), ignore_result=True)
             )
     return stuck

@@ -81,8 +81,14 @@ def puzzle_publish(*, puzzle: Puzzle, result: proving.ProofResult) -> Puzzle:
     return puzzle
 
 
+# Why a shipped puzzle that has left the bank file is no longer offered.
+RETIRED_REASON = "no longer in the shipped bank"
+
+
 def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
-    """Put the shipped bank into the database; returns counts (added, updated, total)."""
+    """Put the shipped bank into the database; returns counts (added, updated, retired,
+    total). A shipped puzzle that has left the file (e.g. one whose position no game can
+    reach, RULES §3) is retired: rejected with its reason, kept for the attempts made on it."""
     entries = read_bank(path)
     themes = theme_catalogue_sync()
     added = updated = 0
@@ -143,4 +149,17 @@ def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
             ],
             batch_size=500,
         )
-    return {"added": added, "updated": updated, "total": len(entries)}
+        retired = (
+            Puzzle.objects.filter(
+                source__in=[Puzzle.Source.MINED, Puzzle.Source.CLASSIC],
+                source_key__isnull=False,
+                status=Puzzle.Status.PUBLISHED,
+            )
+            .exclude(source_key__in=[e["key"] for e in entries])
+            .update(
+                status=Puzzle.Status.REJECTED,
+                rejection_reason=RETIRED_REASON,
+                rejection={"kind": "retired"},
+            )
+        )
+    return {"added": added, "updated": updated, "retired": retired, "total": len(entries)}

@@ -75,9 +75,9 @@ class AttemptPosition:
 def _moves_check(puzzle: Puzzle, moves: Sequence[str]) -> Position:
     """Replay ``moves`` from the puzzle; refuse anything that is not a legal line from it."""
     if len(moves) > 2 * puzzle.moves_to_win - 1:
-        raise ApplicationError(
-            f"Too many moves: a puzzle in {puzzle.moves_to_win} has at most "
-            f"{2 * puzzle.moves_to_win - 1} moves of both sides.",
+        raise ApplicationError.coded(
+            "solving.too_many_moves",
+            {"moves": puzzle.moves_to_win, "limit": 2 * puzzle.moves_to_win - 1},
             {"field": "moves"},
         )
     position = Position.from_fen(puzzle.variant, puzzle.fen)
@@ -85,13 +85,14 @@ def _moves_check(puzzle: Puzzle, moves: Sequence[str]) -> Position:
         try:
             move = Move.from_iccs(text)
             if position.outcome() is not None or move not in position.legal_moves:
-                raise ApplicationError(
-                    f"Move {index + 1} ({text}) is not a legal move in this line.",
+                raise ApplicationError.coded(
+                    "solving.not_in_line",
+                    {"index": index + 1, "input": text},
                     {"field": "moves", "index": index, "move": text, "fen": position.fen()},
                 )
         except EngineError as error:
-            raise ApplicationError(
-                f"Move {index + 1}: {error}", {"field": "moves", "index": index, "move": text}
+            raise ApplicationError.from_engine(
+                error, {"field": "moves", "index": index, "move": text}, index=index + 1, input=text
             ) from None
         position.push(move)
     return position
@@ -116,7 +117,7 @@ def _played(position: Position, line: Sequence[str]) -> list[PlayedMove]:
 
 def _require_proof(puzzle: Puzzle) -> dict[str, object]:
     if puzzle.proof is None:
-        raise ApplicationError("This puzzle has not been proved yet.", {"status": puzzle.status})
+        raise ApplicationError.coded("solving.not_proved", extra={"status": puzzle.status})
     return puzzle.proof
 
 
@@ -174,8 +175,8 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
     """
     _require_proof(puzzle)
     if len(moves) % 2 == 0:
-        raise ApplicationError(
-            "The line must end with your move.", {"field": "moves", "length": len(moves)}
+        raise ApplicationError.coded(
+            "solving.ends_with_reply", extra={"field": "moves", "length": len(moves)}
         )
     position = _moves_check(puzzle, moves)
     moves = [Move.from_iccs(m).iccs() for m in moves]

@@ -187,11 +187,34 @@ def test_moves_can_be_typed_in_chinese_or_iccs(page: Page) -> None:
     expect(page.locator("#move-list td.move")).to_have_count(2)
 
 
+def test_an_illegal_move_is_said_in_the_pages_language_inside_its_box(page: Page) -> None:
+    open_board(page, "variant=xinban")
+    page.fill("#move-input", "h2e3")
+    page.press("#move-input", "Enter")
+    box = page.locator("#error")
+    expect(box).to_have_text("第 1 步（h2e3）：h2 上的炮走不到 e3。")
+    text = box.inner_text()
+    assert "+C" not in text and "/" not in text and "illegal" not in text
+    fits = page.evaluate(
+        "() => { const b = document.getElementById('error');"
+        " return b.scrollWidth <= b.clientWidth + 1; }"
+    )
+    assert fits
+    # a long unreadable move wraps inside the box too
+    page.fill("#move-input", "炮" * 16 + "x" * 40)
+    page.press("#move-input", "Enter")
+    expect(box).to_contain_text("超过 16 个字符")
+    assert page.evaluate(
+        "() => { const b = document.getElementById('error');"
+        " return b.scrollWidth <= b.clientWidth + 1; }"
+    )
+
+
 def test_pasted_fen_and_variant_switch(page: Page) -> None:
     open_board(page, "variant=xiangqi")
     page.fill("#fen-input", "not a fen")
     page.click("#fen-load")
-    expect(page.locator("#error")).to_contain_text("FEN")
+    expect(page.locator("#error")).to_contain_text("局面不合法")
     page.fill("#fen-input", MATE_IN_ONE["xiangqi"])
     page.click("#fen-load")
     expect(page.locator("#error")).to_be_hidden()

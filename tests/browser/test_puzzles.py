@@ -185,7 +185,7 @@ def test_the_editor_rejects_an_illegal_position_at_once(page: Page, live_server:
     page.click("#palette-black button[data-piece='k']")
     page.mouse.click(*point(page, "d9"))  # lift Black's general: no general left
     expect(page.locator("#editor-check")).to_have_attribute("data-ok", "0")
-    expect(page.locator("#editor-check")).to_contain_text("general")
+    expect(page.locator("#editor-check")).to_contain_text("局面不合法：黑方没有将。")
 
 
 def test_dashboard_shows_ratings_and_replays(

@@ -122,7 +122,8 @@ def test_bad_fen_is_a_400_naming_the_problem(client: Client) -> None:
     response = analyse(client, variant="xiangqi", fen="rnbakabnr/9/1c5c1/p1p1p1p1p/9/9 w - - 0 1")
     assert response.status_code == 400
     error = response.json()["error"]
-    assert "FEN" in error["message"]
+    assert error["code"] == "fen.rank_count" and error["params"]["count"] == 6
+    assert error["message"].startswith("局面不合法")  # the default language
     assert error["extra"]["field"] == "fen"
     assert error["extra"]["reason"]
 

@@ -24,7 +24,7 @@ def test_an_unreachable_database_is_a_503_for_the_api() -> None:
     assert response.status_code == 503  # type: ignore[attr-defined]
     assert response["Retry-After"] == str(RETRY_AFTER_SECONDS)  # type: ignore[index]
     body = json.loads(response.content)  # type: ignore[attr-defined]
-    assert set(body["error"]) == {"message", "extra"}
+    assert set(body["error"]) == {"message", "code", "params", "extra"}
 
 
 def test_an_unreachable_database_is_a_503_page_elsewhere() -> None:

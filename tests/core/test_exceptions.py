@@ -13,7 +13,9 @@ def test_application_error_becomes_a_json_400() -> None:
     response = api_exception_handler(ApplicationError("bad FEN", {"field": "fen"}), {})
     assert response is not None
     assert response.status_code == 400
-    assert response.data == {"error": {"message": "bad FEN", "extra": {"field": "fen"}}}
+    assert response.data == {
+        "error": {"message": "bad FEN", "code": None, "params": {}, "extra": {"field": "fen"}}
+    }
 
 
 def test_application_error_extra_defaults_to_empty() -> None:

@@ -26,7 +26,7 @@ def post_raw(client: Client, body: bytes | str, content_type: str = "application
 def assert_error(response: Any, status: int) -> dict[str, Any]:
     assert response.status_code == status, response.content[:500]
     body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"message", "extra"}
+    assert set(body) == {"error"} and set(body["error"]) == {"message", "code", "params", "extra"}
     assert body["error"]["message"]
     return body["error"]
 

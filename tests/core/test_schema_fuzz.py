@@ -4,7 +4,7 @@ Every operation of ``/api/schema/`` is called with requests generated from the s
 and invalid ones, as an anonymous visitor and as a logged-in user (with the CSRF token, as
 the site's pages send it). No answer may be a server error, and every answer must match the
 schema: a documented status code, the documented content type, and a body of the documented
-shape (errors included: ``{"error": {"message", "extra"}}``).
+shape (errors included: ``{"error": {"message", "code", "params", "extra"}}``).
 """
 
 from __future__ import annotations

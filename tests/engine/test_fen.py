@@ -183,3 +183,73 @@ def test_a_fen_that_is_not_a_string_is_rejected() -> None:
 def test_a_very_long_fen_is_rejected() -> None:
     with pytest.raises(InvalidFenError, match="longer"):
         Position.from_fen("xiangqi", "9/" * 1000)
+
+
+# -- RULES §3: a number in a rank is read whole -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        ("xiangqi", "3k5/9/9/9/9/9/9/9/45/4K4 w - - 0 1"),
+        ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P111P1P/1C5C1/9/RNBAKABNR w - - 0 1"),
+        ("xinban", "3k5/9/9/9/9/9/9/9/18/4K4 w - - 0 1"),
+        ("feidan", "5k5/11/11/11/11/11/11/11/29/5K5 w - - 0 1"),
+        ("feidan", "5k5/11/11/11/11/11/11/11/1a12/5K5 w - - 0 1"),
+    ],
+)
+def test_a_number_in_a_rank_is_read_whole(variant: str, fen: str) -> None:
+    with pytest.raises(InvalidFenError) as caught:
+        Position.from_fen(variant, fen)
+    assert caught.value.rank is not None
+    assert "points" in str(caught.value)
+
+
+def test_a_number_in_a_rank_is_read_whole_runs_of_ten_and_eleven_still_parse() -> None:
+    fen = "4k6/11/11/11/11/11/11/11/1R9/5K5 w - - 0 1"
+    assert Position.from_fen("feidan", fen).fen() == fen
+
+
+# -- RULES §3, Ruling: material a game can reach ------------------------------------
+
+TOO_MUCH = [
+    # the feidan puzzle bank's dead-general constructions: three black advisors
+    ("feidan", "4aka4/3M7/4a6/5F5/11/11/11/11/2c8/6K4 w - - 0 1", "Black has 3 advisors"),
+    ("xiangqi", "3akab2/4a4/9/9/9/9/9/9/9/4K4 w - - 0 1", "Black has 3 advisors"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/B3B3B/9/4K4 w - - 0 1", "Red has 3 elephants"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/9/NNN1K4 w - - 0 1", "Red has 3 horses"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/9/RRR1K4 w - - 0 1", "Red has 3 chariots"),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/9/CCC1K4 w - - 0 1", "Red has 3 cannons"),
+    ("xiangqi", "3k5/9/9/9/9/PPPPPP3/9/9/9/4K4 w - - 0 1", "Red has 6 soldiers"),
+    ("feidan", "4k6/11/11/11/11/11/11/11/11/FFF2K5 w - - 0 1", "Red has 3 fighters"),
+    ("feidan", "4k6/11/11/11/11/11/11/11/11/MMM2K5 w - - 0 1", "Red has 3 missiles"),
+    # xinban: a side may hold four chariots, but not five
+    ("xinban", "3k5/9/9/9/9/9/9/9/9/RRRRKR3 w - - 0 1", "Red has 5 chariots"),
+    # and never more than four of a kind stand on the board together
+    ("xinban", "3k5/9/9/9/9/9/9/9/rr7/RRR1K4 w - - 0 1", "5 chariots on the board"),
+    # a turncoat is never gained: at most the two of the start
+    ("xinban", "3k5/9/9/9/9/9/9/9/9/+N+N+N1K4 w - - 0 1", "Red has 3 turncoat horses"),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "reason"), TOO_MUCH)
+def test_material_a_game_can_reach_more_is_rejected(variant: str, fen: str, reason: str) -> None:
+    with pytest.raises(InvalidFenError) as caught:
+        Position.from_fen(variant, fen)
+    assert reason in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        # two of each, five soldiers: a full army
+        ("xiangqi", "3k5/9/9/9/9/9/PPPPP4/9/9/RRNNKCC2 w - - 0 1"),
+        # xinban: four chariots on one side after two defections
+        ("xinban", "3k5/9/9/9/9/9/9/9/9/RR+R1K+R3 w - - 0 1"),
+        ("xinban", "3k5/9/9/9/9/9/9/9/9/NNCCK+C+C2 w - - 0 1"),
+        # four horses shared out between the sides
+        ("xinban", "3k5/9/9/9/9/9/9/9/nn7/NN2K4 w - - 0 1"),
+    ],
+)
+def test_material_a_game_can_reach_is_accepted(variant: str, fen: str) -> None:
+    assert Position.from_fen(variant, fen).fen() == fen

@@ -11,8 +11,8 @@ from engine import Position
 SPECIAL = [
     ("feidan", "m2b7/4k6/11/11/1r5b3/7B3/11/1C9/11/M4KA4 b - - 0 1"),
     ("feidan", "6k3m/11/6a4/2C8/3F7/3B3B3/4m3C2/Nc3K5/4pA5/5R4M b - - 0 1"),
-    ("xinban", "r4+C2+n/4+n4/1+r3k3/4P4/9/2C2+r2+N/9/2C6/9/+n2K5 w - - 0 1"),
-    ("xinban", "P7+r/4a4/b2aka3/8+C/7r1/9/9/B2A1+C3/5K3/9 b - - 0 1"),
+    ("xinban", "r4+C2+n/4+n4/1+r3k3/4P4/9/2C2+r2+N/9/2C6/9/n2K5 w - - 0 1"),
+    ("xinban", "P7+r/9/b2aka3/8+C/7r1/9/9/B2A1+C3/5K3/9 b - - 0 1"),
 ]
 
 

@@ -20,9 +20,10 @@ from engine.notation import chinese, parse_chinese
 XIANGQI_START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 # Soldiers stacked on two files for each side.
-SOLDIER_STACKS = "3k5/9/P1P6/P1P6/P1P6/p1p1p4/p1p1p4/9/9/4K4 w - - 0 1"
-# Four red chariots, two on file 九 and two (one turncoat) on file 三.
-FOUR_CHARIOTS = "2+rk5/2r4+n1/9/7+c1/9/9/9/R5+R2/R5R2/1N2K4 w - - 0 1"
+SOLDIER_STACKS = "3k5/9/P1P6/P1P6/2P6/p1p1p4/p3p4/9/9/4K4 w - - 0 1"
+# Four red chariots (all a game has), two on file 九 and two (one turncoat)
+# on file 三.
+FOUR_CHARIOTS = "3k5/7+n1/9/7+c1/9/9/9/R5+R2/R5R2/1N2K4 w - - 0 1"
 # Two red fighters on file 十一, missiles in all four base corners.
 FIGHTER_STACK = "m3k5m/11/10f/11/F10/10f/11/F10/11/M4K4M w - - 0 1"
 
@@ -269,20 +270,37 @@ def test_one_crowded_file_drops_the_file_number() -> None:
     assert parse_chinese(pos, "前兵九进一") == iccs("a7a8")
 
 
-def test_advisors_on_one_file_are_written_front_rear() -> None:
+def test_advisors_on_one_file_are_written_with_the_file_number() -> None:
     pos = at("xiangqi", "3k5/9/9/9/9/9/9/3A5/9/3AK4 w - - 0 1")
-    assert chinese(pos, iccs("d0e1")) == "后仕进五"
-    assert chinese(pos, iccs("d2e1")) == "前仕退五"
-    # the file form is never ambiguous for advisors: only one can go each way
+    assert chinese(pos, iccs("d0e1")) == "仕六进五"
+    assert chinese(pos, iccs("d2e1")) == "仕六退五"
+    # the file form is never ambiguous: only one advisor can go each way
     assert parse_chinese(pos, "仕六进五") == iccs("d0e1")
     assert parse_chinese(pos, "仕六退五") == iccs("d2e1")
+    # 前/后 is still read
+    assert parse_chinese(pos, "后仕进五") == iccs("d0e1")
+    assert parse_chinese(pos, "前仕退五") == iccs("d2e1")
 
 
-def test_elephants_on_one_file_are_written_front_rear() -> None:
+def test_advisors_on_one_file_are_written_with_the_file_number_black_and_feidan() -> None:
+    black = at("xiangqi", "3ak4/9/3a5/9/9/9/9/9/9/3K5 b - - 0 1")
+    assert chinese(black, iccs("d9e8")) == "士4进5"
+    assert chinese(black, iccs("d7e8")) == "士4退5"
+    assert parse_chinese(black, "后士进5") == iccs("d9e8")
+    assert parse_chinese(black, "前士退5") == iccs("d7e8")
+    feidan = at("feidan", "4k6/11/11/11/11/11/11/4A6/11/4A1K4 w - - 0 1")
+    assert chinese(feidan, iccs("e0f1")) == "仕七进六"
+    assert chinese(feidan, iccs("e2f1")) == "仕七退六"
+
+
+def test_elephants_on_one_file_are_written_with_the_file_number() -> None:
     pos = at("xiangqi", "3k5/9/9/9/9/2B6/9/9/9/2B1K4 w - - 0 1")
-    assert chinese(pos, iccs("c0e2")) == "后相进五"
-    assert chinese(pos, iccs("c4e2")) == "前相退五"
+    assert chinese(pos, iccs("c0e2")) == "相七进五"
+    assert chinese(pos, iccs("c4e2")) == "相七退五"
+    assert parse_chinese(pos, "相七进五") == iccs("c0e2")
     assert parse_chinese(pos, "相七退五") == iccs("c4e2")
+    assert parse_chinese(pos, "后相进五") == iccs("c0e2")
+    assert parse_chinese(pos, "前相退五") == iccs("c4e2")
 
 
 def test_turncoat_is_named_like_its_plain_piece() -> None:

@@ -33,7 +33,7 @@ REAL_FENS = [
     ("xiangqi", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"),
     ("feidan", "m3k5m/11/11/11/11/11/10M/11/11/M4K5 w - - 0 1"),
     ("feidan", "6k3m/11/6a4/2C8/3F7/3B3B3/4m3C2/Nc3K5/4pA5/5R4M b - - 0 1"),
-    ("xinban", "r4+C2+n/4+n4/1+r3k3/4P4/9/2C2+r2+N/9/2C6/9/+n2K5 w - - 0 1"),
+    ("xinban", "r4+C2+n/4+n4/1+r3k3/4P4/9/2C2+r2+N/9/2C6/9/n2K5 w - - 0 1"),
     ("xinban", "5k3/9/2+n6/9/p8/9/9/9/4A4/3K+R4 w - - 12 30"),
 ]
 

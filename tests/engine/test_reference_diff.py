@@ -12,6 +12,8 @@ from reference_rules import RefPosition
 from engine import InvalidFenError, Move, Position, find_variant
 
 DATA = Path(__file__).parent / "data"
+# what one side's start gives (RULES §3, material a game can reach)
+START_COUNT = {"a": 2, "b": 2, "n": 2, "r": 2, "c": 2, "p": 5, "f": 2, "m": 2}
 
 
 def random_fen(rng: random.Random, variant: str) -> str:
@@ -44,9 +46,9 @@ def random_fen(rng: random.Random, variant: str) -> str:
         if not red and kind in "abpm":
             points = [(f, 9 - r) for f, r in points]
         free = [p for p in points if p not in board]
-        if not free:
-            continue
         letter = kind.upper() if red else kind
+        if not free or sum(1 for q in board.values() if q[-1] == letter[-1]) >= START_COUNT[kind]:
+            continue  # RULES §3: no more of a kind than a side starts with
         if variant == "xinban" and kind in "rnc" and rng.random() < 0.6:
             letter = "+" + letter
         board[rng.choice(free)] = letter

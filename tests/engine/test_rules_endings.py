@@ -267,3 +267,83 @@ def test_attack_power_claims_exist_only_in_xinban() -> None:
     fen = "5k3/9/2n6/9/9/9/9/9/4A4/3KN4 w - - 0 1"
     assert not can_claim_draw(Position.from_fen("xiangqi", fen), "red")
     assert attack_power(Position.from_fen("xiangqi", fen), "red") == 0
+
+
+# -- RULES §8, Ruling: chase with missiles (feidan) ---------------------------------
+
+
+def test_chase_with_missiles_a_base_to_base_attack_attacks_nothing() -> None:
+    # Red's missile shuttles between its base corners a0 and k0; from each it
+    # faces a black missile in Black's base (a9, k9), but hitting it would
+    # only destroy the red missile itself (§5.4): no chase, a draw
+    fen = "m4k4m/11/11/11/11/11/11/11/4K6/M10 w - - 0 1"
+    outcomes = play("feidan", fen, "a0k0 f9f8 k0a0 f8f9 a0k0 f9f8 k0a0 f8f9")
+    assert outcomes[:7] == [None] * 7
+    assert outcomes[7] == Outcome("repetition", None)
+
+
+def test_chase_with_missiles_a_collision_is_a_trade() -> None:
+    # Red's chariot follows Black's lone missile from file to file: a chariot
+    # hitting a missile dies with it, a trade of a 9 for a 6: no chase
+    fen = "4k6/11/m10/11/11/11/11/11/1R9/5K5 w - - 0 1"
+    cycle = "b1a1 a7b7 a1b1 b7a7"
+    outcomes = play("feidan", fen, f"{cycle} {cycle}")
+    assert outcomes[7] == Outcome("repetition", None)
+
+
+def test_chase_with_missiles_a_collision_with_a_more_valuable_target_chases() -> None:
+    # Red's missile follows Black's lone chariot: the trade wins a 9 for a 6
+    fen = "4k6/11/r10/11/11/11/11/11/1M9/5K5 w - - 0 1"
+    cycle = "b1a1 a7b7 a1b1 b7a7"
+    outcomes = play("feidan", fen, f"{cycle} {cycle}")
+    assert outcomes[7] == Outcome("perpetual_chase", "black")
+
+
+def test_chase_with_missiles_a_cannon_on_a_missile_is_an_ordinary_threat() -> None:
+    # Red's cannon follows Black's missile, the soldiers a5 and b5 its
+    # screens; a cannon survives taking a missile, and the missile is
+    # unprotected: a chase (the missile's own attacks on the soldiers are
+    # trades of a 6 for a 1, no chase)
+    fen = "4k6/11/m10/11/PP9/11/11/11/1C9/5K5 w - - 0 1"
+    cycle = "b1a1 a7b7 a1b1 b7a7"
+    pos = Position.from_fen("feidan", "4k6/11/m10/11/PP9/11/11/11/C10/5K5 w - - 0 1")
+    assert pos.move_effect(pos.parse_move("a1a7")).kind == "cannon_takes_missile"
+    outcomes = play("feidan", fen, f"{cycle} {cycle}")
+    assert outcomes[7] == Outcome("perpetual_chase", "black")
+
+
+# -- RULES §8, Ruling (order): xinban's forced variation after check and chase -----
+
+
+def test_xinban_forced_variation_covers_mutual_perpetual_check() -> None:
+    # both sides check with every move (as above); Black's horse h8 could
+    # block on f7, so Black's completing e6f6 was not forced: Black loses
+    fen = "4rk3/7n1/9/5c3/5P3/9/9/5C3/9/4K4 w - - 0 1"
+    cycle = "f5e5 f6e6 e5f5 e6f6"
+    pos = Position.from_fen("xinban", fen)
+    outcomes = []
+    for move in f"{cycle} {cycle}".split():
+        pos.push_iccs(move)
+        assert pos.is_check()
+        outcomes.append(pos.outcome())
+    assert outcomes[:7] == [None] * 7
+    assert outcomes[7] == Outcome("forced_variation", "red")
+    # the same cycle in xiangqi is a plain draw
+    assert play("xiangqi", fen, f"{cycle} {cycle}")[7] == Outcome("repetition", None)
+
+
+def test_xinban_forced_variation_after_one_sided_perpetual_chase() -> None:
+    # one-sided chase is judged first: the chaser (Red) loses, though Black
+    # completed the repetition
+    assert play("xinban", CHASE, f"{CHASE_CYCLE} {CHASE_CYCLE}")[7] == Outcome(
+        "perpetual_chase", "black"
+    )
+
+
+def test_xinban_forced_variation_covers_a_protected_lesser_target() -> None:
+    # Red's attack on a protected cannon is no chase, so no one-sided chase:
+    # forced variation decides, and Black completed the repetition
+    fen = "3k5/9/c2r5/9/9/9/9/9/1R7/4K4 w - - 0 1"
+    assert play("xinban", fen, f"{CHASE_CYCLE} {CHASE_CYCLE}")[7] == Outcome(
+        "forced_variation", "red"
+    )

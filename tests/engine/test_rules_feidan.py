@@ -252,7 +252,7 @@ def test_dead_general_a_missile_check_from_outside_the_palace_is_ordinary() -> N
 
 
 def test_dead_general_with_no_help_a_missile_outside_the_palace_mates() -> None:
-    pos = fd("5k5/11/11/11/4mmm4/11/11/11/11/5K5 w - - 0 1")
+    pos = fd("5k5/11/11/11/4rmr4/11/11/11/11/5K5 w - - 0 1")
     assert pos.status() == "checkmate"
     assert pos.outcome() == Outcome("checkmate", "black")
 

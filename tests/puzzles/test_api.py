@@ -217,7 +217,8 @@ def test_authoring_flow_and_permissions(make_puzzle, make_user) -> None:
         "/api/puzzles/authored/",
         {"variant": "xiangqi", "fen": "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "moves_to_win": 1},
     )
-    assert illegal.status_code == 400 and "faces" in illegal.json()["error"]["message"]
+    assert illegal.status_code == 400
+    assert illegal.json()["error"]["code"] == "fen.other_side_in_check"
     check = post(author, "/api/puzzles/authored/check/", {"variant": "xiangqi", "fen": MATE_IN_2})
     assert check.json() == {"fen": MATE_IN_2, "turn": "red"}
     created = post(
@@ -246,7 +247,7 @@ def test_authoring_flow_and_permissions(make_puzzle, make_user) -> None:
     purl = f"/api/puzzles/authored/{published.pk}/"
     assert patch(stranger, purl, {"title": "theirs"}).status_code == 404
     refused = patch(author, purl, {"title": "changed"})
-    assert refused.status_code == 400 and "published" in refused.json()["error"]["message"]
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "puzzle.published"
     assert post(stranger, f"/api/puzzles/authored/{draft['id']}/submit/").status_code == 404
 
 

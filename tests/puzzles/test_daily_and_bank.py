@@ -104,12 +104,29 @@ def test_the_bank_loads_idempotently(tmp_path: Path) -> None:
     assert write_bank(entries, path) == 2
     assert json.loads(path.read_text())["format"] == 1
     first = bank_load(path)
-    assert first == {"added": 2, "updated": 0, "total": 2}
-    assert bank_load(path) == {"added": 0, "updated": 0, "total": 2}
+    assert first == {"added": 2, "updated": 0, "retired": 0, "total": 2}
+    assert bank_load(path) == {"added": 0, "updated": 0, "retired": 0, "total": 2}
     puzzle = Puzzle.objects.get(variant="feidan")
     assert puzzle.status == Puzzle.Status.PUBLISHED and puzzle.proof == entries[1]["proof"]
     assert {"dead_general", "missile"} <= {t.slug for t in puzzle.themes.all()}
     assert Puzzle.objects.get(variant="xiangqi").rating == 1250.0 + 150.0  # quiet key
+
+
+def test_material_a_game_can_reach_a_puzzle_that_left_the_bank_is_retired(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bank.json"
+    kept = entry(MATE_IN_2, "xiangqi", "mate", 2)
+    gone = entry(DEAD_GENERAL_IN_1, "feidan", "dead_general", 1)
+    write_bank([kept, gone], path)
+    bank_load(path)
+    write_bank([kept], path)
+    assert bank_load(path) == {"added": 0, "updated": 0, "retired": 1, "total": 1}
+    retired = Puzzle.objects.get(source_key=gone["key"])
+    assert retired.status == Puzzle.Status.REJECTED and retired.rejection == {"kind": "retired"}
+    assert Puzzle.objects.get(source_key=kept["key"]).status == Puzzle.Status.PUBLISHED
+    # an authored puzzle is never touched by the bank
+    assert bank_load(path)["retired"] == 0
 
 
 def test_the_shipped_bank_is_well_formed_and_large_enough() -> None:
@@ -151,7 +168,7 @@ def test_after_setup_each_variant_has_a_proved_daily_puzzle(client) -> None:
     # Loading again changes nothing.
     again = StringIO()
     call_command("load_content", "puzzles", stdout=again)
-    assert "(0 added, 0 updated)" in again.getvalue()
+    assert "(0 added, 0 updated, 0 retired)" in again.getvalue()
 
 
 def test_the_visitor_merge_is_registered() -> None:

@@ -20,6 +20,8 @@ export async function api(method, path, body) {
     credentials: "same-origin",
     headers: {
       Accept: "application/json",
+      // errors come back in the page's language
+      "Accept-Language": document.documentElement.lang || "zh-hans",
       ...(body === undefined ? {} : { "Content-Type": "application/json" }),
       "X-CSRFToken": cookie("csrftoken"),
     },

@@ -305,3 +305,12 @@ def test_draw_offers() -> None:
     assert accepts_draw("xiangqi", "3k5/9/9/9/9/9/9/9/9/r3K4 w - - 0 1")
     assert not accepts_draw("xiangqi", "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")
     assert not accepts_draw("xiangqi", start("xiangqi"), level=3)
+
+
+def test_level_one_makes_a_beginners_mistake_the_others_do_not() -> None:
+    # the horse on a5 is protected by the chariot on a9: taking it loses the chariot
+    fen = "r4k3/9/9/9/n8/9/9/9/9/R3K4 w - - 0 1"
+    for seed in range(3):
+        assert bestmove("xiangqi", fen, level=1, seed=seed).move == "a0a5"
+        for level in (2, 3, 8):
+            assert bestmove("xiangqi", fen, level=level, seed=seed).move != "a0a5"

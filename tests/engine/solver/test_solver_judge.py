@@ -8,7 +8,7 @@ from engine import IllegalMoveError, Position
 from engine.solver import Proof, SolverInputError, find_win, judge, solve
 
 QUIET_KEY = "3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1"
-TWO_KEYS = "4k4/R8/1R5R1/9/9/9/9/9/9/3K5 w - - 0 1"
+TWO_KEYS = "4k4/9/1RN3NR1/9/9/9/9/9/9/3K5 w - - 0 1"
 # mate in 5 by checks; after g3g9 d9d8 both e7e8 and e7d7 win (a dual)
 WITH_DUAL = "3k5/4a4/3aP4/9/9/9/6R2/6R2/2pp1p3/1c2K4 w - - 0 1"
 PERPETUAL = "5k3/4P4/9/9/9/9/3PP3N/3r2n2/9/4K4 w - - 0 1"

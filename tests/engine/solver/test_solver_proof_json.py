@@ -9,7 +9,7 @@ from engine import Position
 from engine.solver import Node, Proof, SolverInputError, solve
 
 QUIET_KEY = "3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1"
-TWO_KEYS = "4k4/R8/1R5R1/9/9/9/9/9/9/3K5 w - - 0 1"
+TWO_KEYS = "4k4/9/1RN3NR1/9/9/9/9/9/9/3K5 w - - 0 1"
 PERPETUAL = "5k3/4P4/9/9/9/9/3PP3N/3r2n2/9/4K4 w - - 0 1"
 
 

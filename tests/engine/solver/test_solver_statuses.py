@@ -9,8 +9,9 @@ from engine.solver import Budget, Node, SolverInputError, find_win, solve
 # Red: two soldiers beside Black's general; the soldier's quiet step g8g9
 # is the only key of a mate in 2 (古谱《橘中秘》 "双孙扶老").
 QUIET_KEY = "3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1"
-# Either rook of b7 and h7 mates on rank 9 while a8 holds rank 8.
-TWO_KEYS = "4k4/R8/1R5R1/9/9/9/9/9/9/3K5 w - - 0 1"
+# Either rook of b7 and h7 mates on rank 9 while the horses c7 and g7 hold
+# d9, e8 and f9 (any quiet move stalemates).
+TWO_KEYS = "4k4/9/1RN3NR1/9/9/9/9/9/9/3K5 w - - 0 1"
 # A classic stated as mate in 4 that mates in 3 (b0b9 first).
 STATED_FOUR = "2bk5/r3aR3/n1r1b4/9/9/6R2/9/3n5/4p4/1C3K3 w - - 0 1"
 # A mate in 5 that takes a while in full mode.
@@ -36,7 +37,7 @@ QUIET_COOK = "9/9/3k5/9/7N1/9/4C1P2/9/1CR6/5K3 w - - 0 1"
 
 
 # The same two-rook cook on the 11-file board.
-FEIDAN_TWO_KEYS = "5k5/R10/1R7R1/11/11/11/11/11/11/4K6 w - - 0 1"
+FEIDAN_TWO_KEYS = "5k5/11/1R1N3N1R1/11/11/11/11/11/11/4K6 w - - 0 1"
 
 EVERY_STATUS = [
     ("xiangqi", QUIET_KEY, "mate", 2, "sound_unique"),
@@ -182,7 +183,7 @@ def test_stalemate_wins_under_goal_win_only() -> None:
     assert solve(_pos("xiangqi", STALEMATE), "mate", 1).status == "no_win"
     # goal win counts stalemates among the keys
     proof = solve(_pos("xiangqi", TWO_KEYS), "win", 1)
-    assert {"b7b9", "h7h9", "a8f8"} <= set(proof.key_moves)
+    assert {"b7b9", "h7h9", "d0d1"} <= set(proof.key_moves)
 
 
 def test_a_perpetual_check_is_not_an_escape() -> None:

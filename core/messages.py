@@ -1,0 +1,385 @@
+"""Error messages in the reader's language: one function from a code and its params to a
+sentence in Simplified Chinese or English.
+
+The engine's errors carry a stable ``code`` and ``params`` (``engine.errors.MESSAGES`` lists
+the codes); the site's services add codes of their own (``APP_EN``). ``render`` says any of
+them in the active language (or the one asked for), with piece names, sides, variants, goals
+and endings in words, never as FEN letters. The API's exception handler, the puzzle editor, the
+authoring rejection reasons and the analysis board all go through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from django.utils import translation
+
+from engine.errors import MESSAGES as ENGINE_EN
+from engine.errors import english
+
+Params = Mapping[str, object]
+
+# -- words ---------------------------------------------------------------------------------
+
+PIECE_ZH: Final = {
+    "general": ("帅", "将", "将帅"),
+    "advisor": ("仕", "士", "士"),
+    "elephant": ("相", "象", "象"),
+    "horse": ("马", "马", "马"),
+    "chariot": ("车", "车", "车"),
+    "cannon": ("炮", "炮", "炮"),
+    "soldier": ("兵", "卒", "兵卒"),
+    "fighter": ("战机", "战机", "战机"),
+    "missile": ("导弹", "导弹", "导弹"),
+}
+COLOUR_ZH: Final = {"red": "红方", "black": "黑方"}
+VARIANT_ZH: Final = {"xiangqi": "中国象棋", "feidan": "飞弹象棋", "xinban": "新版象棋"}
+VARIANT_EN: Final = {
+    "xiangqi": "Xiangqi",
+    "feidan": "Missile Xiangqi",
+    "xinban": "New-version Xiangqi",
+}
+GOAL_ZH: Final = {"mate": "将死", "dead_general": "死将", "win": "取胜"}
+GOAL_EN: Final = {"mate": "checkmate", "dead_general": "a dead general", "win": "a win"}
+TERMINATION_ZH: Final = {
+    "checkmate": "将死",
+    "stalemate": "困毙",
+    "dead_general": "死将",
+    "perpetual_check": "长将",
+    "perpetual_chase": "长捉",
+    "repetition": "重复局面",
+    "forced_variation": "强制变着",
+    "natural_limit": "自然限着",
+    "attack_power": "进攻能力不足",
+}
+TERMINATION_EN: Final = {
+    "checkmate": "checkmate",
+    "stalemate": "stalemate",
+    "dead_general": "dead general",
+    "perpetual_check": "perpetual check",
+    "perpetual_chase": "perpetual chase",
+    "repetition": "repetition",
+    "forced_variation": "forced variation",
+    "natural_limit": "the natural move limit",
+    "attack_power": "too little attacking power",
+}
+
+# -- the engine's codes in Chinese ----------------------------------------------------------
+
+ENGINE_ZH: Final[Mapping[str, str]] = {
+    "variant.unknown": "没有“{name}”这种棋（可选：{known}）",
+    "variant.unknown_start": "{variant}没有名为“{setup}”的开局（可选：{known}）",
+    "fen.not_string": "FEN 必须是文字",
+    "fen.too_long": "超过 {limit} 个字符",
+    "fen.empty": "是空的",
+    "fen.too_many_fields": "字段太多（应为：棋盘 走子方 - - 半回合数 回合数）",
+    "fen.bad_side": "走子方必须是 w（或 r）或 b，而不是“{found}”",
+    "fen.bad_third_field": "第三个字段必须是“-”，而不是“{found}”",
+    "fen.bad_fourth_field": "第四个字段必须是“-”，而不是“{found}”",
+    "fen.bad_halfmove": "半回合数必须是整数，而不是“{found}”",
+    "fen.bad_fullmove": "回合数必须是整数，而不是“{found}”",
+    "fen.fullmove_zero": "回合数至少是 1",
+    "fen.rank_count": "应有 10 条横线，用“/”隔开，实际有 {count} 条",
+    "fen.rank_too_long": "超过 {width} 个点",
+    "fen.rank_width": "有 {count} 个点，而{variant}的棋盘每条横线有 {width} 个点",
+    "fen.zero_run": "空点数不能以 0 开头",
+    "fen.plus_at_end": "“+”后面必须跟一个棋子字母",
+    "fen.plus_not_piece": "“+”后面必须跟一个棋子字母，而不是“{letter}”",
+    "fen.turncoat_not_in_variant": "{variant}里没有“+”标记的{piece}（反间棋子）",
+    "fen.unknown_letter": "“{letter}”不是{variant}的棋子",
+    "fen.general_outside_palace": "{colour}在 {square} 的{piece_of_colour}不在九宫里",
+    "fen.advisor_point": "{colour}的{piece_of_colour}在 {square}，仕（士）永远走不到这个点",
+    "fen.elephant_point": "{colour}的{piece_of_colour}在 {square}，相（象）永远走不到这个点",
+    "fen.soldier_behind": "{colour}的{piece_of_colour}在 {square}，退到了兵（卒）线后面",
+    "fen.no_general": "{colour}没有{piece_of_colour}",
+    "fen.two_generals": "{colour}有 {count} 个{piece_of_colour}",
+    "fen.too_many_pieces": "{colour}有 {count} 个{piece_of_colour}，对局中一方最多只能有 {limit} 个",
+    "fen.too_many_turncoats": (
+        "{colour}有 {count} 个反间{piece_of_colour}，一方开局最多 {limit} 个，对局中不会增加"
+    ),
+    "fen.too_many_on_board": "棋盘上有 {count} 个{piece}，一盘棋最多只有 {limit} 个",
+    "fen.other_side_in_check": "不走棋的一方（{colour}）正被将军，或将帅照面",
+    "position.bad_square": "{variant}的棋盘上没有“{name}”这个点",
+    "move.not_string": "着法必须是文字",
+    "move.iccs_shape": "ICCS 着法形如 h2e2（两次：列 a–k，行 0–9）",
+    "move.same_point": "着法必须离开原来的点",
+    "move.off_board": "有一个点不在棋盘上",
+    "move.no_piece": "{square} 上没有棋子",
+    "move.not_your_piece": "{square} 上的棋子属于不走棋的一方",
+    "move.cannot_reach": "{square} 上的{piece_of_colour}走不到 {target}",
+    "move.general_onto_missile": "将帅永远不能走到导弹上",
+    "move.dead_general": "导弹在九宫里将军，将帅无处可逃：这盘棋已经结束",
+    "move.leaves_check": "走了以后己方的将帅会被将军或与对方将帅照面",
+    "move.not_legal": "这里不能这样走",
+    "move.ambiguous": "可能是：{candidates}",
+    "notation.empty": "着法是空的",
+    "notation.too_long": "超过 {limit} 个字符",
+    "notation.bad_number": "“{found}”不是路数也不是步数",
+    "notation.bad_start": "着法要以棋子名或前/中/后开头，而不是“{found}”",
+    "notation.name_missing": "前/中/后或序数后面要跟棋子名",
+    "notation.file_missing": "棋子名后面要跟路数（或者前面加前/后）",
+    "notation.ends_early": "着法没写完",
+    "notation.unexpected": "第 {index} 个字“{found}”看不懂",
+    "notation.piece_not_in_variant": "{variant}里没有{piece}",
+    "notation.bad_ordinal": "一路上没有第 {order} 个棋子",
+    "notation.file_off_board": "第 {file} 路不在 {width} 路的棋盘上",
+    "notation.same_file": "“平”要走到另一路",
+    "notation.bad_distance": "{piece}不能走 {count} 步",
+    "notation.soldier_back": "兵（卒）永远不能后退",
+    "notation.no_sideways": "{piece}不能“平”",
+    "notation.bad_jump": "{piece}不能从第 {file} 路走到第 {target} 路",
+    "notation.never_defects": "{piece}不会反间",
+    "notation.no_defection": "{variant}里没有反间",
+    "notation.no_piece_on_file": "第 {file} 路上没有{colour}的{piece_of_colour}",
+    "notation.no_piece_fits": "没有{colour}的{piece_of_colour}符合“{order}”",
+    "notation.no_piece_fits_file": "第 {file} 路上没有{colour}的{piece_of_colour}符合“{order}”",
+    "notation.no_match": "{squares} 上的{piece}没有符合“{tail}”的合法着法",
+    "notation.no_defection_made": "{move} 没有让棋子反间，但着法末尾写了{name}",
+    "notation.wrong_defection": "{move} 让{defected}反间，而不是{piece}",
+    "setup.invalid": "布局不合规则",
+    "setup.arrangement_index": "排列编号必须在 0 到 {limit} 之间，而不是 {value}",
+    "setup.arrangement_letters": "排列必须是炮、战机、马、车各两个，而不是“{letters}”",
+    "setup.trigram": "卦数必须在 1 到 8 之间（上卦 {upper}，下卦 {lower}）",
+    "setup.number_range": "{label}必须在 1 到 {limit} 之间，而不是 {value}",
+    "setup.bad_colour": "一方必须是 red 或 black，而不是“{found}”",
+    "setup.bad_method": "布局方法必须是 {known} 之一，而不是“{found}”",
+    "setup.no_reveal": "抽了 {attempts} 次，都配不成{colour}这一半的合法布局",
+    "setup.naive_time": "梅花易数布局需要带时区的时间（{moment}）",
+    "perft.depth": "深度至少是 {limit}",
+    "cli.depth": "深度必须在 0 到 8 之间，而不是 {value}",
+    "solver.not_a_position": "需要一个局面，而不是 {type}",
+    "solver.unknown_goal": "没有“{goal}”这种目标（可选：{known}）",
+    "solver.unknown_mode": "没有“{mode}”这种证明方式（可选：{known}）",
+    "solver.length_not_int": "步数必须是整数，而不是 {value}",
+    "solver.length_range": "步数必须在 1 到 {limit} 之间，而不是 {value}",
+    "solver.no_dead_general": "{variant}没有死将规则",
+    "solver.game_over": "这个局面棋局已经结束（{status}）",
+    "solver.no_solution": "证明结果为“{status}”，没有可以对照的解法",
+    "solver.too_many_moves": "攻方的着法比题目允许的多",
+    "solver.bad_budget": "--{name} 必须是正数，而不是 {value}",
+    "solver.malformed_tree": "证明树格式错误（{part}）",
+    "solver.proof_not_object": "证明必须是 JSON 对象",
+    "solver.proof_version": "不认识的证明格式版本 {version}",
+    "solver.proof_status": "不认识的证明结果“{status}”",
+    "solver.malformed_proof": "证明格式错误",
+    "solver.proof_not_json": "证明必须是 JSON",
+    "proof.no_win": "{moves_text}内没有强制{goal}",
+    "proof.no_win_no_check": "{moves_text}内没有强制{goal}（没有将军的着法）",
+    "proof.budget_exhausted": "计算量用完了，证明没有完成",
+    "proof.shorter": "有更短的强制{goal}：{moves_text}（首着 {keys}），比题目说的 {stated} 步短",
+    "proof.cooked": "不止一个首着：{keys}",
+    "proof.tree_cut": "解法树在计算量用完处被截断",
+    "judge.checks_only": "这道题每一步都必须将军",
+    "judge.no_time": "在限定的计算量内没能判断这步棋",
+    "judge.escapes": "{move} 可以解围",
+    "judge.ends_game": "这步棋以{status}结束了棋局",
+    "judge.too_slow": "这步棋不能在规定步数内取胜",
+    "judge.attacker_to_move": "轮到攻方走棋",
+    "judge.no_defence_in_time": "在限定的计算量内没能选出应着",
+    "judge.keeps_win": "这步棋保持着胜势",
+    "judge.solved": "解开了（{status}）",
+    "judge.game_ended": "棋局以{status}结束",
+}
+
+# -- the site's own codes --------------------------------------------------------------------
+
+APP_EN: Final[Mapping[str, str]] = {
+    "position.not_legal": "This position is not legal: {reason}",
+    "position.rank": "rank {rank}: {reason}",
+    "position.fen_and_setup": "Give either a FEN or a named start, not both.",
+    "position.too_many_moves": "Too many moves: {count} (at most {limit}).",
+    "position.after_end": "Move {index} ({input}) comes after the end of the game ({termination}).",
+    "position.move_rejected": "Move {index} ({input}): {reason}",
+    "puzzle.unknown_variant": "Unknown variant “{variant}”.",
+    "puzzle.unknown_goal": "Unknown goal “{goal}”.",
+    "puzzle.dead_general_needs_feidan": (
+        "A dead-general puzzle needs Missile Xiangqi: only missiles can leave a general dead."
+    ),
+    "puzzle.moves_range": "The number of moves must be between 1 and {limit}.",
+    "puzzle.game_over": "The game is already over in this position ({termination}).",
+    "puzzle.published": "A published puzzle cannot be changed.",
+    "puzzle.verifying": "The puzzle is being verified; wait for the result before changing it.",
+    "solving.too_many_moves": (
+        "Too many moves: a puzzle in {moves_text} has at most {limit} moves of both sides."
+    ),
+    "solving.not_in_line": "Move {index} ({input}) is not a legal move in this line.",
+    "solving.not_proved": "This puzzle has not been proved yet.",
+    "solving.ends_with_reply": "The line must end with your move.",
+    "solving.hint_wait": "A hint is for your move: wait for the reply.",
+    "solving.no_winning_move": "There is no winning move from here.",
+    "solving.not_open": "This puzzle cannot be tried yet.",
+    "solving.already_submitted": "This attempt was already submitted with other moves.",
+    "rejection.cooked": "Cooked: more than one first move forces {goal} in {moves_text}: {keys}.",
+    "rejection.shorter": "There is a shorter win: {goal} in {moves_text}, starting {keys}.",
+    "rejection.no_win": "No forced {goal} in {moves_text}.",
+    "rejection.no_win_escape": (
+        "No forced {goal} in {moves_text}: against the try {attempt}, the defence {reply} escapes."
+    ),
+    "rejection.budget_exhausted": (
+        "Too hard to prove within the budget: the prover could not finish ({nodes} positions, "
+        "{seconds} s). Try a shorter or simpler puzzle."
+    ),
+    "rejection.budget_timeout": (
+        "Too hard to prove within the budget: the verification ran out of time ({seconds} s)."
+    ),
+    "rejection.invalid": "This position cannot be a puzzle: {reason}",
+    "rejection.retired": "This puzzle is no longer offered.",
+    "rejection.other": "Not published.",
+}
+APP_ZH: Final[Mapping[str, str]] = {
+    "position.not_legal": "局面不合法：{reason}",
+    "position.rank": "第 {rank} 横线：{reason}",
+    "position.fen_and_setup": "FEN 和开局名称只能给一个。",
+    "position.too_many_moves": "着法太多：{count} 步（最多 {limit} 步）。",
+    "position.after_end": "第 {index} 步（{input}）在棋局结束（{termination}）之后。",
+    "position.move_rejected": "第 {index} 步（{input}）：{reason}",
+    "puzzle.unknown_variant": "没有“{variant}”这种棋。",
+    "puzzle.unknown_goal": "没有“{goal}”这种目标。",
+    "puzzle.dead_general_needs_feidan": "死将题只能是飞弹象棋：只有导弹才能造成死将。",
+    "puzzle.moves_range": "步数必须在 1 到 {limit} 之间。",
+    "puzzle.game_over": "这个局面棋局已经结束（{termination}）。",
+    "puzzle.published": "已发布的题目不能再修改。",
+    "puzzle.verifying": "题目正在验证，请等结果出来再修改。",
+    "solving.too_many_moves": "着法太多：{moves_text}的题，双方合计最多 {limit} 步。",
+    "solving.not_in_line": "第 {index} 步（{input}）在这条变化里不合法。",
+    "solving.not_proved": "这道题还没有经过证明。",
+    "solving.ends_with_reply": "着法要以你走的一步结束。",
+    "solving.hint_wait": "提示只给你走的一步：请等对方应着。",
+    "solving.no_winning_move": "从这里已经没有取胜的着法了。",
+    "solving.not_open": "这道题还不能做。",
+    "solving.already_submitted": "这次尝试已经用别的着法提交过了。",
+    "rejection.cooked": "有多解：不止一个首着能在{moves_text}内{goal}：{keys}。",
+    "rejection.shorter": "有更短的解法：{moves_text}即可{goal}，首着 {keys}。",
+    "rejection.no_win": "{moves_text}内不能强制{goal}。",
+    "rejection.no_win_escape": "{moves_text}内不能强制{goal}：对试着 {attempt}，应着 {reply} 可以解围。",
+    "rejection.budget_exhausted": (
+        "太难了，在限定的计算量内证明不完（{nodes} 个局面，{seconds} 秒）。请换一道更短或更简单的题。"
+    ),
+    "rejection.budget_timeout": "太难了，验证超时（{seconds} 秒）。请换一道更短或更简单的题。",
+    "rejection.invalid": "这个局面不能出题：{reason}",
+    "rejection.retired": "这道题已不再提供。",
+    "rejection.other": "未发布。",
+}
+
+ALL_CODES: Final = frozenset(ENGINE_EN) | frozenset(APP_EN)
+
+
+def language_of(language: str | None = None) -> str:
+    """``zh`` for any Chinese language code (the default), ``en`` for English."""
+    code = (language or translation.get_language() or "zh-hans").lower()
+    return "en" if code.startswith("en") else "zh"
+
+
+def piece_name(piece: str, colour: str | None, language: str) -> str:
+    """A piece's name: 仕 (Red), 士 (Black), 士 (either side) / advisor."""
+    if language == "en":
+        return piece
+    names = PIECE_ZH.get(piece)
+    if names is None:
+        return piece
+    if colour == "red":
+        return names[0]
+    if colour == "black":
+        return names[1]
+    return names[2]
+
+
+def moves_text(n: object, language: str) -> str:
+    """ "1 move", "3 moves" / "1 步", "3 步"."""
+    if language == "en":
+        return f"{n} move" if n == 1 else f"{n} moves"
+    return f"{n} 步"
+
+
+def _values(params: Params, language: str) -> dict[str, object]:
+    values: dict[str, object] = dict(params)
+    colour = params.get("colour")
+    piece = params.get("piece")
+    colour_text = colour if isinstance(colour, str) else None
+    if isinstance(piece, str):
+        values["piece_of_colour"] = piece_name(piece, colour_text, language)
+        if language == "zh":
+            values["piece"] = piece_name(piece, None, language)
+    for key in ("defected",):
+        value = params.get(key)
+        if isinstance(value, str) and language == "zh":
+            values[key] = piece_name(value, None, language)
+    if colour_text is not None and language == "zh":
+        values["colour"] = COLOUR_ZH.get(colour_text, colour_text)
+    variant = params.get("variant")
+    if isinstance(variant, str):
+        table = VARIANT_ZH if language == "zh" else VARIANT_EN
+        values["variant"] = table.get(variant, variant)
+    known = params.get("known")
+    if isinstance(known, str) and language == "zh":
+        names = [name.strip() for name in known.split(",")]
+        if names and all(name in VARIANT_ZH for name in names):
+            values["known"] = "、".join(f"{VARIANT_ZH[name]} {name}" for name in names)
+    goal = params.get("goal")
+    if isinstance(goal, str):
+        values["goal"] = (GOAL_ZH if language == "zh" else GOAL_EN).get(goal, goal)
+    for key in ("termination", "status"):
+        value = params.get(key)
+        if isinstance(value, str):
+            table = TERMINATION_ZH if language == "zh" else TERMINATION_EN
+            values[key] = table.get(value, value)
+    if "moves" in params:
+        values["moves_text"] = moves_text(params["moves"], language)
+    return values
+
+
+# The piece an engine code is about when its params do not name one.
+IMPLIED_PIECE: Final = {
+    "fen.general_outside_palace": "general",
+    "fen.advisor_point": "advisor",
+    "fen.elephant_point": "elephant",
+    "fen.soldier_behind": "soldier",
+    "fen.no_general": "general",
+    "fen.two_generals": "general",
+}
+
+
+def _engine_text(code: str, params: Params, language: str, *, alone: bool = True) -> str:
+    implied = IMPLIED_PIECE.get(code)
+    if implied is not None and "piece" not in params:
+        params = {**params, "piece": implied}
+    if language == "en":
+        values = _values(params, "en")
+        values.pop("piece_of_colour", None)
+        text = english(code, {k: v for k, v in values.items() if isinstance(v, str | int)})
+        return text[:1].upper() + text[1:] if alone else text
+    return ENGINE_ZH[code].format_map(_values(params, "zh"))
+
+
+def render(code: str, params: Params | None = None, language: str | None = None) -> str:
+    """The sentence for ``code`` with ``params``, in ``language`` (default: the active one).
+
+    An engine code about a FEN is said as "This position is not legal: rank 3: …"; one about
+    a move played in a list (params ``index`` and ``input``) as "Move 2 (h2e3): …".
+    """
+    lang = language_of(language)
+    params = params or {}
+    if code in APP_EN:
+        table = APP_ZH if lang == "zh" else APP_EN
+        return table[code].format_map(_values(params, lang))
+    if code not in ENGINE_EN:
+        raise KeyError(f"no message for the code {code!r}")
+    wrapped = code.startswith("fen.") or (
+        code.startswith(("move.", "notation.")) and "index" in params
+    )
+    reason = _engine_text(code, params, lang, alone=not wrapped)
+    if code.startswith("fen."):
+        if params.get("rank") is not None:
+            reason = render("position.rank", {"rank": params["rank"], "reason": reason}, lang)
+        reason = render("position.not_legal", {"reason": reason}, lang)
+    elif wrapped:
+        reason = render(
+            "position.move_rejected",
+            {"index": params["index"], "input": params.get("input", ""), "reason": reason},
+            lang,
+        )
+    stop = "。" if lang == "zh" else "."
+    if not reason.endswith(stop):
+        reason += stop
+    return reason
