@@ -3,7 +3,7 @@ verified, and checking a position for the editor."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from core.api import ErrorSerializer
 from core.exceptions import error_body
 from puzzles import selectors, services
@@ -50,11 +51,16 @@ class AuthoredListApi(APIView):
     def post(self, request: Request) -> Response:
         body = self.DraftCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        puzzle = services.puzzle_draft_create(author=request.user, **body.validated_data)
+        puzzle = services.puzzle_draft_create(author=_author(request), **body.validated_data)
         return Response(
             _authored_data(puzzle, request),
             status=status.HTTP_201_CREATED,
         )
+
+
+def _author(request: Request) -> User:
+    """The logged-in author (these views let only authenticated users through)."""
+    return cast(User, request.user)
 
 
 def _authored_data(puzzle: Puzzle, request: Request) -> Any:
@@ -107,7 +113,7 @@ class AuthoredDetailApi(APIView):
         body = self.DraftUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         puzzle = services.puzzle_draft_update(
-            puzzle=puzzle, author=request.user, **body.validated_data
+            puzzle=puzzle, author=_author(request), **body.validated_data
         )
         return Response(_authored_data(puzzle, request))
 
@@ -132,7 +138,7 @@ class AuthoredSubmitApi(APIView):
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _authored_or_404(puzzle_id, request)
         try:
-            puzzle = services.puzzle_draft_submit(puzzle=puzzle, author=request.user)
+            puzzle = services.puzzle_draft_submit(puzzle=puzzle, author=_author(request))
         except services.ProvingQueueFullError as error:
             full = Response(
                 error_body(error.message, error.extra), status=status.HTTP_503_SERVICE_UNAVAILABLE

@@ -59,7 +59,8 @@ class PuzzleSerializer(serializers.Serializer):
     plays = serializers.IntegerField()
     solves = serializers.IntegerField()
     themes = serializers.SerializerMethodField()
-    source = serializers.CharField(help_text="mined, classic or authored")
+    # A field named like Field.source, which the stubs type as an attribute.
+    source = serializers.CharField(help_text="mined, classic or authored")  # type: ignore[assignment]
     title = serializers.CharField()
     collection = serializers.CharField()
     author = serializers.SerializerMethodField()
@@ -117,7 +118,9 @@ class PuzzleSerializer(serializers.Serializer):
 class AuthoredPuzzleSerializer(PuzzleSerializer):
     """An authored puzzle as its author sees it: with its verification status."""
 
-    rejection_reason = serializers.CharField(help_text="why verification refused it")
+    rejection_reason = serializers.CharField(
+        source="rejection_text", help_text="why verification refused it, in the reader's language"
+    )
     rejection = serializers.JSONField(help_text="details: kind, keys, escape, ...")
     verify_requested_at = serializers.DateTimeField(allow_null=True)
     published_at = serializers.DateTimeField(allow_null=True)

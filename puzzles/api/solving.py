@@ -84,7 +84,9 @@ class PuzzleListApi(APIView):
     class PuzzleFilterSerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices, required=False)
         goal = serializers.ChoiceField(choices=Goal.choices, required=False)
-        source = serializers.ChoiceField(choices=Puzzle.Source.choices, required=False)
+        source = serializers.ChoiceField(  # type: ignore[assignment]  # named like Field.source
+            choices=Puzzle.Source.choices, required=False
+        )
         themes = serializers.CharField(required=False, help_text="comma-separated theme slugs")
         rating_min = serializers.FloatField(required=False)
         rating_max = serializers.FloatField(required=False)
