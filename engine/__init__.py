@@ -1,8 +1,16 @@
 """The rules engine of xiangqi, Missile Xiangqi (feidan) and New-version
 Xiangqi (xinban): positions, legal moves, notation, outcomes and setups.
 
-Pure Python; it knows nothing of the web or the database.
+Typed Python, its hot modules compiled ahead of time by ``scripts/setup``
+when a C compiler is present (``engine._native``; ``ENGINE_PURE=1`` runs
+the plain sources). It knows nothing of the web or the database.
 """
+
+# ruff: noqa: E402 - the compiled modules are switched on before the imports below
+from engine import _native
+
+# before any compiled module is imported: the build directory goes first
+COMPILED = _native.activate(__path__)
 
 from engine.errors import (
     AmbiguousMoveError,
@@ -31,6 +39,7 @@ from engine.solver import Budget, Judgement, Proof, SolverInputError, find_win, 
 from engine.variants import VARIANTS, Variant, find_variant
 
 __all__ = [
+    "COMPILED",
     "LEVELS",
     "VARIANTS",
     "AmbiguousMoveError",

@@ -126,6 +126,12 @@ MESSAGES: Final[Mapping[str, str]] = MappingProxyType(
         # -- perft and the command line
         "perft.depth": "perft depth must be at least {limit}",
         "cli.depth": "depth must be between 0 and 8, not {value}",
+        # -- the playing engine
+        "play.moves_not_list": "moves must be a list of ICCS moves, not one string",
+        "play.bad_level": "level must be an integer from 1 to 8, not {value}",
+        "play.not_positive": "{name} must be a positive integer, not {value}",
+        "play.game_over": "the game is over: {termination}",
+        "play.bad_seed": "seed must be an integer, not {value}",
         # -- the solver: bad requests
         "solver.not_a_position": "expected a Position, not {type}",
         "solver.unknown_goal": "unknown goal {goal!r} (known: {known})",

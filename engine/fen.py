@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 MAX_FEN_LENGTH = 512
 
 
-def parse_fen(cls: type[Position], variant: Variant, fen: str) -> Position:
+def parse_fen(cls: type[Position], variant: Variant, fen: object) -> Position:
     """Build a position of ``variant`` from ``fen`` or raise ``InvalidFenError``."""
     if not isinstance(fen, str):
         raise InvalidFenError(repr(fen), "fen.not_string")
@@ -97,14 +97,19 @@ def _read_board_fast(
     careful reader (which explains what is wrong)."""
     width = variant.width
     codes = _fast_codes(variant)
+    # a number of two digits is read whole by the careful reader; one search over
+    # the ranks joined (no two digits meet across a '/') instead of one a rank
+    text = "/".join(rows)
+    if width > 9:
+        text = text.replace("11", "." * 11)
+    if _TWO_DIGITS.search(text):
+        return None
     board: list[int] = []
     for row in reversed(rows):
         if "0" in row or "+" in row or "." in row:
             return None
         if width > 9 and "1" in row:
             row = row.replace("11", "." * 11).replace("10", "." * 10)
-        if _TWO_DIGITS.search(row):
-            return None  # a number of two digits is read whole by the careful reader
         expanded = row.translate(_EXPAND_TABLE)
         if len(expanded) != width:
             return None

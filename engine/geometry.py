@@ -53,6 +53,8 @@ class Geometry:
     lines: tuple[frozenset[int], ...]
     # ray_dir[sq][p] = index of the ray of sq that passes through p
     ray_dir: tuple[dict[int, int], ...]
+    # the same as one flat tuple: ray_index[sq * size + p], -1 off sq's lines
+    ray_index: tuple[int, ...]
 
     def square(self, file: int, rank: int) -> int:
         return rank * self.width + file
@@ -237,4 +239,5 @@ def geometry(width: int) -> Geometry:
         own_half=halves,
         lines=tuple(lines),
         ray_dir=tuple(ray_dir),
+        ray_index=tuple(ray_dir[s].get(p, -1) for s in range(size) for p in range(size)),
     )

@@ -12,9 +12,10 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.errors import EngineError, IllegalMoveError, InvalidMoveError
+from engine.fen import parse_fen
 from engine.geometry import Geometry, geometry
 from engine.move import FILES, Move
 from engine.variants import (
@@ -39,11 +40,11 @@ if TYPE_CHECKING:
     from engine.rules import Outcome
 
 COLOUR_NAME = ("red", "black")
-_MASK = 47  # colour + type, turncoat bit ignored
+_MASK: Final = 47  # colour + type, turncoat bit ignored
 
 _rng = random.Random(0x5EED_C0DE)
-ZOBRIST = [[_rng.getrandbits(64) for _ in range(128)] for _ in range(64)]
-ZOBRIST_BLACK = _rng.getrandbits(64)
+ZOBRIST: Final = [[_rng.getrandbits(64) for _ in range(128)] for _ in range(64)]
+ZOBRIST_BLACK: Final = _rng.getrandbits(64)
 
 # A change of one point: (point, value before, value after)
 Change = tuple[int, int, int]
@@ -163,9 +164,9 @@ class Position:
         return cls.from_fen(v, v.start_fen(setup))
 
     @classmethod
-    def from_fen(cls, variant: str | Variant, fen: str) -> Position:
-        from engine.fen import parse_fen
-
+    def from_fen(cls, variant: str | Variant, fen: object) -> Position:
+        # ``fen`` is typed ``object``: it is checked here (InvalidFenError), and a
+        # compiled module would reject a non-string argument with a TypeError first
         return parse_fen(cls, find_variant(variant), fen)
 
     def fen(self) -> str:
@@ -194,13 +195,16 @@ class Position:
 
     def copy(self) -> Position:
         """An independent copy, with the same move history."""
-        other = Position.__new__(Position)
-        other.__dict__.update(self.__dict__)
-        other.board = list(self.board)
+        # built through __init__ (no pieces placed) and filled in field by
+        # field: a compiled Position has no __dict__ to copy
+        other = Position(self.variant, list(self.board), self.side == 0, [])
+        other.halfmove = self.halfmove
+        other.fullmove = self.fullmove
         other.kings = list(self.kings)
         other.occupied = (set(self.occupied[0]), set(self.occupied[1]))
+        other.hash = self.hash
         other._stack = list(self._stack)
-        other._legal = None
+        other._dead_general = self._dead_general
         return other
 
     def __repr__(self) -> str:
@@ -224,7 +228,7 @@ class Position:
     def turn(self) -> str:
         return COLOUR_NAME[self.side >> 5]
 
-    def square(self, name: str) -> int:
+    def square(self, name: object) -> int:
         """The int point of a name such as ``e0``."""
         if (
             not isinstance(name, str)
@@ -308,12 +312,13 @@ class Position:
         points and left the general where it was)."""
         b = self.board
         g = self.g
-        ray_dir = g.ray_dir[sq]
+        ray_index = g.ray_index
+        at = sq * g.size
         rays = g.rays[sq]
         seen = -1
         for p in points:
-            d = ray_dir.get(p)
-            if d is None or d == seen:
+            d = ray_index[at + p]
+            if d < 0 or d == seen:
                 continue
             seen = d
             screen = False
@@ -393,7 +398,6 @@ class Position:
         own = self.side
         ci = own >> 5
         moves: list[int] = []
-        add = moves.append
         rays = g.rays
         for fr in self.occupied[ci]:
             t = b[fr] & 15
@@ -403,10 +407,10 @@ class Position:
                     for s in ray:
                         q = b[s]
                         if not q:
-                            add(base | s)
+                            moves.append(base | s)
                         else:
                             if q & BLACK != own:
-                                add(base | s)
+                                moves.append(base | s)
                             break
             elif t == CANNON:
                 for ray in rays[fr]:
@@ -416,45 +420,45 @@ class Position:
                         if screen:
                             if q:
                                 if q & BLACK != own:
-                                    add(base | s)
+                                    moves.append(base | s)
                                 break
                         elif q:
                             screen = True
                         else:
-                            add(base | s)
+                            moves.append(base | s)
             elif t == HORSE:
                 for to, leg in g.horse_moves[fr]:
                     if not b[leg]:
                         q = b[to]
                         if not q or q & BLACK != own:
-                            add(base | to)
+                            moves.append(base | to)
             elif t == SOLDIER:
                 for to in g.soldier_moves[ci][fr]:
                     q = b[to]
                     if not q or q & BLACK != own:
-                        add(base | to)
+                        moves.append(base | to)
             elif t == ELEPHANT:
                 for to, eye in g.elephant_moves[ci][fr]:
                     if not b[eye]:
                         q = b[to]
                         if not q or q & BLACK != own:
-                            add(base | to)
+                            moves.append(base | to)
             elif t == ADVISOR:
                 for to in g.advisor_moves[ci][fr]:
                     q = b[to]
                     if not q or q & BLACK != own:
-                        add(base | to)
+                        moves.append(base | to)
             elif t == KING:
                 for to in g.king_moves[ci][fr]:
                     q = b[to]
                     if not q or (q & BLACK != own and q & 15 not in self._untouchable):
-                        add(base | to)
+                        moves.append(base | to)
             elif t == FIGHTER:
                 for to, l1, l2 in g.fighter_moves[fr]:
                     if not (b[l1] and b[l2]):
                         q = b[to]
                         if not q or q & BLACK != own:
-                            add(base | to)
+                            moves.append(base | to)
         return moves
 
     def _effects(self, m: int) -> tuple[list[Change], str]:
@@ -607,7 +611,6 @@ class Position:
                     sensitive.add(l1)
                     sensitive.add(l2)
         legal = []
-        add = legal.append
         is_legal = self._is_legal
         effects = self._effects
         through = self._attacked_through
@@ -616,7 +619,7 @@ class Position:
             to = m & 255
             if fr == ksq:
                 if is_legal(m):
-                    add(m)
+                    legal.append(m)
             elif fr in sensitive or to in sensitive:
                 # the general stays put: only lines and legs through the two
                 # changed points can open
@@ -627,9 +630,9 @@ class Position:
                 for p, before, _ in changes:
                     b[p] = before
                 if not exposed:
-                    add(m)
+                    legal.append(m)
             else:
-                add(m)
+                legal.append(m)
         self._legal = legal
         return legal
 
@@ -722,7 +725,7 @@ class Position:
         self.push(move)
         return move
 
-    def parse_move(self, text: str) -> Move:
+    def parse_move(self, text: object) -> Move:
         """Read a move in ICCS (``h2e2``) or Chinese notation (``炮二平五``)."""
         if not isinstance(text, str):
             raise InvalidMoveError(text, "move.not_string", self.fen())

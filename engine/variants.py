@@ -8,14 +8,24 @@ pieces defect and to whom, how repetitions end, and so on.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from engine.errors import EngineError, UnknownVariantError
 
-# Piece type codes (the low four bits of a board value).
-KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE = range(1, 10)
-TURNCOAT = 16  # flag bit: a turncoat ("new rule") piece of xinban
-BLACK = 32  # colour bit: set for Black's pieces; Red's pieces have it clear
-TYPE_MASK = 15
+# Piece type codes (the low four bits of a board value). ``Final``: the
+# compiled modules read them as constants, not as module attributes.
+KING: Final = 1
+ADVISOR: Final = 2
+ELEPHANT: Final = 3
+HORSE: Final = 4
+CHARIOT: Final = 5
+CANNON: Final = 6
+SOLDIER: Final = 7
+FIGHTER: Final = 8
+MISSILE: Final = 9
+TURNCOAT: Final = 16  # flag bit: a turncoat ("new rule") piece of xinban
+BLACK: Final = 32  # colour bit: set for Black's pieces; Red's pieces have it clear
+TYPE_MASK: Final = 15
 
 LETTER_OF_TYPE = {
     KING: "k",

@@ -273,13 +273,13 @@ def sparse_fen(variant: str, rng: random.Random, origin: str) -> str | None:
                 else:
                     put(sq, rng.choice(["n", "r"]))
     for letter in chosen:
-        point = near_black_palace(rng.choice((2, 3, 4)))
-        if point is None:
+        spot = near_black_palace(rng.choice((2, 3, 4)))
+        if spot is None:
             return None
         red_letter = _case(letter, True)
-        if red_letter == "P" and point // width < 5:
+        if red_letter == "P" and spot // width < 5:
             continue
-        put(point, red_letter)
+        put(spot, red_letter)
     if origin == "collision":
         # A defender standing in each missile's way to the palace: worth blowing up.
         palace = _points(width, 1, "palace")
@@ -331,10 +331,10 @@ def candidates(variant: str, strategy: str, rng: random.Random) -> Iterator[Cand
                 for goal in goals:
                     yield Candidate(variant, position.fen(), goal, "game")
         else:
-            sparse = sparse_position(variant, rng, strategy)
-            if sparse is None:
+            built = sparse_position(variant, rng, strategy)
+            if built is None:
                 continue
-            position = sparse
+            position = built
             # A few random moves from there, so that not every position looks built.
             for _ in range(rng.choice((0, 0, 1, 2))):
                 move = _policy_move(position, rng)

@@ -217,10 +217,13 @@ def attempt_get(*, attempt_id: int) -> PuzzleAttempt | None:
 
 def daily_puzzles_for(date: datetime.date | None = None) -> list[DailyPuzzle]:
     """The daily puzzles of ``date`` (default: today in the site's time zone), one per variant
-    that has one, in the order xiangqi, feidan, xinban."""
+    that has one, in the order xiangqi, feidan, xinban. A puzzle retired since it was chosen
+    is not shown (``daily_puzzles_choose`` gives its day another)."""
     date = date or timezone.localdate()
     order = {"xiangqi": 0, "feidan": 1, "xinban": 2}
-    rows = DailyPuzzle.objects.filter(date=date).select_related("puzzle")
+    rows = DailyPuzzle.objects.filter(
+        date=date, puzzle__status=Puzzle.Status.PUBLISHED
+    ).select_related("puzzle")
     return sorted(rows, key=lambda d: order.get(d.variant, 9))
 
 

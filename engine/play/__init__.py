@@ -15,6 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+# ruff: noqa: E402 - the compiled modules are switched on before the imports below
+from engine import _native
+
+_native.activate_subpackage("play", __path__)
+
 from engine.errors import EngineError
 from engine.play import _board as B
 from engine.play.evaluation import DEFAULT_WEIGHTS, Weights
@@ -43,8 +48,7 @@ class GameOverError(EngineError):
     """The game has already ended in the position given: there is no move to find."""
 
     def __init__(self, outcome: Outcome) -> None:
-        winner = f", {outcome.winner} wins" if outcome.winner else ", a draw"
-        super().__init__(f"the game is over: {outcome.termination.replace('_', ' ')}{winner}")
+        super().__init__("play.game_over", {"termination": outcome.termination})
         self.outcome = outcome
 
 
@@ -102,7 +106,7 @@ def _position(variant: str, fen: str, moves: Sequence[str]) -> Position:
     """The position after ``moves``; raises ``GameOverError`` if the game is over."""
     pos = Position.from_fen(variant, fen)
     if isinstance(moves, str):
-        raise EngineError("moves must be a list of ICCS moves, not one string")
+        raise EngineError("play.moves_not_list")
     for text in moves:
         pos.push_iccs(text)
     outcome = pos.outcome()
@@ -113,7 +117,7 @@ def _position(variant: str, fen: str, moves: Sequence[str]) -> Position:
 
 def _level(level: int) -> Level:
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-        raise EngineError(f"level must be an integer from 1 to 8, not {level!r}")
+        raise EngineError("play.bad_level", {"value": repr(level)})
     return LEVEL_TABLE[level]
 
 
@@ -121,7 +125,7 @@ def _positive(name: str, value: int | None) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise EngineError(f"{name} must be a positive integer, not {value!r}")
+        raise EngineError("play.not_positive", {"name": name, "value": repr(value)})
     return value
 
 
@@ -197,7 +201,7 @@ def level_limits(
     node_budget = _positive("nodes", nodes)
     time_budget = _positive("movetime_ms", movetime_ms)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise EngineError(f"seed must be an integer, not {seed!r}")
+        raise EngineError("play.bad_seed", {"value": repr(seed)})
     _positive("tt_mib", tt_mib)
     return Limits(
         depth=lv.depth,

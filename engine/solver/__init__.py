@@ -6,6 +6,11 @@ shortest forced win without the uniqueness check; ``judge`` follows a
 solver's moves through a proof.
 """
 
+# ruff: noqa: E402 - the compiled modules are switched on before the imports below
+from engine import _native
+
+_native.activate_subpackage("solver", __path__)
+
 from engine.solver.judge import VERDICTS, Judgement, judge
 from engine.solver.proof import Node, Proof, SolverInputError
 from engine.solver.prover import MAX_MOVES, FoundWin, find_win, solve

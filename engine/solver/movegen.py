@@ -20,6 +20,7 @@ Both give exactly the engine's answers (the tests compare them with
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from engine.geometry import Geometry, geometry
 from engine.position import Position
@@ -36,8 +37,8 @@ from engine.variants import (
     SOLDIER,
 )
 
-_MASK = 47  # colour + type, turncoat bit ignored
-_LINE_TYPES = (CHARIOT, MISSILE, CANNON, KING)
+_MASK: Final = 47  # colour + type, turncoat bit ignored
+_LINE_TYPES: Final = (CHARIOT, MISSILE, CANNON, KING)
 
 
 @cache

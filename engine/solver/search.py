@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Final
 
 from engine.position import Position
 from engine.rules import repetition_outcome
@@ -72,9 +73,9 @@ GOALS: dict[str, frozenset[str]] = {
 }
 MODES = ("full", "checks_only")
 
-_NEVER = 1 << 30  # "no n" in the table: no win proved / fails at every n
-_CHECK_EVERY = 512
-_TABLE_LIMIT = 1_000_000
+_NEVER: Final = 1 << 30  # "no n" in the table: no win proved / fails at every n
+_CHECK_EVERY: Final = 512
+_TABLE_LIMIT: Final = 1_000_000
 _COLOUR = ("red", "black")
 
 

@@ -275,6 +275,19 @@ export function mountBoard(element, options = {}) {
     },
   });
 
+  // One tap is one click. Chessground reads both the touch and, when it lets the browser scroll
+  // (a tap on an empty point away from any piece), the mouse events the browser then makes up
+  // from the same tap: a point was chosen twice, which the editor read as "place, then take it
+  // away again". Ending the touch here stops those made-up mouse events; scrolling by a swipe
+  // over the board still works (it is decided when the touch starts and moves).
+  wrap.addEventListener(
+    "touchend",
+    (event) => {
+      if (event.cancelable) event.preventDefault();
+    },
+    { passive: false },
+  );
+
   // --- coordinates ------------------------------------------------------------------------------
 
   function showCoordinates() {

@@ -72,6 +72,22 @@ def _candidates(variant: str) -> list[int]:
     return []
 
 
+def _replace(daily: DailyPuzzle, *, date: datetime.date) -> DailyPuzzle | None:
+    """Give ``daily`` another published puzzle of its variant; None when there is none."""
+    candidates = _candidates(daily.variant)
+    if not candidates:
+        return None
+    rng = random.Random(f"{date.isoformat()}:{daily.variant}:again")
+    try:
+        with transaction.atomic():
+            DailyPuzzle.objects.filter(pk=daily.pk, puzzle_id=daily.puzzle_id).update(
+                puzzle_id=rng.choice(candidates)
+            )
+    except IntegrityError:
+        pass  # chosen meanwhile by a concurrent caller: read what it chose
+    return DailyPuzzle.objects.filter(pk=daily.pk).select_related("puzzle").first()
+
+
 def daily_puzzles_choose(*, date: datetime.date) -> list[DailyPuzzle]:
     """Make sure each variant has its daily puzzle for ``date``; return them (idempotent).
 
@@ -79,9 +95,16 @@ def daily_puzzles_choose(*, date: datetime.date) -> list[DailyPuzzle]:
     per (date, variant) and uses each puzzle once; a lost race reads the winner's row.
     """
     chosen = []
-    existing = {d.variant: d for d in DailyPuzzle.objects.filter(date=date)}
+    existing = {
+        d.variant: d for d in DailyPuzzle.objects.filter(date=date).select_related("puzzle")
+    }
     for variant in Variant.values:
         daily = existing.get(variant)
+        if daily is not None and daily.puzzle.status != Puzzle.Status.PUBLISHED:
+            # Its puzzle left the bank (retired) since it was chosen: the day gets another.
+            daily = _replace(daily, date=date)
+            if daily is None:
+                continue
         if daily is None:
             candidates = _candidates(variant)
             if not candidates:

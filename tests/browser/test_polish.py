@@ -170,6 +170,26 @@ def test_puzzle_moves_show_iccs_and_a_shared_puzzle_leads_on(
     expect(page).to_have_url(f"{live_server.url}/puzzles/?variant=xiangqi")
 
 
+def test_a_puzzle_s_share_link_is_shown_whole_and_copied(
+    page: Page, live_server: Any, celery_worker: Any
+) -> None:
+    # The link was a narrow box showing "http://127.0.0.1:8731/puzzles" and no way to copy it.
+    puzzle = puzzles.published()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"/puzzles/p/{puzzle.slug}/")
+    puzzles.state(page, "ready")
+    field = page.locator("#share-link")
+    link = field.input_value()
+    assert link == f"{live_server.url}/puzzles/p/{puzzle.slug}/"
+    assert page.evaluate("el => el.scrollWidth <= el.clientWidth", field.element_handle())
+    side = page.locator(".puzzle-side").bounding_box()
+    box = field.bounding_box()
+    assert side is not None and box is not None and box["width"] > side["width"] * 0.6
+    page.click("#copy-link")
+    expect(page.locator("#copy-link")).to_have_text("已复制")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+
+
 def test_a_done_lesson_step_hides_its_hint(page: Page, transactional_db: None) -> None:
     from tutorials.services import lessons_load
 
@@ -223,6 +243,23 @@ def test_texts_written_by_the_scripts_follow_chinese_typesetting(
     expect(page.locator("body[data-result='playing']")).to_have_count(1)
     expect(page.locator("#status")).to_have_text("对方应着：士6退5（f7e8）")
     scan("lesson after the opponent's reply")
+
+    # The editor's verdict on a puzzle that is no mate in 1 ("未发布： 1 步内…" had a space).
+    puzzles.log_in(page, live_server, "composer")
+    page.goto("/puzzles/create/")
+    ready(page)
+    page.fill("#editor-fen", "3k5/9/9/9/9/9/9/9/9/R4K3 w - - 0 1")
+    page.locator("#editor-fen").press("Tab")
+    expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+    page.fill("#editor-n", "1")
+    page.click("#editor-submit")
+    result = page.locator("#editor-result")
+    expect(result).to_have_attribute("data-kind", "rejected", timeout=60_000)
+    expect(result).to_have_text("未发布：1 步内不能强制将死。")
+    scan("editor after a rejection")
+    page.goto("/puzzles/mine/")  # an untitled puzzle is not named by its share code
+    expect(page.locator("td").first).to_contain_text("未命名")
+    scan("my puzzles")
     assert not faults, "\n".join(faults)
 
 

@@ -223,3 +223,54 @@ def test_hints_and_the_solution_are_asked_of_the_server(
     page.screenshot(path=str(artifacts / "puzzles-helped.png"), full_page=True)
     attempt = PuzzleAttempt.objects.get(puzzle=puzzle)
     assert attempt.hints_used == 2 and attempt.gave_up and not attempt.rated
+
+
+def tap(page: Page, square: str) -> None:
+    page.touchscreen.tap(*point(page, square))
+
+
+def test_the_editor_places_a_piece_on_an_empty_point_by_a_tap(
+    phone: Page, live_server: Any, artifacts: Path
+) -> None:
+    # A tap on an empty point far from any piece reached the board twice (the touch, then the
+    # mouse events the browser makes up from it): the piece was placed and at once taken away.
+    log_in(phone, live_server, "phone-composer")
+    phone.goto("/puzzles/create/")
+    expect(phone.locator("body[data-ready='1']")).to_have_count(1)
+    start = phone.locator("#editor-fen").input_value()
+    assert start.startswith("3k5/9/9/9/9/")
+    phone.locator("#palette-red button[data-piece='R']").tap()
+    tap(phone, "a5")
+    expect(phone.locator("#editor-fen")).to_have_value(
+        start.replace("/9/9/9/9/9/", "/9/9/9/R8/9/", 1)
+    )
+    phone.locator("#palette-black button[data-piece='p']").tap()
+    tap(phone, "i4")
+    expect(phone.locator("#editor-fen")).to_have_value("3k5/9/9/9/R8/8p/9/9/9/4K4 w - - 0 1")
+    tap(phone, "i4")  # the same piece on its own point again takes it away
+    expect(phone.locator("#editor-fen")).to_have_value("3k5/9/9/9/R8/9/9/9/9/4K4 w - - 0 1")
+    phone.screenshot(path=str(artifacts / "puzzles-editor-phone.png"), full_page=True)
+
+
+def test_the_trainer_on_a_phone_shows_the_task_and_the_answer_under_the_board(
+    phone: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    # The filters (variant, difficulty, every theme) stood between the board and the task: with
+    # the board on the screen, what to do and whether it worked were out of sight.
+    published()
+    log_in(phone, live_server, "phone-trainer")
+    phone.goto("/puzzles/")
+    state(phone, "ready")
+    phone.locator("#board").scroll_into_view_if_needed()
+    board = phone.locator("#board").bounding_box()
+    title = phone.locator(".puzzle-title").bounding_box()
+    status = phone.locator("#status").bounding_box()
+    assert board is not None and title is not None and status is not None
+    buttons = phone.locator("#hint").bounding_box()
+    assert buttons is not None
+    # board, task, answer and buttons on one screen
+    assert buttons["y"] + buttons["height"] - board["y"] <= 844, (board, buttons)
+    assert title["y"] < status["y"]
+    filters = phone.locator("#filters").bounding_box()
+    assert filters is not None and filters["y"] > status["y"]
+    phone.screenshot(path=str(artifacts / "puzzles-trainer-phone.png"), full_page=True)

@@ -54,7 +54,9 @@ def test_pages_choose_the_daily_once_and_then_only_read_it(
         assert [d.pk for d in daily_puzzles_ensure(date=DAY)] == [d.pk for d in first]
 
 
-def test_a_variant_that_gains_a_candidate_gets_its_daily_once_the_kept_list_expires(make_puzzle) -> None:
+def test_a_variant_that_gains_a_candidate_gets_its_daily_once_the_kept_list_expires(
+    make_puzzle,
+) -> None:
     make_puzzle()
     assert [d.variant for d in daily_puzzles_ensure(date=DAY)] == ["xiangqi"]
     make_puzzle(variant="xinban")  # the same mate in 2 holds in New-version Xiangqi
@@ -175,3 +177,27 @@ def test_the_visitor_merge_is_registered() -> None:
     from accounts.merge import visitor_merge_names
 
     assert "puzzles" in visitor_merge_names()
+
+
+def test_a_daily_puzzle_retired_from_the_bank_is_replaced_and_the_home_page_stays_up(
+    make_puzzle, client
+) -> None:
+    # Retired puzzles (impossible material, which the engine now refuses to read) stayed the
+    # day's puzzle: the home page drew its picture and answered 500.
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    first, second = make_puzzle(), make_puzzle()
+    chosen = daily_puzzles_choose(date=today)[0]
+    other = second if chosen.puzzle_id == first.pk else first
+    Puzzle.objects.filter(pk=chosen.puzzle_id).update(
+        status=Puzzle.Status.REJECTED,
+        rejection_reason="no longer in the shipped bank",
+        rejection={"kind": "retired"},
+        fen="3aka3/4a4/9/9/9/9/9/9/9/4K4 w - - 0 1",
+    )
+    cache.clear()
+    assert client.get("/").status_code == 200
+    assert [d.puzzle_id for d in daily_puzzles_ensure(date=today)] == [other.pk]
+    assert client.get("/puzzles/daily/").status_code == 200
+    assert [d["puzzle"]["id"] for d in client.get("/api/puzzles/daily/").json()] == [other.pk]

@@ -271,7 +271,7 @@ async function onSubmit() {
   if (puzzle.status === "published") {
     showResult(L.published, "published", puzzle.share_url);
   } else if (puzzle.status === "rejected") {
-    showResult(`${L.rejected} ${puzzle.rejection_reason}`, "rejected");
+    showResult(format(L.rejected, { reason: puzzle.rejection_reason }), "rejected");
   }
 }
 

@@ -427,6 +427,19 @@ giveUpButton.addEventListener("click", giveUp);
 retryButton.addEventListener("click", () => reset());
 if (nextButton && page.mode === "next") nextButton.addEventListener("click", load);
 el("flip").addEventListener("click", () => board && board.flip());
+el("copy-link").addEventListener("click", async (event) => {
+  const button = event.currentTarget;
+  const link = el("share-link");
+  try {
+    await navigator.clipboard.writeText(link.value);
+  } catch {
+    link.select();
+    document.execCommand("copy");
+  }
+  const before = button.textContent;
+  button.textContent = L.copied;
+  setTimeout(() => (button.textContent = before), 1200);
+});
 // A typed move (ICCS or Chinese notation) is played as if the pieces had been moved by hand.
 attachMoveInput(el("move-form"), { board: () => board, onMove: (iccs) => play(iccs) });
 

@@ -1,0 +1,87 @@
+"""Compile the engine's hot modules with mypyc into build/native/.
+
+Run by ``scripts/setup``; safe to run again: it does nothing when the build
+was made from the current sources (``--force`` rebuilds anyway). Without a C
+compiler it says so and exits 0: the engine then runs as plain Python.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_native() -> ModuleType:
+    # engine/_native.py without importing the engine package itself
+    spec = importlib.util.spec_from_file_location("_engine_native", ROOT / "engine" / "_native.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def have_compiler() -> bool:
+    import sysconfig
+
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    cc = os.environ.get("CC", cc).split()[0]
+    include = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return shutil.which(cc) is not None and include.exists()
+
+
+def main() -> int:
+    native = _load_native()
+    force = "--force" in sys.argv
+    build_dir: Path = native.BUILD_DIR
+    if not force and native.build_is_current():
+        print(f"compiled engine is up to date ({build_dir.relative_to(ROOT)})")
+        return 0
+    if not have_compiler():
+        print("no C compiler (or Python headers) found: the engine runs as plain Python")
+        return 0
+    try:
+        from mypyc.build import mypycify
+        from setuptools import Distribution  # type: ignore[import-untyped]
+    except ImportError as exc:
+        print(f"mypyc is not installed ({exc}): the engine runs as plain Python")
+        return 0
+
+    start = time.monotonic()
+    stamp = native.source_stamp()
+    modules = list(native.MODULES)
+    print(f"compiling {len(modules)} engine modules with mypyc: {' '.join(modules)}")
+    os.chdir(ROOT)
+    with tempfile.TemporaryDirectory(prefix="engine-build-") as tmp:
+        staging = Path(tmp) / "lib"
+        print("  type-checking and generating C …", flush=True)
+        extensions = mypycify(modules, opt_level="3", target_dir=str(Path(tmp) / "c"))
+        dist = Distribution({"name": "engine-native", "ext_modules": extensions})
+        cmd = dist.get_command_obj("build_ext")
+        cmd.build_lib = str(staging)
+        cmd.build_temp = str(Path(tmp) / "obj")
+        cmd.parallel = os.cpu_count() or 1
+        cmd.ensure_finalized()
+        print(f"  compiling C with {len(extensions)} extension(s) …", flush=True)
+        cmd.run()
+        (staging / native.STAMP_NAME).write_text(stamp + "\n")
+        # swap the finished build in at once; a half-built directory is never used
+        if build_dir.exists():
+            shutil.rmtree(build_dir)
+        build_dir.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(staging), str(build_dir))
+    print(
+        f"compiled engine built in {time.monotonic() - start:.1f} s ({build_dir.relative_to(ROOT)})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
