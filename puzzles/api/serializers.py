@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from puzzles import selectors
+from puzzles.classics import classic_title, collection_name
 from puzzles.models import Puzzle, PuzzleAttempt
 
 
@@ -61,8 +62,8 @@ class PuzzleSerializer(serializers.Serializer):
     themes = serializers.SerializerMethodField()
     # A field named like Field.source, which the stubs type as an attribute.
     source = serializers.CharField(help_text="mined, classic or authored")  # type: ignore[assignment]
-    title = serializers.CharField()
-    collection = serializers.CharField()
+    title = serializers.SerializerMethodField()
+    collection = serializers.SerializerMethodField(help_text="the book, in the reader's language")
     author = serializers.SerializerMethodField()
     status = serializers.CharField()
     proof_mode = serializers.CharField(help_text="full, or checks_only: proved among checks")
@@ -83,6 +84,14 @@ class PuzzleSerializer(serializers.Serializer):
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_themes(self, puzzle: Puzzle) -> list[str]:
         return [theme.slug for theme in puzzle.themes.all()]
+
+    def get_title(self, puzzle: Puzzle) -> str:
+        if puzzle.source == Puzzle.Source.CLASSIC:
+            return classic_title(puzzle.title)
+        return puzzle.title
+
+    def get_collection(self, puzzle: Puzzle) -> str:
+        return collection_name(puzzle.collection) if puzzle.collection else ""
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_author(self, puzzle: Puzzle) -> str | None:
