@@ -1,5 +1,7 @@
-"""The site's URLs. Each app keeps its own ``urls.py`` (pages) and, where it has an API,
-``api_urls.py`` (JSON under ``/api/``)."""
+"""The site's URLs, one convention for every app: ``<app>/urls.py`` holds its pages
+(``app_name = "<app>"``) and, where it has an API, ``<app>/api_urls.py`` its JSON views
+(``app_name = "<app>-api"``); both are included here, under the app's prefix and under
+``/api/<prefix>/``. A new endpoint is one line in its app's ``api_urls.py``."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -11,15 +13,18 @@ from core import views as core_views
 urlpatterns = [
     path("", include("core.urls")),
     path("accounts/", include("accounts.urls")),
-    path("", include("tutorials.urls")),
-    path("", include("puzzles.urls")),
-    path("", include("games.urls")),
+    path("learn/", include("tutorials.urls")),
+    path("puzzles/", include("puzzles.urls")),
+    path("play/", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", core_views.healthz, name="healthz"),
     path("healthz/full", core_views.healthz_full, name="healthz-full"),
     # Browsers and feed readers ask for /favicon.ico whatever the page links.
     path("favicon.ico", core_views.favicon, name="favicon"),
     path("api/", include("core.api_urls")),
+    path("api/learn/", include("tutorials.api_urls")),
+    path("api/puzzles/", include("puzzles.api_urls")),
+    path("api/games/", include("games.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its set-up script as a file: no inline script (Content-Security-Policy).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

@@ -2,7 +2,7 @@ from django.urls import path
 
 from core import api
 
-app_name = "api"
+app_name = "core-api"
 
 urlpatterns = [
     path("variants/", api.VariantListApi.as_view(), name="variants"),

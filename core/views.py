@@ -60,7 +60,9 @@ def _variant_cards() -> list[dict[str, object]]:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    from puzzles.views import daily_cards
+    """The home page. It only reads: today's puzzles are chosen by the scheduled task (or the
+    daily page), never by a visit here."""
+    from puzzles.selectors import daily_cards, daily_puzzles_for
     from tutorials.selectors import continue_lesson_for
 
     return render(
@@ -68,7 +70,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "core/home.html",
         {
             "variants": _variant_cards(),
-            "daily_cards": daily_cards(),
+            "daily_cards": daily_cards(daily_puzzles_for()),
             "continue_lesson": continue_lesson_for(request),
         },
     )
@@ -85,7 +87,10 @@ def analysis(request: HttpRequest) -> HttpResponse:
     ply_text = request.GET.get("ply", "")
     ply = min(int(ply_text), len(moves)) if ply_text.isdigit() else None
     page = {
-        "api": {"positions": reverse("api:positions"), "variants": reverse("api:variants")},
+        "api": {
+            "positions": reverse("core-api:positions"),
+            "variants": reverse("core-api:variants"),
+        },
         "variant": variant if variant in names else names[0],
         "fen": request.GET.get("fen") or None,
         "setup": request.GET.get("setup") or None,

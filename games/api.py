@@ -14,11 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.owners import Owner, owner_for_request
 from core.api import ErrorSerializer
 from core.models import Variant
 from games import selectors, services
 from games.models import Game
-from games.owners import Owner, owner_from_request
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -62,7 +62,7 @@ class GameSerializer(GameSummarySerializer):
 
 
 def _owner(request: Request) -> Owner:
-    owner = owner_from_request(request)
+    owner = owner_for_request(request)
     assert owner is not None
     return owner
 
@@ -104,7 +104,7 @@ class GameListCreateApi(APIView):
         params = self.ListParams(data=request.query_params)
         params.is_valid(raise_exception=True)
         games = selectors.game_list(
-            owner=owner_from_request(request, create=False),
+            owner=owner_for_request(request, create=False),
             limit=params.validated_data["limit"],
             offset=params.validated_data["offset"],
         )
@@ -140,7 +140,7 @@ class GameDetailApi(APIView):
 
     @extend_schema(operation_id="games_get", responses={200: GameSerializer, 404: ErrorSerializer})
     def get(self, request: Request, game_id: int) -> Response:
-        game = selectors.game_get(owner=owner_from_request(request, create=False), game_id=game_id)
+        game = selectors.game_get(owner=owner_for_request(request, create=False), game_id=game_id)
         if game is None:
             raise Http404
         game = services.game_clock_check(game=game)

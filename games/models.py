@@ -6,13 +6,11 @@ after it, what the move did); the start FEN and the seed make every game replaya
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.owners import owner_check, owner_user_field, owner_visitor_field
 from core.models import TimeStampedModel, Variant
 
 LEVELS = range(1, 9)
@@ -43,14 +41,8 @@ class Game(TimeStampedModel):
         RED = "red", _("Red")
         BLACK = "black", _("Black")
 
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="games",
-    )
-    visitor_id = models.CharField(max_length=64, blank=True, db_index=True)
+    user = owner_user_field("games")
+    visitor_id = owner_visitor_field()
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.COMPUTER)
     variant = models.CharField(max_length=16, choices=Variant.choices)
     setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.STANDARD)
@@ -88,11 +80,7 @@ class Game(TimeStampedModel):
             models.Index(fields=["visitor_id", "-created_at"]),
         ]
         constraints = [
-            models.CheckConstraint(
-                name="game_owner_user_xor_visitor",
-                condition=(Q(user__isnull=False) & Q(visitor_id=""))
-                | (Q(user__isnull=True) & ~Q(visitor_id="")),
-            ),
+            owner_check("game_owner_user_xor_visitor"),
             models.CheckConstraint(
                 name="game_level_1_to_8",
                 condition=Q(level__isnull=True) | Q(level__gte=1, level__lte=8),
@@ -131,6 +119,3 @@ class Game(TimeStampedModel):
     @property
     def computer_to_move(self) -> bool:
         return self.status == self.Status.PLAYING and self.turn == self.computer_side
-
-    def owner_fields(self) -> dict[str, Any]:
-        return {"user": self.user, "visitor_id": self.visitor_id}

@@ -8,9 +8,9 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.owners import Owner
 from engine import attack_power, can_claim_draw, find_variant
 from games.models import TAKEBACK_MAX_LEVEL, Game
-from games.owners import Owner
 from games.services import (
     check_point,
     draw_offer_pending,

@@ -23,6 +23,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
 from engine import (
     VARIANTS,
@@ -41,7 +42,6 @@ from engine import (
 )
 from games.computer import computer_accepts_draw, computer_bestmove, computer_evaluation
 from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game
-from games.owners import Owner
 from games.texts import ending_text, refusal, violation_text, void_reveal_text
 from tutorials.curriculum.texts import Text, side_name
 
@@ -702,9 +702,7 @@ def game_takeback(*, game_id: int, owner: Owner) -> Game:
 
 def game_progress_merge(visitor_id: str, user: User) -> None:
     """Move the visitor's games to ``user`` (idempotent)."""
-    if not visitor_id:
-        return
-    Game.objects.filter(user__isnull=True, visitor_id=visitor_id).update(user=user, visitor_id="")
+    owner_transfer(owner_rows_of_visitor(Game.objects.all(), visitor_id), user)
 
 
 def game_ending(game: Game) -> Text | None:

@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from accounts.owners import owner_for_request
 from engine import VARIANTS
 from games import selectors
 from games.models import LEVELS, Game
-from games.owners import owner_from_request
 from games.services import SETUPS_BY_VARIANT
 
 
@@ -136,7 +136,7 @@ def _page_labels() -> dict[str, Any]:
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """One game: its setup, play against the computer or at one board, and its replay."""
-    owner = owner_from_request(request, create=False)
+    owner = owner_for_request(request, create=False)
     found = selectors.game_get(owner=owner, game_id=game_id)
     if found is None:
         raise Http404
@@ -178,7 +178,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def mine(request: HttpRequest) -> HttpResponse:
     """My games, newest first, each with its result and the rule that ended it."""
-    owner = owner_from_request(request, create=False)
+    owner = owner_for_request(request, create=False)
     setups = _setup_labels()
     terminations = _termination_labels()
     rows = [

@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.owners import owner_check, owner_user_field, owner_visitor_field
 from core.models import TimeStampedModel, Variant
 from puzzles import glicko2
 
@@ -147,20 +148,6 @@ class Puzzle(TimeStampedModel):
         return glicko2.Rating(self.rating, self.rating_deviation, self.rating_volatility)
 
 
-class AttemptOwnerQuerySet(models.QuerySet):
-    def owned_by(self, *, user_id: int | None, visitor_id: str | None) -> AttemptOwnerQuerySet:
-        if user_id is not None:
-            return self.filter(user_id=user_id)
-        if visitor_id:
-            return self.filter(user__isnull=True, visitor_id=visitor_id)
-        return self.none()
-
-
-_OWNER_IS_ONE = (Q(user__isnull=False) & Q(visitor_id="")) | (
-    Q(user__isnull=True) & ~Q(visitor_id="")
-)
-
-
 class PuzzleAttempt(TimeStampedModel):
     """One try at a puzzle by a user or an anonymous visitor, played on the server.
 
@@ -185,14 +172,8 @@ class PuzzleAttempt(TimeStampedModel):
         FAILED = "failed", _("Failed")
 
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="puzzle_attempts",
-    )
-    visitor_id = models.CharField(max_length=64, blank=True, db_index=True)
+    user = owner_user_field("puzzle_attempts")
+    visitor_id = owner_visitor_field()
     client_id = models.UUIDField(default=uuid.uuid4)
 
     # The line as the server judged it: the attacker's moves and the defender's replies (ICCS).
@@ -213,8 +194,6 @@ class PuzzleAttempt(TimeStampedModel):
     submitted_at = models.DateTimeField(null=True, blank=True)
     scored_at = models.DateTimeField(null=True, blank=True)
 
-    objects = AttemptOwnerQuerySet.as_manager()
-
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
@@ -222,7 +201,7 @@ class PuzzleAttempt(TimeStampedModel):
             models.Index(fields=["user", "scored_at"], name="attempt_user_scored"),
         ]
         constraints = [
-            models.CheckConstraint(condition=_OWNER_IS_ONE, name="attempt_one_owner"),
+            owner_check("attempt_one_owner"),
             models.UniqueConstraint(
                 fields=["user", "puzzle", "client_id"],
                 condition=Q(user__isnull=False),
@@ -327,25 +306,17 @@ class PuzzleReplay(TimeStampedModel):
     """A failed puzzle that comes back: after 1, then 3, then 7 days, until it is solved."""
 
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="replays")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="puzzle_replays",
-    )
-    visitor_id = models.CharField(max_length=64, blank=True, db_index=True)
+    user = owner_user_field("puzzle_replays")
+    visitor_id = owner_visitor_field()
     # How many times it has been failed since it was first failed (0 = once).
     step = models.PositiveSmallIntegerField(default=0)
     due_at = models.DateTimeField()
     solved_at = models.DateTimeField(null=True, blank=True)
 
-    objects = AttemptOwnerQuerySet.as_manager()
-
     class Meta:
         ordering = ["due_at", "id"]
         constraints = [
-            models.CheckConstraint(condition=_OWNER_IS_ONE, name="replay_one_owner"),
+            owner_check("replay_one_owner"),
             models.UniqueConstraint(
                 fields=["user", "puzzle"],
                 condition=Q(user__isnull=False),

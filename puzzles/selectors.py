@@ -11,7 +11,12 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from accounts.owners import Owner, owner_filter
+from core.diagram import board_svg
+from core.selectors import variant_list, variant_title
 from engine import Move, Position
 from puzzles import proving
 from puzzles.models import (
@@ -22,7 +27,6 @@ from puzzles.models import (
     PuzzleReplay,
     PuzzleTheme,
 )
-from puzzles.services.players import Player
 
 # Difficulty levels as offsets from the player's rating (as on the big puzzle sites).
 DIFFICULTY_OFFSETS = {
@@ -83,6 +87,22 @@ def puzzle_get_by_slug(*, slug: str) -> Puzzle | None:
     )
 
 
+@dataclass(frozen=True)
+class PuzzleOpening:
+    """The attacker's first moves (ICCS, sorted) and the point of a general in check."""
+
+    legal_moves: list[str]
+    check: str | None
+
+
+def puzzle_opening(*, puzzle: Puzzle) -> PuzzleOpening:
+    position = Position.from_fen(puzzle.variant, puzzle.fen)
+    check = None
+    if position.is_check():
+        check = position.square_name(position.kings[0 if position.turn == "red" else 1])
+    return PuzzleOpening(sorted(m.iccs() for m in position.legal_moves), check)
+
+
 def puzzle_solution(*, puzzle: Puzzle) -> dict[str, Any] | None:
     """The proof's main line in both notations, with the position after each move. Only for
     players allowed to see it (``access_solution_view``)."""
@@ -119,7 +139,7 @@ def access_puzzle_edit(*, puzzle: Puzzle, user: Any) -> bool:
     return bool(user and user.is_authenticated and puzzle.author_id == user.pk)
 
 
-def access_solution_view(*, puzzle: Puzzle, player: Player | None) -> bool:
+def access_solution_view(*, puzzle: Puzzle, player: Owner | None) -> bool:
     """The solution is shown once the player has finished a try (solved or given up), and to
     the author of a published puzzle."""
     if puzzle.proof is None or player is None:
@@ -127,18 +147,14 @@ def access_solution_view(*, puzzle: Puzzle, player: Player | None) -> bool:
     if player.user is not None and puzzle.author_id == player.user.pk:
         return puzzle.status == Puzzle.Status.PUBLISHED
     return PuzzleAttempt.objects.filter(
-        player.owner_q(),
+        player.q(),
         puzzle=puzzle,
         state__in=[PuzzleAttempt.State.SUBMITTED, PuzzleAttempt.State.SCORED],
     ).exists()
 
 
-def access_attempt_view(*, attempt: PuzzleAttempt, player: Player | None) -> bool:
-    if player is None:
-        return False
-    if player.user is not None:
-        return attempt.user_id == player.user.pk
-    return attempt.user_id is None and attempt.visitor_id == player.visitor_id
+def access_attempt_view(*, attempt: PuzzleAttempt, player: Owner | None) -> bool:
+    return player is not None and player.owns(attempt)
 
 
 # --- Solving --------------------------------------------------------------------------------
@@ -150,7 +166,7 @@ def user_rating_get(*, user: Any, variant: str) -> PuzzleRating | None:
     return PuzzleRating.objects.filter(user=user, variant=variant).first()
 
 
-def player_rating_value(*, player: Player | None, variant: str) -> float:
+def player_rating_value(*, player: Owner | None, variant: str) -> float:
     from puzzles.glicko2 import DEFAULT_RATING
 
     if player is None or player.user is None:
@@ -161,7 +177,7 @@ def player_rating_value(*, player: Player | None, variant: str) -> float:
 
 def puzzle_next_for(
     *,
-    player: Player | None,
+    player: Owner | None,
     variant: str,
     themes: Sequence[str] = (),
     difficulty: str = "normal",
@@ -177,11 +193,7 @@ def puzzle_next_for(
     rows = puzzle_list(variant=variant, themes=themes).exclude(pk__in=list(exclude))
     if player is not None and player.user is not None:
         rows = rows.exclude(author=player.user)
-    tried = (
-        PuzzleAttempt.objects.filter(player.owner_q()).values("puzzle_id")
-        if player is not None
-        else PuzzleAttempt.objects.none().values("puzzle_id")
-    )
+    tried = PuzzleAttempt.objects.filter(owner_filter(player)).values("puzzle_id")
     fresh = rows.exclude(pk__in=tried)
     rng = random.Random(seed)
     for candidates in (fresh, rows):
@@ -215,6 +227,38 @@ def daily_puzzles_for(date: datetime.date | None = None) -> list[DailyPuzzle]:
     return sorted(rows, key=lambda d: order.get(d.variant, 9))
 
 
+GOAL_LABELS = {
+    "mate": gettext_lazy("Checkmate"),
+    "dead_general": gettext_lazy("Dead general"),
+    "win": gettext_lazy("Win"),
+}
+
+
+def daily_cards(dailies: Sequence[DailyPuzzle]) -> list[dict[str, Any]]:
+    """Daily puzzles as cards for ``puzzles/_daily_cards.html`` (the home page and the daily
+    page): each card has ``daily`` (the DailyPuzzle), ``title`` (the variant's name), ``goal``
+    and ``diagram`` (a small picture of the position, side to move at the bottom)."""
+    titles = {v.name: variant_title(v) for v in variant_list()}
+    cards = []
+    for d in dailies:
+        title = titles.get(d.variant, d.variant)
+        goal = GOAL_LABELS[d.puzzle.goal]
+        label = _("%(goal)s in %(n)s") % {"goal": goal, "n": d.puzzle.moves_to_win}
+        cards.append(
+            {
+                "daily": d,
+                "title": title,
+                "goal": goal,
+                "diagram": board_svg(
+                    variant=d.puzzle.variant,
+                    fen=d.puzzle.fen,
+                    label=_("%(variant)s: %(puzzle)s") % {"variant": title, "puzzle": label},
+                ),
+            }
+        )
+    return cards
+
+
 # --- Dashboard ------------------------------------------------------------------------------
 
 
@@ -246,21 +290,21 @@ def rating_history(*, user: Any, variant: str) -> list[tuple[datetime.datetime, 
     first_at, first_before, _ = rows[0]
     points = [(first_at, first_before)] if first_before is not None else []
     points += [(at, after) for at, _, after in rows if after is not None]
-    return points
+    return points  # type: ignore[return-value]  # a scored attempt has scored_at (constraint)
 
 
-def theme_stats(*, player: Player) -> list[ThemeStat]:
+def theme_stats(*, player: Owner) -> list[ThemeStat]:
     """Per theme: how many of the player's scored attempts touched it, and how many succeeded."""
     rows = (
         PuzzleTheme.objects.annotate(
             attempts=Count(
                 "puzzles__attempts",
-                filter=player.owner_q("puzzles__attempts__")
+                filter=player.q("puzzles__attempts__")
                 & Q(puzzles__attempts__state=PuzzleAttempt.State.SCORED),
             ),
             solved=Count(
                 "puzzles__attempts",
-                filter=player.owner_q("puzzles__attempts__")
+                filter=player.q("puzzles__attempts__")
                 & Q(puzzles__attempts__state=PuzzleAttempt.State.SCORED)
                 & Q(puzzles__attempts__result=PuzzleAttempt.Result.SOLVED),
             ),
@@ -271,19 +315,17 @@ def theme_stats(*, player: Player) -> list[ThemeStat]:
     return [ThemeStat(t.slug, t.name_en, t.name_zh, t.attempts, t.solved) for t in rows]
 
 
-def replay_list(*, player: Player, due_only: bool = False) -> QuerySet[PuzzleReplay]:
+def replay_list(*, player: Owner, due_only: bool = False) -> QuerySet[PuzzleReplay]:
     """The player's failed puzzles still to be solved, soonest due first."""
-    rows = PuzzleReplay.objects.filter(player.owner_q(), solved_at__isnull=True).select_related(
-        "puzzle"
-    )
+    rows = PuzzleReplay.objects.filter(player.q(), solved_at__isnull=True).select_related("puzzle")
     if due_only:
         rows = rows.filter(due_at__lte=timezone.now())
     return rows.order_by("due_at", "id")
 
 
-def attempt_history(*, player: Player, limit: int = 50) -> QuerySet[PuzzleAttempt]:
+def attempt_history(*, player: Owner, limit: int = 50) -> QuerySet[PuzzleAttempt]:
     return (
-        PuzzleAttempt.objects.filter(player.owner_q(), state=PuzzleAttempt.State.SCORED)
+        PuzzleAttempt.objects.filter(player.q(), state=PuzzleAttempt.State.SCORED)
         .select_related("puzzle")
         .order_by("-scored_at", "-id")[:limit]
     )
@@ -299,3 +341,46 @@ def authored_list(*, user: Any) -> QuerySet[Puzzle]:
 
 def user_ratings(*, user: Any) -> dict[str, PuzzleRating]:
     return {row.variant: row for row in PuzzleRating.objects.filter(user=user)}
+
+
+@dataclass(frozen=True)
+class VariantRating:
+    variant: str
+    row: PuzzleRating | None
+    history: list[tuple[datetime.datetime, float]]
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """What the dashboard shows (the page and the API): a logged-in player's rating and its
+    history per variant, success per theme, the failed puzzles to replay, recent attempts."""
+
+    ratings: list[VariantRating]
+    themes: list[ThemeStat]
+    replays: list[PuzzleReplay]
+    recent: list[PuzzleAttempt]
+
+
+DASHBOARD_RECENT = 20
+
+
+def dashboard_get(*, player: Owner | None) -> Dashboard:
+    if player is None:
+        return Dashboard([], [], [], [])
+    ratings = []
+    if player.user is not None:
+        rows = user_ratings(user=player.user)
+        for variant in variant_list():
+            ratings.append(
+                VariantRating(
+                    variant.name,
+                    rows.get(variant.name),
+                    rating_history(user=player.user, variant=variant.name),
+                )
+            )
+    return Dashboard(
+        ratings=ratings,
+        themes=theme_stats(player=player),
+        replays=list(replay_list(player=player)),
+        recent=list(attempt_history(player=player, limit=DASHBOARD_RECENT)),
+    )

@@ -1,10 +1,12 @@
-"""The puzzles app's pages (under /puzzles/) and JSON API (under /api/puzzles/)."""
+"""The puzzles app's pages, under /puzzles/ (the JSON API is in ``puzzles/api_urls.py``)."""
 
-from django.urls import include, path
+from django.urls import path
 
-from puzzles import api, views
+from puzzles import views
 
-page_patterns = [
+app_name = "puzzles"
+
+urlpatterns = [
     path("", views.solve, name="solve"),
     path("daily/", views.daily, name="daily"),
     path("daily/<str:variant>/", views.daily_variant, name="daily-variant"),
@@ -13,29 +15,4 @@ page_patterns = [
     path("create/<int:puzzle_id>/", views.editor, name="edit"),
     path("mine/", views.mine, name="mine"),
     path("p/<str:slug>/", views.share, name="share"),
-]
-
-api_patterns = [
-    path("", api.PuzzleListApi.as_view(), name="list"),
-    path("themes/", api.ThemeListApi.as_view(), name="themes"),
-    path("next/", api.PuzzleNextApi.as_view(), name="next"),
-    path("daily/", api.DailyPuzzleApi.as_view(), name="daily"),
-    path("dashboard/", api.DashboardApi.as_view(), name="dashboard"),
-    path("<int:puzzle_id>/", api.PuzzleDetailApi.as_view(), name="detail"),
-    path("<int:puzzle_id>/judge/", api.PuzzleJudgeApi.as_view(), name="judge"),
-    path("<int:puzzle_id>/hint/", api.PuzzleHintApi.as_view(), name="hint"),
-    path("<int:puzzle_id>/give-up/", api.PuzzleGiveUpApi.as_view(), name="give-up"),
-    path("<int:puzzle_id>/attempts/", api.AttemptOpenApi.as_view(), name="attempt-open"),
-    path("attempts/<int:attempt_id>/", api.AttemptDetailApi.as_view(), name="attempt"),
-    path("authored/", api.AuthoredListApi.as_view(), name="authored"),
-    path("authored/check/", api.PositionCheckApi.as_view(), name="position-check"),
-    path("authored/<int:puzzle_id>/", api.AuthoredDetailApi.as_view(), name="authored-detail"),
-    path(
-        "authored/<int:puzzle_id>/submit/", api.AuthoredSubmitApi.as_view(), name="authored-submit"
-    ),
-]
-
-urlpatterns = [
-    path("puzzles/", include((page_patterns, "puzzles"))),
-    path("api/puzzles/", include((api_patterns, "puzzles-api"))),
 ]

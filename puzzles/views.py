@@ -17,20 +17,13 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from core.diagram import board_svg
+from accounts.owners import owner_for_request
 from core.selectors import variant_list, variant_title
 from engine import Position
 from puzzles import selectors, services
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
-from puzzles.selectors import DIFFICULTY_OFFSETS
-from puzzles.services import player_from_request
+from puzzles.selectors import DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
-
-GOAL_LABELS = {
-    "mate": gettext_lazy("Checkmate"),
-    "dead_general": gettext_lazy("Dead general"),
-    "win": gettext_lazy("Win"),
-}
 
 
 def _zh() -> bool:
@@ -175,31 +168,10 @@ def share(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def daily_cards(date: Any = None) -> list[dict[str, Any]]:
-    """Today's puzzles as cards for ``puzzles/_daily_cards.html`` (the home page uses it too):
-    each card has ``daily`` (the DailyPuzzle), ``title`` (the variant's name), ``goal`` and
-    ``diagram`` (a small picture of the position, side to move at the bottom).
-    Chooses the day's puzzles first if nobody has yet (idempotent)."""
+    """Today's puzzles as cards for ``puzzles/_daily_cards.html``, choosing the day's puzzles
+    first if nobody has yet (idempotent; the home page only reads, see core.views.home)."""
     date = date or timezone.localdate()
-    dailies = services.daily_puzzles_ensure(date=date)
-    titles = {v["name"]: v["title"] for v in _variants()}
-    cards = []
-    for d in dailies:
-        title = titles.get(d.variant, d.variant)
-        goal = GOAL_LABELS[d.puzzle.goal]
-        label = _("%(goal)s in %(n)s") % {"goal": goal, "n": d.puzzle.moves_to_win}
-        cards.append(
-            {
-                "daily": d,
-                "title": title,
-                "goal": goal,
-                "diagram": board_svg(
-                    variant=d.puzzle.variant,
-                    fen=d.puzzle.fen,
-                    label=_("%(variant)s: %(puzzle)s") % {"variant": title, "puzzle": label},
-                ),
-            }
-        )
-    return cards
+    return selectors.daily_cards(services.daily_puzzles_ensure(date=date))
 
 
 @require_GET
@@ -249,33 +221,27 @@ def _chart(points: list[tuple[Any, float]], width: int = 560, height: int = 160)
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Ratings and their history per variant, success per theme, failed puzzles to replay."""
-    player = player_from_request(request, create=False)
-    variants = _variants()
-    ratings = []
-    if request.user.is_authenticated:
-        rows = selectors.user_ratings(user=request.user)
-        for variant in variants:
-            row = rows.get(variant["name"])
-            history = selectors.rating_history(user=request.user, variant=variant["name"])
-            ratings.append({"variant": variant, "row": row, "chart": _chart(history)})
-    stats = selectors.theme_stats(player=player) if player else []
-    replays = list(selectors.replay_list(player=player)) if player else []
+    board = selectors.dashboard_get(player=owner_for_request(request, create=False))
+    variants = {v["name"]: v for v in _variants()}
     now = timezone.now()
     return render(
         request,
         "puzzles/dashboard.html",
         {
-            "ratings": ratings,
+            "ratings": [
+                {"variant": variants[r.variant], "row": r.row, "chart": _chart(r.history)}
+                for r in board.ratings
+            ],
             "theme_stats": [
                 {
                     "stat": s,
                     "name": s.name_zh if _zh() else s.name_en,
                     "percent": round(100 * s.rate),
                 }
-                for s in stats
+                for s in board.themes
             ],
-            "replays": [{"replay": r, "due": r.due_at <= now} for r in replays],
-            "recent": selectors.attempt_history(player=player, limit=20) if player else [],
+            "replays": [{"replay": r, "due": r.due_at <= now} for r in board.replays],
+            "recent": board.recent,
         },
     )
 

@@ -10,11 +10,11 @@ session). When a visitor signs up or logs in, the visitor's rows move to the acc
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.owners import owner_check, owner_user_field, owner_visitor_field
 from core.models import TimeStampedModel
 from core.models import Variant as Course
 
@@ -69,14 +69,8 @@ class StepProgress(TimeStampedModel):
     """
 
     step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="progress")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="lesson_progress",
-    )
-    visitor_id = models.CharField(max_length=64, null=True, blank=True, db_index=True)
+    user = owner_user_field("lesson_progress")
+    visitor_id = owner_visitor_field()
     stars = models.PositiveSmallIntegerField(default=0)
     best_moves = models.PositiveSmallIntegerField(null=True, blank=True)
     mistakes = models.PositiveSmallIntegerField(default=0)
@@ -86,11 +80,7 @@ class StepProgress(TimeStampedModel):
     class Meta:
         ordering = ["-updated_at"]
         constraints = [
-            models.CheckConstraint(
-                condition=(Q(user__isnull=False) & Q(visitor_id__isnull=True))
-                | (Q(user__isnull=True) & Q(visitor_id__isnull=False)),
-                name="tutorials_progress_one_owner",
-            ),
+            owner_check("tutorials_progress_one_owner"),
             models.UniqueConstraint(
                 fields=["user", "step"],
                 condition=Q(user__isnull=False),

@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from accounts.visitors import visitor_id_get
+from accounts.owners import Owner, owner_for_request
 from core.exceptions import ApplicationError
 from engine import find_variant
 from tutorials.curriculum import COURSES, Step, Text, language_key, step_from_data
@@ -20,26 +20,9 @@ from tutorials.models import Lesson, StepProgress
 from tutorials.models import Step as StepRow
 
 
-@dataclass(frozen=True)
-class Learner:
-    """Whose progress it is: a user, or an anonymous visitor (exactly one of the two)."""
-
-    user_id: int | None = None
-    visitor_id: str | None = None
-
-    def owner_filter(self) -> dict[str, Any]:
-        if self.user_id is not None:
-            return {"user_id": self.user_id}
-        return {"visitor_id": self.visitor_id}
-
-
-def learner_get(request: HttpRequest, *, create: bool = False) -> Learner | None:
+def learner_get(request: HttpRequest, *, create: bool = False) -> Owner | None:
     """The learner making the request; an anonymous visitor gets an id only when ``create``."""
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return Learner(user_id=user.pk)
-    visitor_id = visitor_id_get(request, create=create)
-    return Learner(visitor_id=visitor_id) if visitor_id else None
+    return owner_for_request(request, create=create)
 
 
 def text(data: dict[str, str] | Text | None, language: str | None = None) -> str:
@@ -92,12 +75,12 @@ def step_rules(row: StepRow) -> Step:
     )
 
 
-def progress_map(*, learner: Learner | None, steps: Iterable[StepRow]) -> dict[int, StepProgress]:
+def progress_map(*, learner: Owner | None, steps: Iterable[StepRow]) -> dict[int, StepProgress]:
     """The learner's progress rows by step id (empty for a learner without any)."""
     if learner is None:
         return {}
     ids = [s.pk for s in steps]
-    rows = StepProgress.objects.filter(step_id__in=ids, **learner.owner_filter())
+    rows = StepProgress.objects.filter(step_id__in=ids, **learner.fields())
     return {row.step_id: row for row in rows}
 
 
@@ -166,7 +149,7 @@ def lessons_version() -> str:
     return ":".join(str(value) for value in row)
 
 
-def course_map(*, learner: Learner | None) -> list[CourseCard]:
+def course_map(*, learner: Owner | None) -> list[CourseCard]:
     """Every course, its lessons in order, and how far the learner has come in each."""
     # The map needs each step's id, key and place only: its table (``data``) is not read.
     outline = StepRow.objects.only("id", "lesson_id", "key", "index")
@@ -207,14 +190,14 @@ class ContinueLink:
     url: str
 
 
-def continue_lesson(*, learner: Learner | None) -> ContinueLink | None:
+def continue_lesson(*, learner: Owner | None) -> ContinueLink | None:
     """Where the learner left off: the first unfinished step of the lesson they worked on
     last, else the next unfinished lesson of that course, else of the other courses. None for
     a learner with no progress, or one who has finished everything."""
     if learner is None:
         return None
     last = (
-        StepProgress.objects.filter(step__lesson__is_active=True, **learner.owner_filter())
+        StepProgress.objects.filter(step__lesson__is_active=True, **learner.fields())
         .select_related("step__lesson")
         .order_by("-updated_at", "-pk")
         .first()
@@ -311,7 +294,7 @@ def step_view(row: StepRow, *, progress: StepProgress | None, moment: Any) -> di
     return view
 
 
-def lesson_view(*, lesson: Lesson, learner: Learner | None, moment: Any) -> dict[str, Any]:
+def lesson_view(*, lesson: Lesson, learner: Owner | None, moment: Any) -> dict[str, Any]:
     rows = list(lesson.steps.all())
     progress = progress_map(learner=learner, steps=rows)
     lessons = list(lesson_list(course=lesson.course))

@@ -18,6 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
 from tutorials.curriculum import (
     Explanation,
@@ -35,7 +36,7 @@ from tutorials.curriculum import (
 from tutorials.curriculum.schema import LESSONS_DIR
 from tutorials.models import Lesson, StepProgress
 from tutorials.models import Step as StepRow
-from tutorials.selectors import Learner, step_rules
+from tutorials.selectors import step_rules
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -143,17 +144,13 @@ def _refused(error: StepRefused, *, language: str | None = None) -> ApplicationE
     return ApplicationError(text.get(language or get_language()), extra)
 
 
-def _progress_row(learner: Learner, step: StepRow) -> StepProgress:
+def _progress_row(learner: Owner, step: StepRow) -> StepProgress:
     """The learner's row for the step, locked for this transaction (created if missing)."""
-    row, _ = StepProgress.objects.select_for_update().get_or_create(
-        step=step, **learner.owner_filter()
-    )
+    row, _ = StepProgress.objects.select_for_update().get_or_create(step=step, **learner.fields())
     return row
 
 
-def _record_completion(
-    learner: Learner, step: StepRow, *, stars: int, moves: int | None
-) -> Recorded:
+def _record_completion(learner: Owner, step: StepRow, *, stars: int, moves: int | None) -> Recorded:
     row = _progress_row(learner, step)
     now = timezone.now()
     row.stars = max(row.stars, stars)
@@ -165,7 +162,7 @@ def _record_completion(
     return Recorded(stars, row.stars, row.best_moves, row.mistakes)
 
 
-def _record_mistake(learner: Learner, step: StepRow) -> Recorded:
+def _record_mistake(learner: Owner, step: StepRow) -> Recorded:
     row = _progress_row(learner, step)
     if not row.completed:
         row.mistakes += 1
@@ -173,8 +170,8 @@ def _record_mistake(learner: Learner, step: StepRow) -> Recorded:
     return Recorded(None, row.stars, row.best_moves, row.mistakes)
 
 
-def _peek(learner: Learner, step: StepRow) -> Recorded:
-    row = StepProgress.objects.filter(step=step, **learner.owner_filter()).first()
+def _peek(learner: Owner, step: StepRow) -> Recorded:
+    row = StepProgress.objects.filter(step=step, **learner.fields()).first()
     if row is None:
         return Recorded(None, 0, None, 0)
     return Recorded(None, row.stars, row.best_moves, row.mistakes)
@@ -187,7 +184,7 @@ class MoveAttempt:
 
 
 @transaction.atomic
-def step_moves_play(*, learner: Learner, step: StepRow, moves: Sequence[str]) -> MoveAttempt:
+def step_moves_play(*, learner: Owner, step: StepRow, moves: Sequence[str]) -> MoveAttempt:
     """Replay the learner's moves on a move step; record the stars when the goal is met.
 
     Raises ApplicationError (with the reason in both languages) for a move that cannot be
@@ -233,7 +230,7 @@ def _moment_check(moment: datetime | None) -> datetime | None:
 
 @transaction.atomic
 def step_point_answer(
-    *, learner: Learner, step: StepRow, point: str, moment: datetime | None = None
+    *, learner: Owner, step: StepRow, point: str, moment: datetime | None = None
 ) -> PointAttempt:
     """Judge a clicked point; a wrong one counts as a mistake until the step is done."""
     rules = step_rules(step)
@@ -259,7 +256,7 @@ class SetupAttempt:
 
 @transaction.atomic
 def step_setup_submit(
-    *, learner: Learner, step: StepRow, placement: Mapping[str, str]
+    *, learner: Owner, step: StepRow, placement: Mapping[str, str]
 ) -> SetupAttempt:
     """Judge a secret-setup half; every broken rule is explained."""
     rules = step_rules(step)
@@ -288,15 +285,16 @@ def lesson_progress_merge(visitor_id: str, user: User) -> None:
     stars, fewer moves, the earlier completion. Idempotent: the visitor's rows are gone after
     the first call.
     """
-    rows = StepProgress.objects.select_for_update().filter(visitor_id=visitor_id)
-    for row in rows:
+    account = Owner(user=user)
+    moved = []
+    for row in owner_rows_of_visitor(StepProgress.objects.select_for_update(), visitor_id):
         mine = (
-            StepProgress.objects.select_for_update().filter(user=user, step_id=row.step_id).first()
+            StepProgress.objects.select_for_update()
+            .filter(account.q(), step_id=row.step_id)
+            .first()
         )
         if mine is None:
-            row.visitor_id = None
-            row.user = user
-            row.save()
+            moved.append(row.pk)
             continue
         mine.stars = max(mine.stars, row.stars)
         moves = [m for m in (mine.best_moves, row.best_moves) if m is not None]
@@ -309,6 +307,7 @@ def lesson_progress_merge(visitor_id: str, user: User) -> None:
             mine.completed_at = None
         mine.save()
         row.delete()
+    owner_transfer(StepProgress.objects.filter(pk__in=moved), user)
 
 
 __all__ = [

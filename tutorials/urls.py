@@ -1,33 +1,12 @@
-"""Pages under /learn/ and the lessons' JSON API under /api/learn/."""
+"""The lessons' pages, under /learn/ (the JSON API is in ``tutorials/api_urls.py``)."""
 
-from django.urls import include, path
+from django.urls import path
 
-from tutorials import api, views
+from tutorials import views
 
 app_name = "tutorials"
 
-api_patterns = [
-    path("courses/", api.CourseListApi.as_view(), name="api-courses"),
-    path("lessons/<slug:slug>/", api.LessonDetailApi.as_view(), name="api-lesson"),
-    path(
-        "lessons/<slug:slug>/steps/<str:key>/moves/",
-        api.StepMovesApi.as_view(),
-        name="api-step-moves",
-    ),
-    path(
-        "lessons/<slug:slug>/steps/<str:key>/answer/",
-        api.StepAnswerApi.as_view(),
-        name="api-step-answer",
-    ),
-    path(
-        "lessons/<slug:slug>/steps/<str:key>/setup/",
-        api.StepSetupApi.as_view(),
-        name="api-step-setup",
-    ),
-]
-
 urlpatterns = [
-    path("learn/", views.course_map_page, name="course-map"),
-    path("learn/<slug:slug>/", views.lesson_page, name="lesson"),
-    path("api/learn/", include(api_patterns)),
+    path("", views.course_map_page, name="course-map"),
+    path("<slug:slug>/", views.lesson_page, name="lesson"),
 ]

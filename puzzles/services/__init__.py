@@ -12,7 +12,6 @@ from puzzles.services.authoring import (
 from puzzles.services.bank import bank_load, puzzle_publish, theme_catalogue_sync
 from puzzles.services.daily import daily_puzzles_choose, daily_puzzles_ensure
 from puzzles.services.merge import puzzle_progress_merge
-from puzzles.services.players import Player, player_from_request
 from puzzles.services.solving import (
     AttemptPosition,
     JudgeResult,
@@ -31,9 +30,7 @@ __all__ = [
     "AttemptPosition",
     "JudgeResult",
     "attempt_position",
-    "Player",
     "ProvingQueueFullError",
-    "player_from_request",
     "bank_load",
     "daily_puzzles_choose",
     "daily_puzzles_ensure",

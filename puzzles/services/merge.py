@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from puzzles.models import PuzzleAttempt, PuzzleReplay
 
 if TYPE_CHECKING:
@@ -19,10 +20,9 @@ def puzzle_progress_merge(visitor_id: str, user: User) -> None:
     An attempt still open with no such clash goes on as the account's. A replay the account
     already has for the same puzzle is kept, and the visitor's is dropped.
     """
-    if not visitor_id:
-        return
-    attempts = PuzzleAttempt.objects.filter(user__isnull=True, visitor_id=visitor_id)
-    mine = PuzzleAttempt.objects.filter(user=user)
+    account = Owner(user=user)
+    attempts = owner_rows_of_visitor(PuzzleAttempt.objects.all(), visitor_id)
+    mine = PuzzleAttempt.objects.filter(account.q())
     taken = set(mine.values_list("puzzle_id", "client_id"))
     clashing = [a.pk for a in attempts if (a.puzzle_id, a.client_id) in taken]
     attempts.filter(pk__in=clashing).delete()
@@ -32,9 +32,9 @@ def puzzle_progress_merge(visitor_id: str, user: User) -> None:
     attempts.filter(puzzle_id__in=open_, state=PuzzleAttempt.State.STARTED).update(
         state=PuzzleAttempt.State.ABANDONED
     )
-    attempts.update(user=user, visitor_id="")
+    owner_transfer(attempts, user)
 
-    replays = PuzzleReplay.objects.filter(user__isnull=True, visitor_id=visitor_id)
-    owned = set(PuzzleReplay.objects.filter(user=user).values_list("puzzle_id", flat=True))
+    replays = owner_rows_of_visitor(PuzzleReplay.objects.all(), visitor_id)
+    owned = set(PuzzleReplay.objects.filter(account.q()).values_list("puzzle_id", flat=True))
     replays.filter(puzzle_id__in=owned).delete()
-    replays.update(user=user, visitor_id="")
+    owner_transfer(replays, user)

@@ -25,12 +25,12 @@ from django.db.models import F
 from django.http import Http404
 from django.utils import timezone
 
+from accounts.owners import Owner, owner_columns, owner_of_row_q
 from core.exceptions import ApplicationError
 from engine import EngineError, Move, Position
 from engine.vocab import Verdict as VerdictWord
 from puzzles import glicko2, proving
 from puzzles.models import Puzzle, PuzzleAttempt, PuzzleLineResult, PuzzleRating, PuzzleReplay
-from puzzles.services.players import Player
 
 logger = logging.getLogger(__name__)
 
@@ -270,7 +270,7 @@ def puzzle_tryable_check(*, puzzle: Puzzle) -> None:
         raise ApplicationError("This puzzle cannot be tried yet.", {"status": puzzle.status})
 
 
-def puzzle_attempt_open(*, puzzle: Puzzle, player: Player) -> tuple[PuzzleAttempt, bool]:
+def puzzle_attempt_open(*, puzzle: Puzzle, player: Owner) -> tuple[PuzzleAttempt, bool]:
     """The player's open attempt at ``puzzle``, or a new one; ``True`` when it is new.
 
     A player has at most one open attempt per puzzle (a database constraint), so opening
@@ -281,7 +281,7 @@ def puzzle_attempt_open(*, puzzle: Puzzle, player: Player) -> tuple[PuzzleAttemp
     puzzle_tryable_check(puzzle=puzzle)
     for _ in range(3):
         earlier = list(
-            PuzzleAttempt.objects.filter(player.owner_q(), puzzle=puzzle)
+            PuzzleAttempt.objects.filter(player.q(), puzzle=puzzle)
             .select_related("puzzle")
             .order_by("-id")
         )
@@ -292,21 +292,19 @@ def puzzle_attempt_open(*, puzzle: Puzzle, player: Player) -> tuple[PuzzleAttemp
             "first_try": not earlier,
             "is_replay": bool(earlier)
             and PuzzleReplay.objects.filter(
-                player.owner_q(), puzzle=puzzle, solved_at__isnull=True
+                player.q(), puzzle=puzzle, solved_at__isnull=True
             ).exists(),
         }
         try:
             with transaction.atomic():
-                attempt = PuzzleAttempt.objects.create(
-                    puzzle=puzzle, **player.owner_fields(), **fields
-                )
+                attempt = PuzzleAttempt.objects.create(puzzle=puzzle, **player.fields(), **fields)
             return attempt, True
         except IntegrityError:  # a twin request opened one first: go on with it
             continue
     raise ApplicationError("The attempt could not be opened: try again.", {"field": "attempt"})
 
 
-def _attempt_locked(*, attempt_id: int, puzzle: Puzzle, player: Player | None) -> PuzzleAttempt:
+def _attempt_locked(*, attempt_id: int, puzzle: Puzzle, player: Owner | None) -> PuzzleAttempt:
     """Inside a transaction: the player's attempt ``attempt_id`` at ``puzzle``, its row locked
     until the end of the transaction. Anyone else's, or none, is a 404."""
     attempt = (
@@ -314,16 +312,10 @@ def _attempt_locked(*, attempt_id: int, puzzle: Puzzle, player: Player | None) -
         if player is not None
         else None
     )
-    if attempt is None or player is None or not _owned_by(attempt, player):
+    if attempt is None or player is None or not player.owns(attempt):
         raise Http404("No such attempt.")
     attempt.puzzle = puzzle
     return attempt
-
-
-def _owned_by(attempt: PuzzleAttempt, player: Player) -> bool:
-    if player.user is not None:
-        return attempt.user_id == player.user.pk
-    return attempt.user_id is None and attempt.visitor_id == player.visitor_id
 
 
 def _require_open(attempt: PuzzleAttempt) -> None:
@@ -351,7 +343,7 @@ def _finish(attempt: PuzzleAttempt, result: str, now: datetime) -> None:
 
 
 def puzzle_attempt_move(
-    *, attempt_id: int, puzzle: Puzzle, player: Player | None, move: str, ply: int | None = None
+    *, attempt_id: int, puzzle: Puzzle, player: Owner | None, move: str, ply: int | None = None
 ) -> tuple[PuzzleAttempt, JudgeResult]:
     """Play the attacker's ``move`` in the open attempt and judge it against the proof.
 
@@ -389,7 +381,7 @@ def puzzle_attempt_move(
 
 
 def puzzle_attempt_hint(
-    *, attempt_id: int, puzzle: Puzzle, player: Player | None, level: int
+    *, attempt_id: int, puzzle: Puzzle, player: Owner | None, level: int
 ) -> tuple[PuzzleAttempt, dict[str, str]]:
     """A hint for the attacker's next move in the open attempt: level 1 names the piece,
     level 2 the move. It is recorded on the attempt, which can then no longer be rated."""
@@ -409,7 +401,7 @@ def puzzle_attempt_hint(
 
 
 def puzzle_attempt_give_up(
-    *, attempt_id: int, puzzle: Puzzle, player: Player | None
+    *, attempt_id: int, puzzle: Puzzle, player: Owner | None
 ) -> PuzzleAttempt:
     """Show the solution: the open try ends, failed and unrated. An attempt already over is
     returned as it is (its solution can be shown too)."""
@@ -422,12 +414,9 @@ def puzzle_attempt_give_up(
 
 
 def _replay_update(attempt: PuzzleAttempt, now: datetime) -> None:
-    owner: dict[str, Any] = {"user_id": attempt.user_id} if attempt.user_id else {
-        "user__isnull": True, "visitor_id": attempt.visitor_id
-    }  # fmt: skip
     replay = (
         PuzzleReplay.objects.select_for_update()
-        .filter(puzzle_id=attempt.puzzle_id, **owner)
+        .filter(owner_of_row_q(attempt), puzzle_id=attempt.puzzle_id)
         .first()
     )
     if attempt.result == PuzzleAttempt.Result.SOLVED:
@@ -436,9 +425,8 @@ def _replay_update(attempt: PuzzleAttempt, now: datetime) -> None:
             replay.save(update_fields=["solved_at", "updated_at"])
         return
     if replay is None or replay.solved_at is not None:
-        fields = {"user_id": attempt.user_id, "visitor_id": attempt.visitor_id}
         if replay is None:
-            replay = PuzzleReplay(puzzle_id=attempt.puzzle_id, **fields)
+            replay = PuzzleReplay(puzzle_id=attempt.puzzle_id, **owner_columns(attempt))
         replay.step = 0
         replay.solved_at = None
     else:

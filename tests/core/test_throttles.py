@@ -50,7 +50,7 @@ def test_the_client_address_behind_one_proxy_is_the_last_forwarded_one() -> None
 @pytest.mark.django_db
 @override_settings(
     THROTTLE_RATES={"analysis": "2/day"},  # a day: no window ends during the test
-    THROTTLE_SCOPES_BY_URL_NAME={"api:positions": "analysis"},
+    THROTTLE_SCOPES_BY_URL_NAME={"core-api:positions": "analysis"},
 )
 def test_the_api_throttle_applies_by_url_name(client: Client) -> None:
     def analyse() -> int:

@@ -432,7 +432,7 @@ def test_a_visitors_games_move_to_the_account_on_sign_up(client: Client, new_gam
     )
     assert response.status_code == 302
     game = Game.objects.get(pk=gid)
-    assert game.user is not None and game.user.username == "lin" and game.visitor_id == ""
+    assert game.user is not None and game.user.username == "lin" and game.visitor_id is None
     assert [g["id"] for g in client.get("/api/games/").json()] == [gid]
     assert client.get(f"/api/games/{gid}/").status_code == 200
 

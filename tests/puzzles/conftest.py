@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from accounts.owners import Owner
 from puzzles import proving
 from puzzles.models import Puzzle
-from puzzles.services import Player, puzzle_publish
+from puzzles.services import puzzle_publish
 from tests.puzzles.positions import MATE_IN_2
 
 _names = itertools.count(1)
@@ -64,5 +65,5 @@ def make_puzzle(db: None) -> MakePuzzle:
 
 
 @pytest.fixture
-def visitor() -> Player:
-    return Player(visitor_id=f"visitor-{next(_names)}")
+def visitor() -> Owner:
+    return Owner(visitor_id=f"visitor-{next(_names)}")

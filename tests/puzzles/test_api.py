@@ -10,8 +10,9 @@ from urllib.parse import urlencode
 import pytest
 from django.test import Client
 
+from accounts.owners import Owner
 from puzzles.models import Puzzle, PuzzleAttempt
-from puzzles.services import Player, puzzle_attempt_score
+from puzzles.services import puzzle_attempt_score
 from tests.puzzles.positions import COOKED_IN_1, MATE_IN_1, MATE_IN_2, MATE_IN_2_KEY
 from tests.puzzles.test_solving import a_wrong_first_move, winning_line
 
@@ -275,7 +276,7 @@ def test_players_are_identified_by_session(client: Client, make_puzzle) -> None:
     assert post(client, f"/api/puzzles/{puzzle.pk}/attempts/").status_code == 201
     visitor = client.session["visitor_id"]
     assert PuzzleAttempt.objects.get().visitor_id == visitor
-    assert Player(visitor_id=visitor).owner_fields()["visitor_id"] == visitor
+    assert Owner(visitor_id=visitor).fields() == {"user": None, "visitor_id": visitor}
 
 
 VALUES = {

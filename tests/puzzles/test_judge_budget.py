@@ -8,9 +8,10 @@ import time
 
 import pytest
 
+from accounts.owners import Owner
 from puzzles import proving
 from puzzles.models import PuzzleAttempt, PuzzleLineResult
-from puzzles.services import Player, puzzle_attempt_move, puzzle_attempt_open, puzzle_judge
+from puzzles.services import puzzle_attempt_move, puzzle_attempt_open, puzzle_judge
 from tests.puzzles.positions import HARD_MATE_IN_4
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def test_a_move_off_the_stored_tree_is_answered_within_the_cap_and_kept(
         nodes=proving.OFFLINE_NODES, seconds=proving.OFFLINE_SECONDS,
     )  # fmt: skip
     assert uncapped.verdict == "wrong"
-    player = Player(user=make_user())
+    player = Owner(user=make_user())
     attempt, _ = puzzle_attempt_open(puzzle=hard_puzzle, player=player)
     started = time.monotonic()
     _, result = puzzle_attempt_move(

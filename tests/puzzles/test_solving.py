@@ -11,12 +11,12 @@ from django.db import connection
 from django.http import Http404
 from django.utils import timezone
 
+from accounts.owners import Owner
 from core.exceptions import ApplicationError
 from engine import Move, Position
 from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleReplay
 from puzzles.services import (
     JudgeResult,
-    Player,
     puzzle_attempt_give_up,
     puzzle_attempt_hint,
     puzzle_attempt_move,
@@ -51,19 +51,19 @@ def a_wrong_first_move(puzzle: Puzzle) -> str:
     return next(m.iccs() for m in sorted(position.legal_moves) if m.iccs() not in keys)
 
 
-def open_attempt(puzzle: Puzzle, player: Player) -> PuzzleAttempt:
+def open_attempt(puzzle: Puzzle, player: Owner) -> PuzzleAttempt:
     attempt, _created = puzzle_attempt_open(puzzle=puzzle, player=player)
     return attempt
 
 
-def play(attempt: PuzzleAttempt, player: Player, move: str, **kw: Any) -> JudgeResult:
+def play(attempt: PuzzleAttempt, player: Owner, move: str, **kw: Any) -> JudgeResult:
     _attempt, result = puzzle_attempt_move(
         attempt_id=attempt.pk, puzzle=attempt.puzzle, player=player, move=move, **kw
     )
     return result
 
 
-def solve(puzzle: Puzzle, player: Player) -> PuzzleAttempt:
+def solve(puzzle: Puzzle, player: Owner) -> PuzzleAttempt:
     """Open an attempt and play the winning line in it, move by move."""
     attempt = open_attempt(puzzle, player)
     while attempt.is_open:
@@ -75,19 +75,19 @@ def solve(puzzle: Puzzle, player: Player) -> PuzzleAttempt:
     return attempt
 
 
-def fail(puzzle: Puzzle, player: Player) -> PuzzleAttempt:
+def fail(puzzle: Puzzle, player: Owner) -> PuzzleAttempt:
     attempt = open_attempt(puzzle, player)
     assert play(attempt, player, a_wrong_first_move(puzzle)).verdict == "wrong"
     attempt.refresh_from_db()
     return attempt
 
 
-def give_up(puzzle: Puzzle, player: Player) -> PuzzleAttempt:
+def give_up(puzzle: Puzzle, player: Owner) -> PuzzleAttempt:
     attempt = open_attempt(puzzle, player)
     return puzzle_attempt_give_up(attempt_id=attempt.pk, puzzle=puzzle, player=player)
 
 
-def hint(attempt: PuzzleAttempt, player: Player, level: int = 1) -> dict[str, str]:
+def hint(attempt: PuzzleAttempt, player: Owner, level: int = 1) -> dict[str, str]:
     _attempt, answer = puzzle_attempt_hint(
         attempt_id=attempt.pk, puzzle=attempt.puzzle, player=player, level=level
     )
@@ -178,7 +178,7 @@ def test_the_server_holds_the_line_and_opening_again_goes_on_with_it(make_puzzle
 
 def test_the_first_wrong_move_ends_the_try(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
-    player = Player(user=make_user())
+    player = Owner(user=make_user())
     attempt = open_attempt(puzzle, player)
     wrong = a_wrong_first_move(puzzle)
     assert play(attempt, player, wrong).verdict == "wrong"
@@ -206,9 +206,9 @@ def test_an_illegal_move_is_refused_and_loses_nothing(make_puzzle, visitor) -> N
 
 def test_another_players_attempt_does_not_exist_for_them(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
-    owner = Player(user=make_user())
+    owner = Owner(user=make_user())
     attempt = open_attempt(puzzle, owner)
-    for stranger in (Player(user=make_user()), Player(visitor_id="someone"), None):
+    for stranger in (Owner(user=make_user()), Owner(visitor_id="someone"), None):
         with pytest.raises(Http404):
             puzzle_attempt_move(
                 attempt_id=attempt.pk, puzzle=puzzle, player=stranger, move=MATE_IN_2_KEY
@@ -230,7 +230,7 @@ def test_hints_name_the_piece_then_the_move(make_puzzle, visitor) -> None:
 
 def test_a_hint_needs_an_open_attempt(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
-    player = Player(user=make_user())
+    player = Owner(user=make_user())
     attempt = fail(puzzle, player)
     with pytest.raises(ApplicationError, match="attempt is over"):
         hint(attempt, player)
@@ -244,7 +244,7 @@ def test_a_hint_needs_an_open_attempt(make_puzzle, make_user) -> None:
 def test_a_solve_is_rated_as_a_game_between_user_and_puzzle(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     user = make_user()
-    attempt = solve(puzzle, Player(user=user))
+    attempt = solve(puzzle, Owner(user=user))
     assert attempt.state == PuzzleAttempt.State.SUBMITTED
     puzzle_before = Puzzle.objects.get(pk=puzzle.pk).rating
     scored = puzzle_attempt_score(attempt_id=attempt.pk)
@@ -264,7 +264,7 @@ def test_scoring_reads_the_result_the_server_judged(make_puzzle, make_user) -> N
     """Whatever the row's line says, the score is the server's verdict at the time."""
     puzzle = make_puzzle()
     user = make_user()
-    attempt = fail(puzzle, Player(user=user))
+    attempt = fail(puzzle, Owner(user=user))
     PuzzleAttempt.objects.filter(pk=attempt.pk).update(moves=winning_line(puzzle))
     scored = puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED and scored.rated
@@ -274,7 +274,7 @@ def test_scoring_reads_the_result_the_server_judged(make_puzzle, make_user) -> N
 def test_a_failure_lowers_the_user_and_schedules_a_replay(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     user = make_user()
-    attempt = fail(puzzle, Player(user=user))
+    attempt = fail(puzzle, Owner(user=user))
     scored = puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED and scored.rated
     assert PuzzleRating.objects.get(user=user).rating < 1500
@@ -286,7 +286,7 @@ def test_a_failure_lowers_the_user_and_schedules_a_replay(make_puzzle, make_user
 def test_scoring_twice_scores_once(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     user = make_user()
-    attempt = solve(puzzle, Player(user=user))
+    attempt = solve(puzzle, Owner(user=user))
     first = puzzle_attempt_score(attempt_id=attempt.pk)
     second = puzzle_attempt_score(attempt_id=attempt.pk)
     assert first is not None and second is not None
@@ -297,7 +297,7 @@ def test_scoring_twice_scores_once(make_puzzle, make_user) -> None:
 
 def test_an_open_attempt_is_not_scored(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
-    player = Player(user=make_user())
+    player = Owner(user=make_user())
     attempt = open_attempt(puzzle, player)
     scored = puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None and scored.is_open and not PuzzleRating.objects.exists()
@@ -306,7 +306,7 @@ def test_an_open_attempt_is_not_scored(make_puzzle, make_user) -> None:
 def test_only_the_first_unhelped_try_is_rated(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     other = make_puzzle(MATE_IN_1, moves_to_win=1)
-    player = Player(user=make_user())
+    player = Owner(user=make_user())
     first = puzzle_attempt_score(attempt_id=fail(puzzle, player).pk)
     retry = puzzle_attempt_score(attempt_id=solve(puzzle, player).pk)
     assert first is not None and first.rated
@@ -325,7 +325,7 @@ def test_hints_stay_with_the_player_and_puzzle(make_puzzle, make_user) -> None:
     """Hints are recorded on the open attempt, which is the one played on and scored: a
     player cannot take a hint under one attempt and play clean under another."""
     puzzle = make_puzzle()
-    player = Player(user=make_user())
+    player = Owner(user=make_user())
     helped = open_attempt(puzzle, player)
     assert hint(helped, player, 2)["move"] == MATE_IN_2_KEY
     clean = open_attempt(puzzle, player)  # "a new attempt" is the same open one
@@ -346,7 +346,7 @@ def test_anonymous_tries_are_never_rated(make_puzzle, visitor) -> None:
 
 def test_showing_the_solution_fails_the_try_unrated(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
-    attempt = give_up(puzzle, Player(user=make_user()))
+    attempt = give_up(puzzle, Owner(user=make_user()))
     assert attempt.gave_up and attempt.state == PuzzleAttempt.State.SUBMITTED
     scored = puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED
@@ -356,7 +356,7 @@ def test_showing_the_solution_fails_the_try_unrated(make_puzzle, make_user) -> N
 
 def test_failed_puzzles_come_back_after_1_3_and_7_days_until_solved(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
-    player = Player(user=make_user())
+    player = Owner(user=make_user())
     due = []
     for _ in range(4):
         puzzle_attempt_score(attempt_id=fail(puzzle, player).pk)
@@ -377,24 +377,24 @@ def test_a_visitors_history_moves_to_the_account(make_puzzle, make_user, visitor
     puzzle_progress_merge(visitor.visitor_id, user)
     puzzle_progress_merge(visitor.visitor_id, user)  # idempotent
     attempt.refresh_from_db()
-    assert attempt.user == user and attempt.visitor_id == "" and not attempt.rated
+    assert attempt.user == user and attempt.visitor_id is None and not attempt.rated
     assert PuzzleReplay.objects.get(puzzle=puzzle).user == user
     # Having seen the puzzle, the account's next try is not rated.
-    retry = puzzle_attempt_score(attempt_id=solve(puzzle, Player(user=user)).pk)
+    retry = puzzle_attempt_score(attempt_id=solve(puzzle, Owner(user=user)).pk)
     assert retry is not None and not retry.rated
 
 
 def test_merging_keeps_one_open_attempt_and_one_first_try(make_puzzle, make_user, visitor) -> None:
     puzzle = make_puzzle()
     user = make_user()
-    mine = open_attempt(puzzle, Player(user=user))
+    mine = open_attempt(puzzle, Owner(user=user))
     theirs = open_attempt(puzzle, visitor)
     hint(theirs, visitor)
     puzzle_progress_merge(visitor.visitor_id, user)
     theirs.refresh_from_db()
     assert theirs.user == user and theirs.state == PuzzleAttempt.State.ABANDONED
     assert not theirs.first_try
-    assert open_attempt(puzzle, Player(user=user)).pk == mine.pk
+    assert open_attempt(puzzle, Owner(user=user)).pk == mine.pk
 
 
 @pytest.mark.django_db(transaction=True)
@@ -445,7 +445,7 @@ def test_two_opens_racing_make_one_open_attempt_and_one_first_try(make_puzzle, m
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL")
     puzzle = make_puzzle()
-    player = Player(user=make_user())
+    player = Owner(user=make_user())
     barrier = threading.Barrier(4)
     opened: list[int] = []
     errors: list[BaseException] = []

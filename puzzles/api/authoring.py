@@ -1,0 +1,177 @@
+"""The puzzles API for authors: my puzzles, a new draft, changing a draft, sending it to be
+verified, and checking a position for the editor."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from core.api import ErrorSerializer
+from core.exceptions import error_body
+from puzzles import selectors, services
+from puzzles.api.serializers import AuthoredPuzzleSerializer
+from puzzles.models import MAX_MOVES_TO_WIN, Goal, Puzzle, Variant
+
+
+class AuthoredListApi(APIView):
+    """My puzzles (GET) and a new draft (POST). The position is checked at once: an illegal
+    position is refused with the reason."""
+
+    permission_classes = [IsAuthenticated]
+
+    class DraftCreateSerializer(serializers.Serializer):
+        variant = serializers.ChoiceField(choices=Variant.choices)
+        fen = serializers.CharField(max_length=200)
+        goal = serializers.ChoiceField(choices=Goal.choices, default=Goal.MATE)
+        moves_to_win = serializers.IntegerField(min_value=1, max_value=MAX_MOVES_TO_WIN)
+        title = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+
+    @extend_schema(
+        operation_id="puzzles_authored_list", responses={200: AuthoredPuzzleSerializer(many=True)}
+    )
+    def get(self, request: Request) -> Response:
+        rows = selectors.authored_list(user=request.user)
+        return Response(
+            AuthoredPuzzleSerializer(rows, many=True, context={"request": request}).data
+        )
+
+    @extend_schema(
+        operation_id="puzzles_authored_create",
+        request=DraftCreateSerializer,
+        responses={201: AuthoredPuzzleSerializer, 400: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        body = self.DraftCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        puzzle = services.puzzle_draft_create(author=_author(request), **body.validated_data)
+        return Response(
+            _authored_data(puzzle, request),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+def _author(request: Request) -> User:
+    """The logged-in author (these views let only authenticated users through)."""
+    return cast(User, request.user)
+
+
+def _authored_data(puzzle: Puzzle, request: Request) -> Any:
+    """One of my puzzles with its verification status and its first moves."""
+    context = {"request": request, "opening": selectors.puzzle_opening(puzzle=puzzle)}
+    return AuthoredPuzzleSerializer(puzzle, context=context).data
+
+
+def _authored_or_404(puzzle_id: int, request: Request) -> Puzzle:
+    """One of my authored puzzles; to anyone but its author it does not exist (404), so that
+    the ids of other people's drafts cannot be told from missing ones."""
+    puzzle = selectors.puzzle_get(puzzle_id=puzzle_id)
+    if (
+        puzzle is None
+        or puzzle.source != Puzzle.Source.AUTHORED
+        or not selectors.access_puzzle_edit(puzzle=puzzle, user=request.user)
+    ):
+        raise Http404
+    return puzzle
+
+
+class AuthoredDetailApi(APIView):
+    """One of my puzzles with its verification status (GET), or a change to a draft (PATCH).
+    Published puzzles never change; a rejected one becomes a draft again when changed."""
+
+    class DraftUpdateSerializer(serializers.Serializer):
+        variant = serializers.ChoiceField(choices=Variant.choices, required=False)
+        fen = serializers.CharField(max_length=200, required=False)
+        goal = serializers.ChoiceField(choices=Goal.choices, required=False)
+        moves_to_win = serializers.IntegerField(
+            min_value=1, max_value=MAX_MOVES_TO_WIN, required=False
+        )
+        title = serializers.CharField(max_length=120, required=False, allow_blank=True)
+
+    @extend_schema(
+        operation_id="puzzles_authored_get",
+        responses={200: AuthoredPuzzleSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, puzzle_id: int) -> Response:
+        puzzle = _authored_or_404(puzzle_id, request)
+        return Response(_authored_data(puzzle, request))
+
+    @extend_schema(
+        operation_id="puzzles_authored_update",
+        request=DraftUpdateSerializer,
+        responses={200: AuthoredPuzzleSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
+    )
+    def patch(self, request: Request, puzzle_id: int) -> Response:
+        puzzle = _authored_or_404(puzzle_id, request)
+        body = self.DraftUpdateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        puzzle = services.puzzle_draft_update(
+            puzzle=puzzle, author=_author(request), **body.validated_data
+        )
+        return Response(_authored_data(puzzle, request))
+
+
+class AuthoredSubmitApi(APIView):
+    """Send my draft to be verified. Answers 202; the prover runs in the background and the
+    puzzle becomes ``published`` (sound and unique) or ``rejected`` with the reason. One puzzle
+    of an author is verified at a time: while another is, the answer is 400 (code
+    ``author_verifying``); when the prover's queue is full, 503 with Retry-After (code
+    ``proving_queue_full``). The draft stays a draft in both cases."""
+
+    @extend_schema(
+        operation_id="puzzles_authored_submit",
+        request=None,
+        responses={
+            202: AuthoredPuzzleSerializer,
+            400: ErrorSerializer,
+            403: ErrorSerializer,
+            503: ErrorSerializer,
+        },
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        puzzle = _authored_or_404(puzzle_id, request)
+        try:
+            puzzle = services.puzzle_draft_submit(puzzle=puzzle, author=_author(request))
+        except services.ProvingQueueFullError as error:
+            full = Response(
+                error_body(error.message, error.extra), status=status.HTTP_503_SERVICE_UNAVAILABLE
+            )
+            full["Retry-After"] = str(error.retry_after)
+            return full
+        return Response(
+            _authored_data(puzzle, request),
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+
+class PositionCheckApi(APIView):
+    """Check a position for the editor: can a puzzle be made from it? Answers the normalised
+    FEN and the side to move, or 400 with the reason (which rank, what is wrong)."""
+
+    class PositionCheckRequestSerializer(serializers.Serializer):
+        variant = serializers.ChoiceField(choices=Variant.choices)
+        fen = serializers.CharField(max_length=200)
+        goal = serializers.ChoiceField(choices=Goal.choices, default=Goal.MATE)
+        moves_to_win = serializers.IntegerField(min_value=1, max_value=MAX_MOVES_TO_WIN, default=1)
+
+    class PositionCheckSerializer(serializers.Serializer):
+        fen = serializers.CharField()
+        turn = serializers.CharField()
+
+    @extend_schema(
+        operation_id="puzzles_position_check",
+        request=PositionCheckRequestSerializer,
+        responses={200: PositionCheckSerializer, 400: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        body = self.PositionCheckRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        checked = services.puzzle_position_check(**body.validated_data)
+        return Response(self.PositionCheckSerializer(checked).data)

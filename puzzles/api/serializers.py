@@ -1,0 +1,200 @@
+"""The serializers the puzzles API shares: puzzles, moves, solutions and attempts. They only
+shape data: what needs the engine (legal moves, the position of an attempt) is read by the
+views and handed over in the serializer's context."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import get_language
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from puzzles import selectors
+from puzzles.classics import classic_title, collection_name
+from puzzles.models import Puzzle, PuzzleAttempt
+
+
+def zh() -> bool:
+    return (get_language() or "").lower().startswith("zh")
+
+
+class PuzzleMoveSerializer(serializers.Serializer):
+    iccs = serializers.CharField(help_text="ICCS, e.g. h2e2")
+    chinese = serializers.CharField(help_text="Chinese notation, e.g. 炮二平五")
+    fen = serializers.CharField(help_text="the position after the move")
+
+
+class SolutionSerializer(serializers.Serializer):
+    key = serializers.CharField(allow_null=True, help_text="the first move (ICCS)")
+    line = PuzzleMoveSerializer(many=True, help_text="the main line: key, best defence, ...")
+
+
+class ThemeSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.SerializerMethodField()
+    description = serializers.SerializerMethodField()
+    published = serializers.IntegerField(required=False, help_text="published puzzles with it")
+
+    def get_name(self, theme: Any) -> str:
+        return theme.name_zh if zh() else theme.name_en
+
+    def get_description(self, theme: Any) -> str:
+        return theme.description_zh if zh() else theme.description_en
+
+
+class PuzzleSerializer(serializers.Serializer):
+    """A puzzle as a solver sees it: the position and the task, never the solution (unless the
+    player has finished a try, then ``solution`` is filled)."""
+
+    id = serializers.IntegerField()
+    slug = serializers.CharField(help_text="the share-link name")
+    variant = serializers.CharField()
+    fen = serializers.CharField()
+    turn = serializers.SerializerMethodField(help_text="the attacker: red or black")
+    goal = serializers.CharField(help_text="mate, dead_general or win")
+    moves_to_win = serializers.IntegerField()
+    rating = serializers.SerializerMethodField()
+    rating_deviation = serializers.SerializerMethodField()
+    plays = serializers.IntegerField()
+    solves = serializers.IntegerField()
+    themes = serializers.SerializerMethodField()
+    # A field named like Field.source, which the stubs type as an attribute.
+    source = serializers.CharField(help_text="mined, classic or authored")  # type: ignore[assignment]
+    title = serializers.SerializerMethodField()
+    collection = serializers.SerializerMethodField(help_text="the book, in the reader's language")
+    author = serializers.SerializerMethodField()
+    status = serializers.CharField()
+    proof_mode = serializers.CharField(help_text="full, or checks_only: proved among checks")
+    share_url = serializers.SerializerMethodField()
+    legal_moves = serializers.SerializerMethodField(help_text="the attacker's first moves, ICCS")
+    check = serializers.SerializerMethodField(help_text="point of a general in check, or null")
+    solution = serializers.SerializerMethodField()
+
+    def get_turn(self, puzzle: Puzzle) -> str:
+        return "red" if puzzle.fen.split()[1] in ("w", "r") else "black"
+
+    def get_rating(self, puzzle: Puzzle) -> int:
+        return round(puzzle.rating)
+
+    def get_rating_deviation(self, puzzle: Puzzle) -> int:
+        return round(puzzle.rating_deviation)
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_themes(self, puzzle: Puzzle) -> list[str]:
+        return [theme.slug for theme in puzzle.themes.all()]
+
+    def get_title(self, puzzle: Puzzle) -> str:
+        if puzzle.source == Puzzle.Source.CLASSIC:
+            return classic_title(puzzle.title)
+        return puzzle.title
+
+    def get_collection(self, puzzle: Puzzle) -> str:
+        return collection_name(puzzle.collection) if puzzle.collection else ""
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_author(self, puzzle: Puzzle) -> str | None:
+        return puzzle.author.get_username() if puzzle.author_id and puzzle.author else None
+
+    def get_share_url(self, puzzle: Puzzle) -> str:
+        path = reverse("puzzles:share", kwargs={"slug": puzzle.slug})
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+    # The view reads the position (``selectors.puzzle_opening``) and passes it as ``opening``;
+    # lists pass none and get no moves.
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_legal_moves(self, puzzle: Puzzle) -> list[str]:
+        opening = self.context.get("opening")
+        return list(opening.legal_moves) if opening is not None else []
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_check(self, puzzle: Puzzle) -> str | None:
+        opening = self.context.get("opening")
+        return opening.check if opening is not None else None
+
+    @extend_schema_field(SolutionSerializer(allow_null=True))
+    def get_solution(self, puzzle: Puzzle) -> dict[str, Any] | None:
+        if not self.context.get("with_solution"):
+            return None
+        player = self.context.get("player")
+        if not selectors.access_solution_view(puzzle=puzzle, player=player):
+            return None
+        return selectors.puzzle_solution(puzzle=puzzle)
+
+
+class AuthoredPuzzleSerializer(PuzzleSerializer):
+    """An authored puzzle as its author sees it: with its verification status."""
+
+    rejection_reason = serializers.CharField(
+        source="rejection_text", help_text="why verification refused it, in the reader's language"
+    )
+    rejection = serializers.JSONField(help_text="details: kind, keys, escape, ...")
+    verify_requested_at = serializers.DateTimeField(allow_null=True)
+    published_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class AttemptSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the attempt's id, issued by the server")
+    puzzle = serializers.IntegerField(source="puzzle_id")
+    state = serializers.CharField(
+        help_text="started (being played), submitted (waiting to be scored), scored, abandoned"
+    )
+    result = serializers.CharField(help_text="pending, solved or failed")
+    first_try = serializers.BooleanField(
+        help_text="the player's first attempt at this puzzle: the only one that can be rated"
+    )
+    rated = serializers.BooleanField()
+    hints_used = serializers.IntegerField()
+    gave_up = serializers.BooleanField(help_text="the solution was shown before the end")
+    seconds = serializers.IntegerField()
+    moves = serializers.ListField(
+        child=serializers.CharField(), help_text="the line as the server judged it, ICCS"
+    )
+    user_rating_before = serializers.FloatField(allow_null=True)
+    user_rating_after = serializers.FloatField(allow_null=True)
+    puzzle_rating_before = serializers.FloatField(allow_null=True)
+    puzzle_rating_after = serializers.FloatField(allow_null=True)
+    submitted_at = serializers.DateTimeField(allow_null=True)
+    scored_at = serializers.DateTimeField(allow_null=True)
+    status_url = serializers.SerializerMethodField()
+    solution = serializers.SerializerMethodField()
+
+    def get_status_url(self, attempt: PuzzleAttempt) -> str:
+        return reverse("puzzles-api:attempt", kwargs={"attempt_id": attempt.pk})
+
+    @extend_schema_field(SolutionSerializer(allow_null=True))
+    def get_solution(self, attempt: PuzzleAttempt) -> dict[str, Any] | None:
+        if not attempt.is_finished or not self.context.get("with_solution", True):
+            return None
+        return selectors.puzzle_solution(puzzle=attempt.puzzle)
+
+
+class OpenAttemptSerializer(AttemptSerializer):
+    """An attempt with where it stands: its line and the position after it."""
+
+    line = PuzzleMoveSerializer(many=True, help_text="the moves played so far, both sides")
+    fen = serializers.CharField(help_text="the position after the line")
+    legal_moves = serializers.ListField(
+        child=serializers.CharField(), help_text="my moves from ``fen`` (empty once it is over)"
+    )
+    check = serializers.CharField(allow_null=True)
+
+    def to_representation(self, attempt: PuzzleAttempt) -> Any:
+        """``where`` in the context: the attempt's position (``services.attempt_position``)."""
+        data = AttemptSerializer(context=self.context).to_representation(attempt)
+        where = self.context["where"]
+        data["line"] = PuzzleMoveSerializer(where.line, many=True).data
+        data["fen"] = where.fen
+        data["legal_moves"] = where.legal_moves
+        data["check"] = where.check
+        return data
+
+
+class AttemptRequestSerializer(serializers.Serializer):
+    attempt = serializers.IntegerField(
+        min_value=1, help_text="the id of my open attempt (from …/attempts/)"
+    )

@@ -1,0 +1,351 @@
+"""The puzzles API for solvers: themes, lists, one puzzle, the next one for me, the daily
+puzzles, and playing an attempt (open, move, hint, give up, status). The solution of a puzzle
+is never sent before the player has finished a try (solved or given up); moves are judged on
+the server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.owners import Owner, owner_for_request
+from core.api import ErrorSerializer
+from puzzles import selectors, services
+from puzzles.api.serializers import (
+    AttemptRequestSerializer,
+    AttemptSerializer,
+    OpenAttemptSerializer,
+    PuzzleMoveSerializer,
+    PuzzleSerializer,
+    ThemeSerializer,
+)
+from puzzles.models import MAX_MOVES_TO_WIN, Goal, Puzzle, Variant
+from puzzles.selectors import DIFFICULTY_OFFSETS
+
+
+def _puzzle_or_404(puzzle_id: int, request: Request, *, for_display: bool = True) -> Puzzle:
+    puzzle = selectors.puzzle_get(puzzle_id=puzzle_id, for_display=for_display)
+    if puzzle is None or not selectors.access_puzzle_view(puzzle=puzzle, user=request.user):
+        raise Http404
+    return puzzle
+
+
+def puzzle_data(puzzle: Puzzle, request: Request) -> Any:
+    """One puzzle as a solver sees it, with its first moves (and its solution if allowed)."""
+    player = owner_for_request(request, create=False)
+    context = {
+        "request": request,
+        "player": player,
+        "with_solution": True,
+        "opening": selectors.puzzle_opening(puzzle=puzzle),
+    }
+    return PuzzleSerializer(puzzle, context=context).data
+
+
+def _attempt_request(
+    request: Request, puzzle_id: int, body_serializer: type[serializers.Serializer]
+) -> tuple[Puzzle, dict[str, Any], Owner | None]:
+    """What every move, hint and give-up request carries: the puzzle (404 if it cannot be
+    seen), the checked body and the player it speaks for (never making a session)."""
+    puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
+    body = body_serializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    return puzzle, dict(body.validated_data), owner_for_request(request, create=False)
+
+
+class ThemeListApi(APIView):
+    """Every puzzle theme, with how many published puzzles have it."""
+
+    @extend_schema(operation_id="puzzles_themes", responses={200: ThemeSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(ThemeSerializer(selectors.theme_list(), many=True).data)
+
+
+class PuzzlePageSerializer(serializers.Serializer):
+    """One page of a list (``?limit=&offset=``)."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = PuzzleSerializer(many=True)
+
+
+class PuzzleListApi(APIView):
+    """Published puzzles, filtered by variant, goal, source, themes (all of them) and rating."""
+
+    class PuzzleFilterSerializer(serializers.Serializer):
+        variant = serializers.ChoiceField(choices=Variant.choices, required=False)
+        goal = serializers.ChoiceField(choices=Goal.choices, required=False)
+        source = serializers.ChoiceField(  # type: ignore[assignment]  # named like Field.source
+            choices=Puzzle.Source.choices, required=False
+        )
+        themes = serializers.CharField(required=False, help_text="comma-separated theme slugs")
+        rating_min = serializers.FloatField(required=False)
+        rating_max = serializers.FloatField(required=False)
+        limit = serializers.IntegerField(min_value=1, max_value=100, required=False)
+        offset = serializers.IntegerField(min_value=0, required=False)
+
+    class Pagination(LimitOffsetPagination):
+        default_limit = 20
+        max_limit = 100
+
+    @extend_schema(
+        operation_id="puzzles_list",
+        parameters=[PuzzleFilterSerializer],
+        responses={200: PuzzlePageSerializer, 400: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.PuzzleFilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        data = dict(filters.validated_data)
+        for name in ("limit", "offset"):  # read by the paginator
+            data.pop(name, None)
+        themes = [t for t in data.pop("themes", "").split(",") if t.strip()]
+        rows = selectors.puzzle_list(themes=[t.strip() for t in themes], **data)
+        paginator = self.Pagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        serialized = PuzzleSerializer(page, many=True, context={"request": request}).data
+        return paginator.get_paginated_response(serialized)
+
+
+class PuzzleDetailApi(APIView):
+    """One puzzle. ``solution`` stays null until the player has finished a try (solved or
+    given up); drafts are visible to their author only."""
+
+    @extend_schema(
+        operation_id="puzzles_get", responses={200: PuzzleSerializer, 404: ErrorSerializer}
+    )
+    def get(self, request: Request, puzzle_id: int) -> Response:
+        return Response(puzzle_data(_puzzle_or_404(puzzle_id, request), request))
+
+
+class PuzzleNextApi(APIView):
+    """The next puzzle for me: one I have not tried, near my rating in the variant plus the
+    difficulty's offset (easiest −600 … hardest +600), with all the given themes."""
+
+    class PuzzleNextQuerySerializer(serializers.Serializer):
+        variant = serializers.ChoiceField(choices=Variant.choices)
+        themes = serializers.CharField(required=False, help_text="comma-separated theme slugs")
+        difficulty = serializers.ChoiceField(
+            choices=list(DIFFICULTY_OFFSETS), required=False, default="normal"
+        )
+        exclude = serializers.CharField(required=False, help_text="comma-separated puzzle ids")
+
+    @extend_schema(
+        operation_id="puzzles_next",
+        parameters=[PuzzleNextQuerySerializer],
+        responses={200: PuzzleSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        params = self.PuzzleNextQuerySerializer(data=request.query_params.dict())
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        themes = [t.strip() for t in data.get("themes", "").split(",") if t.strip()]
+        exclude = [int(x) for x in data.get("exclude", "").split(",") if x.strip().isdigit()]
+        puzzle = selectors.puzzle_next_for(
+            player=owner_for_request(request, create=False),
+            variant=data["variant"],
+            themes=themes,
+            difficulty=data["difficulty"],
+            exclude=exclude,
+        )
+        if puzzle is None:
+            raise Http404
+        return Response(puzzle_data(puzzle, request))
+
+
+class DailyPuzzleSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    variant = serializers.CharField()
+    puzzle = serializers.SerializerMethodField()
+
+    @extend_schema_field(PuzzleSerializer)
+    def get_puzzle(self, daily: Any) -> Any:
+        return puzzle_data(daily.puzzle, self.context["request"])
+
+
+class DailyPuzzleApi(APIView):
+    """The daily puzzles (one per variant) of a date, default today in the site's time zone."""
+
+    class DailyQuerySerializer(serializers.Serializer):
+        date = serializers.DateField(required=False, help_text="default: today")
+
+    @extend_schema(
+        operation_id="puzzles_daily",
+        parameters=[DailyQuerySerializer],
+        responses={200: DailyPuzzleSerializer(many=True), 400: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        params = self.DailyQuerySerializer(data=request.query_params.dict())
+        params.is_valid(raise_exception=True)
+        day = params.validated_data.get("date") or timezone.localdate()
+        if day == timezone.localdate():
+            rows = services.daily_puzzles_ensure(date=day)
+        else:
+            rows = selectors.daily_puzzles_for(day)
+        return Response(DailyPuzzleSerializer(rows, many=True, context={"request": request}).data)
+
+
+class AttemptOpenApi(APIView):
+    """Open an attempt at this puzzle, or go on with the one I have open (answers 201 for a
+    new attempt, 200 for the open one, with its line so far). The server issues the id, holds
+    the line and judges each move (…/judge/). Only my first attempt at a puzzle is rated (a
+    logged-in player's, without hints or the solution shown)."""
+
+    throttle_scope = "attempts"
+
+    @extend_schema(
+        operation_id="puzzles_attempt_open",
+        request=None,
+        responses={
+            200: OpenAttemptSerializer,
+            201: OpenAttemptSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
+        services.puzzle_tryable_check(puzzle=puzzle)  # before a session is made for nothing
+        player = owner_for_request(request)
+        assert player is not None
+        attempt, created = services.puzzle_attempt_open(puzzle=puzzle, player=player)
+        where = services.attempt_position(attempt=attempt)
+        return Response(
+            OpenAttemptSerializer(attempt, context={"where": where}).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class PuzzleJudgeApi(APIView):
+    """Play my next move in my open attempt; the server judges it against the proof.
+    ``continue``: right, here is the defender's ``reply`` (and the position and my legal moves
+    after it); ``solved``: the goal is reached; ``wrong``: the ``refutation`` shows how the
+    defender escapes, and the try is over; ``unknown``: the move could not be judged in time
+    and is not played (try another). ``attempt`` is the attempt after the move."""
+
+    throttle_scope = "puzzle_judge"
+
+    class MoveRequestSerializer(AttemptRequestSerializer):
+        move = serializers.CharField(max_length=8, help_text="my move, ICCS, e.g. h2e2")
+        ply = serializers.IntegerField(
+            min_value=0,
+            max_value=2 * MAX_MOVES_TO_WIN,
+            required=False,
+            help_text="where the move goes in the line (0 for the first move): a move sent "
+            "again gets the same answer; one out of step is refused",
+        )
+
+    class JudgementSerializer(serializers.Serializer):
+        verdict = serializers.ChoiceField(choices=["continue", "solved", "wrong", "unknown"])
+        move = PuzzleMoveSerializer(help_text="my move just judged")
+        reply = PuzzleMoveSerializer(allow_null=True)
+        refutation = PuzzleMoveSerializer(many=True)
+        reason = serializers.CharField(help_text="why, in words")
+        fen = serializers.CharField()
+        legal_moves = serializers.ListField(child=serializers.CharField())
+        check = serializers.CharField(allow_null=True)
+        termination = serializers.CharField(allow_null=True)
+        attempt = AttemptSerializer()
+
+    @extend_schema(
+        operation_id="puzzles_judge",
+        request=MoveRequestSerializer,
+        responses={200: JudgementSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        puzzle, data, player = _attempt_request(request, puzzle_id, self.MoveRequestSerializer)
+        attempt, result = services.puzzle_attempt_move(
+            attempt_id=data["attempt"],
+            puzzle=puzzle,
+            player=player,
+            move=data["move"],
+            ply=data.get("ply"),
+        )
+        # The solution is not in this answer: after a wrong move it is shown on request only,
+        # so that a retry is still a puzzle (the attempt's status has it).
+        judged = {**vars(result), "attempt": attempt}
+        return Response(self.JudgementSerializer(judged, context={"with_solution": False}).data)
+
+
+class PuzzleHintApi(APIView):
+    """A hint for my next move in my open attempt: level 1 the piece to move, level 2 the
+    move. The hint is recorded on the attempt, which can then no longer be rated."""
+
+    throttle_scope = "puzzle_hints"
+
+    class HintRequestSerializer(AttemptRequestSerializer):
+        level = serializers.ChoiceField(choices=[1, 2], default=1)
+
+    class HintSerializer(serializers.Serializer):
+        level = serializers.IntegerField()
+        square = serializers.CharField(help_text="the piece to move")
+        move = serializers.CharField(allow_null=True, help_text="the move (level 2)")
+        hints_used = serializers.IntegerField(help_text="hints taken in this attempt")
+
+    @extend_schema(
+        operation_id="puzzles_hint",
+        request=HintRequestSerializer,
+        responses={200: HintSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        puzzle, data, player = _attempt_request(request, puzzle_id, self.HintRequestSerializer)
+        attempt, hint = services.puzzle_attempt_hint(
+            attempt_id=data["attempt"],
+            puzzle=puzzle,
+            player=player,
+            level=int(data["level"]),
+        )
+        return Response(
+            self.HintSerializer(
+                {
+                    "level": int(data["level"]),
+                    "square": hint["from"],
+                    "move": hint.get("move"),
+                    "hints_used": attempt.hints_used,
+                }
+            ).data
+        )
+
+
+class PuzzleGiveUpApi(APIView):
+    """Show the solution: my open attempt ends, failed and unrated, and the answer holds the
+    solution. For an attempt already over it is the same attempt again, with its solution."""
+
+    throttle_scope = "puzzle_judge"
+
+    @extend_schema(
+        operation_id="puzzles_give_up",
+        request=AttemptRequestSerializer,
+        responses={200: AttemptSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        puzzle, data, player = _attempt_request(request, puzzle_id, AttemptRequestSerializer)
+        attempt = services.puzzle_attempt_give_up(
+            attempt_id=data["attempt"],
+            puzzle=puzzle,
+            player=player,
+        )
+        return Response(AttemptSerializer(attempt).data)
+
+
+class AttemptDetailApi(APIView):
+    """One of my attempts: whether it is scored yet, the result and the rating changes."""
+
+    @extend_schema(
+        operation_id="puzzles_attempt_get", responses={200: AttemptSerializer, 404: ErrorSerializer}
+    )
+    def get(self, request: Request, attempt_id: int) -> Response:
+        attempt = selectors.attempt_get(attempt_id=attempt_id)
+        player = owner_for_request(request, create=False)
+        if attempt is None or not selectors.access_attempt_view(attempt=attempt, player=player):
+            raise Http404
+        return Response(AttemptSerializer(attempt).data)
