@@ -156,6 +156,8 @@ ENGINE_ZH: Final[Mapping[str, str]] = {
     "solver.not_a_position": "需要一个局面，而不是 {type}",
     "solver.unknown_goal": "没有“{goal}”这种目标（可选：{known}）",
     "solver.unknown_mode": "没有“{mode}”这种证明方式（可选：{known}）",
+    "solver.unknown_algorithm": "没有“{algorithm}”这种搜索算法（可选：{known}）",
+    "solver.bad_memory": "内存上限必须是不小于 1 的整数（单位：兆字节），而不是 {value}",
     "solver.length_not_int": "步数必须是整数，而不是 {value}",
     "solver.length_range": "步数必须在 1 到 {limit} 之间，而不是 {value}",
     "solver.no_dead_general": "{variant}没有死将规则",

@@ -33,6 +33,7 @@ MODULES = (
     "engine/perft.py",
     "engine/solver/movegen.py",
     "engine/solver/search.py",
+    "engine/solver/dfpn.py",
     "engine/play/_board.py",
     "engine/play/evaluation.py",
     "engine/play/search.py",

@@ -136,6 +136,8 @@ MESSAGES: Final[Mapping[str, str]] = MappingProxyType(
         "solver.not_a_position": "expected a Position, not {type}",
         "solver.unknown_goal": "unknown goal {goal!r} (known: {known})",
         "solver.unknown_mode": "unknown mode {mode!r} (known: {known})",
+        "solver.unknown_algorithm": "unknown algorithm {algorithm!r} (known: {known})",
+        "solver.bad_memory": "the memory bound must be a whole number of MiB >= 1, not {value}",
         "solver.length_not_int": "the length must be a whole number, not {value}",
         "solver.length_range": "the length must be between 1 and {limit}, not {value}",
         "solver.no_dead_general": "{variant} has no dead-general rule",

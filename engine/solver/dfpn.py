@@ -66,9 +66,7 @@ class DfpnSearch(Search):
         memory_mib: int = DEFAULT_MEMORY_MIB,
     ) -> None:
         if isinstance(memory_mib, bool) or not isinstance(memory_mib, int) or memory_mib < 1:
-            raise SolverInputError(
-                f"the memory bound must be a whole number of MiB >= 1, not {memory_mib!r}"
-            )
+            raise SolverInputError("solver.bad_memory", {"value": repr(memory_mib)})
         super().__init__(pos, goal, checks_only, budget)
         # (position key * 32 + n) -> (pn, dn, taint generation); unfinished
         # nodes and tainted disproofs

@@ -27,7 +27,9 @@ def check_request(
 ) -> None:
     """Raise ``SolverInputError`` unless the prover can take this request."""
     if algorithm not in ALGORITHMS:
-        raise SolverInputError(f"unknown algorithm {algorithm!r} (known: {', '.join(ALGORITHMS)})")
+        raise SolverInputError(
+            "solver.unknown_algorithm", {"algorithm": str(algorithm), "known": ", ".join(ALGORITHMS)}
+        )
     if not isinstance(pos, Position):
         raise SolverInputError("solver.not_a_position", {"type": type(pos).__name__})
     if goal not in GOALS:
