@@ -129,7 +129,8 @@ def test_judging_through_the_api(client: Client, make_puzzle) -> None:
     assert attempt["state"] == "started" and attempt["first_try"] and attempt["line"] == []
     assert attempt["fen"] == MATE_IN_2 and MATE_IN_2_KEY in attempt["legal_moves"]
     bad = play(client, puzzle, attempt, "a0a9")
-    assert bad.status_code == 400 and "not a legal move" in bad.json()["error"]["message"]
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "solving.not_in_line"
+    assert "不合法" in bad.json()["error"]["message"]  # in the reader's language
     good = play(client, puzzle, attempt, MATE_IN_2_KEY, ply=0).json()
     assert good["verdict"] == "continue" and good["reply"]["chinese"]
     assert good["move"] == {
