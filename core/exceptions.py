@@ -1,7 +1,8 @@
 """The one domain error, and the API exception handler that turns errors into JSON.
 
-Services raise ``ApplicationError(message, extra)`` when a request cannot be carried out
-(a bad FEN, an illegal move, ...). Every API error has one shape::
+Services raise ``ApplicationError.coded(code, params, extra)`` (or ``.from_engine(error)``)
+when a request cannot be carried out (a bad FEN, an illegal move, ...). Every API error has
+one shape::
 
     {"error": {"message": "<what went wrong, for people, in their language>",
                "code": "<stable code, or null>", "params": {<the code's values>},

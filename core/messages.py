@@ -233,6 +233,55 @@ APP_EN: Final[Mapping[str, str]] = {
     "rejection.invalid": "This position cannot be a puzzle: {reason}",
     "rejection.retired": "This puzzle is no longer offered.",
     "rejection.other": "Not published.",
+    "solving.open_failed": "The attempt could not be opened: try again.",
+    "solving.attempt_over": "This attempt is over: open a new one to play again.",
+    "solving.out_of_step": "The move is out of step: the line has {ply} moves.",
+    "solving.no_hint": "No hint can be given from here.",
+    "puzzle.author_verifying": (
+        "Another of your puzzles (#{id}) is being verified. One puzzle is proved at a time per "
+        "author: send this one when that result is in."
+    ),
+    "puzzle.queue_full": (
+        "The prover has {count} puzzles waiting, as many as it takes. Your draft is kept; send "
+        "it again in a few minutes."
+    ),
+    "game.unknown_mode": "There is no game mode “{mode}” (known: {known}).",
+    "game.bad_level": "The level is {low} to {high}.",
+    "game.bad_side": "The side is red, black or random, not “{side}”.",
+    "game.clock_range": "The clock is 0 to {limit} minutes.",
+    "game.increment_range": "The increment is 0 to {limit} seconds.",
+    "game.unknown_secret_setup": "There is no secret setup “{method}” (known: {known}).",
+    "game.game_over": "This game is over.",
+    "game.setting_up": "The pieces are still being set up.",
+    "game.not_setting_up": "This game is not being set up.",
+    "game.computer_to_move": "It is the computer's turn: wait for its move.",
+    "game.wrong_side": "The piece on {point} is your opponent's: you play {colour}.",
+    "game.invalid_move": (
+        "“{move}” is not a move: write it in ICCS (h2e2) or Chinese notation (炮二平五)."
+    ),
+    "game.out_of_date": "The game has moved on (it is at ply {ply}); reload it.",
+    "game.takeback_level": "Takebacks are allowed at levels 1 to 3 only.",
+    "game.takeback_nothing": "There is no move of yours to take back.",
+    "game.draw_already_offered": "You have already offered a draw at this move.",
+    "game.claim_not_allowed": (
+        "You may not declare an attack-power draw now: both sides' attack power must be below "
+        "10 and yours no lower than your opponent's."
+    ),
+    "game.claim_no_attack_power": "Only New-version Xiangqi has attack-power draws.",
+    "game.not_your_turn": "It is not your turn.",
+    "game.illegal_setup": "The setup breaks the rules:{faults}",
+    "game.move_explained": "{explanation}",
+    "lesson.unknown": "There is no lesson “{lesson}”.",
+    "lesson.unknown_step": "Lesson “{lesson}” has no step “{step}”.",
+    "lesson.refused": "{explanation}",
+    "lesson.not_moves": "This step is not answered with moves.",
+    "lesson.moment_naive": "The moment must carry a time zone.",
+    "lesson.moment_expired": "The board of this question has expired: open the step again.",
+    "lesson.unknown_fields": (
+        "Unknown field(s): {names}. Progress is decided by the server from what you played; it "
+        "cannot be sent."
+    ),
+    "lesson.not_your_progress": "Progress can only be read for yourself.",
 }
 APP_ZH: Final[Mapping[str, str]] = {
     "position.not_legal": "局面不合法：{reason}",
@@ -267,7 +316,50 @@ APP_ZH: Final[Mapping[str, str]] = {
     "rejection.invalid": "这个局面不能出题：{reason}",
     "rejection.retired": "这道题已不再提供。",
     "rejection.other": "未发布。",
+    "solving.open_failed": "没能开始这次尝试，请再试一次。",
+    "solving.attempt_over": "这次尝试已经结束：要再做一次，请重新开始。",
+    "solving.out_of_step": "这步棋跟不上棋盘：这条变化已经走了 {ply} 步。",
+    "solving.no_hint": "从这里给不出提示。",
+    "puzzle.author_verifying": (
+        "你的另一道题（#{id}）正在验证。每位作者同一时间只验证一道题：等那道题有了结果再提交这一道。"
+    ),
+    "puzzle.queue_full": "验证队列已满（{count} 道题在等待）。你的草稿已保存，请过几分钟再提交。",
+    "game.unknown_mode": "没有“{mode}”这种对局方式（可选：{known}）。",
+    "game.bad_level": "等级是 {low} 到 {high} 级。",
+    "game.bad_side": "执子方只能是红方（red）、黑方（black）或随机（random），而不是“{side}”。",
+    "game.clock_range": "每方用时是 0 到 {limit} 分钟。",
+    "game.increment_range": "每步加秒是 0 到 {limit} 秒。",
+    "game.unknown_secret_setup": "没有“{method}”这种暗布局（可选：{known}）。",
+    "game.game_over": "这盘棋已经结束。",
+    "game.setting_up": "还在布局：先摆好棋子。",
+    "game.not_setting_up": "这盘棋不在布局阶段。",
+    "game.computer_to_move": "现在轮到电脑走棋，请等它走完。",
+    "game.wrong_side": "{point}上是对方的棋子：你执{colour}。",
+    "game.invalid_move": "“{move}”不是一步棋：请用 ICCS（如 h2e2）或中文记谱（如 炮二平五）。",
+    "game.out_of_date": "棋盘已经变了（现在是第 {ply} 步），请刷新。",
+    "game.takeback_level": "只有 1–3 级可以悔棋。",
+    "game.takeback_nothing": "没有可以悔的棋。",
+    "game.draw_already_offered": "这一步已经提过和棋了。",
+    "game.claim_not_allowed": (
+        "现在不能按进攻能力宣布和棋：双方进攻能力都要低于 10，且你的不能低于对方。"
+    ),
+    "game.claim_no_attack_power": "只有新版象棋有进攻能力和棋。",
+    "game.not_your_turn": "现在不是你走。",
+    "game.illegal_setup": "布局不符合规则：{faults}",
+    "game.move_explained": "{explanation}",
+    "lesson.unknown": "没有“{lesson}”这一课。",
+    "lesson.unknown_step": "“{lesson}”这一课没有“{step}”这一步。",
+    "lesson.refused": "{explanation}",
+    "lesson.not_moves": "这一步不是用走棋来回答的。",
+    "lesson.moment_naive": "时间必须带时区。",
+    "lesson.moment_expired": "这道题的棋盘已经过期：请重新打开这一步。",
+    "lesson.unknown_fields": "不认识的字段：{names}。进度由服务器根据你走的棋决定，不能发送。",
+    "lesson.not_your_progress": "只能查看你自己的进度。",
 }
+
+# Params that hold a text in both languages ({"zh": ..., "en": ...}): an explanation from the
+# lessons, the faults of a secret setup. They are said in the reader's language.
+TEXT_PARAMS: Final = frozenset({"explanation", "faults"})
 
 ALL_CODES: Final = frozenset(ENGINE_EN) | frozenset(APP_EN)
 
@@ -301,6 +393,9 @@ def moves_text(n: object, language: str) -> str:
 
 def _values(params: Params, language: str) -> dict[str, object]:
     values: dict[str, object] = dict(params)
+    for key, value in params.items():
+        if isinstance(value, Mapping) and "zh" in value and "en" in value:
+            values[key] = value[language]
     colour = params.get("colour")
     piece = params.get("piece")
     colour_text = colour if isinstance(colour, str) else None

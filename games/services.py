@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import get_language
 
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
+from core.messages import render
 from engine import (
     VARIANTS,
     AmbiguousMoveError,
+    EngineError,
     IllegalMoveError,
     InvalidMoveError,
     Move,
@@ -42,8 +43,8 @@ from engine import (
 )
 from games.computer import computer_accepts_draw, computer_bestmove, computer_evaluation
 from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game
-from games.texts import ending_text, refusal, violation_text, void_reveal_text
-from tutorials.curriculum.texts import Text, side_name
+from games.texts import ending_text, violation_text, void_reveal_text
+from tutorials.curriculum.texts import Text
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -73,10 +74,14 @@ COMPUTER_REQUEUE_AFTER = timedelta(seconds=60)
 SEED_MAX = 2**31 - 1
 
 
-def _refuse(code: str, text: Text, **extra: Any) -> ApplicationError:
-    return ApplicationError(
-        text.get(get_language()), {"code": code, "explanation": text.as_dict(), **extra}
-    )
+def _refuse(
+    code: str, params: Mapping[str, object] | None = None, **extra: Any
+) -> ApplicationError:
+    """A refusal said in the reader's language (``core.messages``: ``game.<code>``); ``extra``
+    keeps the short ``code`` and the sentence in both languages (``explanation``)."""
+    full = f"game.{code}"
+    explanation = {language: render(full, params, language) for language in ("zh", "en")}
+    return ApplicationError.coded(full, params, {"code": code, "explanation": explanation, **extra})
 
 
 # -- positions -----------------------------------------------------------------------------
@@ -197,31 +202,42 @@ class GameOptions:
 
 def _validate_options(options: GameOptions) -> None:
     if options.variant not in VARIANTS:
-        raise ApplicationError(
-            f"unknown variant {options.variant!r}", {"field": "variant", "code": "unknown_variant"}
+        raise ApplicationError.coded(
+            "variant.unknown",
+            {"name": options.variant, "known": ", ".join(sorted(VARIANTS))},
+            {"field": "variant", "code": "unknown_variant"},
         )
     allowed = SETUPS_BY_VARIANT[options.variant]
     if options.setup not in allowed:
-        raise ApplicationError(
-            f"{options.variant} has no start {options.setup!r} (known: {', '.join(allowed)})",
+        raise ApplicationError.coded(
+            "variant.unknown_start",
+            {"variant": options.variant, "setup": options.setup, "known": ", ".join(allowed)},
             {"field": "setup", "code": "unknown_setup", "allowed": list(allowed)},
         )
     if options.mode not in Game.Mode.values:
-        raise ApplicationError(f"unknown mode {options.mode!r}", {"field": "mode"})
+        raise ApplicationError.coded(
+            "game.unknown_mode",
+            {"mode": options.mode, "known": ", ".join(Game.Mode.values)},
+            {"field": "mode"},
+        )
     if options.mode == Game.Mode.COMPUTER:
         if options.level not in LEVELS:
-            raise ApplicationError("the level is 1 to 8", {"field": "level", "code": "bad_level"})
+            raise ApplicationError.coded(
+                "game.bad_level",
+                {"low": min(LEVELS), "high": max(LEVELS)},
+                {"field": "level", "code": "bad_level"},
+            )
         if options.side not in ("red", "black", "random"):
-            raise ApplicationError(
-                "the side is red, black or random", {"field": "side", "code": "bad_side"}
+            raise ApplicationError.coded(
+                "game.bad_side", {"side": options.side}, {"field": "side", "code": "bad_side"}
             )
     if not 0 <= options.clock_minutes <= CLOCK_MINUTES_MAX:
-        raise ApplicationError(
-            f"the clock is 0 to {CLOCK_MINUTES_MAX} minutes", {"field": "clock_minutes"}
+        raise ApplicationError.coded(
+            "game.clock_range", {"limit": CLOCK_MINUTES_MAX}, {"field": "clock_minutes"}
         )
     if not 0 <= options.clock_increment <= CLOCK_INCREMENT_MAX:
-        raise ApplicationError(
-            f"the increment is 0 to {CLOCK_INCREMENT_MAX} seconds", {"field": "clock_increment"}
+        raise ApplicationError.coded(
+            "game.increment_range", {"limit": CLOCK_INCREMENT_MAX}, {"field": "clock_increment"}
         )
 
 
@@ -307,9 +323,13 @@ def secret_half_violations(
 ) -> list[dict[str, Any]]:
     """Every fault of a secret half, each with the engine's code and a text in both languages."""
     if method not in SECRET_SETUPS:
-        raise ApplicationError(f"unknown secret setup {method!r}", {"field": "method"})
+        raise ApplicationError.coded(
+            "game.unknown_secret_setup",
+            {"method": method, "known": ", ".join(SECRET_SETUPS)},
+            {"field": "method"},
+        )
     if color not in ("red", "black"):
-        raise ApplicationError(f"unknown side {color!r}", {"field": "color"})
+        raise ApplicationError.coded("setup.bad_colour", {"found": color}, {"field": "color"})
     violations = validate_secret_half(color, placement, method)  # type: ignore[arg-type]
     return [
         {
@@ -341,18 +361,17 @@ def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str
         game = _locked(game_id, owner)
         color = setup_pending_side(game)
         if color is None:
-            raise _refuse("not_setting_up", refusal("not_setting_up"))
+            raise _refuse("not_setting_up")
         info = dict(game.setup_info)
         method = info["method"]
         clean = {str(p).strip().lower(): str(v) for p, v in placement.items()}
         faults = secret_half_violations(method=method, color=color, placement=clean)
         if faults:
-            text = refusal("illegal_setup")
-            lines = Text(
-                text.zh + "".join(f"\n{f['text']['zh']}" for f in faults),
-                text.en + "".join(f"\n{f['text']['en']}" for f in faults),
-            )
-            raise _refuse("illegal_setup", lines, violations=faults)
+            lines = {
+                language: "".join(f"\n{f['text'][language]}" for f in faults)
+                for language in ("zh", "en")
+            }
+            raise _refuse("illegal_setup", {"faults": lines}, violations=faults)
         halves = dict(info.get("halves", {}))
         halves[color] = clean
         if game.mode == Game.Mode.COMPUTER:
@@ -363,7 +382,7 @@ def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str
             try:
                 reveal = combine_secret_setups(halves["red"], halves["black"], method)
             except SetupError as error:  # the computer's half is drawn legal; a bug if not
-                raise ApplicationError(str(error), {"code": "illegal_setup"}) from error
+                raise ApplicationError.from_engine(error, {"code": "illegal_setup"}) from error
             if reveal.void:
                 info["void_reveals"] = [
                     *info.get("void_reveals", []),
@@ -397,12 +416,12 @@ def _locked(game_id: int, owner: Owner) -> Game:
 
 def _require_playing(game: Game) -> None:
     if game.status == Game.Status.FINISHED:
-        raise _refuse("game_over", refusal("game_over"))
+        raise _refuse("game_over")
     if game.status == Game.Status.SETTING_UP:
-        raise _refuse("setting_up", refusal("setting_up"))
+        raise _refuse("setting_up")
 
 
-def _explain(pos: Position, text: str, error: Exception) -> ApplicationError:
+def _explain(pos: Position, text: str, error: EngineError) -> ApplicationError:
     """Why a move the player tried is refused, as the lessons say it."""
     from tutorials.curriculum.explain import explain_illegal
 
@@ -419,15 +438,28 @@ def _explain(pos: Position, text: str, error: Exception) -> ApplicationError:
         except Exception:  # the explanation is a courtesy; the refusal stands without it
             logger.exception("could not explain %s in %s", text, pos.fen())
         else:
-            return _refuse(
-                "illegal_move", explanation.text, reason=explanation.code, move=text, field="move"
+            said = explanation.text.as_dict()
+            return ApplicationError.coded(
+                "game.move_explained",
+                {"explanation": said},
+                {
+                    "code": "illegal_move",
+                    "explanation": said,
+                    "reason": explanation.code,
+                    "move": text,
+                    "field": "move",
+                },
             )
-    return _refuse(
-        "illegal_move",
-        Text(f"这步棋不合规则：{reason}", f"Illegal move: {reason}"),
-        move=text,
-        reason="illegal",
-        field="move",
+    said = {language: render(error.code, error.params, language) for language in ("zh", "en")}
+    return ApplicationError.from_engine(
+        error,
+        {
+            "code": "illegal_move",
+            "explanation": said,
+            "move": text,
+            "reason": "illegal",
+            "field": "move",
+        },
     )
 
 
@@ -442,18 +474,19 @@ def _parse_player_move(game: Game, pos: Position, text: str) -> Move:
             letter = pos.pieces().get(origin)
             if letter is not None and (letter[-1].isupper()) != (game.human_side == "red"):
                 raise _refuse(
-                    "wrong_side",
-                    refusal("wrong_side", p=origin, side=side_name(game.human_side)),
-                    field="move",
+                    "wrong_side", {"point": origin, "colour": game.human_side}, field="move"
                 )
     try:
         return pos.parse_move(text)
     except IllegalMoveError as error:
         raise _explain(pos, text, error) from error
     except AmbiguousMoveError as error:
-        raise _refuse("ambiguous_move", Text(str(error), str(error)), field="move") from error
+        said = {language: render(error.code, error.params, language) for language in ("zh", "en")}
+        raise ApplicationError.from_engine(
+            error, {"code": "ambiguous_move", "explanation": said, "field": "move"}
+        ) from error
     except InvalidMoveError as error:
-        raise _refuse("invalid_move", refusal("invalid_move", m=text), field="move") from error
+        raise _refuse("invalid_move", {"move": text}, field="move") from error
 
 
 def game_move_play(*, game_id: int, owner: Owner, move: str, ply: int | None = None) -> Game:
@@ -465,9 +498,9 @@ def game_move_play(*, game_id: int, owner: Owner, move: str, ply: int | None = N
         game = _locked(game_id, owner)
         _require_playing(game)
         if ply is not None and ply != game.ply:
-            raise _refuse("out_of_date", refusal("out_of_date", ply=game.ply), ply=game.ply)
+            raise _refuse("out_of_date", {"ply": game.ply}, ply=game.ply)
         if game.computer_to_move:
-            raise _refuse("computer_to_move", refusal("computer_to_move"))
+            raise _refuse("computer_to_move")
         if _clock_spend(game, now):
             game.save()
             return game
@@ -621,7 +654,7 @@ def game_draw_offer(*, game_id: int, owner: Owner) -> Game:
         if draw_offer_pending(game) is not None or any(
             offer["ply"] == game.ply for offer in game.draw_offers
         ):
-            raise _refuse("draw_already_offered", refusal("draw_already_offered"))
+            raise _refuse("draw_already_offered")
         game.draw_offers = [*game.draw_offers, {"ply": game.ply, "accepted": None}]
         if game.computer_to_move:
             _queue_computer(game, now)  # answered before the move, if the search has not begun
@@ -658,12 +691,12 @@ def game_attack_power_claim(*, game_id: int, owner: Owner) -> Game:
         game = _locked(game_id, owner)
         _require_playing(game)
         if not find_variant(game.variant).attack_power:
-            raise _refuse("claim_no_attack_power", refusal("claim_no_attack_power"))
+            raise _refuse("claim_no_attack_power")
         claimant = _acting_side(game, None)
         if claimant != game.turn:
-            raise _refuse("not_your_turn", refusal("not_your_turn"))
+            raise _refuse("not_your_turn")
         if not can_claim_draw(game_position(game), claimant):
-            raise _refuse("claim_not_allowed", refusal("claim_not_allowed"))
+            raise _refuse("claim_not_allowed")
         _finish(game, "attack_power", None, ended_by=claimant, now=now)
         game.save()
     return game
@@ -681,14 +714,14 @@ def game_takeback(*, game_id: int, owner: Owner) -> Game:
         else:
             assert game.level is not None
             if game.level > TAKEBACK_MAX_LEVEL:
-                raise _refuse("takeback_level", refusal("takeback_level"))
+                raise _refuse("takeback_level")
             plies = 1 if game.computer_to_move else 2
         if (
             game.ply < plies
             or (plies == 2 and game.moves[-2]["by"] != "player")
             or (plies == 1 and game.mode == Game.Mode.COMPUTER and game.moves[-1]["by"] != "player")
         ):
-            raise _refuse("takeback_nothing", refusal("takeback_nothing"))
+            raise _refuse("takeback_nothing")
         game.moves = game.moves[:-plies]
         game.computer_queued_at = None
         if game.clock_initial_ms is not None:

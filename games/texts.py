@@ -1,5 +1,5 @@
-"""What the play page says about an ending, a refused move or a secret setup, in both
-languages (``tutorials.curriculum.texts.Text``)."""
+"""What the play page says about an ending or a secret setup, in both languages
+(``tutorials.curriculum.texts.Text``); refusals are said by ``core.messages``."""
 
 from __future__ import annotations
 
@@ -86,52 +86,6 @@ def ending_text(termination: str, winner: str | None, claimant: str | None = Non
         loser=side_name(loser) if loser else "",
         claimant=side_name(claimant) if claimant else "",
     )
-
-
-# -- refusals ------------------------------------------------------------------------------
-
-REFUSALS: dict[str, Text] = {
-    "game_over": Text("这盘棋已经结束。", "This game is over."),
-    "setting_up": Text("还在布局：先摆好棋子。", "The pieces are still being set up."),
-    "not_setting_up": Text("这盘棋不在布局阶段。", "This game is not being set up."),
-    "computer_to_move": Text(
-        "现在轮到电脑走棋，请等它走完。", "It is the computer's turn: wait for its move."
-    ),
-    "wrong_side": Text(
-        "{p}上是对方的棋子：你执{side}。", "The piece on {p} is your opponent's: you play {side}."
-    ),
-    "invalid_move": Text(
-        "“{m}”不是一步棋：请用 ICCS（如 h2e2）或中文记谱（如 炮二平五）。",
-        "{m!r} is not a move: write it in ICCS (h2e2) or Chinese notation (炮二平五).",
-    ),
-    "out_of_date": Text(
-        "棋盘已经变了（现在是第 {ply} 步），请刷新。",
-        "The game has moved on (it is at ply {ply}); reload it.",
-    ),
-    "takeback_level": Text("只有 1–3 级可以悔棋。", "Takebacks are allowed at levels 1 to 3 only."),
-    "takeback_nothing": Text("没有可以悔的棋。", "There is no move of yours to take back."),
-    "draw_already_offered": Text(
-        "这一步已经提过和棋了。", "You have already offered a draw at this move."
-    ),
-    "draw_declined": Text(
-        "电脑拒绝和棋：它认为自己的局面不差。",
-        "The computer declines the draw: it judges its position good enough to play on.",
-    ),
-    "claim_not_allowed": Text(
-        "现在不能按进攻能力宣布和棋：双方进攻能力都要低于 10，且你的不能低于对方。",
-        "You may not declare an attack-power draw now: both sides' attack power must be below "
-        "10 and yours no lower than your opponent's.",
-    ),
-    "claim_no_attack_power": Text(
-        "只有新版象棋有进攻能力和棋。", "Only New-version Xiangqi has attack-power draws."
-    ),
-    "not_your_turn": Text("现在不是你走。", "It is not your turn."),
-    "illegal_setup": Text("布局不符合规则：", "The setup breaks the rules:"),
-}
-
-
-def refusal(code: str, **values: object) -> Text:
-    return REFUSALS[code].format(**values)
 
 
 # -- secret setups -------------------------------------------------------------------------

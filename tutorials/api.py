@@ -44,9 +44,9 @@ class StrictSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(self.initial_data) - set(self.fields))
         if unknown:
-            raise ApplicationError(
-                f"Unknown field(s): {', '.join(unknown)}. Progress is decided by the server "
-                "from what you played; it cannot be sent.",
+            raise ApplicationError.coded(
+                "lesson.unknown_fields",
+                {"names": ", ".join(unknown)},
                 {"code": "unknown_fields", "fields": unknown},
             )
         return attrs
@@ -130,8 +130,8 @@ class CourseListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         if set(request.query_params) & {"user", "user_id", "visitor", "visitor_id"}:
-            raise ApplicationError(
-                "Progress can only be read for yourself.", {"code": "not_your_progress"}
+            raise ApplicationError.coded(
+                "lesson.not_your_progress", extra={"code": "not_your_progress"}
             )
         learner = learner_get(request)
         data = {

@@ -52,7 +52,7 @@ def lesson_list(*, course: str | None = None) -> QuerySet[Lesson]:
 def lesson_get(*, slug: str) -> Lesson:
     lesson = Lesson.objects.filter(slug=slug, is_active=True).prefetch_related("steps").first()
     if lesson is None:
-        raise ApplicationError(f"There is no lesson {slug!r}.", {"lesson": slug})
+        raise ApplicationError.coded("lesson.unknown", {"lesson": slug}, {"lesson": slug})
     return lesson
 
 
@@ -60,9 +60,8 @@ def step_get(*, lesson: Lesson, key: str) -> StepRow:
     for row in lesson.steps.all():
         if row.key == key:
             return row
-    raise ApplicationError(
-        f"Lesson {lesson.slug!r} has no step {key!r}.", {"lesson": lesson.slug, "step": key}
-    )
+    where = {"lesson": lesson.slug, "step": key}
+    raise ApplicationError.coded("lesson.unknown_step", where, where)
 
 
 def step_rules(row: StepRow) -> Step:

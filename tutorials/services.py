@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import get_language
 
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
@@ -134,14 +133,14 @@ class Recorded:
     mistakes: int
 
 
-def _refused(error: StepRefused, *, language: str | None = None) -> ApplicationError:
+def _refused(error: StepRefused) -> ApplicationError:
     text = error.explanation.text
     extra: dict[str, object] = {"code": error.explanation.code, "zh": text.zh, "en": text.en}
     if error.index is not None:
         extra["index"] = error.index
     if error.move is not None:
         extra["move"] = error.move
-    return ApplicationError(text.get(language or get_language()), extra)
+    return ApplicationError.coded("lesson.refused", {"explanation": text.as_dict()}, extra)
 
 
 def _progress_row(learner: Owner, step: StepRow) -> StepProgress:
@@ -192,8 +191,8 @@ def step_moves_play(*, learner: Owner, step: StepRow, moves: Sequence[str]) -> M
     """
     rules = step_rules(step)
     if rules.goal.kind in ("point", "setup"):
-        raise ApplicationError(
-            "This step is not answered with moves.", {"code": "wrong_kind", "goal": rules.goal.kind}
+        raise ApplicationError.coded(
+            "lesson.not_moves", extra={"code": "wrong_kind", "goal": rules.goal.kind}
         )
     try:
         state = play_moves(rules, list(moves))
@@ -218,12 +217,11 @@ def _moment_check(moment: datetime | None) -> datetime | None:
     if moment is None:
         return None
     if timezone.is_naive(moment):
-        raise ApplicationError("The moment must carry a time zone.", {"field": "moment"})
+        raise ApplicationError.coded("lesson.moment_naive", extra={"field": "moment"})
     now = timezone.now()
     if moment > now + MOMENT_SKEW or moment < now - MOMENT_WINDOW:
-        raise ApplicationError(
-            "The board of this question has expired: open the step again.",
-            {"field": "moment", "code": "moment_expired"},
+        raise ApplicationError.coded(
+            "lesson.moment_expired", extra={"field": "moment", "code": "moment_expired"}
         )
     return moment
 

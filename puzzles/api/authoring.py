@@ -141,7 +141,8 @@ class AuthoredSubmitApi(APIView):
             puzzle = services.puzzle_draft_submit(puzzle=puzzle, author=_author(request))
         except services.ProvingQueueFullError as error:
             full = Response(
-                error_body(error.message, error.extra), status=status.HTTP_503_SERVICE_UNAVAILABLE
+                error_body(error.localized(), error.extra, code=error.code, params=error.params),
+                status=status.HTTP_503_SERVICE_UNAVAILABLE,
             )
             full["Retry-After"] = str(error.retry_after)
             return full

@@ -25,7 +25,6 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError
 from engine import EngineError, Move, Position, find_variant
@@ -176,23 +175,15 @@ def _proving_queue_check(puzzle: Puzzle) -> None:
     verifying = Puzzle.objects.filter(status=Puzzle.Status.VERIFYING)
     busy = verifying.filter(author_id=puzzle.author_id).exclude(pk=puzzle.pk).first()
     if busy is not None:
-        raise ApplicationError(
-            _(
-                "Another of your puzzles (#%(id)s) is being verified. One puzzle is proved at a "
-                "time per author: send this one when that result is in."
-            )
-            % {"id": busy.pk},
+        raise ApplicationError.coded(
+            "puzzle.author_verifying",
+            {"id": busy.pk},
             {"code": "author_verifying", "puzzle": busy.pk},
         )
     limit = settings.PROVING_QUEUE_LIMIT
     if verifying.count() >= limit:
-        raise ProvingQueueFullError(
-            _(
-                "The prover has %(count)s puzzles waiting, as many as it takes. Your draft is "
-                "kept; send it again in a few minutes."
-            )
-            % {"count": limit},
-            {"code": "proving_queue_full", "limit": limit},
+        raise ProvingQueueFullError.coded(
+            "puzzle.queue_full", {"count": limit}, {"code": "proving_queue_full", "limit": limit}
         )
 
 

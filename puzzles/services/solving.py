@@ -267,7 +267,7 @@ def attempt_position(*, attempt: PuzzleAttempt) -> AttemptPosition:
 def puzzle_tryable_check(*, puzzle: Puzzle) -> None:
     """Refuse a puzzle that cannot be tried (not proved yet)."""
     if puzzle.proof is None:
-        raise ApplicationError("This puzzle cannot be tried yet.", {"status": puzzle.status})
+        raise ApplicationError.coded("solving.not_open", extra={"status": puzzle.status})
 
 
 def puzzle_attempt_open(*, puzzle: Puzzle, player: Owner) -> tuple[PuzzleAttempt, bool]:
@@ -301,7 +301,7 @@ def puzzle_attempt_open(*, puzzle: Puzzle, player: Owner) -> tuple[PuzzleAttempt
             return attempt, True
         except IntegrityError:  # a twin request opened one first: go on with it
             continue
-    raise ApplicationError("The attempt could not be opened: try again.", {"field": "attempt"})
+    raise ApplicationError.coded("solving.open_failed", extra={"field": "attempt"})
 
 
 def _attempt_locked(*, attempt_id: int, puzzle: Puzzle, player: Owner | None) -> PuzzleAttempt:
@@ -320,9 +320,9 @@ def _attempt_locked(*, attempt_id: int, puzzle: Puzzle, player: Owner | None) ->
 
 def _require_open(attempt: PuzzleAttempt) -> None:
     if not attempt.is_open:
-        raise ApplicationError(
-            "This attempt is over: open a new one to play again.",
-            {"field": "attempt", "code": "attempt_over", "state": attempt.state},
+        raise ApplicationError.coded(
+            "solving.attempt_over",
+            extra={"field": "attempt", "code": "attempt_over", "state": attempt.state},
         )
 
 
@@ -359,8 +359,9 @@ def puzzle_attempt_move(
         if ply is not None and ply != len(line):
             if ply < len(line) and ply % 2 == 0 and line[ply] == move:
                 return attempt, puzzle_judge(puzzle=puzzle, moves=line[: ply + 1])
-            raise ApplicationError(
-                f"The move is out of step: the line has {len(line)} moves.",
+            raise ApplicationError.coded(
+                "solving.out_of_step",
+                {"ply": len(line)},
                 {"field": "ply", "code": "out_of_step", "ply": len(line)},
             )
         _require_open(attempt)
@@ -390,8 +391,8 @@ def puzzle_attempt_hint(
         _require_open(attempt)
         best = puzzle_line_hint(puzzle=puzzle, moves=attempt.moves)
         if best is None:
-            raise ApplicationError(
-                "No hint can be given from here.", {"field": "attempt", "code": "no_hint"}
+            raise ApplicationError.coded(
+                "solving.no_hint", extra={"field": "attempt", "code": "no_hint"}
             )
         attempt.hints_used += 1
         attempt.save(update_fields=["hints_used", "updated_at"])

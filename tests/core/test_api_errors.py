@@ -18,7 +18,8 @@ URLS = "tests.core.api_error_urls"
 def error_of(response: object) -> dict[str, object]:
     assert response["Content-Type"].startswith("application/json")  # type: ignore[index]
     body = json.loads(response.content)  # type: ignore[attr-defined]
-    assert set(body) == {"error"} and set(body["error"]) == {"message", "code", "params", "extra"}
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"message", "code", "params", "extra"}
     return body["error"]  # type: ignore[no-any-return]
 
 

@@ -132,6 +132,7 @@ def test_judging_through_the_api(client: Client, make_puzzle) -> None:
     bad = play(client, puzzle, attempt, "a0a9")
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "solving.not_in_line"
     assert "a0a9" in bad.json()["error"]["message"]  # said in the reader's language
+    assert "不合法" in bad.json()["error"]["message"]  # in the reader's language
     good = play(client, puzzle, attempt, MATE_IN_2_KEY, ply=0).json()
     assert good["verdict"] == "continue" and good["reply"]["chinese"]
     assert good["move"] == {
