@@ -555,7 +555,10 @@ def main() -> int:
         twice = sum(1 for e in events.values() if e["succeeded"] > 1)
     finally:
         processes.stop()
-        delete_queues(args.broker_url, [f"{prefix}celery", f"{prefix}scoring", f"{prefix}proving", f"{prefix}playing"])
+        delete_queues(
+            args.broker_url,
+            [f"{prefix}celery", f"{prefix}scoring", f"{prefix}proving", f"{prefix}playing"],
+        )
         if not args.keep:
             drop_database(args.database_url)
 

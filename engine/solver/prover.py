@@ -28,7 +28,8 @@ def check_request(
     """Raise ``SolverInputError`` unless the prover can take this request."""
     if algorithm not in ALGORITHMS:
         raise SolverInputError(
-            "solver.unknown_algorithm", {"algorithm": str(algorithm), "known": ", ".join(ALGORITHMS)}
+            "solver.unknown_algorithm",
+            {"algorithm": str(algorithm), "known": ", ".join(ALGORITHMS)},
         )
     if not isinstance(pos, Position):
         raise SolverInputError("solver.not_a_position", {"type": type(pos).__name__})

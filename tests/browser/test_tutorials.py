@@ -45,8 +45,10 @@ def point(page: Page, square: str) -> tuple[float, float]:
     file, rank = ord(square[0]) - ord("a"), int(square[1:])
     col = file if red else width - 1 - file
     row = 9 - rank if red else rank
-    return (box["x"] + (col + 0.5) * box["width"] / width,
-            box["y"] + (row + 0.5) * box["height"] / 10)
+    return (
+        box["x"] + (col + 0.5) * box["width"] / width,
+        box["y"] + (row + 0.5) * box["height"] / 10,
+    )
 
 
 def wait_for_answer(page: Page) -> str:
@@ -112,8 +114,9 @@ def test_newcomer_completes_the_horse_lesson(page: Page, lessons: None, artifact
     page.screenshot(path=str(artifacts / "learn-course-map.png"), full_page=True)
 
 
-def test_newcomer_completes_the_missile_base_lesson(page: Page, lessons: None,
-                                                    artifacts: Path) -> None:
+def test_newcomer_completes_the_missile_base_lesson(
+    page: Page, lessons: None, artifacts: Path
+) -> None:
     open_lesson(page, "feidan-base")
     # Step 1: a question answered by clicking; a wrong point first costs a star.
     assert click_point(page, "a0") == "wrong"
@@ -165,13 +168,15 @@ def test_anonymous_learner_signs_up_and_keeps_progress(page: Page, lessons: None
     assert play(page, "d4e6") == "complete"
     from tutorials.models import StepProgress
 
-    keys = sorted(StepProgress.objects.filter(user__username="learner").values_list(
-        "step__key", flat=True))
+    keys = sorted(
+        StepProgress.objects.filter(user__username="learner").values_list("step__key", flat=True)
+    )
     assert keys == ["1", "2"]
 
 
-def test_a_secret_setup_is_arranged_on_the_board(page: Page, lessons: None,
-                                                  artifacts: Path) -> None:
+def test_a_secret_setup_is_arranged_on_the_board(
+    page: Page, lessons: None, artifacts: Path
+) -> None:
     page.goto("/learn/feidan-setups/?step=4")
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
     page.evaluate("document.body.dataset.result = 'waiting'")
