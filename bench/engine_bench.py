@@ -51,6 +51,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from uci import UciEngine  # noqa: E402
+
 import engine  # noqa: E402
 from engine import Position, perft  # noqa: E402
 
@@ -126,35 +128,8 @@ def timed_median(fn: Callable[[], int], runs: int) -> tuple[int, float]:
     return results[0][0], statistics.median(seconds for _, seconds in results)
 
 
-class FairyStockfish:
+class FairyStockfish(UciEngine):
     """Fairy-Stockfish over UCI, for its own ``go perft``."""
-
-    def __init__(self, path: str) -> None:
-        self.proc = subprocess.Popen(
-            [path],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self._send("uci")
-        self._wait("uciok")
-        self._send("setoption name UCI_Variant value xiangqi")
-        self._send("isready")
-        self._wait("readyok")
-
-    def _send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def _wait(self, prefix: str) -> str:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.startswith(prefix):
-                return line
-        raise RuntimeError(f"fairy-stockfish ended before {prefix!r}")
 
     def cpu(self) -> float | None:
         """CPU seconds the engine process has used (Linux; 10 ms steps)."""
@@ -173,7 +148,7 @@ class FairyStockfish:
         cpu = self.cpu()
         start = time.perf_counter()
         self._send(f"go perft {depth}")
-        line = self._wait("Nodes searched")
+        line = self._wait("Nodes searched")[-1]
         seconds = time.perf_counter() - start
         after = self.cpu()
         used = after - cpu if after is not None and cpu is not None else None

@@ -27,7 +27,6 @@ import argparse
 import json
 import random
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -36,6 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from uci import UciEngine  # noqa: E402
 
 from engine import Move, Position  # noqa: E402
 from engine.play import (  # noqa: E402
@@ -102,38 +103,13 @@ def _kind(letter: str) -> int:
     return TYPE_OF_LETTER[letter.lstrip("+").lower()]
 
 
-class Peer:
+class Peer(UciEngine):
     """Fairy-Stockfish over UCI (xiangqi, one thread, ``go nodes N``).
     Its moves write ranks 1-10; ICCS writes 0-9."""
 
     def __init__(self, path: str, nodes: int) -> None:
         self.nodes = nodes
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self._send("uci")
-        self._wait("uciok")
-        self._send("setoption name UCI_Variant value xiangqi")
-        self._send("setoption name Threads value 1")
-        self._send("setoption name Hash value 16")
-        self._send("isready")
-        self._wait("readyok")
-
-    def _send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def _wait(self, prefix: str) -> list[str]:
-        assert self.proc.stdout is not None
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("Fairy-Stockfish stopped")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
+        super().__init__(path, Threads=1, Hash=16)
 
     @staticmethod
     def to_peer(iccs: str) -> str:

@@ -29,7 +29,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -37,6 +36,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from uci import UciEngine  # noqa: E402
 
 from engine import Position  # noqa: E402
 from engine.solver import Budget, Proof, find_win, solve  # noqa: E402
@@ -52,35 +53,11 @@ HARD = (
 PEER = "/usr/games/fairy-stockfish"
 
 
-class Peer:
+class Peer(UciEngine):
     """Fairy-Stockfish over UCI, xiangqi, one thread."""
 
     def __init__(self, path: str) -> None:
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self._send("uci")
-        self._wait("uciok")
-        self._send("setoption name UCI_Variant value xiangqi")
-        self._send("setoption name Threads value 1")
-        self._send("isready")
-        self._wait("readyok")
-
-    def _send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def _wait(self, prefix: str) -> list[str]:
-        assert self.proc.stdout is not None
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("the peer stopped")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
+        super().__init__(path, Threads=1)
 
     def mate(self, fen: str, n: int) -> tuple[float, str]:
         """Seconds to a ``go mate n`` answer, and the score it reports."""
