@@ -61,21 +61,6 @@ _ENDINGS: dict[str, Text] = {
     "timeout": Text("{loser}超时。{winner}胜。", "{loser} ran out of time. {winner} wins."),
 }
 
-TERMINATION_NAMES: dict[str, Text] = {
-    "checkmate": Text("将死", "checkmate"),
-    "stalemate": Text("困毙", "stalemate"),
-    "dead_general": Text("死将", "dead general"),
-    "perpetual_check": Text("长将", "perpetual check"),
-    "perpetual_chase": Text("长捉", "perpetual chase"),
-    "repetition": Text("重复局面", "repetition"),
-    "forced_variation": Text("强制变着", "forced variation"),
-    "natural_limit": Text("自然限着", "natural limit"),
-    "attack_power": Text("进攻能力和棋", "attack-power draw"),
-    "agreement": Text("协议和棋", "agreement"),
-    "resignation": Text("认输", "resignation"),
-    "timeout": Text("超时", "time"),
-}
-
 
 def ending_text(termination: str, winner: str | None, claimant: str | None = None) -> Text:
     """The sentence that announces how a game ended and by which rule."""

@@ -261,7 +261,7 @@ def step_view(row: StepRow, *, progress: StepProgress | None, moment: Any) -> di
         "fen": rules.fen,
         "learner": rules.learner,
         "orientation": rules.orientation,
-        "par": rules.par if goal.kind not in ("point", "setup") else None,
+        "par": rules.par if goal.answered_with == "moves" else None,
         "targets": list(goal.targets),
         "marks": list(rules.marks),
         "arrows": list(rules.arrows),

@@ -190,7 +190,7 @@ def step_moves_play(*, learner: Owner, step: StepRow, moves: Sequence[str]) -> M
     read, is illegal, or comes after the step has ended.
     """
     rules = step_rules(step)
-    if rules.goal.kind in ("point", "setup"):
+    if rules.goal.answered_with != "moves":
         raise ApplicationError.coded(
             "lesson.not_moves", extra={"code": "wrong_kind", "goal": rules.goal.kind}
         )

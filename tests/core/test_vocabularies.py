@@ -14,10 +14,10 @@ from engine.vocab import (
     TERMINATIONS,
     VERDICTS,
 )
-from games.texts import TERMINATION_NAMES
 from puzzles import proving
 from tutorials.curriculum import schema
-from tutorials.curriculum.judge import EFFECT_TEXT, TERMINATION_TEXT
+from tutorials.curriculum.referees.moves import EFFECT_TEXT, TERMINATION_TEXT
+from tutorials.curriculum.texts import TERMINATION_NAMES
 
 
 def test_the_analysis_board_and_the_lessons_label_every_outcome() -> None:

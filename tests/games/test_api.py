@@ -494,7 +494,8 @@ def test_a_chinese_move_and_an_illegal_chinese_move(
 
 def test_every_ending_of_the_engine_has_its_sentence() -> None:
     from engine.rules import TERMINATIONS
-    from games.texts import TERMINATION_NAMES, ending_text
+    from games.texts import ending_text
+    from tutorials.curriculum.texts import TERMINATION_NAMES
 
     for termination in (*TERMINATIONS, "agreement", "resignation", "timeout"):
         for winner in ("red", "black", None):

@@ -33,7 +33,8 @@ from tutorials.curriculum.audit import (
     named_chinese_moves,
     what_happened,
 )
-from tutorials.curriculum.judge import MoveRun, answer_point, point_answers, success_text
+from tutorials.curriculum.referees.moves import MoveRun, success_text
+from tutorials.curriculum.referees.points import answer_point, point_answers
 from tutorials.curriculum.schema import MOVE_GOALS
 from tutorials.curriculum.solve import shortest_solution
 

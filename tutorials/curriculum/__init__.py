@@ -1,11 +1,12 @@
-"""The curriculum without the web: lesson files, the referee that checks every step, the
-explanations of wrong moves, and the search that proves each step can be done.
+"""The curriculum without the web: lesson files (``schema``), the referees that check every step
+(``referees``: moves, points, setups), the explanations of wrong moves (``explain``), and the
+search that proves each step can be done (``solve``, ``audit``).
 
 Nothing here imports Django; the app's services call it.
 """
 
 from tutorials.curriculum.explain import Explanation, explain_illegal, pattern_moves
-from tutorials.curriculum.judge import (
+from tutorials.curriculum.referees import (
     Dynamic,
     MoveState,
     PointState,

@@ -12,7 +12,8 @@ only speak of what every such line did. The rule checked here, in each language 
 And an instruction that asks for a piece ("take it with your chariot") is completed only by that
 piece: by its last move, or, for a check or a mate, by a check from it (``instruction_problems``).
 
-``completions`` finds the lines that complete a step (by the referee, as the server plays them),
+``completing_runs`` walks the lines that complete a step (by the referee, as the server plays
+them; ``completions`` lists them, ``solve.shortest_solution`` takes the first),
 ``what_happened`` reads a line from its positions (the referee's plies or the API's answer),
 and ``description_problems`` compares a text with it.
 """
@@ -20,13 +21,13 @@ and ``description_problems`` compares a text with it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from engine import Position
-from tutorials.curriculum.judge import MoveRun, StepRefused, success_text
+from tutorials.curriculum.referees import MoveRun, StepRefused, success_text
 from tutorials.curriculum.schema import Step
-from tutorials.curriculum.texts import Text
+from tutorials.curriculum.texts import KIND_OF_ENGLISH_NAME, Text
 
 # Piece names by kind (FEN letter, upper case). Words that name an event of the general (check,
 # mate) count as naming the general: the general takes part in every check.
@@ -161,29 +162,30 @@ def description_problems(text: Text, happened: Happened) -> list[str]:
     return problems
 
 
-def completions(step: Step, max_moves: int, *, limit: int = 20000) -> list[MoveRun]:
-    """Lines that complete a move step within ``max_moves`` learner moves: every completing
-    move from every position reached (each position once, by its first line), at most
-    ``limit`` tries in all."""
+def completing_runs(step: Step, max_moves: int, *, limit: int | None = None) -> Iterator[MoveRun]:
+    """The runs that complete a move step within ``max_moves`` learner moves, shortest first:
+    breadth first over the learner's legal moves (in ICCS order), each played through the
+    referee (so the scripted replies, the side flips and the goal checks are exactly the
+    server's); every position is searched once, by its first line. At most ``limit`` moves are
+    tried in all (None: no limit)."""
     frontier = [MoveRun(step)]
     seen: set[tuple[str, tuple[str, ...], str]] = set()
     scripted = step.opponent == "scripted"
-    done: list[MoveRun] = []
     tried = 0
     for _depth in range(max_moves):
         following: list[MoveRun] = []
         for run in frontier:
             for move in sorted(m.iccs() for m in run.pos.legal_moves):
                 tried += 1
-                if tried > limit:
-                    return done
+                if limit is not None and tried > limit:
+                    return
                 child = run.copy()
                 try:
                     child.play(move)
                 except StepRefused:
                     continue
                 if child.status == "complete":
-                    done.append(child)
+                    yield child
                     continue
                 if child.status == "failed":
                     continue
@@ -197,7 +199,15 @@ def completions(step: Step, max_moves: int, *, limit: int = 20000) -> list[MoveR
                 seen.add(key)
                 following.append(child)
         frontier = following
-    return done
+        if not frontier:
+            return
+
+
+def completions(step: Step, max_moves: int, *, limit: int = 20000) -> list[MoveRun]:
+    """Lines that complete a move step within ``max_moves`` learner moves: every completing
+    move from every position reached (each position once, by its first line), at most
+    ``limit`` tries in all."""
+    return list(completing_runs(step, max_moves, limit=limit))
 
 
 def run_happened(step: Step, run: MoveRun) -> Happened:
@@ -250,30 +260,19 @@ _INSTRUCTED = re.compile(
     r"|soldier|fighter|missile)s?\b",
     re.IGNORECASE,
 )
-_KIND_OF_NAME = {
-    "general": "K",
-    "advisor": "A",
-    "elephant": "B",
-    "horse": "N",
-    "chariot": "R",
-    "cannon": "C",
-    "soldier": "P",
-    "fighter": "F",
-    "missile": "M",
-}
 
 
 def instructed_pieces(step: Step) -> frozenset[str]:
     """The kinds of piece the instruction asks the learner to use ("with your horse"); words in
     brackets are asides, not the task."""
     task = re.sub(r"\([^)]*\)", "", step.instruction.en)
-    return frozenset(_KIND_OF_NAME[name.lower()] for name in _INSTRUCTED.findall(task))
+    return frozenset(KIND_OF_ENGLISH_NAME[name.lower()] for name in _INSTRUCTED.findall(task))
 
 
 def instruction_problems(step: Step, *, extra_moves: int = 1) -> list[str]:
     """Lines that complete the step without the piece its instruction asks for."""
     wanted = instructed_pieces(step)
-    if not wanted or step.goal.kind in ("point", "setup"):
+    if not wanted or step.goal.answered_with != "moves":
         return []
     depth = step.par + extra_moves if step.opponent == "none" else step.par
     problems: dict[str, str] = {}

@@ -87,6 +87,12 @@ class Goal:
     # setup: one legal answer (the data test checks that it is accepted)
     example: Mapping[str, str] | None = None
 
+    @property
+    def answered_with(self) -> str:
+        """How the learner answers: ``moves`` (every goal of MOVE_GOALS), ``point`` or ``setup``;
+        each has its referee in ``tutorials.curriculum.referees``."""
+        return "moves" if self.kind in MOVE_GOALS else self.kind
+
 
 @dataclass(frozen=True)
 class Step:

@@ -10,47 +10,16 @@ import sys
 from pathlib import Path
 
 from engine import Move, Position
-from tutorials.curriculum.audit import instruction_problems, success_problems
-from tutorials.curriculum.judge import MoveRun, StepRefused, check_setup, point_answers
+from tutorials.curriculum.audit import completing_runs, instruction_problems, success_problems
+from tutorials.curriculum.referees import MoveRun, StepRefused, check_setup, point_answers
 from tutorials.curriculum.schema import Step, read_lesson_file
 
 
 def shortest_solution(step: Step, max_moves: int) -> list[str] | None:
-    """The learner's moves of a shortest completion within ``max_moves``, or None.
-
-    Breadth first over the learner's legal moves, each played through the referee (so the
-    scripted replies, the side flips and the goal checks are exactly the server's).
-    """
-    start = MoveRun(step)
-    frontier = [start]
-    seen: set[tuple[str, tuple[str, ...], str]] = set()
-    scripted = step.opponent == "scripted"
-    for _depth in range(max_moves):
-        following: list[MoveRun] = []
-        for run in frontier:
-            for move in sorted(m.iccs() for m in run.pos.legal_moves):
-                child = run.copy()
-                try:
-                    child.play(move)
-                except StepRefused:
-                    continue
-                if child.status == "complete":
-                    return child.moves
-                if child.status == "failed":
-                    continue
-                key = (
-                    child.pos.board_fen() + child.pos.turn,
-                    tuple(sorted(child.collected)),
-                    " ".join(child.moves) if scripted else "",
-                )
-                if key in seen:
-                    continue
-                seen.add(key)
-                following.append(child)
-        frontier = following
-        if not frontier:
-            break
-    return None
+    """The learner's moves of a shortest completion within ``max_moves``, or None (the first
+    line ``audit.completing_runs`` finds: exactly the server's referee plays every move)."""
+    run = next(completing_runs(step, max_moves), None)
+    return None if run is None else run.moves
 
 
 _WANTED = {"mate": "checkmate", "stalemate": "stalemate", "dead_general": "dead_general"}
@@ -168,7 +137,7 @@ def main(argv: list[str]) -> int:
         for step in lesson.steps:
             problems = verify_step(step)
             solution = ""
-            if not problems and step.goal.kind not in ("point", "setup"):
+            if not problems and step.goal.answered_with == "moves":
                 found = shortest_solution(step, step.par)
                 solution = " ".join(found or [])
             print(

@@ -1,4 +1,4 @@
-"""Playing a step: the server's referee.
+"""The referee of a step answered with moves.
 
 A step is replayed from its start position on every request: the learner's moves (ICCS), each
 followed by the opponent's scripted reply where the step has one. The referee says whether the
@@ -15,37 +15,19 @@ Two kinds of opponent:
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
-from engine import (
-    IllegalMoveError,
-    InvalidFenError,
-    InvalidMoveError,
-    Move,
-    Position,
-    can_claim_draw,
-    combine_secret_setups,
-    find_variant,
-    plum_blossom,
-    validate_secret_half,
-)
-from engine.setups import plum_blossom_from_numbers
+from engine import IllegalMoveError, InvalidFenError, InvalidMoveError, Move, Position
+from engine.vocab import OUTCOME_TERMINATIONS
 from tutorials.curriculum.explain import Explanation, explain_illegal, pattern_moves
+from tutorials.curriculum.referees.refusal import StepRefused, refuse
 from tutorials.curriculum.schema import Step
-from tutorials.curriculum.texts import Text, piece_name
+from tutorials.curriculum.texts import TERMINATION_NAMES, Text, piece_name
 
-TERMINATION_TEXT = {
-    "checkmate": Text("将死", "checkmate"),
-    "stalemate": Text("困毙", "stalemate"),
-    "dead_general": Text("死将", "dead general"),
-    "perpetual_check": Text("长将", "perpetual check"),
-    "perpetual_chase": Text("长捉", "perpetual chase"),
-    "repetition": Text("重复局面", "repetition"),
-    "forced_variation": Text("强制变着", "forced variation"),
-    "natural_limit": Text("自然限着", "natural limit"),
+# The endings a move can bring about (not a resignation, an agreement or a clock).
+TERMINATION_TEXT: dict[str, Text] = {
+    termination: TERMINATION_NAMES[termination] for termination in OUTCOME_TERMINATIONS
 }
 EFFECT_TEXT = {
     "move": Text("普通走子", "a plain move"),
@@ -57,45 +39,6 @@ EFFECT_TEXT = {
 }
 
 MAX_PLIES = 400
-
-
-class StepRefused(ValueError):
-    """Input that cannot be played: an unreadable or illegal move, a move after the end, a wrong
-    kind of answer. ``index`` is the position of the bad move in the list (if any)."""
-
-    def __init__(
-        self, explanation: Explanation, *, index: int | None = None, move: str | None = None
-    ) -> None:
-        super().__init__(explanation.text.en)
-        self.explanation = explanation
-        self.index = index
-        self.move = move
-
-
-def _refuse(
-    code: str,
-    zh: str,
-    en: str,
-    *,
-    index: int | None = None,
-    move: str | None = None,
-    **values: object,
-) -> StepRefused:
-    return StepRefused(Explanation(code, Text(zh, en).format(**values)), index=index, move=move)
-
-
-def stars_for(moves_used: int, par: int) -> int:
-    """3 stars at or under par, 2 up to twice par, else 1."""
-    if moves_used <= par:
-        return 3
-    if moves_used <= 2 * par:
-        return 2
-    return 1
-
-
-def stars_for_mistakes(mistakes: int) -> int:
-    """Questions and setups: 3 stars at the first try, 2 at the second, then 1."""
-    return max(1, 3 - mistakes)
 
 
 @dataclass
@@ -146,7 +89,7 @@ class MoveRun:
     """The referee of one try at a move step; ``play`` one learner move at a time."""
 
     def __init__(self, step: Step) -> None:
-        if step.goal.kind in ("setup", "point"):
+        if step.goal.answered_with != "moves":
             raise ValueError(f"step {step.key} is answered with a {step.goal.kind}, not moves")
         self.step = step
         self.pos = Position.from_fen(step.variant, step.fen)
@@ -219,7 +162,7 @@ class MoveRun:
         try:
             move = Move.from_iccs(text)
         except InvalidMoveError:
-            raise _refuse(
+            raise refuse(
                 "unreadable",
                 "看不懂这步棋：{m}（请用 ICCS 写法，例如 h2e2）。",
                 "Cannot read the move {m!r} (write it in ICCS, like h2e2).",
@@ -228,7 +171,7 @@ class MoveRun:
                 move=text,
             ) from None
         if max(move.from_file, move.to_file) >= self.pos.variant.width:
-            raise _refuse(
+            raise refuse(
                 "off_board",
                 "{m}不在棋盘上。",
                 "{m} is off the board.",
@@ -243,7 +186,7 @@ class MoveRun:
         played; a legal move that fails the exercise sets ``status`` to failed."""
         index = len(self.moves)
         if self.status != "playing":
-            raise _refuse(
+            raise refuse(
                 "after_end",
                 "这一步练习已经结束（第{n}步之后不能再走）。",
                 "This step is already over; no move can follow move {n}.",
@@ -349,7 +292,7 @@ class MoveRun:
                 self.plies.pop()
                 if to in self.collected:
                     self.collected.remove(to)
-                raise _refuse(
+                raise refuse(
                     "check_not_allowed",
                     "这步棋将军了。本题中对方不走棋，无法应将，所以这里不能将军；请换一步。",
                     "That move gives check. In this exercise the opponent does not move and "
@@ -502,7 +445,7 @@ def success_text(step: Step, moves: Sequence[str]) -> Text:
 def play_moves(step: Step, moves: Sequence[str]) -> MoveState:
     """Replay ``moves`` from the step's start; raises StepRefused for a bad move."""
     if len(moves) > min(step.move_limit, MAX_PLIES):
-        raise _refuse(
+        raise refuse(
             "too_many_moves",
             "步数太多：这一步最多{n}步。",
             "Too many moves: this step allows at most {n}.",
@@ -516,269 +459,3 @@ def play_moves(step: Step, moves: Sequence[str]) -> MoveState:
 
 def start_state(step: Step) -> MoveState:
     return MoveRun(step).state()
-
-
-# ---------------------------------------------------------------------------------------------
-# Questions answered by clicking a point
-
-
-@dataclass(frozen=True)
-class PointState:
-    correct: bool
-    message: Explanation
-    answers: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Dynamic:
-    """A board computed when the step is shown (today's plum-blossom position)."""
-
-    fen: str
-    caption: Text
-    answers: tuple[str, ...]
-
-
-def dynamic_board(step: Step, moment: datetime) -> Dynamic | None:
-    """The board and answers of a step whose answer depends on the moment (or None)."""
-    spec = step.goal.answer_from
-    if not spec or "draw_claim" in spec:
-        return None
-    if "numbers" in spec:
-        setup = plum_blossom_from_numbers(*[int(n) for n in spec["numbers"]])
-    else:
-        setup = plum_blossom(moment)
-    piece = str(spec.get("piece", "F"))
-    answers = tuple(sorted(p for p, v in setup.officers.items() if v == piece))
-    upper, lower = setup.upper_trigram, setup.lower_trigram
-    reading = setup.lunar_date or ""
-    values = {
-        "y": setup.year_branch,
-        "m": setup.lunar_month,
-        "d": setup.lunar_day,
-        "h": setup.hour_branch,
-        "u": upper,
-        "un": setup.upper_number,
-        "l": lower,
-        "ln": setup.lower_number,
-        "x": setup.moving_line,
-        "name": setup.hexagram,
-        "eng": setup.hexagram_english,
-        "s": setup.number,
-        "i": setup.arrangement_index,
-    }
-    caption = Text(
-        (
-            "{name}卦。"
-            + (f"{reading}：" if reading else "")
-            + "年支 {y}、月 {m}、日 {d}、时支 {h} → 上卦{u}（{un}）、下卦{l}（{ln}）、动爻 {x}，"
-            "数 S = {s}，第 {i} 种排法。"
-        ).format(**values),
-        (
-            "Hexagram {name} ({eng}). "
-            + (f"{reading}: " if reading else "")
-            + "year branch {y}, month {m}, day {d}, hour branch {h} → upper trigram {u} ({un}), "
-            "lower trigram {l} ({ln}), moving line {x}; number S = {s}, arrangement {i}."
-        ).format(**values),
-    )
-    return Dynamic(fen=setup.fen, caption=caption, answers=answers)
-
-
-def draw_claimants(step: Step) -> tuple[str, ...]:
-    """The points of the generals whose side may declare a draw by attack power (xinban)."""
-    pos = Position.from_fen(step.variant, step.fen)
-    pieces = pos.pieces()
-    return tuple(
-        sorted(
-            next(p for p, v in pieces.items() if v == ("K" if side == "red" else "k"))
-            for side in ("red", "black")
-            if can_claim_draw(pos, side)
-        )
-    )
-
-
-def point_answers(step: Step, moment: datetime | None) -> tuple[str, ...]:
-    spec = step.goal.answer_from
-    if spec and "draw_claim" in spec:
-        return draw_claimants(step)
-    if spec:
-        if moment is None and "numbers" not in spec:
-            raise _refuse(
-                "moment_missing",
-                "这道题需要出题的时刻。",
-                "This question needs the moment its board was shown.",
-            )
-        board = dynamic_board(step, moment or datetime.now(UTC))
-        assert board is not None
-        return board.answers
-    return step.goal.answers
-
-
-def answer_point(step: Step, point: str, moment: datetime | None = None) -> PointState:
-    if step.goal.kind != "point":
-        raise _refuse("wrong_kind", "这一步不是点选题。", "This step is not answered by a point.")
-    point = point.strip().lower()
-    files = find_variant(step.variant).files
-    if len(point) != 2 or point[0] not in files or not point[1].isdigit():
-        raise _refuse(
-            "bad_point", "{p}不是棋盘上的点。", "{p!r} is not a point of the board.", p=point
-        )
-    answers = point_answers(step, moment)
-    if point in answers:
-        return PointState(
-            True, Explanation("complete", step.success or Text("对了！", "Right!")), answers
-        )
-    custom = step.wrong.get(point)
-    if custom is not None:
-        return PointState(False, Explanation("wrong_point", custom))
-    return PointState(
-        False,
-        Explanation(
-            "wrong_point",
-            Text("不对，{p}不是答案。再想一想。", "No, {p} is not the answer. Think again.").format(
-                p=point
-            ),
-        ),
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# Secret setups
-
-_VIOLATION_ZH = {
-    "unknown_point": "{p}不是棋盘上的点。",
-    "two_pieces_one_point": "{p}上放了两个棋子。",
-    "unknown_piece": "{p}上的棋子不是飞弹象棋的棋子。",
-    "wrong_color": "{p}上放的是对方的棋子。",
-    "not_own_half": "{p}：{q}必须摆在本方半边（红方 0–4 路横线）。",
-    "general_outside_palace": "{p}：帅必须摆在九宫里。",
-    "advisor_point": "{p}：仕只能摆在仕的点上（e0 g0 f1 e2 g2）。",
-    "elephant_point": "{p}：相只能摆在相能走到的七个点上（d0 h0 b2 f2 j2 d4 h4）。",
-    "missile_not_in_base": "{p}：导弹必须摆在导弹基地里（a0 和 k0）。",
-    "soldier_not_on_start_point": "{p}：五兵守门时，五个兵都留在原位（b3 d3 f3 h3 j3）。",
-    "soldier_behind_start_rank": "{p}：兵只能摆在兵线和它前面的一条横线上（3–4 路），不能在兵线后面。",
-    "centre_soldier_missing": "{p}：中兵守门时，中兵必须留在中路原位 f3。",
-    "wrong_piece_count": "棋子数目不对：每方正好二十个棋子（帅1、仕2、相2、马2、车2、炮2、兵5、战机2、导弹2）。",
-}
-
-
-_COUNT = re.compile(r"has (\d+) (\w+); a side has exactly (\d+)")
-_KIND_OF_NOUN = {
-    noun: kind
-    for kind, nouns in {
-        "K": "general generals",
-        "A": "advisor advisors",
-        "B": "elephant elephants",
-        "N": "horse horses",
-        "R": "chariot chariots",
-        "C": "cannon cannons",
-        "P": "soldier soldiers",
-        "F": "fighter fighters",
-        "M": "missile missiles",
-    }.items()
-    for noun in nouns.split()
-}
-
-
-def _count_zh(message: str) -> str | None:
-    """The engine's count of one kind of piece ("Red has 1 missile; a side has exactly 2
-    missiles.") in Chinese, naming the piece and both numbers; None if it reads otherwise."""
-    match = _COUNT.search(message)
-    if match is None or match.group(2) not in _KIND_OF_NOUN:
-        return None
-    have, noun, needed = match.groups()
-    name = piece_name(_KIND_OF_NOUN[noun], colour=False).zh
-    return f"{name}的数目不对：现在摆了{have}个，每方正好{needed}个。"
-
-
-@dataclass(frozen=True)
-class SetupViolation:
-    point: str | None
-    code: str
-    text: Text
-
-
-@dataclass(frozen=True)
-class SetupState:
-    valid: bool
-    violations: list[SetupViolation]
-    message: Explanation
-    fen: str
-
-
-def check_setup(step: Step, placement: Mapping[str, str]) -> SetupState:
-    goal = step.goal
-    if goal.kind != "setup":
-        raise _refuse("wrong_kind", "这一步不是布局题。", "This step is not a setup.")
-    if len(placement) > 40:
-        raise _refuse("too_many_pieces", "棋子太多。", "Too many pieces.")
-    violations = validate_secret_half("red", dict(placement), goal.method)  # type: ignore[arg-type]
-    explained = []
-    for v in violations:
-        letter = dict(placement).get(v.point or "", "")
-        values: dict[str, object] = {"p": v.point or ""}
-        if letter and letter[-1].upper() in "KABNRCPFM":
-            values["q"] = piece_name(letter, colour=False).zh
-        else:
-            values["q"] = "棋子"
-        zh = _count_zh(v.message) if v.code == "wrong_piece_count" else None
-        zh = zh or _VIOLATION_ZH.get(v.code, v.message).format(**values)
-        explained.append(SetupViolation(v.point, v.code, Text(zh, v.message)))
-    if explained:
-        return SetupState(
-            False,
-            explained,
-            Explanation(
-                "setup_invalid",
-                Text(
-                    "布局不合规则，请按提示改正。",
-                    "The setup breaks the rules; fix what is marked.",
-                ),
-            ),
-            fen="",
-        )
-    start = goal.placement or {}
-    moved = sum(1 for p, v in placement.items() if start.get(p) != v)
-    if moved < goal.require_moved:
-        return SetupState(
-            False,
-            [],
-            Explanation(
-                "setup_unchanged",
-                Text(
-                    "布局合规，但请至少改动{n}个棋子的位置。",
-                    "The setup is legal, but move at least {n} pieces from where they started.",
-                ).format(n=goal.require_moved),
-            ),
-            fen="",
-        )
-    if goal.black_half is not None:
-        reveal = combine_secret_setups(dict(placement), dict(goal.black_half), goal.method)  # type: ignore[arg-type]
-        if reveal.void:
-            reasons = {
-                "generals_facing": Text("将帅对面", "the generals face each other"),
-                "red_in_check": Text("红帅被将军", "Red's general is in check"),
-                "black_in_check": Text("黑将被将军", "Black's general is in check"),
-            }
-            why = reasons[reveal.reasons[0]]
-            return SetupState(
-                False,
-                [],
-                Explanation(
-                    "reveal_void",
-                    Text(
-                        "两边亮出来后{w}：这样的亮子无效，双方要重新布局。改一改你的布局。",
-                        "When both halves are revealed, {w}: such a reveal is void and both sides set "
-                        "up again. Change your setup.",
-                    ).format(w=why),
-                ),
-                fen=reveal.fen,
-            )
-        fen = reveal.fen
-    else:
-        fen = ""
-    return SetupState(
-        True,
-        [],
-        Explanation("complete", step.success or Text("布局合规！", "A legal setup!")),
-        fen=fen,
-    )
