@@ -6,8 +6,10 @@ lesson progress, games) stores it the same way, with exactly one of two columns 
 - ``user``: the account's foreign key, NULL for a visitor's row;
 - ``visitor_id``: the session's visitor id (``accounts.visitors``), NULL for a user's row.
 
-A new owner-scoped model declares the pair with ``owner_user_field(related_name)`` and
-``owner_visitor_field()``, adds ``owner_check(name)`` to its constraints, reads and writes
+A new owner-scoped model subclasses ``OwnerScopedModel`` (the pair of columns and the
+timestamps; it declares ``user = owner_user_field(related_name)`` again to name the reverse
+accessor), adds ``owner_check(name)`` to its constraints and ``*owner_unique(...)`` for "one row
+per owner and …", reads and writes
 through an ``Owner`` (``owner.q()`` / ``owner_filter(owner)`` to filter, ``owner.fields()`` to
 create, ``owner.owns(row)`` to check one row), takes the owner of a request from
 ``owner_for_request(request)``, and hands a visitor's rows to an account in a merge function
@@ -17,12 +19,15 @@ plain part of it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q, QuerySet
+
+from core.models import TimeStampedModel
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -53,6 +58,41 @@ def owner_check(name: str) -> models.CheckConstraint:
         | (Q(user__isnull=True) & Q(visitor_id__isnull=False)),
         name=name,
     )
+
+
+def owner_unique(
+    name: str,
+    *fields: str,
+    when: Mapping[str, object] | None = None,
+    visitor_when: Mapping[str, object] | None = None,
+) -> tuple[models.UniqueConstraint, models.UniqueConstraint]:
+    """One row per owner and ``fields`` (where ``when`` holds): the constraint on the users'
+    rows and the one on the visitors' rows, named ``name`` with ``{owner}`` read as ``user``,
+    then ``visitor``. A visitor's row is told by ``visitor_when`` (default: no user)."""
+    extra = dict(when or {})
+    visitor = dict(visitor_when or {"user__isnull": True})
+    return (
+        models.UniqueConstraint(
+            fields=["user", *fields],
+            condition=Q(user__isnull=False, **extra),
+            name=name.format(owner="user"),
+        ),
+        models.UniqueConstraint(
+            fields=["visitor_id", *fields],
+            condition=Q(**visitor, **extra),
+            name=name.format(owner="visitor"),
+        ),
+    )
+
+
+class OwnerScopedModel(TimeStampedModel):
+    """A row kept for a user or for an anonymous visitor (exactly one; ``owner_check``)."""
+
+    user = owner_user_field("%(app_label)s_%(class)s_set")
+    visitor_id = owner_visitor_field()
+
+    class Meta:
+        abstract = True
 
 
 @dataclass(frozen=True)

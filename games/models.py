@@ -10,14 +10,14 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts.owners import owner_check, owner_user_field, owner_visitor_field
-from core.models import TimeStampedModel, Variant
+from accounts.owners import OwnerScopedModel, owner_check, owner_user_field
+from core.models import Variant
 
 LEVELS = range(1, 9)
 TAKEBACK_MAX_LEVEL = 3
 
 
-class Game(TimeStampedModel):
+class Game(OwnerScopedModel):
     class Mode(models.TextChoices):
         COMPUTER = "computer", _("Against the computer")
         LOCAL = "local", _("Two players, one board")
@@ -42,7 +42,6 @@ class Game(TimeStampedModel):
         BLACK = "black", _("Black")
 
     user = owner_user_field("games")
-    visitor_id = owner_visitor_field()
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.COMPUTER)
     variant = models.CharField(max_length=16, choices=Variant.choices)
     setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.STANDARD)

@@ -17,7 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts.owners import owner_check, owner_user_field, owner_visitor_field
+from accounts.owners import OwnerScopedModel, owner_check, owner_unique, owner_user_field
 from core.models import TimeStampedModel, Variant
 from puzzles import glicko2
 
@@ -148,7 +148,7 @@ class Puzzle(TimeStampedModel):
         return glicko2.Rating(self.rating, self.rating_deviation, self.rating_volatility)
 
 
-class PuzzleAttempt(TimeStampedModel):
+class PuzzleAttempt(OwnerScopedModel):
     """One try at a puzzle by a user or an anonymous visitor, played on the server.
 
     The server opens the attempt (its id is the row's id), holds the line played so far in
@@ -173,7 +173,6 @@ class PuzzleAttempt(TimeStampedModel):
 
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
     user = owner_user_field("puzzle_attempts")
-    visitor_id = owner_visitor_field()
     client_id = models.UUIDField(default=uuid.uuid4)
 
     # The line as the server judged it: the attacker's moves and the defender's replies (ICCS).
@@ -202,36 +201,9 @@ class PuzzleAttempt(TimeStampedModel):
         ]
         constraints = [
             owner_check("attempt_one_owner"),
-            models.UniqueConstraint(
-                fields=["user", "puzzle", "client_id"],
-                condition=Q(user__isnull=False),
-                name="attempt_unique_user_client_id",
-            ),
-            models.UniqueConstraint(
-                fields=["visitor_id", "puzzle", "client_id"],
-                condition=Q(user__isnull=True),
-                name="attempt_unique_visitor_client_id",
-            ),
-            models.UniqueConstraint(
-                fields=["user", "puzzle"],
-                condition=Q(user__isnull=False, state="started"),
-                name="attempt_one_open_per_user",
-            ),
-            models.UniqueConstraint(
-                fields=["visitor_id", "puzzle"],
-                condition=Q(user__isnull=True, state="started"),
-                name="attempt_one_open_per_visitor",
-            ),
-            models.UniqueConstraint(
-                fields=["user", "puzzle"],
-                condition=Q(user__isnull=False, first_try=True),
-                name="attempt_one_first_try_per_user",
-            ),
-            models.UniqueConstraint(
-                fields=["visitor_id", "puzzle"],
-                condition=Q(user__isnull=True, first_try=True),
-                name="attempt_one_first_try_per_visitor",
-            ),
+            *owner_unique("attempt_unique_{owner}_client_id", "puzzle", "client_id"),
+            *owner_unique("attempt_one_open_per_{owner}", "puzzle", when={"state": "started"}),
+            *owner_unique("attempt_one_first_try_per_{owner}", "puzzle", when={"first_try": True}),
             models.CheckConstraint(
                 condition=(Q(state="scored") & Q(scored_at__isnull=False))
                 | (~Q(state="scored") & Q(scored_at__isnull=True)),
@@ -302,12 +274,11 @@ class DailyPuzzle(models.Model):
         return f"{self.date} {self.variant}: {self.puzzle_id}"
 
 
-class PuzzleReplay(TimeStampedModel):
+class PuzzleReplay(OwnerScopedModel):
     """A failed puzzle that comes back: after 1, then 3, then 7 days, until it is solved."""
 
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="replays")
     user = owner_user_field("puzzle_replays")
-    visitor_id = owner_visitor_field()
     # How many times it has been failed since it was first failed (0 = once).
     step = models.PositiveSmallIntegerField(default=0)
     due_at = models.DateTimeField()
@@ -317,16 +288,7 @@ class PuzzleReplay(TimeStampedModel):
         ordering = ["due_at", "id"]
         constraints = [
             owner_check("replay_one_owner"),
-            models.UniqueConstraint(
-                fields=["user", "puzzle"],
-                condition=Q(user__isnull=False),
-                name="replay_user_puzzle",
-            ),
-            models.UniqueConstraint(
-                fields=["visitor_id", "puzzle"],
-                condition=Q(user__isnull=True),
-                name="replay_visitor_puzzle",
-            ),
+            *owner_unique("replay_{owner}_puzzle", "puzzle"),
         ]
 
     def __str__(self) -> str:

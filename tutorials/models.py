@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts.owners import owner_check, owner_user_field, owner_visitor_field
+from accounts.owners import OwnerScopedModel, owner_check, owner_unique, owner_user_field
 from core.models import TimeStampedModel
 from core.models import Variant as Course
 
@@ -61,7 +61,7 @@ class Step(models.Model):
         return f"{self.lesson.slug} step {self.index + 1}"
 
 
-class StepProgress(TimeStampedModel):
+class StepProgress(OwnerScopedModel):
     """One owner's record on one step: the best result, and mistakes made before completing it.
 
     ``stars`` is 0 until the step is completed (questions and setups count their wrong answers
@@ -70,7 +70,6 @@ class StepProgress(TimeStampedModel):
 
     step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="progress")
     user = owner_user_field("lesson_progress")
-    visitor_id = owner_visitor_field()
     stars = models.PositiveSmallIntegerField(default=0)
     best_moves = models.PositiveSmallIntegerField(null=True, blank=True)
     mistakes = models.PositiveSmallIntegerField(default=0)
@@ -81,15 +80,10 @@ class StepProgress(TimeStampedModel):
         ordering = ["-updated_at"]
         constraints = [
             owner_check("tutorials_progress_one_owner"),
-            models.UniqueConstraint(
-                fields=["user", "step"],
-                condition=Q(user__isnull=False),
-                name="tutorials_progress_user_step_unique",
-            ),
-            models.UniqueConstraint(
-                fields=["visitor_id", "step"],
-                condition=Q(visitor_id__isnull=False),
-                name="tutorials_progress_visitor_step_unique",
+            *owner_unique(
+                "tutorials_progress_{owner}_step_unique",
+                "step",
+                visitor_when={"visitor_id__isnull": False},
             ),
             models.CheckConstraint(
                 condition=Q(stars__lte=3), name="tutorials_progress_stars_at_most_3"
