@@ -1,6 +1,10 @@
 """Celery tasks of the games app, on the ``playing`` queue (config/settings/queues.py).
 
 - ``games.computer_move``: plays the computer's move at one ply of one game, once.
+
+A deliberate import cycle: ``games.services`` queues this task and the task runs the service.
+Both sides import the other inside the function that needs it, never when the module loads, so
+either module loads first (tests/core/test_import_cycles.py lists the pair).
 """
 
 from __future__ import annotations

@@ -6,6 +6,11 @@
 - ``puzzles.requeue_verifications``: queues again verifications stuck too long (scheduled).
 - ``puzzles.mine_chunk``: mines puzzles from one seed (``manage.py mine_puzzles --celery``
   fans these out over the workers).
+
+A deliberate import cycle: the services (``puzzles.services.authoring`` and ``.solving``) queue
+these tasks and the tasks run the services. Both sides import the other inside the function
+that needs it, never when the module loads, so either module loads first
+(tests/core/test_import_cycles.py lists the pairs).
 """
 
 from __future__ import annotations
