@@ -207,8 +207,6 @@ def reprove_entry(entry: dict[str, Any]) -> Reproof:
     else:
         line = entry.get("main_line") or proving.main_line(entry["proof"])
         verdict = proving.judge(
-            variant=entry["variant"],
-            fen=entry["fen"],
             proof=entry["proof"],
             moves=line,
             nodes=proving.OFFLINE_NODES,

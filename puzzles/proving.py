@@ -199,14 +199,13 @@ def proof_digest(proof: dict[str, Any]) -> str:
 
 def judge(
     *,
-    variant: str,
-    fen: str,
     proof: dict[str, Any],
     moves: Sequence[str],
     nodes: int = LIVE_NODES,
     seconds: float = LIVE_SECONDS,
 ) -> Verdict:
-    """Judge ``moves`` (attacker and defender alternately, ICCS) played from the puzzle's start.
+    """Judge ``moves`` (attacker and defender alternately, ICCS) played from the start of the
+    puzzle ``proof`` was made for (it holds the variant and the position).
 
     Any attacker move that keeps a forced win in the moves left is accepted; moves off the
     stored tree are proved on the spot within ``nodes`` and ``seconds`` (``unknown`` when the
@@ -245,22 +244,37 @@ def _said(code: str, params: Any, english: str) -> str:
     return render(code, params).rstrip("。.")
 
 
+def _on_tree(loaded: Any, moves: Sequence[str]) -> tuple[Any | None, int]:
+    """Where ``moves`` (attacker first) lead in the stored tree, following the attacker's main
+    moves and the defender's stored replies: the node reached (``None`` once the line leaves
+    the tree) and the attacker moves left to win after them."""
+    node = loaded.tree
+    for index, text in enumerate(moves):
+        if node is None:
+            break
+        if index % 2 == 0:
+            node = node if node.expanded and text == node.primary else None
+        else:
+            node = node.reply_node(text)
+    return node, (loaded.moves_to_win or 0) - (len(moves) + 1) // 2
+
+
+def _position_after(proof: Any, moves: Sequence[str]) -> Position:
+    """The proof's start position with ``moves`` (ICCS) played."""
+    position = Position.from_fen(proof.variant, proof.fen)
+    for text in moves:
+        position.push(Move.from_iccs(text))
+    return position
+
+
 def _known_wrong(loaded: Any, moves: Sequence[str]) -> int | None:
     """When the line follows the stored tree's main moves to a node that holds every winning
     move for the moves left, and the last attacker move is not one of them, the move is wrong
     without a search: the attacker moves left after it. Else ``None``."""
-    node = loaded.tree
-    remaining = loaded.moves_to_win or 0
-    for index, text in enumerate(moves[:-1]):
-        if node is None:
-            return None
-        if index % 2 == 0:
-            if not node.expanded or text != node.primary:
-                return None
-            remaining -= 1
-        else:
-            node = node.reply_node(text)
-    if node is None or not node.expanded or node.distance != remaining or not moves:
+    if not moves:
+        return None
+    node, remaining = _on_tree(loaded, moves[:-1])
+    if node is None or not node.expanded or node.distance != remaining:
         return None
     return remaining - 1 if moves[-1] not in node.moves else None
 
@@ -271,9 +285,7 @@ def _escape(
     """A defender reply after ``moves`` (ending with a wrong attacker move) after which the
     attacker cannot force the goal in ``remaining`` moves, found within the budget; ``None``
     when none was found in time."""
-    position = Position.from_fen(loaded.variant, loaded.fen)
-    for text in moves:
-        position.push(Move.from_iccs(text))
+    position = _position_after(loaded, moves)
     if position.outcome() is not None:
         return None
     deadline = time.monotonic() + seconds
@@ -314,8 +326,6 @@ class Hint:
 
 def hint(
     *,
-    variant: str,
-    fen: str,
     proof: dict[str, Any],
     moves: Sequence[str],
     nodes: int = LIVE_NODES,
@@ -324,24 +334,13 @@ def hint(
     """A winning attacker move after ``moves`` (attacker to move): from the stored tree when
     the line is on it, else searched within ``nodes`` and ``seconds``."""
     loaded = _proof(proof)
-    position = Position.from_fen(loaded.variant, loaded.fen)
-    node = loaded.tree
-    remaining = loaded.moves_to_win or 0
-    for index, text in enumerate(moves):
-        if node is not None:
-            if index % 2 == 0:
-                node = node if node.expanded and text == node.primary else None
-            else:
-                node = node.reply_node(text)
-        position.push(Move.from_iccs(text))
-        if index % 2 == 0:
-            remaining -= 1
+    node, remaining = _on_tree(loaded, moves)
     if node is not None and node.expanded and node.primary is not None:
         return Hint(str(node.primary))
     if remaining <= 0:
         return Hint(None)
     found = prover.find_win(
-        position,
+        _position_after(loaded, moves),
         goal=loaded.goal,
         max_moves=remaining,
         budget=prover.Budget(nodes=nodes, seconds=seconds),
@@ -368,9 +367,7 @@ def _main_line(proof: Any) -> list[str]:
         line.append(reply)
     if line and node is not None and node.distance > 0:
         # The stored tree was cut here: prove the rest of the line from this position.
-        position = Position.from_fen(proof.variant, proof.fen)
-        for text in line:
-            position.push(Move.from_iccs(text))
+        position = _position_after(proof, line)
         rest = prover.solve(position, goal=proof.goal, max_moves=node.distance, mode=proof.mode)
         if rest.tree is not None:
             line.extend(_main_line(rest))

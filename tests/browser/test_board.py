@@ -356,9 +356,7 @@ def test_a_puzzle_is_played_from_the_keyboard(
     expect(page.locator("body[data-puzzle-state='playing']")).to_have_count(1, timeout=20_000)
     reply = page.locator("#moves li.move-defender").first.get_attribute("data-iccs")
     assert reply
-    mate = proving.hint(
-        variant="xiangqi", fen=MATE_IN_2, proof=puzzle.proof, moves=[MATE_IN_2_KEY, reply]
-    ).move
+    mate = proving.hint(proof=puzzle.proof, moves=[MATE_IN_2_KEY, reply]).move
     assert mate
     position = Position.from_fen("xiangqi", MATE_IN_2)
     position.push(Move.from_iccs(MATE_IN_2_KEY))

@@ -29,7 +29,7 @@ def test_a_move_off_the_stored_tree_is_answered_within_the_cap_and_kept(
     hard_puzzle, make_user
 ) -> None:
     uncapped = proving.judge(
-        variant="xiangqi", fen=HARD_MATE_IN_4, proof=hard_puzzle.proof, moves=[HARD_WRONG_MOVE],
+        proof=hard_puzzle.proof, moves=[HARD_WRONG_MOVE],
         nodes=proving.OFFLINE_NODES, seconds=proving.OFFLINE_SECONDS,
     )  # fmt: skip
     assert uncapped.verdict == "wrong"
