@@ -18,9 +18,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.owners import Owner
 from core.api import ErrorSerializer
 from core.exceptions import ApplicationError
 from tutorials.curriculum.explain import Explanation
+from tutorials.models import Step as StepRow
 from tutorials.selectors import (
     continue_lesson,
     course_map,
@@ -155,6 +157,18 @@ class LessonDetailApi(APIView):
         )
 
 
+def _step_answer(
+    request: Request, slug: str, key: str, input_serializer: type[serializers.Serializer]
+) -> tuple[dict[str, Any], StepRow, Owner]:
+    """The validated answer, the step it answers and the learner (given a visitor id if new)."""
+    serializer = input_serializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    step = step_get(lesson=lesson_get(slug=slug), key=key)
+    learner = learner_get(request, create=True)
+    assert learner is not None
+    return serializer.validated_data, step, learner
+
+
 class PlySerializer(serializers.Serializer):
     iccs = serializers.CharField()
     chinese = serializers.CharField()
@@ -205,15 +219,8 @@ class StepMovesApi(APIView):
         responses={200: OutputSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request, slug: str, key: str) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        lesson = lesson_get(slug=slug)
-        step = step_get(lesson=lesson, key=key)
-        learner = learner_get(request, create=True)
-        assert learner is not None
-        attempt = step_moves_play(
-            learner=learner, step=step, moves=serializer.validated_data["moves"]
-        )
+        data, step, learner = _step_answer(request, slug, key, self.InputSerializer)
+        attempt = step_moves_play(learner=learner, step=step, moves=data["moves"])
         state = attempt.state
         data = {
             "status": state.status,
@@ -265,17 +272,12 @@ class StepAnswerApi(APIView):
         responses={200: OutputSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request, slug: str, key: str) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        lesson = lesson_get(slug=slug)
-        step = step_get(lesson=lesson, key=key)
-        learner = learner_get(request, create=True)
-        assert learner is not None
+        data, step, learner = _step_answer(request, slug, key, self.InputSerializer)
         attempt = step_point_answer(
             learner=learner,
             step=step,
-            point=serializer.validated_data["point"],
-            moment=serializer.validated_data.get("moment"),
+            point=data["point"],
+            moment=data.get("moment"),
         )
         data = {
             "correct": attempt.state.correct,
@@ -323,15 +325,8 @@ class StepSetupApi(APIView):
         responses={200: OutputSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request, slug: str, key: str) -> Response:
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        lesson = lesson_get(slug=slug)
-        step = step_get(lesson=lesson, key=key)
-        learner = learner_get(request, create=True)
-        assert learner is not None
-        attempt = step_setup_submit(
-            learner=learner, step=step, placement=serializer.validated_data["placement"]
-        )
+        data, step, learner = _step_answer(request, slug, key, self.InputSerializer)
+        attempt = step_setup_submit(learner=learner, step=step, placement=data["placement"])
         state = attempt.state
         language = get_language()
         data = {

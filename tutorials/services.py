@@ -169,6 +169,16 @@ def _record_mistake(learner: Owner, step: StepRow) -> Recorded:
     return Recorded(None, row.stars, row.best_moves, row.mistakes)
 
 
+def _record_answer(learner: Owner, step: StepRow, *, right: bool) -> Recorded:
+    """A question or a setup answered: when right, the stars for the mistakes made before (3 at
+    the first try); when wrong, one more mistake (until the step is done)."""
+    if right:
+        before = _peek(learner, step)
+        stars = stars_for_mistakes(before.mistakes)
+        return _record_completion(learner, step, stars=stars, moves=None)
+    return _record_mistake(learner, step)
+
+
 def _peek(learner: Owner, step: StepRow) -> Recorded:
     row = StepProgress.objects.filter(step=step, **learner.fields()).first()
     if row is None:
@@ -236,13 +246,7 @@ def step_point_answer(
         state = answer_point(rules, point, _moment_check(moment))
     except StepRefused as error:
         raise _refused(error) from None
-    if state.correct:
-        before = _peek(learner, step)
-        recorded = _record_completion(
-            learner, step, stars=stars_for_mistakes(before.mistakes), moves=None
-        )
-    else:
-        recorded = _record_mistake(learner, step)
+    recorded = _record_answer(learner, step, right=state.correct)
     return PointAttempt(state, recorded)
 
 
@@ -262,13 +266,7 @@ def step_setup_submit(
         state = check_setup(rules, placement)
     except StepRefused as error:
         raise _refused(error) from None
-    if state.valid:
-        before = _peek(learner, step)
-        recorded = _record_completion(
-            learner, step, stars=stars_for_mistakes(before.mistakes), moves=None
-        )
-    else:
-        recorded = _record_mistake(learner, step)
+    recorded = _record_answer(learner, step, right=state.valid)
     return SetupAttempt(state, recorded)
 
 

@@ -217,34 +217,26 @@ class MoveRun:
             mover = before_pieces[iccs[:2]]
             if goal.piece is not None and mover[-1].upper() != goal.piece:
                 took = Text("撞掉了", "hit") if effect == "collision" else Text("吃到了", "took")
-                return self._fail(
-                    self._authored(
-                        iccs,
-                        Explanation(
-                            "wrong_piece",
-                            Text(
-                                "{took}，但用的是{got}；这一步要用{want}。",
-                                "That {took} it, but with the {got}; this step asks you to use the {want}.",
-                            ).format(
-                                took=took,
-                                got=piece_name(mover, colour=False),
-                                want=piece_name(goal.piece, colour=False),
-                            ),
-                        ),
-                    )
+                return self._refute(
+                    iccs,
+                    "wrong_piece",
+                    Text(
+                        "{took}，但用的是{got}；这一步要用{want}。",
+                        "That {took} it, but with the {got}; this step asks you to use the {want}.",
+                    ).format(
+                        took=took,
+                        got=piece_name(mover, colour=False),
+                        want=piece_name(goal.piece, colour=False),
+                    ),
                 )
             if goal.effect and effect != goal.effect:
-                return self._fail(
-                    self._authored(
-                        iccs,
-                        Explanation(
-                            "wrong_effect",
-                            Text(
-                                "吃到了，但这是{got}，题目要的是{want}。",
-                                "That took it, but it was {got}; the exercise wants {want}.",
-                            ).format(got=EFFECT_TEXT[effect], want=EFFECT_TEXT[goal.effect]),
-                        ),
-                    )
+                return self._refute(
+                    iccs,
+                    "wrong_effect",
+                    Text(
+                        "吃到了，但这是{got}，题目要的是{want}。",
+                        "That took it, but it was {got}; the exercise wants {want}.",
+                    ).format(got=EFFECT_TEXT[effect], want=EFFECT_TEXT[goal.effect]),
                 )
             self.collected.append(to)
 
@@ -263,18 +255,14 @@ class MoveRun:
         ):
             return self._fail(self._authored(iccs, self._missed(goal.kind)))
         if goal.kind == "move" and (goal.accept or goal.effect):
-            return self._fail(
-                self._authored(
-                    iccs,
-                    Explanation(
-                        "not_this_move",
-                        Text(
-                            "这步棋可以走，但不是这道题要找的那一步。再试一次。",
-                            "That move is legal, but it is not the one this exercise is looking for. "
-                            "Try again.",
-                        ),
-                    ),
-                )
+            return self._refute(
+                iccs,
+                "not_this_move",
+                Text(
+                    "这步棋可以走，但不是这道题要找的那一步。再试一次。",
+                    "That move is legal, but it is not the one this exercise is looking for. "
+                    "Try again.",
+                ),
             )
         if len(self.moves) >= step.move_limit:
             return self._fail(
@@ -312,18 +300,14 @@ class MoveRun:
             return None
         reply_text = step.replies.get(" ".join(self.moves))
         if reply_text is None:
-            return self._fail(
-                self._authored(
-                    iccs,
-                    Explanation(
-                        "not_this_move",
-                        Text(
-                            "这步棋可以走，但对方能够化解。找更有力的一步，再试一次。",
-                            "That move is legal, but it lets the opponent off the hook. Look for a "
-                            "stronger move and try again.",
-                        ),
-                    ),
-                )
+            return self._refute(
+                iccs,
+                "not_this_move",
+                Text(
+                    "这步棋可以走，但对方能够化解。找更有力的一步，再试一次。",
+                    "That move is legal, but it lets the opponent off the hook. Look for a "
+                    "stronger move and try again.",
+                ),
             )
         reply = Move.from_iccs(reply_text)
         if reply not in pos.legal_moves:
@@ -386,6 +370,11 @@ class MoveRun:
             "no_check",
             Text("这步棋没有将军。再试一次。", "That move does not give check. Try again."),
         )
+
+    def _refute(self, iccs: str, code: str, text: Text) -> None:
+        """Fail the step on the learner's move ``iccs``, saying ``text`` under ``code`` (or the
+        lesson's own words for that move)."""
+        return self._fail(self._authored(iccs, Explanation(code, text)))
 
     def _authored(self, iccs: str, situation: Explanation) -> Explanation:
         """The lesson's own words for this move (``wrong`` in the file), if it has them, under
