@@ -5,9 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 
 from core.selectors import database_check
+
+# Database errors worth another try (``autoretry_for`` of the apps' tasks): a dropped
+# connection, a deadlock or serialization failure.
+TRANSIENT_DB_ERRORS = (OperationalError, InterfaceError)
 
 
 @shared_task(

@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
-TRANSIENT_DB_ERRORS = (OperationalError, InterfaceError)
+from core.tasks import TRANSIENT_DB_ERRORS
 
 
 @shared_task(

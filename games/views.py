@@ -19,6 +19,7 @@ from engine import VARIANTS
 from games import selectors
 from games.models import LEVELS, Game
 from games.services import SETUPS_BY_VARIANT
+from tutorials.curriculum.texts import TERMINATION_NAMES
 
 
 def _setup_labels() -> dict[str, str]:
@@ -41,20 +42,9 @@ def _variant_title(name: str) -> str:
 
 
 def _termination_labels() -> dict[str, str]:
-    return {
-        "checkmate": _("checkmate"),
-        "stalemate": _("stalemate"),
-        "dead_general": _("dead general"),
-        "perpetual_check": _("perpetual check"),
-        "perpetual_chase": _("perpetual chase"),
-        "repetition": _("repetition"),
-        "forced_variation": _("forced variation"),
-        "natural_limit": _("natural limit"),
-        "attack_power": _("attack-power draw"),
-        "agreement": _("agreement"),
-        "resignation": _("resignation"),
-        "timeout": _("time"),
-    }
+    """The short name of every ending, in the request's language."""
+    language = get_language()
+    return {key: name.get(language) for key, name in TERMINATION_NAMES.items()}
 
 
 @require_GET

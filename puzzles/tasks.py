@@ -21,13 +21,12 @@ from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-logger = logging.getLogger(__name__)
+from core.tasks import TRANSIENT_DB_ERRORS
 
-# Database errors worth another try: a dropped connection, a deadlock or serialization failure.
-TRANSIENT_DB_ERRORS = (OperationalError, InterfaceError)
+logger = logging.getLogger(__name__)
 
 
 @shared_task(

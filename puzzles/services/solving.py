@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from accounts.owners import Owner, owner_columns, owner_of_row_q
 from core.exceptions import ApplicationError
+from core.services import PlayedMove
 from engine import EngineError, Move, Position
 from engine.vocab import Verdict as VerdictWord
 from puzzles import glicko2, proving
@@ -39,13 +40,6 @@ REPLAY_INTERVALS_DAYS = (1, 3, 7)
 MAX_SECONDS = 24 * 60 * 60
 HINT_PIECE = 1
 HINT_MOVE = 2
-
-
-@dataclass(frozen=True)
-class PlayedMove:
-    iccs: str
-    chinese: str
-    fen: str  # the position after the move
 
 
 @dataclass(frozen=True)
@@ -145,9 +139,7 @@ def _line_verdict(puzzle: Puzzle, moves: Sequence[str]) -> proving.Verdict:
     proof = _require_proof(puzzle)
 
     def compute() -> Any:
-        verdict = proving.judge(
-            variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=list(moves)
-        )
+        verdict = proving.judge(proof=proof, moves=list(moves))
         return verdict.to_data()
 
     answer = _kept_answer(puzzle, PuzzleLineResult.Kind.JUDGE, moves, compute)
@@ -160,7 +152,7 @@ def puzzle_line_hint(*, puzzle: Puzzle, moves: Sequence[str]) -> str | None:
     proof = _require_proof(puzzle)
 
     def compute() -> Any:
-        found = proving.hint(variant=puzzle.variant, fen=puzzle.fen, proof=proof, moves=moves)
+        found = proving.hint(proof=proof, moves=moves)
         return {"move": found.move}
 
     answer = _kept_answer(puzzle, PuzzleLineResult.Kind.HINT, moves, compute)
@@ -234,8 +226,6 @@ def puzzle_line_result(*, puzzle: Puzzle, moves: Sequence[str], gave_up: bool) -
         return PuzzleAttempt.Result.FAILED
     for end in range(1, len(moves) + 1, 2):
         verdict = proving.judge(
-            variant=puzzle.variant,
-            fen=puzzle.fen,
             proof=proof,
             moves=list(moves[:end]),
             nodes=proving.OFFLINE_NODES,

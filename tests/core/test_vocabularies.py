@@ -26,6 +26,12 @@ def test_the_analysis_board_and_the_lessons_label_every_outcome() -> None:
     assert set(EFFECT_TEXT) == set(MOVE_EFFECTS)
 
 
+def test_error_messages_name_every_termination() -> None:
+    from core.messages import TERMINATION_EN, TERMINATION_ZH
+
+    assert set(TERMINATION_ZH) == set(TERMINATION_EN) == set(TERMINATIONS)
+
+
 def test_games_name_every_termination_and_their_own_ends() -> None:
     assert set(TERMINATIONS) <= set(TERMINATION_NAMES)
     assert set(TERMINATION_NAMES) - set(TERMINATIONS) == {"agreement", "resignation", "timeout"}
