@@ -219,8 +219,8 @@ class StepMovesApi(APIView):
         responses={200: OutputSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request, slug: str, key: str) -> Response:
-        data, step, learner = _step_answer(request, slug, key, self.InputSerializer)
-        attempt = step_moves_play(learner=learner, step=step, moves=data["moves"])
+        answer, step, learner = _step_answer(request, slug, key, self.InputSerializer)
+        attempt = step_moves_play(learner=learner, step=step, moves=answer["moves"])
         state = attempt.state
         data = {
             "status": state.status,
@@ -272,12 +272,12 @@ class StepAnswerApi(APIView):
         responses={200: OutputSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request, slug: str, key: str) -> Response:
-        data, step, learner = _step_answer(request, slug, key, self.InputSerializer)
+        answer, step, learner = _step_answer(request, slug, key, self.InputSerializer)
         attempt = step_point_answer(
             learner=learner,
             step=step,
-            point=data["point"],
-            moment=data.get("moment"),
+            point=answer["point"],
+            moment=answer.get("moment"),
         )
         data = {
             "correct": attempt.state.correct,
@@ -325,8 +325,8 @@ class StepSetupApi(APIView):
         responses={200: OutputSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request, slug: str, key: str) -> Response:
-        data, step, learner = _step_answer(request, slug, key, self.InputSerializer)
-        attempt = step_setup_submit(learner=learner, step=step, placement=data["placement"])
+        answer, step, learner = _step_answer(request, slug, key, self.InputSerializer)
+        attempt = step_setup_submit(learner=learner, step=step, placement=answer["placement"])
         state = attempt.state
         language = get_language()
         data = {
