@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from engine import Position
 from tutorials.curriculum.referees import MoveRun, StepRefused, success_text
 from tutorials.curriculum.schema import Step
-from tutorials.curriculum.texts import KIND_OF_ENGLISH_NAME, Text
+from tutorials.curriculum.texts import KIND_OF_ENGLISH_NAME, Text, piece_kind
 
 # Piece names by kind (FEN letter, upper case). Words that name an event of the general (check,
 # mate) count as naming the general: the general takes part in every check.
@@ -103,10 +103,6 @@ class Happened:
     chinese: frozenset[str]
 
 
-def _kind(letter: str) -> str:
-    return letter[-1].upper()
-
-
 def what_happened(
     variant: str, start_fen: str, plies: Sequence[tuple[str, str, str]], *, ended: bool = False
 ) -> Happened:
@@ -121,17 +117,17 @@ def what_happened(
         old, new = before.pieces(), after.pieces()
         origin, target = iccs[:2], iccs[2:4]
         points |= {origin, target}
-        kinds.add(_kind(old[origin]))
+        kinds.add(piece_kind(old[origin]))
         for point, letter in old.items():
             if point != origin and new.get(point) != letter:
-                kinds.add(_kind(letter))  # taken, collided or defected
+                kinds.add(piece_kind(letter))  # taken, collided or defected
         positions.append(after)
         before = after
     for pos in positions:
         checkers = pos.checkers()
         if checkers:
             kinds.add("K")
-            kinds |= {_kind(pos.pieces()[p]) for p in checkers}
+            kinds |= {piece_kind(pos.pieces()[p]) for p in checkers}
     if ended:
         kinds.add("K")
     return Happened(
@@ -280,10 +276,10 @@ def instruction_problems(step: Step, *, extra_moves: int = 1) -> list[str]:
         index = max(i for i, ply in enumerate(run.plies) if ply.by == "learner")
         last = run.plies[index]
         before = Position.from_fen(step.variant, run.plies[index - 1].fen if index else step.fen)
-        kinds = {_kind(before.pieces()[last.iccs[:2]])}
+        kinds = {piece_kind(before.pieces()[last.iccs[:2]])}
         if step.goal.kind in ("check", "mate", "dead_general"):
             after = Position.from_fen(step.variant, last.fen)
-            kinds |= {_kind(after.pieces()[p]) for p in after.checkers()}
+            kinds |= {piece_kind(after.pieces()[p]) for p in after.checkers()}
         if not kinds & wanted:
             problems.setdefault(
                 last.iccs,

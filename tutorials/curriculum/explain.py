@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine import Move, Position
 from engine.variants import BLACK
-from tutorials.curriculum.texts import Text, piece_name
+from tutorials.curriculum.texts import Text, piece_kind, piece_name
 
 FILES = "abcdefghijk"
 
@@ -39,10 +39,6 @@ def _sign(x: int) -> int:
 
 def _is_red(letter: str) -> bool:
     return letter[-1].isupper()
-
-
-def _kind(letter: str) -> str:
-    return letter[-1].upper()
 
 
 def _in_palace(pos: Position, file: int, rank: int, red: bool) -> bool:
@@ -96,7 +92,7 @@ def pattern_fault(pos: Position, move: Move) -> Explanation | None:
             p=target,
             q=piece_name(occupant, colour=False),
         )
-    kind = _kind(letter)
+    kind = piece_kind(letter)
     a, b = _xy(origin), _xy(target)
     df, dr = b[0] - a[0], b[1] - a[1]
     forward = dr if red else -dr
@@ -114,7 +110,7 @@ def pattern_fault(pos: Position, move: Move) -> Explanation | None:
                 "帅（将）不能走出九宫。",
                 "The general may not leave its palace (九宫).",
             )
-        if occupant is not None and _kind(occupant) == "M":
+        if occupant is not None and piece_kind(occupant) == "M":
             return _e(
                 "general_missile",
                 "帅（将）永远不能碰导弹：它只能回避，不能吃掉导弹。",
@@ -341,7 +337,7 @@ def pattern_moves(pos: Position) -> list[str]:
         if _is_red(letter) != red:
             continue
         f, r = _xy(origin)
-        kind = _kind(letter)
+        kind = piece_kind(letter)
         if kind in ("R", "M", "C"):
             steps = [(x, r) for x in range(width) if x != f] + [(f, y) for y in range(10) if y != r]
         else:

@@ -74,15 +74,19 @@ _EN = {
 KIND_OF_ENGLISH_NAME = {name: kind for kind, name in _EN.items()}
 
 
+def piece_kind(letter: str) -> str:
+    """The kind of a piece, as its upper-case FEN letter: ``n`` and ``+n`` (a turncoat) are ``N``."""
+    return letter[-1].upper()
+
+
 def piece_name(letter: str, *, colour: bool = True) -> Text:
     """The name of a piece from its FEN letter(s): ``R`` 红车 / red chariot, ``+n`` 黑底马.
 
     Without ``colour`` the side is left out (车 / chariot).
     """
     turncoat = letter.startswith("+")
-    base = letter[-1]
-    red = base.isupper()
-    kind = base.upper()
+    red = letter[-1].isupper()
+    kind = piece_kind(letter)
     zh = (_ZH_RED if red else _ZH_BLACK)[kind]
     en = _EN[kind]
     if turncoat:

@@ -23,7 +23,7 @@ from engine.vocab import OUTCOME_TERMINATIONS
 from tutorials.curriculum.explain import Explanation, explain_illegal, pattern_moves
 from tutorials.curriculum.referees.refusal import StepRefused, refuse
 from tutorials.curriculum.schema import Step
-from tutorials.curriculum.texts import TERMINATION_NAMES, Text, piece_name
+from tutorials.curriculum.texts import TERMINATION_NAMES, Text, piece_kind, piece_name
 
 # The endings a move can bring about (not a resignation, an agreement or a clock).
 TERMINATION_TEXT: dict[str, Text] = {
@@ -210,12 +210,12 @@ class MoveRun:
         to = iccs[2:]
         if goal.kind == "reach" and to in goal.targets and to not in self.collected:
             mover = before_pieces[iccs[:2]]
-            if goal.piece is None or mover[-1].upper() == goal.piece:
+            if goal.piece is None or piece_kind(mover) == goal.piece:
                 self.collected.append(to)
         captured = effect not in ("move", "self_destruct")
         if goal.kind == "capture" and captured and to in goal.targets and to not in self.collected:
             mover = before_pieces[iccs[:2]]
-            if goal.piece is not None and mover[-1].upper() != goal.piece:
+            if goal.piece is not None and piece_kind(mover) != goal.piece:
                 took = Text("撞掉了", "hit") if effect == "collision" else Text("吃到了", "took")
                 return self._refute(
                     iccs,

@@ -11,7 +11,7 @@ from engine import combine_secret_setups, validate_secret_half
 from tutorials.curriculum.explain import Explanation
 from tutorials.curriculum.referees.refusal import refuse
 from tutorials.curriculum.schema import Step
-from tutorials.curriculum.texts import KIND_OF_ENGLISH_NAME, Text, piece_name
+from tutorials.curriculum.texts import KIND_OF_ENGLISH_NAME, Text, piece_kind, piece_name
 
 _VIOLATION_ZH = {
     "unknown_point": "{p}不是棋盘上的点。",
@@ -74,7 +74,7 @@ def check_setup(step: Step, placement: Mapping[str, str]) -> SetupState:
     for v in violations:
         letter = dict(placement).get(v.point or "", "")
         values: dict[str, object] = {"p": v.point or ""}
-        if letter and letter[-1].upper() in "KABNRCPFM":
+        if letter and piece_kind(letter) in "KABNRCPFM":
             values["q"] = piece_name(letter, colour=False).zh
         else:
             values["q"] = "棋子"
