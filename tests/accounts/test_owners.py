@@ -6,12 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.apps import apps
+from django.db import IntegrityError, connection, models, transaction
 from django.db.migrations.executor import MigrationExecutor
+from django.db.models import Q
 from django.test import Client, RequestFactory
 
 from accounts.models import User
-from accounts.owners import Owner, owner_filter, owner_for_request, owner_of_row_q
+from accounts.owners import (
+    Owner,
+    OwnerScopedModel,
+    owner_check,
+    owner_filter,
+    owner_for_request,
+    owner_of_row_q,
+    owner_unique,
+)
 from accounts.visitors import VISITOR_SESSION_KEY
 from games.models import Game
 from puzzles.models import Puzzle, PuzzleAttempt, PuzzleReplay
@@ -56,6 +66,34 @@ def test_an_owner_is_a_user_or_a_visitor_never_both_or_neither() -> None:
         Owner(visitor_id="")
     assert Owner(user=user).fields() == {"user": user, "visitor_id": None}
     assert Owner(visitor_id="v1").fields() == {"user": None, "visitor_id": "v1"}
+
+
+def test_every_model_with_a_visitor_column_is_owner_scoped_with_the_one_owner_check() -> None:
+    owned = [
+        model
+        for model in apps.get_models()
+        if any(field.name == "visitor_id" for field in model._meta.get_fields())
+    ]
+    assert {m.__name__ for m in owned} == {"Game", "PuzzleAttempt", "PuzzleReplay", "StepProgress"}
+    one_owner = owner_check("any").condition
+    for model in owned:
+        assert issubclass(model, OwnerScopedModel), model
+        checks = [
+            c
+            for c in model._meta.constraints
+            if isinstance(c, models.CheckConstraint) and c.condition == one_owner
+        ]
+        assert len(checks) == 1, model
+
+
+def test_owner_unique_is_the_users_constraint_and_the_visitors() -> None:
+    users, visitors = owner_unique("open_per_{owner}", "puzzle", when={"state": "started"})
+    assert (users.name, users.fields) == ("open_per_user", ("user", "puzzle"))
+    assert users.condition == Q(user__isnull=False, state="started")
+    assert (visitors.name, visitors.fields) == ("open_per_visitor", ("visitor_id", "puzzle"))
+    assert visitors.condition == Q(user__isnull=True, state="started")
+    _, by_column = owner_unique("{owner}_step", "step", visitor_when={"visitor_id__isnull": False})
+    assert by_column.condition == Q(visitor_id__isnull=False)
 
 
 @pytest.mark.django_db

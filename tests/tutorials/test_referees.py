@@ -422,3 +422,13 @@ def test_broken_lesson_files_name_the_problem(change: dict[str, Any], message: s
     }
     with pytest.raises(LessonFileError, match=message):
         lesson_from_data(data, source="xiangqi/broken.toml")
+
+
+def test_each_goal_is_answered_with_moves_a_point_or_a_setup() -> None:
+    from tutorials.curriculum.schema import GOAL_KINDS, MOVE_GOALS, Goal
+
+    answered = {kind: Goal(kind).answered_with for kind in GOAL_KINDS}
+    assert answered == {**dict.fromkeys(MOVE_GOALS, "moves"), "point": "point", "setup": "setup"}
+    point = make_step(goal="point", answers=["e0"], position="Ke0 kd9")
+    with pytest.raises(ValueError, match="answered with a point"):
+        play_moves(point, ["e0e1"])
