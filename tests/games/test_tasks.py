@@ -93,11 +93,12 @@ def test_a_draw_offer_is_declined_at_the_start_and_the_computer_moves(
     game = new_game(client, level=1, side="red")
     gid = game["id"]
     offered = post(client, f"/api/games/{gid}/draw/").json()
-    assert offered["draw_offer"] == {"ply": 0, "accepted": None}
+    assert offered["draw_offer"] == {"ply": 0, "by": "player", "accepted": None}
     assert post(client, f"/api/games/{gid}/draw/").status_code == 400  # one offer a ply
     post(client, f"/api/games/{gid}/moves/", {"move": "h2e2"})
     done = wait_for(lambda: game_at(gid, 2), celery_worker)
-    assert done.draw_offers == [{"ply": 0, "accepted": False}]
+    # answered on the computer's turn (ply 1), before its move
+    assert done.draw_offers == [{"ply": 0, "by": "player", "accepted": False, "answered_ply": 1}]
     assert done.status == "playing"
 
 
@@ -113,7 +114,8 @@ def test_a_lost_computer_accepts_a_draw(celery_worker: Any, client: Client, new_
         lambda: (g := Game.objects.get(pk=gid)).status == "finished" and g, celery_worker
     )
     assert done.termination == "agreement" and done.result == "1/2-1/2"
-    assert done.ply == 1 and done.draw_offers == [{"ply": 0, "accepted": True}]
+    assert done.ply == 1
+    assert done.draw_offers == [{"ply": 0, "by": "player", "accepted": True, "answered_ply": 1}]
 
 
 @pytest.mark.celery
