@@ -121,6 +121,7 @@ def test_the_computer_offers_a_draw_in_a_dead_even_endgame(client: Client, new_g
 def test_declining_the_computer_s_offer_plays_on_and_it_waits_before_offering_again(
     client: Client, new_game: Any
 ) -> None:
+    assert DRAW_OFFER_EVERY > 2  # the two moves below are within the wait
     gid = offered_game(client, new_game)
     game = post(client, f"/api/games/{gid}/draw/answer/", {"accept": False}).json()
     assert game["status"] == "playing" and game["computer_draw_offer"] is None
@@ -138,7 +139,6 @@ def test_declining_the_computer_s_offer_plays_on_and_it_waits_before_offering_ag
             break
         assert game_computer_move(game_id=gid, ply=game.ply) == "played"
         assert client.get(f"/api/games/{gid}/").json()["computer_draw_offer"] is None
-    assert DRAW_OFFER_EVERY > 2
 
 
 def test_playing_on_declines_the_computer_s_offer(client: Client, new_game: Any) -> None:
