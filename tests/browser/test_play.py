@@ -395,3 +395,17 @@ def test_the_clock_runs_while_the_computer_thinks(
     expect(page.locator("#clock-bottom")).to_have_class("clock running")
     seconds = -(-game.red_clock_ms // 1000)  # the page rounds up
     expect(top).to_have_text(f"红方 0:{seconds:02d}")
+
+
+def test_the_new_game_form_shows_the_server_s_refusal(page: Page) -> None:
+    page.goto("/play/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    # past the form's own limit (the browser's check switched off): the server says why
+    page.evaluate("() => { document.getElementById('new-game').noValidate = true; }")
+    page.fill("#clock-minutes", "500")
+    page.click("#start-game")
+    error = page.locator("#new-game-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("180")
+    expect(page.locator("#start-game")).to_be_enabled()
+    assert Game.objects.count() == 0
