@@ -409,3 +409,30 @@ def test_the_new_game_form_shows_the_server_s_refusal(page: Page) -> None:
     expect(error).to_contain_text("180")
     expect(page.locator("#start-game")).to_be_enabled()
     assert Game.objects.count() == 0
+
+
+def test_a_draw_offered_while_the_computer_thinks_is_answered_after_its_move(
+    page: Page, live_server: Any, celery_worker: Any
+) -> None:
+    from django.utils import timezone
+
+    from games.tasks import game_computer_move_task
+
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    gid = start(page, "xiangqi", mode="computer", side="black", level="1")
+    wait_my_turn(page, 1)
+    # the computer (Red) to move at the start, its move queued just now and not yet taken
+    Game.objects.filter(pk=gid).update(
+        moves=[], human_side="black", computer_queued_at=timezone.now()
+    )
+    page.reload()
+    expect(page.locator("#status")).to_have_attribute("data-kind", "thinking")
+    expect(page.locator("#draw")).to_be_enabled()  # an offer may be made while it thinks
+    page.click("#draw")
+    note = page.locator("#draw-note")
+    expect(note).to_contain_text("once it has made the move it is thinking about")
+    game_computer_move_task.delay(gid, 0).get(timeout=60)
+    wait_my_turn(page, 1)
+    expect(note).to_contain_text("The computer declines the draw.")
+    offer = Game.objects.get(pk=gid).draw_offers[-1]
+    assert offer == {"ply": 0, "by": "player", "accepted": False, "answered_ply": 1}
