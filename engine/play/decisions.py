@@ -119,8 +119,7 @@ def offers_draw(
     if len(recent) < DRAW_OFFER_AFTER:
         return False
     return all(
-        j.mate is None and j.score is not None and abs(j.score) <= DRAW_OFFER_MARGIN
-        for j in recent
+        j.mate is None and j.score is not None and abs(j.score) <= DRAW_OFFER_MARGIN for j in recent
     )
 
 
