@@ -263,6 +263,7 @@ APP_EN: Final[Mapping[str, str]] = {
     "game.takeback_level": "Takebacks are allowed at levels 1 to 3 only.",
     "game.takeback_nothing": "There is no move of yours to take back.",
     "game.draw_already_offered": "You have already offered a draw at this move.",
+    "game.no_draw_offer": "The computer has not offered a draw that you could answer now.",
     "game.claim_not_allowed": (
         "You may not declare an attack-power draw now: both sides' attack power must be below "
         "10 and yours no lower than your opponent's."
@@ -340,6 +341,7 @@ APP_ZH: Final[Mapping[str, str]] = {
     "game.takeback_level": "只有 1–3 级可以悔棋。",
     "game.takeback_nothing": "没有可以悔的棋。",
     "game.draw_already_offered": "这一步已经提过和棋了。",
+    "game.no_draw_offer": "电脑现在没有提和，无从接受或拒绝。",
     "game.claim_not_allowed": (
         "现在不能按进攻能力宣布和棋：双方进攻能力都要低于 10，且你的不能低于对方。"
     ),

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
 from django.utils.translation import get_language
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -16,6 +15,7 @@ from rest_framework.views import APIView
 
 from accounts.owners import Owner, owner_for_request
 from core.api import ErrorSerializer
+from core.api_helpers import found_or_404, request_body, request_query
 from core.models import Variant
 from games import selectors, services
 from games.models import Game
@@ -57,7 +57,17 @@ class GameSerializer(GameSummarySerializer):
     can_claim_draw = serializers.BooleanField()
     draw_offered_this_ply = serializers.BooleanField()
     draw_offer = serializers.JSONField(
-        allow_null=True, help_text="my last draw offer: {ply, accepted (null: not answered)}"
+        allow_null=True,
+        help_text="my last draw offer: {ply, accepted (null: not answered), answered_ply}",
+    )
+    computer_draw_offer = serializers.JSONField(
+        allow_null=True,
+        help_text="the computer's draw offer made with its last move, still to be answered "
+        "(POST draw/answer/), or null",
+    )
+    end_reason = serializers.JSONField(
+        allow_null=True,
+        help_text="why the computer resigned: {reason: mate | lost, moves, mate, score}",
     )
 
 
@@ -101,12 +111,11 @@ class GameListCreateApi(APIView):
         responses={200: GameSummarySerializer(many=True), 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
-        params = self.ListParams(data=request.query_params)
-        params.is_valid(raise_exception=True)
+        params = request_query(self.ListParams, request)
         games = selectors.game_list(
             owner=owner_for_request(request, create=False),
-            limit=params.validated_data["limit"],
-            offset=params.validated_data["offset"],
+            limit=params["limit"],
+            offset=params["offset"],
         )
         return Response([selectors.game_summary(g) for g in games])
 
@@ -116,9 +125,7 @@ class GameListCreateApi(APIView):
         responses={201: GameSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        body = self.CreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
+        data = request_body(self.CreateSerializer, request)
         variant = data["variant"]
         default_setup = "new" if variant == "xinban" else "standard"
         options = services.GameOptions(
@@ -140,9 +147,9 @@ class GameDetailApi(APIView):
 
     @extend_schema(operation_id="games_get", responses={200: GameSerializer, 404: ErrorSerializer})
     def get(self, request: Request, game_id: int) -> Response:
-        game = selectors.game_get(owner=owner_for_request(request, create=False), game_id=game_id)
-        if game is None:
-            raise Http404
+        game = found_or_404(
+            selectors.game_get(owner=owner_for_request(request, create=False), game_id=game_id)
+        )
         game = services.game_clock_check(game=game)
         services.game_computer_requeue(game=game)
         return _answer(game)
@@ -167,13 +174,9 @@ class GameMoveApi(APIView):
         responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        body = self.MoveSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        body = request_body(self.MoveSerializer, request)
         game = services.game_move_play(
-            game_id=game_id,
-            owner=_owner(request),
-            move=body.validated_data["move"],
-            ply=body.validated_data.get("ply"),
+            game_id=game_id, owner=_owner(request), move=body["move"], ply=body.get("ply")
         )
         return _answer(game)
 
@@ -214,10 +217,9 @@ class GameSetupApi(APIView):
         responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        body = PlacementSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        body = request_body(PlacementSerializer, request)
         game = services.game_setup_submit(
-            game_id=game_id, owner=_owner(request), placement=body.validated_data["placement"]
+            game_id=game_id, owner=_owner(request), placement=body["placement"]
         )
         return _answer(game)
 
@@ -244,9 +246,7 @@ class SetupCheckApi(APIView):
         responses={200: AnswerSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        body = self.CheckSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
+        data = request_body(self.CheckSerializer, request)
         violations = services.secret_half_violations(
             method=data["method"], color=data["color"], placement=data["placement"]
         )
@@ -265,18 +265,17 @@ class GameResignApi(APIView):
         responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        body = self.ResignSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        game = services.game_resign(
-            game_id=game_id, owner=_owner(request), side=body.validated_data.get("color")
-        )
+        body = request_body(self.ResignSerializer, request)
+        game = services.game_resign(game_id=game_id, owner=_owner(request), side=body.get("color"))
         return _answer(game)
 
 
 class GameDrawApi(APIView):
-    """Offer a draw. The computer answers on its turn, before it moves, by its evaluation
-    (the offer is in ``draw_offer``; ``accepted`` stays null until then); at one board the
-    offer is an agreement."""
+    """Offer a draw (the offer is in ``draw_offer``; ``accepted`` stays null until it is
+    answered). Offered on my turn, the computer answers on its turn before it moves, by its
+    evaluation; offered while it thinks, it answers after its move, by that move's score.
+    When the computer has offered a draw (``computer_draw_offer``) this accepts it; at one
+    board the offer is an agreement."""
 
     @extend_schema(
         operation_id="games_draw_offer",
@@ -285,6 +284,27 @@ class GameDrawApi(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = services.game_draw_offer(game_id=game_id, owner=_owner(request))
+        return _answer(game)
+
+
+class GameDrawAnswerApi(APIView):
+    """Accept or decline the draw the computer offered with its last move
+    (``computer_draw_offer``). With no such offer standing the answer is 400, code
+    ``no_draw_offer``, and nothing changes. Playing a move declines it too."""
+
+    class AnswerSerializer(serializers.Serializer):
+        accept = serializers.BooleanField(help_text="true: a draw by agreement; false: play on")
+
+    @extend_schema(
+        operation_id="games_draw_answer",
+        request=AnswerSerializer,
+        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        body = request_body(self.AnswerSerializer, request)
+        game = services.game_draw_answer(
+            game_id=game_id, owner=_owner(request), accept=body["accept"]
+        )
         return _answer(game)
 
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:game_id>/setup/", api.GameSetupApi.as_view(), name="setup"),
     path("<int:game_id>/resign/", api.GameResignApi.as_view(), name="resign"),
     path("<int:game_id>/draw/", api.GameDrawApi.as_view(), name="draw"),
+    path("<int:game_id>/draw/answer/", api.GameDrawAnswerApi.as_view(), name="draw-answer"),
     path("<int:game_id>/claim/", api.GameClaimApi.as_view(), name="claim"),
     path("<int:game_id>/takeback/", api.GameTakebackApi.as_view(), name="takeback"),
 ]

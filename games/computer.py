@@ -1,10 +1,18 @@
-"""The site's calls into the playing engine (``engine.play``): the computer's move and its
-answer to a draw offer. Kept in one place so that the rest of the app never imports it."""
+"""The site's calls into the playing engine (``engine.play``): the computer's move, its
+answer to a draw offer, and its decisions to resign or to offer a draw. Kept in one place so
+that the rest of the app never imports it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.play import Judgement
+
+# What one of the computer's searches said of its move, from its side: (score, mate).
+Judged = tuple[int | None, int | None]
 
 
 @dataclass(frozen=True)
@@ -38,3 +46,41 @@ def computer_evaluation(*, variant: str, fen: str, moves: Sequence[str]) -> int:
     from engine.play import evaluate
 
     return int(evaluate(variant, fen, list(moves)))
+
+
+def _judgements(history: Iterable[Judged]) -> list[Judgement]:
+    from engine.play import Judgement
+
+    return [Judgement(score, mate) for score, mate in history]
+
+
+def computer_resignation(history: Sequence[Judged]) -> dict[str, Any] | None:
+    """Does the computer resign, its searches so far being ``history`` (the last one for the
+    move it would play)? The reason, or None (``engine.play.decisions.resignation``)."""
+    from engine.play import resignation
+
+    found = resignation(_judgements(history))
+    return None if found is None else found.to_json()
+
+
+def computer_offers_draw(
+    history: Sequence[Judged], *, letters: Iterable[str], moves_since_offer: int | None
+) -> bool:
+    """Does the computer offer a draw after its move? ``letters``: the pieces on the board
+    after it (``engine.play.decisions.offers_draw``)."""
+    from engine.play import attacking_material, offers_draw
+
+    return bool(
+        offers_draw(
+            _judgements(history),
+            material=attacking_material(letters),
+            moves_since_offer=moves_since_offer,
+        )
+    )
+
+
+def computer_accepts_offer_after_move(judged: Judged) -> bool:
+    """Does the computer take a draw offered while it was thinking, its move judged so?"""
+    from engine.play import Judgement, accepts_offer_after_move
+
+    return bool(accepts_offer_after_move(Judgement(*judged)))

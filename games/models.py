@@ -49,7 +49,9 @@ class Game(OwnerScopedModel):
     # halves, void reveals and (until the reveal, never sent) the computer's secret half.
     setup_info = models.JSONField(default=dict, blank=True)
     start_fen = models.CharField(max_length=120, blank=True)
-    # One entry per ply: {"iccs", "chinese", "fen" (after), "effect", "check", "by"}.
+    # One entry per ply: {"iccs", "chinese", "fen" (after), "effect", "check", "by", "at" (when
+    # it was played), "spent_ms" (the mover's time on it), "clock_ms" (the mover's clock
+    # after it, with clocks)}; the computer's also keep its search ("score", "mate" ...).
     moves = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     result = models.CharField(max_length=8, blank=True)  # 1-0, 0-1, 1/2-1/2
@@ -60,8 +62,11 @@ class Game(OwnerScopedModel):
     level = models.PositiveSmallIntegerField(null=True, blank=True)
     human_side = models.CharField(max_length=8, choices=Side.choices, blank=True)
     seed = models.BigIntegerField(default=0)
-    # The player's draw offers to the computer: {"ply", "accepted": true | false | null}.
+    # The draw offers, in order: {"ply", "by": "player" | "computer" (none: the player),
+    # "accepted": true | false | null, "answered_ply"}.
     draw_offers = models.JSONField(default=list, blank=True)
+    # Why the computer resigned: {"reason": "mate" | "lost", "moves", "mate", "score"}.
+    end_reason = models.JSONField(default=dict, blank=True)
     # Optional clocks: milliseconds left for each side, and when the running one started.
     clock_initial_ms = models.PositiveIntegerField(null=True, blank=True)
     clock_increment_ms = models.PositiveIntegerField(default=0)

@@ -9,17 +9,95 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.owners import Owner
-from engine import attack_power, can_claim_draw, find_variant
+from engine import Move, Position, attack_power, can_claim_draw, find_variant
 from games.models import TAKEBACK_MAX_LEVEL, Game
-from games.services import (
-    check_point,
-    draw_offer_pending,
-    game_ending,
-    game_position,
-    setup_pending_side,
-)
+from games.texts import computer_resignation_text, ending_text
+from tutorials.curriculum.texts import Text
 
 PAGE_SIZE = 50
+
+
+# -- a game's position and state (read by the services too) -------------------------------
+
+
+def game_position(game: Game) -> Position:
+    """The current position with the whole history (repetition is judged from it)."""
+    pos = Position.from_fen(game.variant, game.start_fen)
+    for entry in game.moves:
+        pos.push(Move.from_iccs(entry["iccs"]))
+    return pos
+
+
+def check_point(pos: Position) -> str | None:
+    """The point of the general in check, if the side to move is in check."""
+    if not pos.is_check():
+        return None
+    general = "K" if pos.turn == "red" else "k"
+    return next((p for p, letter in pos.pieces().items() if letter == general), None)
+
+
+def setup_pending_side(game: Game) -> str | None:
+    """Whose secret half is awaited: the player's (against the computer) or, at one board,
+    Red's then Black's."""
+    if game.status != Game.Status.SETTING_UP:
+        return None
+    if game.mode == Game.Mode.COMPUTER:
+        return game.human_side
+    halves = game.setup_info.get("halves", {})
+    return "red" if "red" not in halves else "black"
+
+
+def _offers_by(game: Game, by: str) -> list[dict[str, Any]]:
+    # offers stored before the computer made any have no "by": they are the player's
+    return [o for o in game.draw_offers if o.get("by", "player") == by]
+
+
+def draw_offer_pending(game: Game) -> dict[str, Any] | None:
+    """The player's draw offer the computer has not answered yet, if any."""
+    offers = _offers_by(game, "player")
+    last = offers[-1] if offers else None
+    return last if last is not None and last.get("accepted") is None else None
+
+
+def draw_offer_last(game: Game) -> dict[str, Any] | None:
+    """The player's last draw offer, answered or not."""
+    offers = _offers_by(game, "player")
+    return offers[-1] if offers else None
+
+
+def computer_draw_offer_pending(game: Game) -> dict[str, Any] | None:
+    """The computer's draw offer the player may accept: made with the computer's last move
+    (so at the game's ply), not answered, the game still on."""
+    if game.status != Game.Status.PLAYING:
+        return None
+    offers = _offers_by(game, "computer")
+    last = offers[-1] if offers else None
+    if last is None or last.get("accepted") is not None or last["ply"] != game.ply:
+        return None
+    return last
+
+
+def computer_judgements(game: Game) -> list[tuple[int | None, int | None]]:
+    """What the computer's searches said of its moves so far, in order: (score, mate) from
+    its side (``games.computer``)."""
+    return [
+        (entry.get("score"), entry.get("mate"))
+        for entry in game.moves
+        if entry.get("by") == "computer" and ("score" in entry or "mate" in entry)
+    ]
+
+
+def game_ending(game: Game) -> Text | None:
+    """How the game ended, said with its rule (and the computer's reason when it resigned)."""
+    if game.status != Game.Status.FINISHED:
+        return None
+    if game.termination == "resignation" and game.end_reason:
+        return computer_resignation_text(game.winner or None, game.end_reason)
+    claimant = game.ended_by if game.termination == "attack_power" else None
+    return ending_text(game.termination, game.winner or None, claimant)
+
+
+# -- lists and pages -----------------------------------------------------------------------
 
 
 def game_get(*, owner: Owner | None, game_id: int) -> Game | None:
@@ -118,9 +196,11 @@ def game_state(game: Game, *, language: str | None = None) -> dict[str, Any]:
             "check": None,
             "attack_power": None,
             "can_claim_draw": False,
-            "draw_offered_this_ply": any(o["ply"] == game.ply for o in game.draw_offers)
+            "draw_offered_this_ply": any(o["ply"] == game.ply for o in _offers_by(game, "player"))
             or draw_offer_pending(game) is not None,
-            "draw_offer": game.draw_offers[-1] if game.draw_offers else None,
+            "draw_offer": draw_offer_last(game),
+            "computer_draw_offer": computer_draw_offer_pending(game),
+            "end_reason": game.end_reason or None,
         }
     )
     if game.status == Game.Status.SETTING_UP:

@@ -41,10 +41,24 @@ from engine import (
     random_secret_half,
     validate_secret_half,
 )
-from games.computer import computer_accepts_draw, computer_bestmove, computer_evaluation
+from games.computer import (
+    computer_accepts_draw,
+    computer_accepts_offer_after_move,
+    computer_bestmove,
+    computer_evaluation,
+    computer_offers_draw,
+    computer_resignation,
+)
 from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game
-from games.texts import ending_text, violation_text, void_reveal_text
-from tutorials.curriculum.texts import Text
+from games.selectors import (
+    check_point,
+    computer_draw_offer_pending,
+    computer_judgements,
+    draw_offer_pending,
+    game_position,
+    setup_pending_side,
+)
+from games.texts import violation_text, void_reveal_text
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -84,23 +98,7 @@ def _refuse(
     return ApplicationError.coded(full, params, {"code": code, "explanation": explanation, **extra})
 
 
-# -- positions -----------------------------------------------------------------------------
-
-
-def game_position(game: Game) -> Position:
-    """The current position with the whole history (repetition is judged from it)."""
-    pos = Position.from_fen(game.variant, game.start_fen)
-    for entry in game.moves:
-        pos.push(Move.from_iccs(entry["iccs"]))
-    return pos
-
-
-def check_point(pos: Position) -> str | None:
-    """The point of the general in check, if the side to move is in check."""
-    if not pos.is_check():
-        return None
-    general = "K" if pos.turn == "red" else "k"
-    return next((p for p, letter in pos.pieces().items() if letter == general), None)
+# -- positions, clocks ---------------------------------------------------------------------
 
 
 def _other(side: str) -> str:
@@ -120,8 +118,9 @@ def _finish(
 
 
 def _clock_spend(game: Game, now: datetime) -> bool:
-    """Charge the side to move for the time since its turn began; True if it ran out (the game
-    is then finished on time)."""
+    """Charge the side to move for the time since its turn began (the computer's thinking
+    included: its turn begins when the player's move is written); True if it ran out (the
+    game is then finished on time). The turn's start stays until the move is recorded."""
     if game.clock_initial_ms is None or game.turn_started_at is None:
         return False
     spent = int((now - game.turn_started_at).total_seconds() * 1000)
@@ -129,7 +128,6 @@ def _clock_spend(game: Game, now: datetime) -> bool:
     field = f"{side}_clock_ms"
     left = (getattr(game, field) or 0) - spent
     setattr(game, field, max(left, 0))
-    game.turn_started_at = now
     if left <= 0:
         _finish(game, "timeout", _other(side), ended_by=side, now=now)
         return True
@@ -144,9 +142,23 @@ def _clock_after_move(game: Game, mover: str, now: datetime) -> None:
     game.turn_started_at = now if game.status == Game.Status.PLAYING else None
 
 
+def _stamp(game: Game, now: datetime) -> dict[str, Any]:
+    """When a ply is played and how long its mover took: from the start of its turn (with
+    clocks), else from the ply before."""
+    began = game.turn_started_at
+    if began is None and game.moves and game.moves[-1].get("at"):
+        began = datetime.fromisoformat(game.moves[-1]["at"])
+    stamp: dict[str, Any] = {"at": now.isoformat()}
+    if began is not None:
+        stamp["spent_ms"] = max(0, int((now - began).total_seconds() * 1000))
+    return stamp
+
+
 def _play(game: Game, pos: Position, move: Move, *, by: str, now: datetime) -> None:
-    """Play a legal ``move`` in ``pos`` (the game's current position) and record it."""
+    """Play a legal ``move`` in ``pos`` (the game's current position) and record it, with
+    its time stamp (the time on the mover's clock is charged by ``_clock_spend`` first)."""
     mover = pos.turn
+    stamp = _stamp(game, now)
     chinese = pos.chinese(move)
     effect = pos.move_effect(move)
     pos.push(move)
@@ -161,12 +173,15 @@ def _play(game: Game, pos: Position, move: Move, *, by: str, now: datetime) -> N
             "defected": effect.defected,
             "check": check_point(pos),
             "by": by,
+            **stamp,
         },
     ]
     outcome = pos.outcome()
     if outcome is not None:
         _finish(game, outcome.termination, outcome.winner, now=now)
     _clock_after_move(game, mover, now)
+    if game.clock_initial_ms is not None:
+        game.moves[-1]["clock_ms"] = getattr(game, f"{mover}_clock_ms")
 
 
 def _queue_computer(game: Game, now: datetime) -> None:
@@ -341,17 +356,6 @@ def secret_half_violations(
     ]
 
 
-def setup_pending_side(game: Game) -> str | None:
-    """Whose secret half is awaited: the player's (against the computer) or, at one board,
-    Red's then Black's."""
-    if game.status != Game.Status.SETTING_UP:
-        return None
-    if game.mode == Game.Mode.COMPUTER:
-        return game.human_side
-    halves = game.setup_info.get("halves", {})
-    return "red" if "red" not in halves else "black"
-
-
 def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str]) -> Game:
     """Hand in one side's secret half. An illegal half is refused with every fault explained
     and nothing stored. When both halves are in they are revealed: a void reveal (generals
@@ -506,7 +510,10 @@ def game_move_play(*, game_id: int, owner: Owner, move: str, ply: int | None = N
             return game
         pos = game_position(game)
         parsed = _parse_player_move(game, pos, move)
+        declined = computer_draw_offer_pending(game)  # playing on declines it
         _play(game, pos, parsed, by="player", now=now)
+        if declined is not None:
+            _answer_offer(game, declined, accepted=False)
         if game.computer_to_move:
             _queue_computer(game, now)
         game.save()
@@ -516,14 +523,21 @@ def game_move_play(*, game_id: int, owner: Owner, move: str, ply: int | None = N
 def game_computer_move(*, game_id: int, ply: int) -> str:
     """Play the computer's move at ``ply``, once: a game that has moved on, is over, or is not
     the computer's to move is left as it is. The search runs outside the transaction; the
-    move is written only if the game is still exactly as it was searched."""
+    move is written only if the game is still exactly as it was searched.
+
+    Before it searches, the computer answers a draw the player offered on the player's turn
+    (by ``computer_accepts_draw``) and may claim an attack-power draw. With the search done
+    it resigns a lost game instead of moving (``engine.play.decisions``); else it plays,
+    then answers a draw offered while it was thinking (by its move's score) or offers one
+    itself in a dead-even position."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return "missing"
     if game.ply != ply or not game.computer_to_move or game.level is None:
         return "skipped"
     searched = game.iccs_moves
-    if draw_offer_pending(game) is not None and _answer_draw_offer(game_id, searched):
+    offer = draw_offer_pending(game)
+    if offer is not None and offer["ply"] < game.ply and _answer_draw_offer(game_id, searched):
         return "draw_accepted"
     if _claim_attack_power(game, searched):
         return "claimed"
@@ -535,9 +549,21 @@ def game_computer_move(*, game_id: int, ply: int) -> str:
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.iccs_moves != searched or not game.computer_to_move:
             return "skipped"
+        game.computer_queued_at = None
         if _clock_spend(game, now):
             game.save()
             return "timeout"
+        judgement = (best.score, best.mate)
+        history = [*computer_judgements(game), judgement]
+        offer = draw_offer_pending(game)  # offered while it was thinking
+        side = game.computer_side
+        assert side is not None
+        resigned = None if offer is not None else computer_resignation(history)
+        if resigned is not None:
+            game.end_reason = resigned
+            _finish(game, "resignation", game.human_side, ended_by=side, now=now)
+            game.save()
+            return "resigned"
         pos = game_position(game)
         move = Move.from_iccs(best.move)
         if not pos.is_legal(move):
@@ -548,9 +574,37 @@ def game_computer_move(*, game_id: int, ply: int) -> str:
             {"score": best.score, "mate": best.mate, "depth": best.depth, "nodes": best.nodes}
         )
         game.moves = [*game.moves[:-1], entry]
-        game.computer_queued_at = None
+        if game.status == Game.Status.PLAYING:
+            if offer is not None:
+                accepted = computer_accepts_offer_after_move(judgement)
+                _answer_offer(game, offer, accepted=accepted)
+                if accepted:
+                    _finish(game, "agreement", None, now=now)
+            elif computer_offers_draw(
+                history,
+                letters=list(pos.pieces().values()),
+                moves_since_offer=_computer_moves_since_offer(game),
+            ):
+                game.draw_offers = [
+                    *game.draw_offers,
+                    {"ply": game.ply, "by": "computer", "accepted": None},
+                ]
         game.save()
     return "played"
+
+
+def _computer_moves_since_offer(game: Game) -> int | None:
+    """How many moves the computer has made since its last draw offer (None: never)."""
+    made = [o["ply"] for o in game.draw_offers if o.get("by") == "computer"]
+    if not made:
+        return None
+    return sum(1 for entry in game.moves[made[-1] :] if entry["by"] == "computer")
+
+
+def _answer_offer(game: Game, offer: Mapping[str, Any], *, accepted: bool) -> None:
+    """Record the answer to ``offer`` (one of ``game.draw_offers``), at the game's ply."""
+    answered = {**offer, "accepted": accepted, "answered_ply": game.ply}
+    game.draw_offers = [answered if o == offer else o for o in game.draw_offers]
 
 
 def _claim_attack_power(game: Game, searched: list[str]) -> bool:
@@ -633,16 +687,12 @@ def game_resign(*, game_id: int, owner: Owner, side: str | None = None) -> Game:
     return game
 
 
-def draw_offer_pending(game: Game) -> dict[str, Any] | None:
-    """The player's draw offer the computer has not answered yet, if any."""
-    last = game.draw_offers[-1] if game.draw_offers else None
-    return last if last is not None and last.get("accepted") is None else None
-
-
 def game_draw_offer(*, game_id: int, owner: Owner) -> Game:
     """Offer a draw. At one board both players are there, so the offer is an agreement.
-    Against the computer the offer waits for the computer's turn: it then accepts or declines
-    by its own evaluation, before it moves (``games.computer_move``). One offer a ply."""
+    Against the computer: when the computer has offered a draw itself, this takes it; an
+    offer on the player's turn is answered on the computer's turn, before it searches, by its
+    evaluation; an offer while the computer is thinking is answered after its move, by that
+    move's score (``games.computer_move``). One offer a ply."""
     now = timezone.now()
     with transaction.atomic():
         game = _locked(game_id, owner)
@@ -651,13 +701,36 @@ def game_draw_offer(*, game_id: int, owner: Owner) -> Game:
             _finish(game, "agreement", None, now=now)
             game.save()
             return game
+        theirs = computer_draw_offer_pending(game)
+        if theirs is not None:
+            _answer_offer(game, theirs, accepted=True)
+            _finish(game, "agreement", None, now=now)
+            game.save()
+            return game
         if draw_offer_pending(game) is not None or any(
-            offer["ply"] == game.ply for offer in game.draw_offers
+            offer["ply"] == game.ply and offer.get("by", "player") == "player"
+            for offer in game.draw_offers
         ):
             raise _refuse("draw_already_offered")
-        game.draw_offers = [*game.draw_offers, {"ply": game.ply, "accepted": None}]
-        if game.computer_to_move:
-            _queue_computer(game, now)  # answered before the move, if the search has not begun
+        game.draw_offers = [*game.draw_offers, {"ply": game.ply, "by": "player", "accepted": None}]
+        game.save()
+    return game
+
+
+def game_draw_answer(*, game_id: int, owner: Owner, accept: bool) -> Game:
+    """Accept or decline the draw the computer offered with its last move. Refused (code
+    ``no_draw_offer``) when it offered none that still stands: an answer to an offer never
+    made, or made before the last move, changes nothing."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id, owner)
+        _require_playing(game)
+        offer = computer_draw_offer_pending(game)
+        if offer is None:
+            raise _refuse("no_draw_offer")
+        _answer_offer(game, offer, accepted=accept)
+        if accept:
+            _finish(game, "agreement", None, now=now)
         game.save()
     return game
 
@@ -676,7 +749,7 @@ def _answer_draw_offer(game_id: int, searched: list[str]) -> bool:
         offer = draw_offer_pending(game)
         if offer is None or game.iccs_moves != searched or not game.computer_to_move:
             return False
-        game.draw_offers = [*game.draw_offers[:-1], {**offer, "accepted": accepted}]
+        _answer_offer(game, offer, accepted=accepted)
         if accepted:
             _finish(game, "agreement", None, now=now)
         game.save()
@@ -723,6 +796,12 @@ def game_takeback(*, game_id: int, owner: Owner) -> Game:
         ):
             raise _refuse("takeback_nothing")
         game.moves = game.moves[:-plies]
+        # an offer of the computer's made with a move taken back goes with it
+        game.draw_offers = [
+            o
+            for o in game.draw_offers
+            if not (o.get("by") == "computer" and o["ply"] > game.ply and o["accepted"] is None)
+        ]
         game.computer_queued_at = None
         if game.clock_initial_ms is not None:
             game.turn_started_at = now
@@ -736,10 +815,3 @@ def game_takeback(*, game_id: int, owner: Owner) -> Game:
 def game_progress_merge(visitor_id: str, user: User) -> None:
     """Move the visitor's games to ``user`` (idempotent)."""
     owner_transfer(owner_rows_of_visitor(Game.objects.all(), visitor_id), user)
-
-
-def game_ending(game: Game) -> Text | None:
-    if game.status != Game.Status.FINISHED:
-        return None
-    claimant = game.ended_by if game.termination == "attack_power" else None
-    return ending_text(game.termination, game.winner or None, claimant)

@@ -73,6 +73,29 @@ def ending_text(termination: str, winner: str | None, claimant: str | None = Non
     )
 
 
+def computer_resignation_text(winner: str | None, reason: Mapping[str, object]) -> Text:
+    """The computer resigned, and why: a forced mate against it proved, or far behind for
+    several moves in a row (``engine.play.decisions.Resignation``)."""
+    loser = None if winner is None else ("black" if winner == "red" else "red")
+    names = {
+        "winner": side_name(winner) if winner else Text("", ""),
+        "loser": side_name(loser) if loser else Text("", ""),
+    }
+    if reason.get("reason") == "mate":
+        return Text(
+            "{loser}（电脑）认输：它算出自己 {n} 步内必被将死。{winner}胜。",
+            "{loser} (the computer) resigned: it worked out a forced mate against it in {n}. "
+            "{winner} wins.",
+        ).format(n=str(reason.get("mate") or ""), **names)
+    score = reason.get("score")
+    behind = abs(score) / 100 if isinstance(score, int) else 0
+    return Text(
+        "{loser}（电脑）认输：连续 {k} 步它都落后约 {p} 个兵的子力，看不到挽回的机会。{winner}胜。",
+        "{loser} (the computer) resigned: for {k} moves in a row it stood about {p} soldiers' "
+        "worth behind and saw no way back. {winner} wins.",
+    ).format(k=str(reason.get("moves") or ""), p=f"{behind:.0f}", **names)
+
+
 # -- secret setups -------------------------------------------------------------------------
 
 _VOID_REASONS: dict[str, Text] = {

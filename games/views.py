@@ -78,6 +78,10 @@ def _page_labels() -> dict[str, Any]:
         "check": _("Check!"),
         "draw_declined": _("The computer declines the draw."),
         "draw_offered": _("You offered a draw: the computer answers before its next move."),
+        "draw_offered_thinking": _(
+            "You offered a draw: the computer answers once it has made the move it is "
+            "thinking about."
+        ),
         "error": _("Something went wrong. Please try again."),
         "setup_title": _("Arrange your pieces"),
         "setup_help": _(
@@ -101,8 +105,8 @@ def _page_labels() -> dict[str, Any]:
             "“{english}”); number S = {s} picks arrangement {a} of the 2520 ways to place the "
             "chariots, horses, cannons and fighters. Black mirrors Red."
         ),
-        "ply": _("Move {n}"),
-        "replaying": _("Replay: move {n} of {total}."),
+        "ply": _("Move {n}, {side}"),
+        "replaying": _("Replay: {where} (ply {ply} of {total})."),
         "resign_confirm": _("Click again to resign"),
         "start": _("Start"),
         "analyse": _("Analyse from here"),
@@ -141,6 +145,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             "setup_check": reverse("games-api:setup-check"),
             "resign": base + "resign/",
             "draw": base + "draw/",
+            "draw_answer": base + "draw/answer/",
             "claim": base + "claim/",
             "takeback": base + "takeback/",
         },

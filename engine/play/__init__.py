@@ -22,6 +22,14 @@ _native.activate_subpackage("play", __path__)
 
 from engine.errors import EngineError
 from engine.play import _board as B
+from engine.play.decisions import (
+    Judgement,
+    Resignation,
+    accepts_offer_after_move,
+    attacking_material,
+    offers_draw,
+    resignation,
+)
 from engine.play.evaluation import DEFAULT_WEIGHTS, Weights
 from engine.play.search import MATE_BOUND, Limits, Searcher, is_mate_score, mate_in
 from engine.position import Position
@@ -33,13 +41,19 @@ __all__ = [
     "LEVEL_TABLE",
     "BestMove",
     "GameOverError",
+    "Judgement",
     "Level",
     "Limits",
+    "Resignation",
     "Weights",
     "accepts_draw",
+    "accepts_offer_after_move",
+    "attacking_material",
     "bestmove",
     "evaluate",
     "level_limits",
+    "offers_draw",
+    "resignation",
     "search_position",
 ]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -15,6 +14,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from core.api import ErrorSerializer
+from core.api_helpers import found_or_404, request_body
 from core.exceptions import error_body
 from puzzles import selectors, services
 from puzzles.api.serializers import AuthoredPuzzleSerializer
@@ -49,9 +49,8 @@ class AuthoredListApi(APIView):
         responses={201: AuthoredPuzzleSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        body = self.DraftCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        puzzle = services.puzzle_draft_create(author=_author(request), **body.validated_data)
+        body = request_body(self.DraftCreateSerializer, request)
+        puzzle = services.puzzle_draft_create(author=_author(request), **body)
         return Response(
             _authored_data(puzzle, request),
             status=status.HTTP_201_CREATED,
@@ -73,13 +72,12 @@ def _authored_or_404(puzzle_id: int, request: Request) -> Puzzle:
     """One of my authored puzzles; to anyone but its author it does not exist (404), so that
     the ids of other people's drafts cannot be told from missing ones."""
     puzzle = selectors.puzzle_get(puzzle_id=puzzle_id)
-    if (
-        puzzle is None
-        or puzzle.source != Puzzle.Source.AUTHORED
-        or not selectors.access_puzzle_edit(puzzle=puzzle, user=request.user)
-    ):
-        raise Http404
-    return puzzle
+    mine = (
+        puzzle is not None
+        and puzzle.source == Puzzle.Source.AUTHORED
+        and selectors.access_puzzle_edit(puzzle=puzzle, user=request.user)
+    )
+    return found_or_404(puzzle if mine else None)
 
 
 class AuthoredDetailApi(APIView):
@@ -110,11 +108,8 @@ class AuthoredDetailApi(APIView):
     )
     def patch(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _authored_or_404(puzzle_id, request)
-        body = self.DraftUpdateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        puzzle = services.puzzle_draft_update(
-            puzzle=puzzle, author=_author(request), **body.validated_data
-        )
+        body = request_body(self.DraftUpdateSerializer, request)
+        puzzle = services.puzzle_draft_update(puzzle=puzzle, author=_author(request), **body)
         return Response(_authored_data(puzzle, request))
 
 
@@ -172,7 +167,6 @@ class PositionCheckApi(APIView):
         responses={200: PositionCheckSerializer, 400: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        body = self.PositionCheckRequestSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        checked = services.puzzle_position_check(**body.validated_data)
+        body = request_body(self.PositionCheckRequestSerializer, request)
+        checked = services.puzzle_position_check(**body)
         return Response(self.PositionCheckSerializer(checked).data)

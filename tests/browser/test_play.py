@@ -1,7 +1,9 @@
 """Playing in real headless Chromium against the computer on a real Celery worker: a feidan
 game with a secret setup (a fault explained, the reveal, a few moves answered, resign), a
 xinban game where a capture makes a turncoat defect on the board, a game at one board replayed
-move by move. Screenshots at 1280 × 800 and 390 × 844 land in test-artifacts/."""
+move by move, its moves numbered as players count them; the computer offering a draw (taken,
+declined), resigning a lost game with its reason, and its clock running while it thinks.
+Screenshots at 1280 × 800 and 390 × 844 land in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -167,10 +169,11 @@ def test_two_players_at_one_board_on_a_phone(phone: Page, artifacts: Path) -> No
     page.fill("#move-input", "马8进7")
     page.press("#move-input", "Enter")
     expect(page.locator("#board")).to_have_attribute("data-plies", "2")
-    expect(page.locator("#moves li")).to_have_count(2)
+    expect(page.locator("#moves li")).to_have_count(1)  # one move: Red's and Black's plies
+    expect(page.locator("#moves li button")).to_have_count(2)
     page.click("#prev")
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
-    expect(page.locator("#status")).to_contain_text("Replay: move 1 of 2")
+    expect(page.locator("#status")).to_contain_text("Replay: Move 1, Red (ply 1 of 2)")
     page.click("#flip")
     expect(page.locator("#board")).to_have_attribute("data-orientation", "black")
     puzzle = page.get_attribute("#puzzle-link", "href") or ""
@@ -234,3 +237,202 @@ def test_a_secret_setup_as_black_on_a_phone(phone: Page, artifacts: Path) -> Non
     expect(page.locator("#violations")).to_contain_text("b8")
     page.screenshot(path=str(artifacts / "play-secret-setup-black-390x844.png"), full_page=True)
     assert Game.objects.get(pk=gid).status == "setting_up"
+
+
+def test_the_move_list_numbers_moves_not_plies(page: Page, artifacts: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "xiangqi", mode="local")
+    for plies, move in enumerate(("h2e2", "h9g7", "h0g2"), start=1):
+        click_move(page, move)
+        expect(page.locator("#board")).to_have_attribute("data-plies", str(plies))
+    rows = page.locator("#moves li")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator(".move-number")).to_have_text("1.")
+    expect(rows.nth(0).locator("button")).to_have_count(2)
+    expect(rows.nth(0).locator("button").nth(1)).to_have_attribute("data-side", "black")
+    expect(rows.nth(1).locator(".move-number")).to_have_text("2.")
+    expect(rows.nth(1).locator("button")).to_have_count(1)
+    expect(rows.nth(1)).to_contain_text("马二进三")
+    page.click("#moves li[data-number='1'] button[data-side='black']")
+    expect(page.locator("#replay-ply")).to_have_text("第 1 回合，黑方")
+
+    # a start with Black to move: "1. … (Black's move)"
+    black_start = Position.start("xiangqi").fen().replace(" w ", " b ")
+    Game.objects.filter(pk=gid).update(start_fen=black_start, moves=[])
+    page.reload()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    click_move(page, "h9g7")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")
+    click_move(page, "h2e2")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "2")
+    rows = page.locator("#moves li")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator(".move-number")).to_have_text("1.")
+    expect(rows.nth(0).locator(".move-gap")).to_have_text("…")
+    expect(rows.nth(0).locator("button")).to_have_count(1)
+    expect(rows.nth(0)).to_contain_text("马8进7")
+    expect(rows.nth(1).locator(".move-number")).to_have_text("2.")
+    expect(rows.nth(1)).to_contain_text("炮二平五")
+    page.screenshot(path=str(artifacts / "play-move-numbers.png"), full_page=True)
+
+
+def test_the_computer_offers_a_draw_and_it_is_accepted_on_the_page(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    from engine.play.decisions import DRAW_OFFER_AFTER
+    from games.tasks import game_computer_move_task
+    from tests.games.conftest import even_history
+
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "xiangqi", mode="computer", side="red", level="7")
+    plies = 2 * (DRAW_OFFER_AFTER - 1) + 1  # a long dead-even endgame, the computer to move
+    even_history(gid, plies)
+    game_computer_move_task.delay(gid, plies).get(timeout=60)
+    page.reload()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    offer = page.locator("#computer-offer")
+    expect(offer).to_be_visible()
+    expect(offer).to_contain_text("电脑提议和棋")
+    expect(page.locator("#offer-accept")).to_have_text("接受和棋")
+    page.screenshot(path=str(artifacts / "play-computer-offers-a-draw.png"))
+    page.click("#offer-accept")
+    expect(page.locator("#status")).to_have_attribute("data-kind", "over")
+    expect(page.locator("#status")).to_contain_text("双方同意和棋")
+    expect(offer).to_be_hidden()
+    game = Game.objects.get(pk=gid)
+    assert game.termination == "agreement" and game.draw_offers[-1]["accepted"] is True
+
+
+def test_a_declined_offer_goes_and_the_game_plays_on(
+    page: Page, live_server: Any, celery_worker: Any
+) -> None:
+    from engine.play.decisions import DRAW_OFFER_AFTER
+    from games.tasks import game_computer_move_task
+    from tests.games.conftest import even_history
+
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    gid = start(page, "xiangqi", mode="computer", side="red", level="7")
+    plies = 2 * (DRAW_OFFER_AFTER - 1) + 1
+    even_history(gid, plies)
+    game_computer_move_task.delay(gid, plies).get(timeout=60)
+    page.reload()
+    expect(page.locator("#computer-offer")).to_contain_text("The computer offers a draw.")
+    page.click("#offer-decline")
+    expect(page.locator("#computer-offer")).to_be_hidden()
+    expect(page.locator("#status")).to_have_attribute("data-kind", "your-turn")
+    game = Game.objects.get(pk=gid)
+    assert game.status == "playing" and game.draw_offers[-1]["accepted"] is False
+
+
+def test_the_computer_resigns_a_lost_game_with_its_reason(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    import random
+    import time
+
+    from tests.games.conftest import LOST_FOR_BLACK
+    from tests.games.test_endings_by_the_computer import quiet_red_move
+
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "xiangqi", mode="computer", side="red", level="3")
+    Game.objects.filter(pk=gid).update(start_fen=LOST_FOR_BLACK.replace(" b ", " w "), seed=1)
+    page.reload()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    rng = random.Random(2)
+    for turn in range(4):
+        click_move(page, quiet_red_move(gid, rng))
+        answered = 2 * turn + 2
+        for _wait in range(300):  # the computer's answer: a move, or its resignation
+            game = Game.objects.get(pk=gid)
+            if game.status == "finished" or game.ply >= answered:
+                break
+            time.sleep(0.2)
+        if game.status == "finished":
+            break
+        wait_my_turn(page, answered)
+    expect(page.locator("#status")).to_have_attribute("data-kind", "over")
+    expect(page.locator("#status")).to_contain_text("黑方（电脑）认输")
+    game = Game.objects.get(pk=gid)
+    assert game.termination == "resignation" and game.winner == "red"
+    page.screenshot(path=str(artifacts / "play-computer-resigns.png"))
+
+
+def test_the_clock_runs_while_the_computer_thinks(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    from django.utils import timezone
+
+    from games.tasks import game_computer_move_task
+
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "xiangqi", mode="computer", side="black", level="1")
+    wait_my_turn(page, 1)
+    # a minute each, and Black has just moved: the computer (Red) thinks, its move not yet
+    # queued (queued just now as far as a poll is concerned)
+    now = timezone.now()
+    Game.objects.filter(pk=gid).update(
+        clock_initial_ms=60_000,
+        red_clock_ms=60_000,
+        black_clock_ms=60_000,
+        moves=[],
+        human_side="black",
+        start_fen=Position.start("xiangqi").fen(),
+        turn_started_at=now,
+        computer_queued_at=now,
+    )
+    page.reload()
+    expect(page.locator("#status")).to_have_attribute("data-kind", "thinking")
+    top = page.locator("#clock-top")  # Black plays from the bottom: Red's clock is on top
+    expect(top).to_have_class("clock running")
+    expect(top).to_contain_text("红方")
+    expect(top).to_contain_text("0:5", timeout=15_000)  # down from 1:00 while it thinks
+    page.screenshot(path=str(artifacts / "play-clock-while-thinking.png"))
+    game_computer_move_task.delay(gid, 0).get(timeout=60)
+    wait_my_turn(page, 1)
+    game = Game.objects.get(pk=gid)
+    assert game.moves[0]["by"] == "computer" and game.moves[0]["spent_ms"] >= 1_000
+    assert game.red_clock_ms == game.moves[0]["clock_ms"] <= 59_000
+    expect(page.locator("#clock-bottom")).to_have_class("clock running")
+    seconds = -(-game.red_clock_ms // 1000)  # the page rounds up
+    expect(top).to_have_text(f"红方 0:{seconds:02d}")
+
+
+def test_the_new_game_form_shows_the_server_s_refusal(page: Page) -> None:
+    page.goto("/play/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    # past the form's own limit (the browser's check switched off): the server says why
+    page.evaluate("() => { document.getElementById('new-game').noValidate = true; }")
+    page.fill("#clock-minutes", "500")
+    page.click("#start-game")
+    error = page.locator("#new-game-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("180")
+    expect(page.locator("#start-game")).to_be_enabled()
+    assert Game.objects.count() == 0
+
+
+def test_a_draw_offered_while_the_computer_thinks_is_answered_after_its_move(
+    page: Page, live_server: Any, celery_worker: Any
+) -> None:
+    from django.utils import timezone
+
+    from games.tasks import game_computer_move_task
+
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    gid = start(page, "xiangqi", mode="computer", side="black", level="1")
+    wait_my_turn(page, 1)
+    # the computer (Red) to move at the start, its move queued just now and not yet taken
+    Game.objects.filter(pk=gid).update(
+        moves=[], human_side="black", computer_queued_at=timezone.now()
+    )
+    page.reload()
+    expect(page.locator("#status")).to_have_attribute("data-kind", "thinking")
+    expect(page.locator("#draw")).to_be_enabled()  # an offer may be made while it thinks
+    page.click("#draw")
+    note = page.locator("#draw-note")
+    expect(note).to_contain_text("once it has made the move it is thinking about")
+    game_computer_move_task.delay(gid, 0).get(timeout=60)
+    wait_my_turn(page, 1)
+    expect(note).to_contain_text("The computer declines the draw.")
+    offer = Game.objects.get(pk=gid).draw_offers[-1]
+    assert offer == {"ply": 0, "by": "player", "accepted": False, "answered_ply": 1}

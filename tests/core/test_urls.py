@@ -21,6 +21,7 @@ PUBLIC = [
     "api/games/<int:game_id>/",
     "api/games/<int:game_id>/claim/",
     "api/games/<int:game_id>/draw/",
+    "api/games/<int:game_id>/draw/answer/",
     "api/games/<int:game_id>/moves/",
     "api/games/<int:game_id>/resign/",
     "api/games/<int:game_id>/setup/",

@@ -93,11 +93,12 @@ def test_a_draw_offer_is_declined_at_the_start_and_the_computer_moves(
     game = new_game(client, level=1, side="red")
     gid = game["id"]
     offered = post(client, f"/api/games/{gid}/draw/").json()
-    assert offered["draw_offer"] == {"ply": 0, "accepted": None}
+    assert offered["draw_offer"] == {"ply": 0, "by": "player", "accepted": None}
     assert post(client, f"/api/games/{gid}/draw/").status_code == 400  # one offer a ply
     post(client, f"/api/games/{gid}/moves/", {"move": "h2e2"})
     done = wait_for(lambda: game_at(gid, 2), celery_worker)
-    assert done.draw_offers == [{"ply": 0, "accepted": False}]
+    # answered on the computer's turn (ply 1), before its move
+    assert done.draw_offers == [{"ply": 0, "by": "player", "accepted": False, "answered_ply": 1}]
     assert done.status == "playing"
 
 
@@ -113,7 +114,8 @@ def test_a_lost_computer_accepts_a_draw(celery_worker: Any, client: Client, new_
         lambda: (g := Game.objects.get(pk=gid)).status == "finished" and g, celery_worker
     )
     assert done.termination == "agreement" and done.result == "1/2-1/2"
-    assert done.ply == 1 and done.draw_offers == [{"ply": 0, "accepted": True}]
+    assert done.ply == 1
+    assert done.draw_offers == [{"ply": 0, "by": "player", "accepted": True, "answered_ply": 1}]
 
 
 @pytest.mark.celery
@@ -132,3 +134,67 @@ def test_a_lost_computer_move_is_queued_again_by_a_poll(
     assert [m["by"] for m in done.moves] == ["computer"]
     # once played, nothing waits to be queued again
     assert Game.objects.get(pk=gid).computer_queued_at is None
+
+
+@pytest.mark.celery
+def test_a_draw_offered_while_the_computer_thinks_waits_for_its_move(
+    celery_worker: Any, client: Client, new_game: Any
+) -> None:
+    from django.db import transaction
+
+    game = new_game(client, level=3, side="red")
+    gid = game["id"]
+    # Black's general alone against two chariots: lost, it takes the draw once it has moved
+    Game.objects.filter(pk=gid).update(start_fen="4k4/9/9/9/9/9/9/9/R8/1R1K5 w - - 0 1")
+    with transaction.atomic():  # the move and the offer reach the worker together
+        assert post(client, f"/api/games/{gid}/moves/", {"move": "a1a2"}).status_code == 200
+        thinking = post(client, f"/api/games/{gid}/draw/").json()
+        assert thinking["thinking"] is True and thinking["draw_offer"]["accepted"] is None
+    done = wait_for(
+        lambda: (g := Game.objects.get(pk=gid)).status == "finished" and g, celery_worker
+    )
+    assert done.termination == "agreement" and done.ply == 2  # answered after its move
+    assert done.moves[1]["by"] == "computer"
+    assert done.draw_offers == [{"ply": 1, "by": "player", "accepted": True, "answered_ply": 2}]
+
+
+@pytest.mark.celery
+def test_a_lost_computer_resigns_on_the_worker(
+    celery_worker: Any, client: Client, new_game: Any
+) -> None:
+    import random
+
+    from tests.games.test_endings_by_the_computer import quiet_red_move
+
+    gid = new_game(client, level=3, side="red")["id"]
+    Game.objects.filter(pk=gid).update(start_fen="4k4/9/9/9/9/9/9/9/R8/1R1K5 w - - 0 1", seed=1)
+    rng = random.Random(11)
+    for _turn in range(4):
+        ply = Game.objects.get(pk=gid).ply
+        post(client, f"/api/games/{gid}/moves/", {"move": quiet_red_move(gid, rng)})
+        done = wait_for(
+            lambda p=ply: ((g := Game.objects.get(pk=gid)).status == "finished" or g.ply >= p + 2)
+            and g,
+            celery_worker,
+        )
+        if done.status == "finished":
+            break
+    assert done.termination == "resignation" and done.winner == "red"
+    assert done.ended_by == "black" and done.end_reason["reason"] in ("mate", "lost")
+    assert done.moves[-1]["by"] == "player"
+
+
+@pytest.mark.celery
+def test_the_computer_s_thinking_is_on_its_clock(
+    celery_worker: Any, client: Client, new_game: Any
+) -> None:
+    gid = new_game(client, level=1, side="red", clock_minutes=1)["id"]
+    post(client, f"/api/games/{gid}/moves/", {"move": "h2e2"})
+    done = wait_for(lambda: game_at(gid, 2), celery_worker)
+    player, computer = done.moves
+    played = timezone.datetime.fromisoformat(player["at"])
+    replied = timezone.datetime.fromisoformat(computer["at"])
+    # the computer's time runs from the player's move to its own, queue and search included
+    assert computer["spent_ms"] == pytest.approx((replied - played).total_seconds() * 1000, abs=2)
+    assert done.black_clock_ms == computer["clock_ms"] == 60_000 - computer["spent_ms"]
+    assert done.red_clock_ms == player["clock_ms"]

@@ -1,6 +1,8 @@
 // One game: set up (secret setups), play against the computer or at one board, replay.
 // The page holds no rule: every move and every setup goes to the API, which asks the engine;
 // a refused move comes back explained. While the computer thinks the page polls the game.
+import { api as call, format } from "../core/api.js";
+
 const page = JSON.parse(document.getElementById("game-page").textContent);
 const L = page.labels;
 const { mountBoard } = await import(page.board_module);
@@ -21,41 +23,6 @@ const state = {
   clockTimer: null,
   message: "",
 };
-
-function cookie(name) {
-  const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
-  return match ? decodeURIComponent(match[1]) : "";
-}
-
-async function call(method, url, body) {
-  const response = await fetch(url, {
-    method,
-    credentials: "same-origin",
-    headers: {
-      Accept: "application/json",
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      "X-CSRFToken": cookie("csrftoken"),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  let data = {};
-  try {
-    data = await response.json();
-  } catch (_error) {
-    data = {};
-  }
-  if (!response.ok) {
-    const error = new Error((data.error && data.error.message) || L.error);
-    error.extra = (data.error && data.error.extra) || {};
-    error.status = response.status;
-    throw error;
-  }
-  return data;
-}
-
-function format(template, values) {
-  return template.replace(/\{(\w+)\}/g, (_m, key) => (key in values ? values[key] : `{${key}}`));
-}
 
 const zh = document.documentElement.lang.toLowerCase().startsWith("zh");
 const pick = (text) => (text ? (zh ? text.zh : text.en) : "");
@@ -362,9 +329,27 @@ function drawNote() {
   const g = state.game;
   const offer = g.draw_offer;
   if (!offer || g.mode !== "computer" || g.status !== "playing") return "";
-  if (offer.accepted === null) return L.draw_offered;
-  if (offer.accepted === false && g.moves.length <= offer.ply + 2) return L.draw_declined;
+  if (offer.accepted === null) {
+    // offered while it thinks: answered once its move is made; else before its next move
+    return g.thinking && offer.ply === g.moves.length ? L.draw_offered_thinking : L.draw_offered;
+  }
+  const answered = offer.answered_ply ?? offer.ply + 1;
+  if (offer.accepted === false && g.moves.length <= answered + 1) return L.draw_declined;
   return "";
+}
+
+function renderComputerOffer() {
+  const g = state.game;
+  const offer = g.computer_draw_offer;
+  const shown = Boolean(offer) && g.status === "playing" && isLive();
+  $("computer-offer").hidden = !shown;
+  $("offer-accept").disabled = state.busy;
+  $("offer-decline").disabled = state.busy;
+}
+
+function moveLabel(ply) {
+  const { n, side } = moveNumber(ply);
+  return format(L.ply, { n, side: sideName(side) });
 }
 
 function renderStatus() {
@@ -372,7 +357,9 @@ function renderStatus() {
   $("draw-note").textContent = drawNote();
   $("draw-note").hidden = !drawNote();
   if (!isLive()) {
-    setStatus(format(L.replaying, { n: shownPly(), total: g.moves.length }), "replay");
+    const ply = shownPly();
+    const where = ply === 0 ? L.start : moveLabel(ply);
+    setStatus(format(L.replaying, { where, ply, total: g.moves.length }), "replay");
   } else if (g.status === "finished") {
     setStatus(pick(g.ending), "over");
   } else if (g.thinking) {
@@ -386,12 +373,41 @@ function renderStatus() {
   $("board").dataset.thinking = g.thinking ? "1" : "0";
 }
 
+// Moves are numbered as players count them: "1. red black  2. red black …"; from a start
+// with Black to move, Red's half of move 1 is left empty ("1. … black").
+function blackStarts() {
+  return (state.game.start_fen.split(" ")[1] || "w") === "b";
+}
+
+function moveNumber(ply) {
+  // the move number of ply ``ply`` (1-based) and the side that played it
+  const slot = ply - 1 + (blackStarts() ? 1 : 0);
+  return { n: Math.floor(slot / 2) + 1, side: slot % 2 === 0 ? "red" : "black" };
+}
+
 function renderMoves() {
   const list = $("moves");
   list.textContent = "";
   const shown = shownPly();
+  let row = null;
   state.game.moves.forEach((entry, index) => {
-    const item = document.createElement("li");
+    const { n, side } = moveNumber(index + 1);
+    if (row === null || side === "red") {
+      row = document.createElement("li");
+      row.className = "move-row";
+      row.dataset.number = String(n);
+      const number = document.createElement("span");
+      number.className = "move-number";
+      number.textContent = `${n}.`;
+      row.append(number);
+      if (side === "black") {
+        const gap = document.createElement("span");
+        gap.className = "move-gap";
+        gap.textContent = "…";
+        row.append(gap);
+      }
+      list.append(row);
+    }
     const button = document.createElement("button");
     button.type = "button";
     button.className = "move-button";
@@ -401,10 +417,10 @@ function renderMoves() {
       button.dataset.effect = entry.effect;
     }
     button.dataset.ply = String(index + 1);
+    button.dataset.side = side;
     if (index + 1 === shown) button.classList.add("current");
     button.addEventListener("click", () => showPly(index + 1));
-    item.append(button);
-    list.append(item);
+    row.append(button);
   });
   const current = list.querySelector(".current");
   if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
@@ -419,7 +435,7 @@ function renderLinks() {
   $("analyse-link").href = `${page.links.analysis}?${analysis.toString()}`;
   const puzzle = new URLSearchParams({ variant: g.variant, fen: fenAt(ply) });
   $("puzzle-link").href = `${page.links.puzzle}?${puzzle.toString()}`;
-  $("replay-ply").textContent = ply === 0 ? L.start : format(L.ply, { n: ply });
+  $("replay-ply").textContent = ply === 0 ? L.start : moveLabel(ply);
 }
 
 function renderControls() {
@@ -432,7 +448,8 @@ function renderControls() {
   $("position-links").hidden = false;
   $("takeback").hidden = !g.takeback_allowed;
   $("takeback").disabled = state.busy || g.moves.length === 0;
-  $("draw").disabled = state.busy || g.thinking || g.draw_offered_this_ply;
+  // an offer may be made while the computer thinks: it is answered after its move
+  $("draw").disabled = state.busy || g.draw_offered_this_ply;
   $("claim").hidden = !g.attack_power;
   $("claim").disabled = state.busy || !g.can_claim_draw;
   $("resign").disabled = state.busy;
@@ -459,6 +476,7 @@ function renderPlay() {
   $("board").dataset.ply = String(ply);
   $("board").dataset.plies = String(g.moves.length);
   renderStatus();
+  renderComputerOffer();
   renderMoves();
   renderLinks();
   renderControls();
@@ -556,6 +574,8 @@ $("resign").addEventListener("click", () => {
 $("takeback").addEventListener("click", () => send(page.api.takeback, {}));
 $("claim").addEventListener("click", () => send(page.api.claim, {}));
 $("draw").addEventListener("click", () => send(page.api.draw, {}));
+$("offer-accept").addEventListener("click", () => send(page.api.draw_answer, { accept: true }));
+$("offer-decline").addEventListener("click", () => send(page.api.draw_answer, { accept: false }));
 $("flip").addEventListener("click", () => {
   state.flipped = !state.flipped;
   render();

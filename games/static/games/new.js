@@ -1,13 +1,10 @@
 // The new-game form: variant, start (and for xinban the rules of each side), opponent, side,
 // level, clock. Starting posts to /api/games/ and opens the game's page.
+import { api } from "../core/api.js";
+
 const page = JSON.parse(document.getElementById("play-page").textContent);
 const $ = (id) => document.getElementById(id);
 const form = $("new-game");
-
-function cookie(name) {
-  const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
-  return match ? decodeURIComponent(match[1]) : "";
-}
 
 function radio(name) {
   const checked = form.querySelector(`input[name="${name}"]:checked`);
@@ -64,18 +61,7 @@ form.addEventListener("submit", async (event) => {
   const button = $("start-game");
   button.disabled = true;
   try {
-    const response = await fetch(page.api.create, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json",
-        "X-CSRFToken": cookie("csrftoken"),
-      },
-      body: JSON.stringify(body),
-    });
-    const data = await response.json();
-    if (!response.ok) throw new Error((data.error && data.error.message) || page.labels.error);
+    const data = await api("POST", page.api.create, body);
     location.assign(data.url);
   } catch (error) {
     $("new-game-error").textContent = error.message || page.labels.error;

@@ -1,0 +1,45 @@
+"""The shape the API views share (core.api_helpers): a body or query read through a
+serializer raises DRF's 400 on a fault and answers the cleaned data; nothing found is a 404."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import Http404
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
+
+from core.api_helpers import found_or_404, request_body, request_query
+
+
+class Body(serializers.Serializer):
+    n = serializers.IntegerField(min_value=1)
+    word = serializers.CharField(default="x")
+
+
+def _request(path: str, data: object | None = None) -> Request:
+    factory = APIRequestFactory()
+    if data is None:
+        return Request(factory.get(path))
+    return Request(factory.post(path, data, format="json"), parsers=[JSONParser()])
+
+
+def test_a_body_is_checked_and_cleaned() -> None:
+    assert request_body(Body, _request("/", {"n": "3"})) == {"n": 3, "word": "x"}
+    with pytest.raises(ValidationError) as raised:
+        request_body(Body, _request("/", {"n": 0}))
+    assert "n" in raised.value.detail
+
+
+def test_a_query_is_checked_and_cleaned() -> None:
+    assert request_query(Body, _request("/?n=2&word=y")) == {"n": 2, "word": "y"}
+    with pytest.raises(ValidationError):
+        request_query(Body, _request("/?n=zero"))
+
+
+def test_nothing_found_is_a_404() -> None:
+    assert found_or_404(0) == 0  # a falsy thing is still something
+    with pytest.raises(Http404):
+        found_or_404(None)
