@@ -6,6 +6,7 @@ status line, and the page header fits a phone in two rows."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -176,3 +177,71 @@ def test_a_position_only_the_server_can_refuse_is_its_answer_in_the_status_line(
     expect(check).to_have_text(render("puzzle.game_over", {"termination": "checkmate"}, language))
     expect(check).to_have_attribute("data-ok", "0")
     assert all("Failed to load resource" in line for line in watched.console), watched.console
+
+
+# Every item of the header, with its box on the screen (those a phone scrolls away sideways
+# inside the menu row too).
+HEADER_ITEMS = """() => [...document.querySelectorAll(
+    '.site-header .brand, .site-nav a, .site-tools button, .site-tools a')]
+  .filter(el => el.offsetParent)
+  .map(el => { const r = el.getBoundingClientRect();
+               return {text: el.textContent.trim(), top: r.top, bottom: r.bottom}; })"""
+
+
+def header_rows(page: Page) -> list[list[str]]:
+    """The header's items grouped by the row they stand in (one row: overlapping tops and
+    bottoms)."""
+    rows: list[tuple[float, float, list[str]]] = []
+    for item in sorted(page.evaluate(HEADER_ITEMS), key=lambda item: item["top"]):
+        middle = (item["top"] + item["bottom"]) / 2
+        for top, bottom, texts in rows:
+            if top <= middle <= bottom:
+                texts.append(item["text"])
+                break
+        else:
+            rows.append((item["top"], item["bottom"], [item["text"]]))
+    return [texts for _, _, texts in rows]
+
+
+@pytest.mark.parametrize("signed_in", [False, True], ids=["visitor", "signed-in"])
+def test_the_header_fits_a_phone_in_two_rows(
+    browser: Browser, live_server: Any, language: str, signed_in: bool, artifacts: Path
+) -> None:
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale=LOCALES[language],
+        bypass_csp=True,
+    )
+    try:
+        page = context.new_page()
+        if signed_in:
+            puzzles.log_in(page, live_server, "a-newcomer-with-a-long-name")
+        for path in ["/", "/learn/", "/puzzles/daily/"]:
+            page.goto(path)
+            rows = header_rows(page)
+            header = page.locator(".site-header").bounding_box()
+            assert header is not None
+            link = page.locator(".site-nav a").first.bounding_box()
+            assert link is not None
+            assert len(rows) <= 2, (path, rows, header)
+            # two rows of links and their padding: not a third row hidden in the height
+            assert header["height"] <= 2 * link["height"] + 56, (path, header, link)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+            # every link of the menu can be reached (scrolled into view in its row)
+            for anchor in page.locator(".site-nav a").all():
+                anchor.scroll_into_view_if_needed()
+                box = anchor.bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5
+            if path == "/":
+                page.evaluate("document.querySelector('.site-nav').scrollLeft = 0")
+                who = "signed-in" if signed_in else "visitor"
+                page.screenshot(
+                    path=str(artifacts / f"header-phone-{language}-{who}.png"),
+                    clip={"x": 0, "y": 0, "width": 390, "height": 160},
+                )
+    finally:
+        context.close()
