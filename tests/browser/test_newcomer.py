@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from core.messages import render
+from puzzles.services.authoring import MAX_AUTHORED_MOVES
 from tests.browser import test_puzzles as puzzles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -168,6 +169,16 @@ def test_a_position_only_the_server_can_refuse_is_its_answer_in_the_status_line(
     page.wait_for_timeout(500)
     assert len(watched.checks) == asked
     page.select_option("#editor-goal", "mate")
+    expect(check).to_have_attribute("data-ok", "1")
+    page.fill("#editor-n", "9")
+    page.locator("#editor-n").press("Tab")
+    expect(check).to_have_text(
+        render("puzzle.moves_range", {"limit": MAX_AUTHORED_MOVES}, language)
+    )
+    page.wait_for_timeout(500)
+    assert len(watched.checks) == asked + 1  # the goal changed back: asked once
+    page.fill("#editor-n", "2")
+    page.locator("#editor-n").press("Tab")
     expect(check).to_have_attribute("data-ok", "1")
     # Red to move is already mated: nothing on the board says so, the server does.
     with page.expect_response(lambda r: "/authored/check/" in r.url) as answer:

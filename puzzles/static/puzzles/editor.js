@@ -281,6 +281,12 @@ function localFault() {
   const M = L.position;
   const say = (key, values = {}) => format(M[key], values);
   const rules = page.rules[state.variant];
+  // in the server's order: the goal and the length, then the position
+  if (el("editor-goal").value === "dead_general" && !rules.dead_general) {
+    return say("puzzle.dead_general_needs_feidan");
+  }
+  const n = Number(el("editor-n").value) || 1;
+  if (n < 1 || n > page.max_moves) return say("puzzle.moves_range", { limit: page.max_moves });
   const pieces = placedPieces();
   const generals = { red: [], black: [] };
   for (const p of pieces) {
@@ -324,11 +330,6 @@ function localFault() {
   if (attacked(pieces, general, state.turn === "w" ? "red" : "black")) {
     return say(`fen.other_side_in_check ${waiting}`, { rank: general.rank });
   }
-  if (el("editor-goal").value === "dead_general" && !rules.dead_general) {
-    return say("puzzle.dead_general_needs_feidan");
-  }
-  const n = Number(el("editor-n").value) || 1;
-  if (n < 1 || n > page.max_moves) return say("puzzle.moves_range", { limit: page.max_moves });
   return null;
 }
 
