@@ -111,6 +111,25 @@ COMPOSING_FEIDAN: list[Step] = [
     ),
 ]
 FINAL_FEIDAN = "4k6/3c7/3c7/3F7/11/RRR8/11/11/11/5K5 w - - 0 1"
+# New-version Xiangqi: turncoat chariots (two a side at most) and chariots on the board.
+COMPOSING_XINBAN: list[Step] = [
+    ("+R", "a4", None),
+    ("+R", "b4", None),
+    (
+        "+R",
+        "c4",
+        ("fen.too_many_turncoats", {"colour": "red", "piece": "chariot", "count": 3, "limit": 2}),
+    ),
+    ("R", "c4", None),  # a plain one instead
+    ("R", "d4", ("fen.other_side_in_check", {"colour": "black", "rank": 9})),
+    ("r", "d6", ("fen.too_many_on_board", {"piece": "chariot", "count": 5, "limit": 4})),
+]
+FINAL_XINBAN = "3k5/9/9/3r5/9/+R+RRR5/9/9/9/4K4 w - - 0 1"
+COMPOSED = {
+    "xiangqi": (COMPOSING, FINAL),
+    "feidan": (COMPOSING_FEIDAN, FINAL_FEIDAN),
+    "xinban": (COMPOSING_XINBAN, FINAL_XINBAN),
+}
 
 
 def compose(page: Page, steps: list[Step], language: str) -> None:
@@ -130,7 +149,7 @@ def compose(page: Page, steps: list[Step], language: str) -> None:
             expect(check).to_have_attribute("data-ok", "0")
 
 
-@pytest.mark.parametrize("variant", ["xiangqi", "feidan"])
+@pytest.mark.parametrize("variant", list(COMPOSED))
 def test_composing_a_position_piece_by_piece_shows_each_fault_without_console_errors(
     watched: Watched, live_server: Any, language: str, variant: str
 ) -> None:
@@ -140,11 +159,11 @@ def test_composing_a_position_piece_by_piece_shows_each_fault_without_console_er
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
     expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
     asked = 1  # the first position
-    if variant == "feidan":
+    if variant != "xiangqi":
         with page.expect_response(lambda r: "/authored/check/" in r.url):
-            page.select_option("#editor-variant", "feidan")
+            page.select_option("#editor-variant", variant)
         asked += 1
-    steps, final = (COMPOSING, FINAL) if variant == "xiangqi" else (COMPOSING_FEIDAN, FINAL_FEIDAN)
+    steps, final = COMPOSED[variant]
     compose(page, steps, language)
     expect(page.locator("#editor-fen")).to_have_value(final)
     page.wait_for_timeout(500)  # a late answer would come now
