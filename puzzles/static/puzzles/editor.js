@@ -194,7 +194,7 @@ function showCheck(ok, text) {
 // -- the checks the board can make by itself (puzzles/editor_checks.py) ----------------------
 
 const FILES = "abcdefghijk";
-const colourOf = (letter) => (letter.replace("+", "") === letter.replace("+", "").toUpperCase() ? "red" : "black");
+const colourOf = (letter) => (/[A-Z]/.test(letter) ? "red" : "black"); // "+R" is Red's
 
 function placedPieces() {
   const w = width();
