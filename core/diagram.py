@@ -22,6 +22,13 @@ GLYPHS = {
     "K": "帅", "A": "仕", "B": "相", "N": "马", "R": "车", "C": "炮", "P": "兵", "F": "战机", "M": "导弹",
     "k": "将", "a": "士", "b": "象", "n": "马", "r": "车", "c": "炮", "p": "卒", "f": "战机", "m": "导弹",
 }  # fmt: skip
+# A one-character name fills the piece; a two-character one (战机, 导弹) stands in two lines,
+# one character above the other, each at 8 (side by side they fit only at 6.2, too small to
+# read on a daily card).
+GLYPH_SIZE = 10
+STACKED_SIZE = 8
+# from a character's middle to its baseline, in ems (the font's ideographic box)
+BASELINE = 0.35
 RED, BLACK, GOLD = "#b71c1c", "#222222", "#c9a227"
 LABEL = "\x00label\x00"  # replaced by the escaped label of each use
 
@@ -78,15 +85,30 @@ def _board_svg(variant: str, fen: str, orientation: str | None) -> str:
         plain = letter.lstrip("+")
         colour = RED if plain.isupper() else BLACK
         turncoat = letter.startswith("+")
-        glyph = GLYPHS[plain]
-        size = 10 if len(glyph) == 1 else 6.2
         fill, ink = (colour, "#fff") if turncoat else ("#fbf3df", colour)
         parts.append(
             f'<g class="diagram-piece" data-point="{point}" data-piece="{escape(letter)}">'
             f'<circle cx="{x:g}" cy="{y:g}" r="{RADIUS}" fill="{fill}"'
             f' stroke="{GOLD if turncoat else colour}" stroke-width="{1.6 if turncoat else 1}"/>'
-            f'<text x="{x:g}" y="{y:g}" dy="0.35em" text-anchor="middle" font-size="{size}"'
-            f' fill="{ink}">{glyph}</text></g>'
+            f"{_glyph(GLYPHS[plain], x, y, ink)}</g>"
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _glyph(glyph: str, x: float, y: float, ink: str) -> str:
+    """The piece's name as ``<text>``: one character at the full size, or two stacked."""
+    if len(glyph) == 1:
+        return (
+            f'<text x="{x:g}" y="{y:g}" dy="{BASELINE}em" text-anchor="middle"'
+            f' font-size="{GLYPH_SIZE}" fill="{ink}">{glyph}</text>'
+        )
+    half = STACKED_SIZE / 2
+    lines = "".join(
+        f'<tspan x="{x:g}" y="{y + offset + BASELINE * STACKED_SIZE:.2f}">{character}</tspan>'
+        for character, offset in zip(glyph, (-half, half), strict=True)
+    )
+    return (
+        f'<text text-anchor="middle" font-size="{STACKED_SIZE}" fill="{ink}"'
+        f' data-stacked="1">{lines}</text>'
+    )

@@ -9,8 +9,10 @@ one shape::
                "extra": {<details, for programs>}}}
 
 ``ApplicationError`` becomes HTTP 400; DRF's own errors keep their status (400 for invalid
-input, with the field errors in ``extra["fields"]``; 403, 404, 405 ...); a body Django refuses
-as suspicious (too many fields) is a 400, one too large a 413.
+input, said by its first field error as an ``input.*`` code with the field's path in
+``params["field"]`` (``core.field_errors``), and every field's errors in ``extra["fields"]``;
+403, 404, 405 ...); a body Django refuses as suspicious (too many fields) is a 400, one too
+large a 413.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
+from core import field_errors
 from core.messages import render
 from engine import EngineError
 
@@ -95,25 +98,6 @@ def error_body(
     }
 
 
-def _first_field_error(detail: Any, path: str = "") -> str | None:
-    """The first message in a DRF error tree, prefixed by the field it belongs to."""
-    if isinstance(detail, dict):
-        for key, value in detail.items():
-            where = path if key == "non_field_errors" else (f"{path}.{key}" if path else str(key))
-            found = _first_field_error(value, where)
-            if found:
-                return found
-        return None
-    if isinstance(detail, list):
-        for index, value in enumerate(detail):
-            where = f"{path}[{index}]" if isinstance(value, dict | list) else path
-            found = _first_field_error(value, where)
-            if found:
-                return found
-        return None
-    return f"{path}: {detail}" if path else str(detail)
-
-
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
         body = error_body(exc.localized(), exc.extra, code=exc.code, params=exc.params)
@@ -140,8 +124,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             if isinstance(response.data, dict)
             else {"non_field_errors": response.data}
         )
-        message = _first_field_error(response.data) or str(_("Invalid input."))
-        response.data = error_body(message, {"fields": fields}, code="invalid")
+        found = field_errors.coded(exc.detail)
+        if found is None:
+            response.data = error_body(str(_("Invalid input.")), {"fields": fields}, code="invalid")
+        else:
+            field_code, params = found
+            response.data = error_body(
+                render(field_code, params), {"fields": fields}, code=field_code, params=params
+            )
     else:
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
         code = getattr(detail, "code", None) or getattr(exc, "default_code", None)

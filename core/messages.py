@@ -283,6 +283,33 @@ APP_EN: Final[Mapping[str, str]] = {
         "cannot be sent."
     ),
     "lesson.not_your_progress": "Progress can only be read for yourself.",
+    # a request's fields, as refused by the API's input checks (core/field_errors.py)
+    "input.required": "The field “{field}” is missing.",
+    "input.null": "The field “{field}” may not be null.",
+    "input.empty": "The field “{field}” may not be empty.",
+    "input.not_string": "The field “{field}” must be a string.",
+    "input.not_integer": "The field “{field}” must be a whole number.",
+    "input.not_number": "The field “{field}” must be a number.",
+    "input.not_boolean": "The field “{field}” must be true or false.",
+    "input.not_datetime": (
+        "The field “{field}” must be a date and time with its time zone, in ISO 8601 "
+        "(2026-01-31T08:00:00+08:00)."
+    ),
+    "input.not_date": "The field “{field}” must be a date in ISO 8601 (2026-01-31).",
+    "input.not_uuid": "The field “{field}” must be a UUID.",
+    "input.not_json": "The field “{field}” must be valid JSON.",
+    "input.not_list": "The field “{field}” must be a list.",
+    "input.not_object": "The field “{field}” must be an object.",
+    "input.not_a_choice": "The field “{field}” cannot be “{input}” (known: {known}).",
+    "input.too_long": "The field “{field}” has more than {limit} characters.",
+    "input.too_short": "The field “{field}” has fewer than {limit} characters.",
+    "input.too_many": "The field “{field}” has more than {limit} items.",
+    "input.too_few": "The field “{field}” has fewer than {limit} items.",
+    "input.too_large": "The field “{field}” must be at most {limit}.",
+    "input.too_small": "The field “{field}” must be at least {limit}.",
+    "input.invalid": "The field “{field}” is not valid: {reason}.",
+    "input.body_not_object": "The request must be a JSON object, not a {type}.",
+    "input.invalid_request": "The request is not valid: {reason}.",
 }
 APP_ZH: Final[Mapping[str, str]] = {
     "position.not_legal": "局面不合法：{reason}",
@@ -357,6 +384,31 @@ APP_ZH: Final[Mapping[str, str]] = {
     "lesson.moment_expired": "这道题的棋盘已经过期：请重新打开这一步。",
     "lesson.unknown_fields": "不认识的字段：{names}。进度由服务器根据你走的棋决定，不能发送。",
     "lesson.not_your_progress": "只能查看你自己的进度。",
+    "input.required": "缺少字段“{field}”。",
+    "input.null": "字段“{field}”不能是 null。",
+    "input.empty": "字段“{field}”不能是空的。",
+    "input.not_string": "字段“{field}”必须是字符串。",
+    "input.not_integer": "字段“{field}”必须是整数。",
+    "input.not_number": "字段“{field}”必须是数字。",
+    "input.not_boolean": "字段“{field}”必须是 true 或 false。",
+    "input.not_datetime": (
+        "字段“{field}”必须是带时区的日期时间，按 ISO 8601 书写（如 2026-01-31T08:00:00+08:00）。"
+    ),
+    "input.not_date": "字段“{field}”必须是日期，按 ISO 8601 书写（如 2026-01-31）。",
+    "input.not_uuid": "字段“{field}”必须是 UUID。",
+    "input.not_json": "字段“{field}”必须是合法的 JSON。",
+    "input.not_list": "字段“{field}”必须是列表。",
+    "input.not_object": "字段“{field}”必须是对象。",
+    "input.not_a_choice": "字段“{field}”不能是“{input}”（可选：{known}）。",
+    "input.too_long": "字段“{field}”超过 {limit} 个字符。",
+    "input.too_short": "字段“{field}”不到 {limit} 个字符。",
+    "input.too_many": "字段“{field}”超过 {limit} 项。",
+    "input.too_few": "字段“{field}”不到 {limit} 项。",
+    "input.too_large": "字段“{field}”最大是 {limit}。",
+    "input.too_small": "字段“{field}”最小是 {limit}。",
+    "input.invalid": "字段“{field}”的值无效：{reason}。",
+    "input.body_not_object": "请求必须是 JSON 对象。",
+    "input.invalid_request": "请求无效：{reason}。",
 }
 
 # Params that hold a text in both languages ({"zh": ..., "en": ...}): an explanation from the

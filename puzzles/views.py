@@ -21,6 +21,7 @@ from accounts.owners import owner_for_request
 from core.selectors import variant_list, variant_title
 from engine import Position
 from puzzles import selectors, services
+from puzzles.editor_checks import position_messages, position_rules
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
@@ -275,6 +276,8 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
         # ?variant=&fen= open a new puzzle on a position (from a game, say); checked as usual.
         "initial": _editor_initial(request) if puzzle is None else None,
         "max_moves": min(MAX_AUTHORED_MOVES, MAX_MOVES_TO_WIN),
+        # what the editor tells without asking the server (puzzles/editor_checks.py)
+        "rules": position_rules(),
         "puzzle": (
             {
                 "id": puzzle.pk,
@@ -308,6 +311,7 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
             "fen_width": _("row {row} from the top has {n} points; this board has {width}."),
             "fen_piece": _("“{letter}” in row {row} from the top is not a piece of this variant."),
             "fen_side": _("the side to move must be w (Red) or b (Black), not “{side}”."),
+            "position": position_messages(),
         },
     }
     return render(

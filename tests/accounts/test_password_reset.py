@@ -146,3 +146,51 @@ def test_one_mailbox_gets_few_reset_mails_from_any_address() -> None:
     )
     assert refused.status_code == 429
     assert len(mail.outbox) == 2
+
+
+MAIL = {
+    "zh-hans": (
+        "重置你在象棋学堂的密码",
+        [
+            "hong，你好：",
+            "有人（希望是你本人）请求重置你在象棋学堂的账户密码。打开下面的链接设置新密码：",
+            "链接只能使用一次，一天内有效。如果不是你本人请求的，请忽略这封邮件，你的密码不会改变。",
+        ],
+    ),
+    "en": (
+        "Reset your password on Xiangqi School",
+        [
+            "Hello hong,",
+            "Someone (we hope you) asked to reset the password of your account on Xiangqi "
+            "School. Open this link to choose a new password:",
+            "The link works once, for one day. If you did not ask for it, ignore this e-mail: "
+            "your password stays as it is.",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(MAIL))
+def test_the_mail_is_in_the_reader_s_language_and_says_you_as_the_site_does(
+    language: str,
+) -> None:
+    User.objects.create_user(username="hong", email="hong@example.com", password=OLD)
+    Client(HTTP_ACCEPT_LANGUAGE=language).post(
+        "/accounts/password-reset/", {"email": "hong@example.com"}
+    )
+    [message] = mail.outbox
+    subject, lines = MAIL[language]
+    assert message.subject == subject
+    body = [line for line in message.body.splitlines() if line.strip()]
+    assert body[:2] == lines[:2] and body[3:] == lines[2:], message.body
+    assert LINK.fullmatch(body[2])
+    # The site says 你 to its reader everywhere (the lessons, the puzzles, the pages); the
+    # mail and the reset pages did say 您.
+    assert "您" not in message.body + message.subject
+
+
+def test_the_reset_pages_say_you_as_the_rest_of_the_site_does() -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    for path in ["/accounts/password-reset/", "/accounts/password-reset/sent/"]:
+        page = client.get(path).content.decode()
+        assert "你" in page and "您" not in page, path

@@ -173,7 +173,8 @@ def test_missing_variant_is_a_validation_error_naming_the_field(client: Client) 
     response = analyse(client, moves=["h2e2"])
     assert response.status_code == 400
     error = response.json()["error"]
-    assert error["message"].startswith("variant:")
+    assert error["code"] == "input.required" and error["params"] == {"field": "variant"}
+    assert error["message"] == "缺少字段“variant”。"  # the default language
     assert "variant" in error["extra"]["fields"]
 
 

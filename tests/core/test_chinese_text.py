@@ -5,6 +5,8 @@ with real content: every lesson, a puzzle of each variant as today's puzzle, an 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.test import Client
 
@@ -104,3 +106,20 @@ def lessons(db: None) -> None:
     from tutorials.services import lessons_load
 
     lessons_load()
+
+
+def test_the_site_says_you_to_its_reader_in_one_form() -> None:
+    """你 everywhere (lessons, puzzles, pages, mails); a 您 here and there reads as two voices."""
+    root = Path(__file__).resolve().parents[2]
+    sources = [
+        *root.glob("**/locale/zh_Hans/LC_MESSAGES/*.po"),
+        *root.glob("templates/**/*.*"),
+        *root.glob("tutorials/lessons/**/*.toml"),
+        root / "core" / "messages.py",
+        *root.glob("*/static/**/*.js"),
+        *root.glob("frontend/src/*.js"),
+    ]
+    sources = [path for path in sources if ".venv" not in path.parts]
+    assert len(sources) > 30
+    formal = [str(path.relative_to(root)) for path in sources if "您" in path.read_text("utf-8")]
+    assert not formal

@@ -12,6 +12,9 @@ from engine import InvalidFenError, Position
 
 XINBAN = "2ba5/4a4/3k5/9/9/5+c3/5+R+n1+r/9/4K4/9 w - - 0 1"
 FEIDAN = "4k6/1n3a5/5N5/5M5/11/11/11/6K4/11/11 b - - 1 2"
+FEIDAN_START = (
+    "mrnbakabnrm/11/f1c5c1f/1p1p1p1p1p1/11/11/1P1P1P1P1P1/F1C5C1F/11/MRNBAKABNRM w - - 0 1"
+)
 
 
 def pieces(svg: str) -> dict[str, str]:
@@ -61,3 +64,30 @@ def test_the_label_is_escaped() -> None:
 def test_a_bad_fen_is_refused() -> None:
     with pytest.raises(InvalidFenError):
         board_svg(variant="xiangqi", fen="garbage", label="x")
+
+
+def test_fighters_and_missiles_are_legible() -> None:
+    """战机 and 导弹 stand in two lines, each character nearly as large as a one-character
+    name (they were drawn side by side at 6.2 where 车 has 10), inside the piece."""
+    svg = board_svg(variant="feidan", fen=FEIDAN_START, label="x")
+    single = re.search(r'data-piece="R"><circle [^>]*/><text [^>]*font-size="([\d.]+)"', svg)
+    assert single
+    full = float(single.group(1))
+    seen = {}
+    for letter, x, y, radius, size, lines in re.findall(
+        r'data-piece="([FMfm])"><circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"[^>]*/>'
+        r'<text [^>]*font-size="([\d.]+)"[^>]*>(.*?)</text>',
+        svg,
+    ):
+        spans = re.findall(r'<tspan x="([\d.]+)" y="([\d.]+)">(.)</tspan>', lines)
+        seen[letter] = "".join(character for _, _, character in spans)
+        size_ = float(size)
+        assert size_ >= 0.8 * full  # 8 of 10
+        middles = [float(sy) - 0.35 * size_ for _, sy, _ in spans]
+        assert middles[1] - middles[0] >= size_ - 0.01  # one under the other, not overlapping
+        for sx, _, _ in spans:
+            assert float(sx) == float(x)
+        # the outer edge of each character's box is inside the circle
+        assert float(y) - middles[0] + size_ / 2 <= float(radius)
+        assert middles[1] + size_ / 2 - float(y) <= float(radius)
+    assert seen == {"F": "战机", "M": "导弹", "f": "战机", "m": "导弹"}

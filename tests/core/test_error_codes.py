@@ -188,8 +188,8 @@ def test_the_games_api_refuses_in_chinese() -> None:
     client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
     for body, code in (
         ({"variant": "xiangqi", "level": 2, "setup": "plum_blossom"}, "variant.unknown_start"),
-        ({"variant": "xiangqi", "level": 0}, "invalid"),  # refused by the form, in Chinese too
-        ({"variant": "chess", "level": 2}, "invalid"),
+        ({"variant": "xiangqi", "level": 0}, "input.too_small"),  # refused by the form
+        ({"variant": "chess", "level": 2}, "input.not_a_choice"),
     ):
         assert_said_in_chinese(_post(client, "/api/games/", body), code)
     created = _post(client, "/api/games/", {"variant": "xiangqi", "level": 2, "side": "red"})

@@ -27,14 +27,17 @@ def test_validation_error_names_the_first_field() -> None:
     error = exceptions.ValidationError({"moves": {1: ["Too long."]}, "variant": ["Required."]})
     response = api_exception_handler(error, {})
     assert response is not None and response.status_code == 400
-    assert response.data["error"]["message"] == "moves.1: Too long."
+    # without the serializer the kind of field is unknown: DRF's sentence is the reason
+    assert response.data["error"]["code"] == "input.invalid"
+    assert response.data["error"]["params"] == {"field": "moves.1", "reason": "Too long"}
     assert set(response.data["error"]["extra"]["fields"]) == {"moves", "variant"}
 
 
 def test_django_validation_error_is_a_400() -> None:
     response = api_exception_handler(DjangoValidationError("Nope."), {})
     assert response is not None and response.status_code == 400
-    assert response.data["error"]["message"] == "Nope."
+    assert response.data["error"]["code"] == "input.invalid_request"
+    assert response.data["error"]["params"] == {"reason": "Nope"}
 
 
 def test_not_found_keeps_its_status() -> None:

@@ -1,5 +1,6 @@
 // The puzzle editor: place pieces, pick the variant, side to move, goal and length; the server
-// checks the position at once, and a submitted puzzle is proved in the background.
+// checks the position as it is composed (the board tells its own faults at once, the server the
+// rest), and a submitted puzzle is proved in the background.
 import { api, format, sleep } from "./common.js";
 
 const page = JSON.parse(document.getElementById("editor-page").textContent);
@@ -190,9 +191,161 @@ function showCheck(ok, text) {
   box.className = `status ${ok ? "status-good" : "status-error"}`;
 }
 
+// -- the checks the board can make by itself (puzzles/editor_checks.py) ----------------------
+
+const FILES = "abcdefghijk";
+const colourOf = (letter) => (/[A-Z]/.test(letter) ? "red" : "black"); // "+R" is Red's
+
+function placedPieces() {
+  const w = width();
+  return [...state.pieces]
+    .map(([point, letter]) => ({
+      point,
+      letter,
+      file: FILES.indexOf(point[0]),
+      rank: Number(point.slice(1)),
+      colour: colourOf(letter),
+      kind: letter.replace("+", "").toUpperCase(),
+      turncoat: letter.startsWith("+"),
+    }))
+    .sort((a, b) => a.rank * w + a.file - (b.rank * w + b.file));
+}
+
+// May a piece of this kind stand here (docs/rules.md §3: palace, advisor and elephant points,
+// soldiers never behind their start rank)? The code of the fault, or null.
+function pointFault(p) {
+  const centre = Math.floor(width() / 2);
+  const side = Math.abs(p.file - centre);
+  const back = p.colour === "red" ? p.rank : 9 - p.rank; // ranks from its own back rank
+  if (p.kind === "K" && !(side <= 1 && back <= 2)) return "fen.general_outside_palace";
+  if (p.kind === "A" && !((side === 1 && (back === 0 || back === 2)) || (side === 0 && back === 1))) {
+    return "fen.advisor_point";
+  }
+  if (p.kind === "B" && !((side === 2 && (back === 0 || back === 4)) || ((side === 0 || side === 4) && back === 2))) {
+    return "fen.elephant_point";
+  }
+  if (p.kind === "P" && back < 3) return "fen.soldier_behind";
+  return null;
+}
+
+// Could a piece of ``by`` move onto ``target`` by its capture rule (docs/rules.md §4)?
+function attacked(pieces, target, by) {
+  const occupied = (file, rank) => state.pieces.has(`${FILES[file]}${rank}`);
+  const between = (p) => {
+    let count = 0;
+    const df = Math.sign(target.file - p.file);
+    const dr = Math.sign(target.rank - p.rank);
+    for (let f = p.file + df, r = p.rank + dr; f !== target.file || r !== target.rank; f += df, r += dr) {
+      if (occupied(f, r)) count += 1;
+    }
+    return count;
+  };
+  return pieces.some((p) => {
+    if (p.colour !== by) return false;
+    const df = target.file - p.file;
+    const dr = target.rank - p.rank;
+    const line = (df === 0) !== (dr === 0);
+    const far = Math.max(Math.abs(df), Math.abs(dr));
+    switch (p.kind) {
+      case "R":
+      case "M":
+        return line && between(p) === 0;
+      case "C":
+        return line && between(p) === 1;
+      case "K": // the flying general
+        return df === 0 && dr !== 0 && between(p) === 0;
+      case "N":
+        if (far !== 2 || Math.abs(df) + Math.abs(dr) !== 3) return false;
+        return Math.abs(dr) === 2
+          ? !occupied(p.file, p.rank + Math.sign(dr))
+          : !occupied(p.file + Math.sign(df), p.rank);
+      case "F": {
+        if (far !== 3 || Math.abs(df) + Math.abs(dr) !== 4) return false;
+        const [sf, sr] = Math.abs(dr) === 3 ? [0, Math.sign(dr)] : [Math.sign(df), 0];
+        return !(occupied(p.file + sf, p.rank + sr) && occupied(p.file + 2 * sf, p.rank + 2 * sr));
+      }
+      case "P": {
+        const forward = p.colour === "red" ? 1 : -1;
+        const crossed = p.colour === "red" ? p.rank >= 5 : p.rank <= 4;
+        return (df === 0 && dr === forward) || (dr === 0 && Math.abs(df) === 1 && crossed);
+      }
+      default:
+        return false; // advisors and elephants never leave their own half
+    }
+  });
+}
+
+// The first fault of the position the editor can see itself, said as the server says it, or
+// null when only the server can tell.
+function localFault() {
+  const M = L.position;
+  const say = (key, values = {}) => format(M[key], values);
+  const rules = page.rules[state.variant];
+  // in the server's order: the goal and the length, then the position
+  if (el("editor-goal").value === "dead_general" && !rules.dead_general) {
+    return say("puzzle.dead_general_needs_feidan");
+  }
+  const n = Number(el("editor-n").value) || 1;
+  if (n < 1 || n > page.max_moves) return say("puzzle.moves_range", { limit: page.max_moves });
+  const pieces = placedPieces();
+  const generals = { red: [], black: [] };
+  for (const p of pieces) {
+    const code = pointFault(p);
+    if (code) return say(`${code} ${p.colour}`, { square: p.point, rank: p.rank });
+    if (p.kind === "K") generals[p.colour].push(p);
+  }
+  for (const colour of ["red", "black"]) {
+    const found = generals[colour];
+    if (!found.length) return say(`fen.no_general ${colour}`);
+    if (found.length > 1) {
+      return say(`fen.two_generals ${colour}`, { count: found.length, rank: found[found.length - 1].rank });
+    }
+  }
+  for (const limit of rules.limits) {
+    const mine = { red: 0, black: 0 };
+    const turncoats = { red: 0, black: 0 };
+    for (const p of pieces) {
+      if (p.kind !== limit.letter) continue;
+      mine[p.colour] += 1;
+      if (p.turncoat) turncoats[p.colour] += 1;
+    }
+    for (const colour of ["red", "black"]) {
+      if (mine[colour] > limit.per_side) {
+        return say(`fen.too_many_pieces ${colour} ${limit.piece}`, { count: mine[colour], limit: limit.per_side });
+      }
+      if (turncoats[colour] > limit.turncoats) {
+        return say(`fen.too_many_turncoats ${colour} ${limit.piece}`, {
+          count: turncoats[colour],
+          limit: limit.turncoats,
+        });
+      }
+    }
+    const both = mine.red + mine.black;
+    if (limit.together !== null && both > limit.together) {
+      return say(`fen.too_many_on_board ${limit.piece}`, { count: both, limit: limit.together });
+    }
+  }
+  const waiting = state.turn === "w" ? "black" : "red";
+  const general = generals[waiting][0];
+  if (attacked(pieces, general, state.turn === "w" ? "red" : "black")) {
+    return say(`fen.other_side_in_check ${waiting}`, { rank: general.rank });
+  }
+  return null;
+}
+
+// -- the server's check ---------------------------------------------------------------------
+
+// A fault the board shows at once; a position that passes is sent to the server a moment after
+// the last change (placing pieces one by one asks once, for the position the author stops at).
 function scheduleCheck() {
   clearTimeout(state.checkTimer);
-  state.checkTimer = setTimeout(check, 200);
+  const fault = localFault();
+  if (fault) {
+    state.checkSeq += 1; // an answer still on its way is for an earlier position
+    showCheck(false, fault);
+    return;
+  }
+  state.checkTimer = setTimeout(check, 300);
 }
 
 async function check() {
@@ -206,7 +359,10 @@ async function check() {
     return true;
   } catch (error) {
     if (seq !== state.checkSeq) return false;
-    showCheck(false, error.message || L.error);
+    // A refused position is an answer (the reason, in the reader's language); anything else
+    // (the network, the server) is a failure to ask.
+    const refused = error.status === 400 && error.data && error.data.error && error.data.error.code;
+    showCheck(false, refused ? error.message : L.error);
     return false;
   }
 }
