@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Final
@@ -264,7 +264,10 @@ class Position:
         black = _side_bit(turn)
         width = v.width
         grid: list[str] = [""] * (width * v.height)
-        for name, text in pieces.items():
+        # read as objects: a compiled loop would reject a value that is not a string with a
+        # TypeError before the check below could name it
+        entries: Iterable[tuple[object, object]] = pieces.items()
+        for name, text in entries:
             sq = _point(v, name)
             if not isinstance(text, str) or not _PIECE_TEXT.fullmatch(text):
                 raise EngineError(
