@@ -314,8 +314,9 @@ def legal_list_section(quick: bool) -> tuple[str, dict[str, float | None]]:
         parsed = Position.from_fen("xiangqi", fen)
 
         def generate_only(pos: Position = parsed) -> int:
-            pos._legal = None
-            return len(pos._gen_legal())
+            pos.push_pass()  # a pass and its take-back forget the computed moves
+            pos.pop_code()
+            return len(pos.legal_codes())
 
         gen_only = median_us(generate_only, runs)
         theirs = (

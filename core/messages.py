@@ -101,6 +101,8 @@ ENGINE_ZH: Final[Mapping[str, str]] = {
     "fen.too_many_on_board": "棋盘上有 {count} 个{piece}，一盘棋最多只有 {limit} 个",
     "fen.other_side_in_check": "不走棋的一方（{colour}）正被将军，或将帅照面",
     "position.bad_square": "{variant}的棋盘上没有“{name}”这个点",
+    "position.bad_side": "一方只能是 red（红方）或 black（黑方），不能是 {side!r}",
+    "position.bad_piece": "{square} 上的 {text!r} 不是 FEN 里的棋子字母",
     "move.not_string": "着法必须是文字",
     "move.iccs_shape": "ICCS 着法形如 h2e2（两次：列 a–k，行 0–9）",
     "move.same_point": "着法必须离开原来的点",

@@ -50,17 +50,6 @@ class PositionAnalysis:
     winner: str | None
 
 
-def _general_square(position: Position) -> str | None:
-    letter = "K" if position.turn == "red" else "k"
-    variant = position.variant
-    for file in variant.files:
-        for rank in range(variant.height):
-            square = f"{file}{rank}"
-            if position.piece_at(square) == letter:
-                return square
-    return None
-
-
 def _start_position(*, variant: str, fen: str | None, setup: str | None) -> Position:
     table = variant_get(name=variant)
     if fen is not None and setup is not None:
@@ -147,7 +136,7 @@ def position_analyse(
             key=lambda text: text.iccs,
         )
     )
-    check = position.is_check()
+    check_square = position.checked_general()
     return PositionAnalysis(
         variant=position.variant.name,
         start_fen=start_fen,
@@ -155,8 +144,8 @@ def position_analyse(
         turn=position.turn,
         played=played,
         legal_moves=legal,
-        check=check,
-        check_square=_general_square(position) if check else None,
+        check=check_square is not None,
+        check_square=check_square,
         termination=outcome.termination if outcome else None,
         winner=outcome.winner if outcome else None,
     )

@@ -67,6 +67,8 @@ MESSAGES: Final[Mapping[str, str]] = MappingProxyType(
         ),
         # -- points and moves
         "position.bad_square": "not a point of the {variant} board: {name!r}",
+        "position.bad_side": 'a side is "red" or "black", not {side!r}',
+        "position.bad_piece": "{text!r} on {square} is not a piece letter (K, r, +R…)",
         "move.not_string": "a move must be a string",
         "move.iccs_shape": "ICCS moves look like h2e2 (file a-k, rank 0-9, twice)",
         "move.same_point": "a move must change its point",

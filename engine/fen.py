@@ -78,7 +78,7 @@ def parse_fen(cls: type[Position], variant: Variant, fen: object) -> Position:
     pos.halfmove = halfmove
     pos.fullmove = fullmove
     other = pos.side ^ BLACK
-    if pos._attacked(pos.kings[other >> 5], pos.side):
+    if pos.attacked(pos.kings[other >> 5], pos.side):
         colour = "black" if other else "red"
         rank = pos.kings[other >> 5] // width
         raise InvalidFenError(fen, "fen.other_side_in_check", rank, colour=colour)

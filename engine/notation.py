@@ -173,11 +173,11 @@ def _tail(pos: Position, fr: int, to: int, kind: int, red: bool) -> tuple[str, i
 
 def _legal_int(pos: Position, move: Move) -> int:
     try:
-        m = pos._from_move(move)
+        m = pos.encode(move)
     except InvalidMoveError:
         raise IllegalMoveError(move.iccs(), pos.fen(), "move.off_board") from None
-    if m not in pos._gen_legal():
-        code, params = pos._why_illegal(m)
+    if m not in pos.legal_codes():
+        code, params = pos.illegal_reason(m)
         raise IllegalMoveError(move.iccs(), pos.fen(), code, **params)
     return m
 
@@ -207,7 +207,7 @@ def chinese(pos: Position, move: Move) -> str:
     direction, number = _tail(pos, fr, to, kind, red)
     text = head + direction + number_text(number, red)
 
-    changes, effect = pos._effects(m)
+    changes, effect = pos.effects(m)
     if effect == "defection":
         # The captor's old point now holds the defected piece.
         text += names[changes[0][2] & 15]
@@ -445,7 +445,7 @@ def parse_chinese(pos: Position, text: str) -> Move:
     wanted = (p.direction, p.number)
     matches = [
         m
-        for m in pos._gen_legal()
+        for m in pos.legal_codes()
         if m >> 8 in pieces and _tail(pos, m >> 8, m & 255, p.kind, red) == wanted
     ]
     if not matches:
@@ -456,12 +456,12 @@ def parse_chinese(pos: Position, text: str) -> Move:
         if defecting:
             matches = defecting
     if len(matches) > 1:
-        candidates = sorted(pos._to_move(m).iccs() for m in matches)
+        candidates = sorted(pos.decode(m).iccs() for m in matches)
         raise AmbiguousMoveError(text, pos.fen(), candidates)
     m = matches[0]
     if p.suffix is not None:
         defected = _defects_as(pos, m)
-        iccs = pos._to_move(m).iccs()
+        iccs = pos.decode(m).iccs()
         if defected is None:
             raise IllegalMoveError(
                 text,
@@ -480,12 +480,12 @@ def parse_chinese(pos: Position, text: str) -> Move:
                 defected=ENGLISH_NAME[defected],
                 piece=ENGLISH_NAME[p.suffix],
             )
-    return pos._to_move(m)
+    return pos.decode(m)
 
 
 def _defects_as(pos: Position, m: int) -> int | None:
     """The type of the piece that defects on the legal move ``m``, if any."""
-    changes, effect = pos._effects(m)
+    changes, effect = pos.effects(m)
     return changes[0][2] & 15 if effect == "defection" else None
 
 
@@ -502,8 +502,8 @@ def _why_no_match(
     if len(targets) == 1:
         fr, to = targets[0]
         m = fr << 8 | to
-        code, params = pos._why_illegal(m)
-        return code, {**params, "move": pos._to_move(m).iccs()}
+        code, params = pos.illegal_reason(m)
+        return code, {**params, "move": pos.decode(m).iccs()}
     where = ", ".join(sorted(pos.square_name(sq) for sq in pieces))
     tail = p.direction + number_text(p.number, red)
     return "notation.no_match", {"piece": ENGLISH_NAME[p.kind], "squares": where, "tail": tail}

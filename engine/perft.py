@@ -7,12 +7,12 @@ from engine.position import Position
 
 
 def _perft(pos: Position, depth: int) -> int:
-    moves = pos._gen_legal()
+    moves = pos.legal_codes()
     if depth == 1:
         return len(moves)
     total = 0
-    push = pos._push
-    pop = pos._pop
+    push = pos.push_code
+    pop = pos.pop_code
     for m in moves:
         push(m)
         total += _perft(pos, depth - 1)
@@ -34,8 +34,8 @@ def divide(pos: Position, depth: int) -> dict[str, int]:
     if depth < 1:
         raise EngineError("perft.depth", {"limit": 1})
     result = {}
-    for m in list(pos._gen_legal()):
-        pos._push(m)
-        result[pos._to_move(m).iccs()] = perft(pos, depth - 1)
-        pos._pop()
+    for m in list(pos.legal_codes()):
+        pos.push_code(m)
+        result[pos.decode(m).iccs()] = perft(pos, depth - 1)
+        pos.pop_code()
     return result

@@ -2,14 +2,16 @@
 
 Board values are small ints: the piece type in the low four bits (see
 ``engine.variants``), ``TURNCOAT`` for xinban's turncoat pieces and ``BLACK``
-for Black's pieces; 0 is an empty point. Internally a move is the int
+for Black's pieces; 0 is an empty point. A point is the int
+``rank * width + file``. Inside the engine a move is the int (its *code*)
 ``from_point << 8 | to_point``; the public API wraps it in ``Move``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Final
@@ -76,8 +78,57 @@ def _variant_tables(variant: Variant) -> tuple[tuple[frozenset[int], frozenset[i
     """Each side's missile base points, and whether the variant has fighters."""
     bases: list[set[int]] = [set(), set()]
     for f, r in variant.base_points:
-        bases[0 if r < 5 else 1].add(r * variant.width + f)
+        bases[0 if r < variant.height // 2 else 1].add(r * variant.width + f)
     return (frozenset(bases[0]), frozenset(bases[1])), FIGHTER in variant.piece_types
+
+
+def _point(variant: Variant, name: object) -> int:
+    """The int point of a name such as ``e0`` on the board of ``variant``."""
+    if (
+        not isinstance(name, str)
+        or len(name) != 2
+        or name[0] not in FILES[: variant.width]
+        or not name[1].isdigit()
+        or not name[1].isascii()
+        or int(name[1]) >= variant.height
+    ):
+        raise EngineError("position.bad_square", {"variant": variant.name, "name": name})
+    return int(name[1]) * variant.width + FILES.index(name[0])
+
+
+def _side_bit(side: object) -> int:
+    """0 for ``"red"``, ``BLACK`` for ``"black"``."""
+    if side == "red":
+        return 0
+    if side == "black":
+        return BLACK
+    raise EngineError("position.bad_side", {"side": side})
+
+
+def _board_field(cells: list[str], width: int, height: int) -> str:
+    """The board field of a FEN from each point's letter(s) ("" when empty),
+    the top rank first."""
+    rows = []
+    for rank in range(height - 1, -1, -1):
+        row = ""
+        empty = 0
+        for f in range(width):
+            text = cells[rank * width + f]
+            if text:
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += text
+            else:
+                empty += 1
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    return "/".join(rows)
+
+
+# what a FEN writes for one piece: a letter, a turncoat's with its '+' before it
+_PIECE_TEXT: Final = re.compile(r"\+?[A-Za-z]")
 
 
 class LegalMoves:
@@ -92,12 +143,12 @@ class LegalMoves:
 
     def _moves(self) -> set[Move]:
         if self._set is None:
-            to_move = self._pos._to_move
+            to_move = self._pos.decode
             self._set = {to_move(m) for m in self._ints}
         return self._set
 
     def __iter__(self) -> Iterator[Move]:
-        to_move = self._pos._to_move
+        to_move = self._pos.decode
         return (to_move(m) for m in self._ints)
 
     def __len__(self) -> int:
@@ -114,7 +165,29 @@ class LegalMoves:
 
 
 class Position:
-    """A position of one variant, with the moves that led to it."""
+    """A position of one variant, with the moves that led to it.
+
+    The public surface has two layers. For callers (the apps, lessons, the
+    command line): FEN in and out (``from_fen``, ``from_pieces``, ``fen``),
+    points by name (``pieces``, ``piece_at``, ``king``, ``checkers``,
+    ``checked_general``), ``Move`` objects (``legal_moves``, ``push``, ``pop``,
+    ``move_effect``) and the outcome. For the engine's own hot loops (perft,
+    the prover, the playing engine), the same operations on int points and
+    move codes, without building ``Move`` objects: ``legal_codes``,
+    ``pseudo_codes``, ``is_legal_code``, ``push_code``, ``pop_code``,
+    ``effects``, ``attacked``, ``attackers``, ``lines_and_legs``, ``encode``
+    and ``decode``.
+
+    The data attributes are public for speed and read-only by contract:
+    ``board`` (point -> value), ``occupied`` (each side's points), ``kings``
+    (each side's general's point), ``side`` (0 or ``BLACK``), ``hash``,
+    ``halfmove``, ``fullmove``, and the variant's table unpacked for the move
+    generator (``has_fighters``, ``untouchable``, ``colliding``,
+    ``dead_types``). Only ``Position``'s own methods change them (a search
+    may write ``board`` between ``effects`` and putting the points back, as
+    ``legal_codes`` does). Everything starting with ``_`` is private to this
+    module.
+    """
 
     def __init__(
         self,
@@ -126,6 +199,7 @@ class Position:
         self.variant = variant
         self.g: Geometry = geometry(variant.width)
         self.width = variant.width
+        self.height = variant.height
         self.board = board
         self.side = 0 if red_to_move else BLACK
         self.halfmove = 0
@@ -151,10 +225,12 @@ class Position:
         self._legal: list[int] | None = None
         self._dead_general = False
         # the variant table, unpacked once for the move generator
-        self._bases, self._has_fighters = _variant_tables(variant)
-        self._untouchable = variant.untouchable_by_general
-        self._colliding = variant.colliding_types
-        self._dead_types = variant.dead_general_types
+        self._bases, has_fighters = _variant_tables(variant)
+        self.has_fighters: Final = has_fighters
+        # piece types the general may never move onto, that collide, that give a dead general
+        self.untouchable: Final = variant.untouchable_by_general
+        self.colliding: Final = variant.colliding_types
+        self.dead_types: Final = variant.dead_general_types
 
     # ------------------------------------------------------------------
     # construction and FEN
@@ -170,26 +246,54 @@ class Position:
         # compiled module would reject a non-string argument with a TypeError first
         return parse_fen(cls, find_variant(variant), fen)
 
+    @classmethod
+    def from_pieces(
+        cls,
+        variant: str | Variant,
+        pieces: Mapping[str, str],
+        turn: object = "red",
+        halfmove: int = 0,
+        fullmove: int = 1,
+    ) -> Position:
+        """The position with ``pieces`` (point name -> FEN letter(s), as
+        ``pieces()`` gives them: ``K``, ``+r``) and ``turn`` to move, without
+        moves played. It is checked as a FEN is (``InvalidFenError``); a
+        point or piece that is no such thing raises ``position.bad_square``
+        or ``position.bad_piece``."""
+        v = find_variant(variant)
+        black = _side_bit(turn)
+        width = v.width
+        grid: list[str] = [""] * (width * v.height)
+        # read as objects: a compiled loop would reject a value that is not a string with a
+        # TypeError before the check below could name it
+        entries: Iterable[tuple[object, object]] = pieces.items()
+        for name, text in entries:
+            sq = _point(v, name)
+            if not isinstance(text, str) or not _PIECE_TEXT.fullmatch(text):
+                raise EngineError(
+                    "position.bad_piece", {"variant": v.name, "square": name, "text": text}
+                )
+            grid[sq] = text
+        board = _board_field(grid, width, v.height)
+        side = "b" if black else "w"
+        return parse_fen(cls, v, f"{board} {side} - - {halfmove} {fullmove}")
+
+    def with_turn(self, side: object) -> Position:
+        """A new position with the same pieces and move counters and ``side``
+        (``"red"`` or ``"black"``) to move, without the moves that led here.
+        It is not checked: the side not to move may stand in check (a lesson
+        asks what attacks a general that way). A search's null move is
+        ``push_pass``."""
+        other = Position(self.variant, list(self.board), _side_bit(side) == 0)
+        other.halfmove = self.halfmove
+        other.fullmove = self.fullmove
+        return other
+
     def fen(self) -> str:
-        w = self.width
-        rows = []
-        for rank in range(9, -1, -1):
-            row = ""
-            empty = 0
-            for f in range(w):
-                v = self.board[rank * w + f]
-                if v:
-                    if empty:
-                        row += str(empty)
-                        empty = 0
-                    row += letter(v)
-                else:
-                    empty += 1
-            if empty:
-                row += str(empty)
-            rows.append(row)
+        cells = [letter(v) if v else "" for v in self.board]
+        board = _board_field(cells, self.width, self.height)
         side = "b" if self.side else "w"
-        return f"{'/'.join(rows)} {side} - - {self.halfmove} {self.fullmove}"
+        return f"{board} {side} - - {self.halfmove} {self.fullmove}"
 
     def board_fen(self) -> str:
         return self.fen().split(" ")[0]
@@ -231,15 +335,7 @@ class Position:
 
     def square(self, name: object) -> int:
         """The int point of a name such as ``e0``."""
-        if (
-            not isinstance(name, str)
-            or len(name) != 2
-            or name[0] not in FILES[: self.width]
-            or not name[1].isdigit()
-            or not name[1].isascii()
-        ):
-            raise EngineError("position.bad_square", {"variant": self.variant.name, "name": name})
-        return int(name[1]) * self.width + FILES.index(name[0])
+        return _point(self.variant, name)
 
     def square_name(self, sq: int) -> str:
         return FILES[sq % self.width] + str(sq // self.width)
@@ -252,18 +348,39 @@ class Position:
         """Every occupied point and its FEN letter(s)."""
         return {self.square_name(sq): letter(v) for sq, v in enumerate(self.board) if v}
 
-    def _to_move(self, m: int) -> Move:
+    def king(self, side: object) -> str | None:
+        """The point of the general of ``side`` (``"red"`` or ``"black"``),
+        or ``None`` if it has none on the board."""
+        bit = _side_bit(side)
+        sq = self.kings[bit >> 5]
+        if sq < 0 or self.board[sq] & _MASK != KING | bit:
+            return None
+        return self.square_name(sq)
+
+    def checked_general(self) -> str | None:
+        """The point of the side to move's general when it is in check
+        (facing generals count), else ``None``."""
+        sq = self.kings[self.side >> 5]
+        if sq < 0 or not self.attacked(sq, self.side ^ BLACK):
+            return None
+        return self.square_name(sq)
+
+    def decode(self, m: int) -> Move:
+        """The ``Move`` of a move code."""
         w = self.width
         fr, to = m >> 8, m & 255
         return Move(fr % w, fr // w, to % w, to // w)
 
-    def _from_move(self, move: Move) -> int:
+    def encode(self, move: Move) -> int:
+        """The move code of a ``Move`` (``InvalidMoveError`` off the board);
+        it need not be legal."""
         w = self.width
+        h = self.height
         if not (
             0 <= move.from_file < w
             and 0 <= move.to_file < w
-            and 0 <= move.from_rank < 10
-            and 0 <= move.to_rank < 10
+            and 0 <= move.from_rank < h
+            and 0 <= move.to_rank < h
         ):
             raise InvalidMoveError(move.iccs(), "move.off_board", self.fen())
         return (move.from_rank * w + move.from_file) << 8 | (move.to_rank * w + move.to_file)
@@ -271,8 +388,9 @@ class Position:
     # ------------------------------------------------------------------
     # attacks
 
-    def _attacked(self, sq: int, enemy: int) -> bool:
-        """Could a piece of colour ``enemy`` (0 or BLACK) move onto ``sq``?"""
+    def attacked(self, sq: int, enemy: int) -> bool:
+        """Could a piece of colour ``enemy`` (0 or BLACK) move onto ``sq``
+        by its movement rules (the general along the file counts)?"""
         b = self.board
         g = self.g
         rook = CHARIOT | enemy
@@ -300,7 +418,7 @@ class Position:
         for s in g.soldier_attackers[enemy >> 5][sq]:
             if b[s] & _MASK == soldier:
                 return True
-        if self._has_fighters:
+        if self.has_fighters:
             fighter = FIGHTER | enemy
             for f, l1, l2 in g.fighter_attackers[sq]:
                 if b[f] & _MASK == fighter and not (b[l1] and b[l2]):
@@ -308,7 +426,7 @@ class Position:
         return False
 
     def _attacked_through(self, sq: int, enemy: int, points: tuple[int, ...]) -> bool:
-        """Like ``_attacked``, but only for attacks that pass through or
+        """Like ``attacked``, but only for attacks that pass through or
         start from ``points`` (enough after a move that changed just those
         points and left the general where it was)."""
         b = self.board
@@ -338,7 +456,7 @@ class Position:
         for h, leg in g.horse_attackers[sq]:
             if leg in points and b[h] & _MASK == horse and not b[leg]:
                 return True
-        if self._has_fighters:
+        if self.has_fighters:
             fighter = FIGHTER | enemy
             for f, l1, l2 in g.fighter_attackers[sq]:
                 if (
@@ -349,8 +467,8 @@ class Position:
                     return True
         return False
 
-    def _checkers(self, sq: int, enemy: int) -> list[int]:
-        """Every enemy point that attacks ``sq``."""
+    def attackers(self, sq: int, enemy: int) -> list[int]:
+        """Every point of colour ``enemy`` (0 or BLACK) that attacks ``sq``."""
         b = self.board
         g = self.g
         found = []
@@ -373,7 +491,7 @@ class Position:
         for s in g.soldier_attackers[enemy >> 5][sq]:
             if b[s] & _MASK == SOLDIER | enemy:
                 found.append(s)
-        if self._has_fighters:
+        if self.has_fighters:
             for f, l1, l2 in g.fighter_attackers[sq]:
                 if b[f] & _MASK == FIGHTER | enemy and not (b[l1] and b[l2]):
                     found.append(f)
@@ -382,18 +500,19 @@ class Position:
     def is_check(self) -> bool:
         """Is the side to move in check (facing generals count)?"""
         ci = self.side >> 5
-        return self._attacked(self.kings[ci], self.side ^ BLACK)
+        return self.attacked(self.kings[ci], self.side ^ BLACK)
 
     def checkers(self) -> list[str]:
         """The points of the pieces giving check to the side to move."""
         ci = self.side >> 5
-        return [self.square_name(s) for s in self._checkers(self.kings[ci], self.side ^ BLACK)]
+        return [self.square_name(s) for s in self.attackers(self.kings[ci], self.side ^ BLACK)]
 
     # ------------------------------------------------------------------
     # move generation
 
-    def _pseudo(self) -> list[int]:
-        """Every move of the side to move by the movement rules alone."""
+    def pseudo_codes(self) -> list[int]:
+        """The move codes of every move of the side to move by the movement
+        rules alone (legal or not)."""
         b = self.board
         g = self.g
         own = self.side
@@ -452,7 +571,7 @@ class Position:
             elif t == KING:
                 for to in g.king_moves[ci][fr]:
                     q = b[to]
-                    if not q or (q & BLACK != own and q & 15 not in self._untouchable):
+                    if not q or (q & BLACK != own and q & 15 not in self.untouchable):
                         moves.append(base | to)
             elif t == FIGHTER:
                 for to, l1, l2 in g.fighter_moves[fr]:
@@ -462,8 +581,9 @@ class Position:
                             moves.append(base | to)
         return moves
 
-    def _effects(self, m: int) -> tuple[list[Change], str]:
-        """The point changes a pseudo-legal move makes, and its kind."""
+    def effects(self, m: int) -> tuple[list[Change], str]:
+        """The point changes (point, value before, value after) a pseudo-legal
+        move code makes, and its kind (``MoveEffect.kind``)."""
         b = self.board
         fr, to = m >> 8, m & 255
         p = b[fr]
@@ -473,7 +593,7 @@ class Position:
         v = self.variant
         t = p & 15
         ct = cap & 15
-        colliding = self._colliding
+        colliding = self.colliding
         if colliding and (ct in colliding or t in colliding):
             if t not in colliding and t in v.collision_survivors:
                 return [(fr, p, 0), (to, cap, p)], "cannon_takes_missile"
@@ -519,7 +639,7 @@ class Position:
         """Is the mover's general out of check once ``changes`` are made?"""
         ksq = self._king_after(changes, own)
         self._apply(changes)
-        safe = not self._attacked(ksq, own ^ BLACK)
+        safe = not self.attacked(ksq, own ^ BLACK)
         self._revert(changes)
         return safe
 
@@ -527,7 +647,7 @@ class Position:
         """Does the piece on ``piece_sq`` check the enemy general after ``changes``?"""
         enemy_king = self.kings[(own >> 5) ^ 1]
         self._apply(changes)
-        hit = piece_sq in self._checkers(enemy_king, own)
+        hit = piece_sq in self.attackers(enemy_king, own)
         self._revert(changes)
         return hit
 
@@ -547,19 +667,60 @@ class Position:
             for h, leg in g.horse_attackers[ksq]:
                 if h == c:
                     points.add(leg)
-            if self._has_fighters:
+            if self.has_fighters:
                 for f, l1, l2 in g.fighter_attackers[ksq]:
                     if f == c:
                         points.add(l1)
                         points.add(l2)
         return points
 
-    def _is_legal(self, m: int) -> bool:
-        changes, _ = self._effects(m)
+    def lines_and_legs(
+        self, sq: int, by: int, general: bool = False
+    ) -> tuple[list[int], list[int], set[int]]:
+        """How the pieces of colour ``by`` (0 or BLACK) bear on ``sq``, the
+        scan behind pins and discovered checks: for each of the four rays of
+        ``sq`` (``Geometry.rays``) the index of the farthest chariot, missile
+        or cannon of ``by`` on it (and of ``by``'s general on the file, with
+        ``general``), -1 when there is none; the same for cannons alone; and
+        the legs of every horse and fighter of ``by`` that stands where it
+        attacks ``sq`` from, whatever stands on its legs now."""
+        b = self.board
+        g = self.g
+        line = [-1, -1, -1, -1]
+        cannons = [-1, -1, -1, -1]
+        for d, ray in enumerate(g.rays[sq]):
+            for i, s in enumerate(ray):
+                q = b[s]
+                if q and q & BLACK == by:
+                    t = q & 15
+                    if t in (CHARIOT, MISSILE, CANNON):
+                        line[d] = i
+                        if t == CANNON:
+                            cannons[d] = i
+                    elif t == KING and general and d < 2:
+                        line[d] = i
+        legs: set[int] = set()
+        horse = HORSE | by
+        for h, leg in g.horse_attackers[sq]:
+            if b[h] & _MASK == horse:
+                legs.add(leg)
+        if self.has_fighters:
+            fighter = FIGHTER | by
+            for f, l1, l2 in g.fighter_attackers[sq]:
+                if b[f] & _MASK == fighter:
+                    legs.add(l1)
+                    legs.add(l2)
+        return line, cannons, legs
+
+    def is_legal_code(self, m: int) -> bool:
+        """Is the pseudo-legal move code ``m`` legal (the mover's general
+        safe after it)? ``legal_codes`` answers for any code."""
+        changes, _ = self.effects(m)
         return self._safe_after(changes, self.side)
 
-    def _gen_legal(self) -> list[int]:
-        """The legal moves as ints, computed once per position."""
+    def legal_codes(self) -> list[int]:
+        """The move codes of the legal moves, computed once per position; the
+        list must not be changed."""
         if self._legal is not None:
             return self._legal
         own = self.side
@@ -567,22 +728,22 @@ class Position:
         enemy = own ^ BLACK
         ksq = self.kings[ci]
         b = self.board
-        pseudo = self._pseudo()
+        pseudo = self.pseudo_codes()
         self._dead_general = False
-        checkers = self._checkers(ksq, enemy)
+        checkers = self.attackers(ksq, enemy)
         if checkers:
             # Only a general move, or a move onto or off a point that one of
             # the checks runs through, can answer a check.
             relevant = self._check_points(ksq, checkers)
-            is_legal = self._is_legal
+            is_legal = self.is_legal_code
             legal = [
                 m
                 for m in pseudo
                 if (m >> 8 == ksq or m >> 8 in relevant or m & 255 in relevant) and is_legal(m)
             ]
-            if self._dead_types:
+            if self.dead_types:
                 palace = self.g.palace[ci]
-                if any(c in palace and b[c] & 15 in self._dead_types for c in checkers) and not any(
+                if any(c in palace and b[c] & 15 in self.dead_types for c in checkers) and not any(
                     m >> 8 == ksq for m in legal
                 ):
                     self._dead_general = True
@@ -591,29 +752,13 @@ class Position:
             return legal
         # Not in check: only moves touching a line or leg that leads to the
         # general can expose it; everything else is legal as generated.
-        g = self.g
-        sensitive: set[int] = set()
-        for d, ray in enumerate(g.rays[ksq]):
-            for s in ray:
-                q = b[s]
-                if q and q & BLACK == enemy:
-                    qt = q & 15
-                    if qt in (CHARIOT, CANNON, MISSILE) or qt == KING and d < 2:
-                        sensitive.update(ray)
-                        break
-        horse = HORSE | enemy
-        for h, leg in g.horse_attackers[ksq]:
-            if b[h] & _MASK == horse:
-                sensitive.add(leg)
-        if self._has_fighters:
-            fighter = FIGHTER | enemy
-            for f, l1, l2 in g.fighter_attackers[ksq]:
-                if b[f] & _MASK == fighter:
-                    sensitive.add(l1)
-                    sensitive.add(l2)
+        line, _, sensitive = self.lines_and_legs(ksq, enemy, True)
+        for d, ray in enumerate(self.g.rays[ksq]):
+            if line[d] >= 0:
+                sensitive.update(ray)
         legal = []
-        is_legal = self._is_legal
-        effects = self._effects
+        is_legal = self.is_legal_code
+        effects = self.effects
         through = self._attacked_through
         for m in pseudo:
             fr = m >> 8
@@ -637,22 +782,28 @@ class Position:
         self._legal = legal
         return legal
 
+    def cached_legal(self) -> list[int] | None:
+        """``legal_codes()`` if it has already been computed for this
+        position, else ``None`` (nothing is computed)."""
+        return self._legal
+
     @property
     def legal_moves(self) -> LegalMoves:
-        return LegalMoves(self, self._gen_legal())
+        return LegalMoves(self, self.legal_codes())
 
     def is_legal(self, move: Move) -> bool:
         try:
-            m = self._from_move(move)
+            m = self.encode(move)
         except InvalidMoveError:
             return False
-        return m in self._gen_legal()
+        return m in self.legal_codes()
 
     # ------------------------------------------------------------------
     # make / unmake
 
-    def _push(self, m: int) -> None:
-        changes, _ = self._effects(m)
+    def push_code(self, m: int) -> None:
+        """Play the move code ``m``, which must be legal (not checked)."""
+        changes, _ = self.effects(m)
         self._stack.append((m, changes, self.halfmove, self.hash, (self.kings[0], self.kings[1])))
         b = self.board
         capture = bool(b[m & 255])
@@ -675,7 +826,9 @@ class Position:
         self.hash = h ^ ZOBRIST_BLACK
         self._legal = None
 
-    def _pop(self) -> int:
+    def pop_code(self) -> int:
+        """Take back the last move (or pass) and return its code (0 for a
+        pass); there must be one."""
         m, changes, halfmove, h, kings = self._stack.pop()
         b = self.board
         occ = self.occupied
@@ -696,17 +849,17 @@ class Position:
 
     def push(self, move: Move) -> None:
         """Play a legal move (raises ``IllegalMoveError`` otherwise)."""
-        m = self._from_move(move)
-        if m not in self._gen_legal():
-            code, params = self._why_illegal(m)
+        m = self.encode(move)
+        if m not in self.legal_codes():
+            code, params = self.illegal_reason(m)
             raise IllegalMoveError(move.iccs(), self.fen(), code, **params)
-        self._push(m)
+        self.push_code(m)
 
     def pop(self) -> Move:
         """Take back the last move."""
         if not self._stack:
             raise IndexError("pop from a position with no moves played")
-        return self._to_move(self._pop())
+        return self.decode(self.pop_code())
 
     def push_pass(self) -> None:
         """Hand the move to the other side without moving: a search's null
@@ -734,7 +887,7 @@ class Position:
         if s and s.isascii() and len(s.replace("-", "")) == 4 and s[0].isalpha():
             move = Move.from_iccs(s)
             if not self.is_legal(move):
-                code, params = self._why_illegal(self._from_move(move))
+                code, params = self.illegal_reason(self.encode(move))
                 raise IllegalMoveError(text, self.fen(), code, **params)
             return move
         from engine.notation import parse_chinese
@@ -749,11 +902,11 @@ class Position:
 
     def move_effect(self, move: Move) -> MoveEffect:
         """What a legal move does: capture, collision, defection…"""
-        m = self._from_move(move)
-        if m not in self._gen_legal():
-            code, params = self._why_illegal(m)
+        m = self.encode(move)
+        if m not in self.legal_codes():
+            code, params = self.illegal_reason(m)
             raise IllegalMoveError(move.iccs(), self.fen(), code, **params)
-        changes, kind = self._effects(m)
+        changes, kind = self.effects(m)
         cap = self.board[m & 255]
         captured = letter(cap) if cap else None
         defected = None
@@ -763,13 +916,27 @@ class Position:
 
     @property
     def move_stack(self) -> list[Move]:
-        return [self._to_move(rec[0]) for rec in self._stack]
+        return [self.decode(rec[0]) for rec in self._stack]
 
     def ply_count(self) -> int:
         return len(self._stack)
 
-    def _why_illegal(self, m: int) -> tuple[str, dict[str, object]]:
-        """Why the move ``m`` is not legal: an error code and its params."""
+    def last_code(self) -> int:
+        """The code of the last move played (0 after a pass or before any move)."""
+        return self._stack[-1][0] if self._stack else 0
+
+    def last_changes(self) -> list[Change]:
+        """The point changes (point, before, after) of the last move played
+        (empty after a pass or before any move); the list must not be changed."""
+        return self._stack[-1][1] if self._stack else []
+
+    def hash_history(self) -> list[int]:
+        """The hash of every position of the game, from the first to the
+        current one (the last)."""
+        return [record[3] for record in self._stack] + [self.hash]
+
+    def illegal_reason(self, m: int) -> tuple[str, dict[str, object]]:
+        """Why the move code ``m`` is not legal: an error code and its params."""
         fr, to = m >> 8, m & 255
         if fr >= len(self.board) or to >= len(self.board):
             return "move.off_board", {}
@@ -779,9 +946,9 @@ class Position:
             return "move.no_piece", {"square": name_fr}
         if p & BLACK != self.side:
             return "move.not_your_piece", {"square": name_fr}
-        if m not in self._pseudo():
+        if m not in self.pseudo_codes():
             cap = self.board[to]
-            if p & 15 == KING and cap and cap & 15 in self._untouchable:
+            if p & 15 == KING and cap and cap & 15 in self.untouchable:
                 return "move.general_onto_missile", {}
             return "move.cannot_reach", {
                 "piece": ENGLISH_NAME[p & 15],
@@ -798,12 +965,12 @@ class Position:
     # outcome
 
     def is_dead_general(self) -> bool:
-        self._gen_legal()
+        self.legal_codes()
         return self._dead_general
 
     def status(self) -> str:
         """checkmate | stalemate | dead_general | ongoing, for the side to move."""
-        if self._gen_legal():
+        if self.legal_codes():
             return "ongoing"
         if self._dead_general:
             return "dead_general"

@@ -69,7 +69,7 @@ def outcome(pos: Position) -> Outcome | None:
 
 def hash_history(pos: Position) -> list[int]:
     """The hash of every position of the game, the current one last."""
-    return [record[3] for record in pos._stack] + [pos.hash]
+    return pos.hash_history()
 
 
 def repetition_span(pos: Position) -> int | None:
@@ -86,11 +86,11 @@ def repetition_span(pos: Position) -> int | None:
 def ply_flags(pos: Position, span: int) -> list[tuple[bool, bool]]:
     """For each of the last ``span`` plies, (gave check, chased)."""
     replay = pos.copy()
-    undone = [replay._pop() for _ in range(span)]
+    undone = [replay.pop_code() for _ in range(span)]
     flags = []
     for m in reversed(undone):
         chased = _chases(replay, m)
-        replay._push(m)
+        replay.push_code(m)
         flags.append((replay.is_check(), chased))
     return flags
 
@@ -119,8 +119,8 @@ def repetition_outcome(pos: Position) -> Outcome | None:
             return Outcome("perpetual_chase", _other(chaser))
     if pos.variant.repetition_rule == "forced_variation":
         before = pos.copy()
-        before._pop()
-        if len(before._gen_legal()) > 1:
+        before.pop_code()
+        if len(before.legal_codes()) > 1:
             return Outcome("forced_variation", pos.turn)
     return Outcome("repetition", None)
 
@@ -134,12 +134,12 @@ def _attack_pairs(pos: Position, colour_bit: int) -> set[tuple[int, int]]:
     that stands while the other side answers a check is not new."""
     flipped = pos.side != colour_bit
     if flipped:
-        pos.side ^= BLACK
+        pos.push_pass()
     try:
         b = pos.board
         self_destructs = pos.variant.base_self_destruct
         pairs = set()
-        for m in pos._pseudo():
+        for m in pos.pseudo_codes():
             fr, to = m >> 8, m & 255
             target = b[to]
             if target and b[fr] & 15 not in (KING, SOLDIER) and target & 15 != KING:
@@ -147,27 +147,27 @@ def _attack_pairs(pos: Position, colour_bit: int) -> set[tuple[int, int]]:
                     self_destructs
                     and b[fr] & 15 == MISSILE
                     and target & 15 == MISSILE
-                    and pos._effects(m)[1] == "self_destruct"
+                    and pos.effects(m)[1] == "self_destruct"
                 ):
                     continue  # base to base: the attacker alone would vanish
                 pairs.add((fr, to))
         return pairs
     finally:
         if flipped:
-            pos.side ^= BLACK
+            pos.pop_code()
 
 
 def _protected(pos: Position, attacker: int, target: int) -> bool:
     """After ``attacker`` takes ``target`` (the attacker's side to move), can
     the other side legally recapture on that point?"""
     m = attacker << 8 | target
-    if pos._effects(m)[1] == "collision":
+    if pos.effects(m)[1] == "collision":
         return True  # a trade (docs/rules.md §8.4, chase with missiles): the target counts as protected
-    pos._push(m)
+    pos.push_code(m)
     try:
-        return any(m & 255 == target for m in pos._gen_legal())
+        return any(m & 255 == target for m in pos.legal_codes())
     finally:
-        pos._pop()
+        pos.pop_code()
 
 
 def _chases(pos: Position, m: int) -> bool:
@@ -177,7 +177,7 @@ def _chases(pos: Position, m: int) -> bool:
     mover = pos.side
     fr, to = m >> 8, m & 255
     before = {(to if a == fr else a, t) for a, t in _attack_pairs(pos, mover)}
-    pos._push(m)
+    pos.push_code(m)
     try:
         after = _attack_pairs(pos, mover)
         fresh = after - before
@@ -189,18 +189,16 @@ def _chases(pos: Position, m: int) -> bool:
             target_value = CHASE_VALUE.get(b[t] & 15, 0.0)
             if target_value > attacker_value:
                 return True
-            pos.side ^= BLACK
-            pos._legal = None
+            pos.push_pass()
             try:
                 protected = _protected(pos, a, t)
             finally:
-                pos.side ^= BLACK
-                pos._legal = None
+                pos.pop_code()
             if not protected:
                 return True
         return False
     finally:
-        pos._pop()
+        pos.pop_code()
 
 
 def attack_power(pos: Position, colour: str) -> int:

@@ -30,10 +30,7 @@ def game_position(game: Game) -> Position:
 
 def check_point(pos: Position) -> str | None:
     """The point of the general in check, if the side to move is in check."""
-    if not pos.is_check():
-        return None
-    general = "K" if pos.turn == "red" else "k"
-    return next((p for p, letter in pos.pieces().items() if letter == general), None)
+    return pos.checked_general()
 
 
 def setup_pending_side(game: Game) -> str | None:

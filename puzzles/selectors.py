@@ -97,10 +97,7 @@ class PuzzleOpening:
 
 def puzzle_opening(*, puzzle: Puzzle) -> PuzzleOpening:
     position = Position.from_fen(puzzle.variant, puzzle.fen)
-    check = None
-    if position.is_check():
-        check = position.square_name(position.kings[0 if position.turn == "red" else 1])
-    return PuzzleOpening(sorted(m.iccs() for m in position.legal_moves), check)
+    return PuzzleOpening(sorted(m.iccs() for m in position.legal_moves), position.checked_general())
 
 
 def puzzle_solution(*, puzzle: Puzzle) -> dict[str, Any] | None:

@@ -149,11 +149,11 @@ def derive_themes(
     last_attacker_value = 0.0
     for ply, text in enumerate(main_line):
         move = Move.from_iccs(text)
-        m = position._from_move(move)
+        m = position.encode(move)
         attacking = ply % 2 == 0
         piece = position.board[m >> 8]
         target = position.board[m & 255]
-        _changes, kind = position._effects(m)
+        _changes, kind = position.effects(m)
         if attacking:
             kind_type = piece & TYPE_MASK
             if kind == "defection":
@@ -174,8 +174,8 @@ def derive_themes(
             if not gives_check:
                 all_checks = False
             if ply + 1 == len(main_line) and position.status() == "checkmate":
-                checkers = position._checkers(position.kings[position.side >> 5], attacker_bit)
-                if any(position.board[sq] & TYPE_MASK == CANNON for sq in checkers):
+                checkers = position.checkers()
+                if any(position.board[position.square(p)] & TYPE_MASK == CANNON for p in checkers):
                     themes.add("cannon_screen")
             last_attacker_to = m & 255
             last_attacker_value = VALUE[_letter(piece)] - captured_value

@@ -1,10 +1,10 @@
 """The search's fast path into ``Position``.
 
 The search plays hundreds of thousands of moves, so it works on the
-position's int moves and its make/unmake directly rather than through
-``Move`` objects. Every use of ``Position``'s internals by the playing
-engine is in this one module; the rest of ``engine.play`` calls these
-functions.
+position's move codes (``Position.legal_codes``, ``push_code``,
+``pop_code``, ``effects``) rather than through ``Move`` objects. The
+playing engine reaches the position's int layer only through this module;
+the rest of ``engine.play`` calls these functions.
 """
 
 from __future__ import annotations
@@ -44,17 +44,17 @@ __all__ = [
 
 def legal(pos: Position) -> list[int]:
     """The legal moves as ints (computed once per position)."""
-    return pos._gen_legal()
+    return pos.legal_codes()
 
 
 def push(pos: Position, m: int) -> None:
     """Play the legal int move ``m``."""
-    pos._push(m)
+    pos.push_code(m)
 
 
 def pop(pos: Position) -> None:
     """Take back the last move (or pass)."""
-    pos._pop()
+    pos.pop_code()
 
 
 def push_null(pos: Position) -> None:
@@ -74,21 +74,21 @@ def has_pieces(pos: Position) -> bool:
 
 def last_changes(pos: Position) -> list[Change]:
     """The point changes (point, before, after) of the last move played."""
-    return pos._stack[-1][1]
+    return pos.last_changes()
 
 
 def to_int(pos: Position, iccs: str) -> int:
     from engine.move import Move
 
-    return pos._from_move(Move.from_iccs(iccs))
+    return pos.encode(Move.from_iccs(iccs))
 
 
 def from_int(pos: Position, m: int) -> str:
-    return pos._to_move(m).iccs()
+    return pos.decode(m).iccs()
 
 
 def effects(pos: Position, m: int) -> tuple[list[Change], str]:
-    return pos._effects(m)
+    return pos.effects(m)
 
 
 def captures(pos: Position) -> list[int]:
@@ -157,7 +157,7 @@ def captures(pos: Position) -> list[int]:
                     q = b[to]
                     if q and q & BLACK != own:
                         add(base | to)
-    is_legal = pos._is_legal
+    is_legal = pos.is_legal_code
     return [m for m in out if is_legal(m)]
 
 
@@ -175,7 +175,7 @@ def capture_gain(pos: Position, m: int, t: Tables) -> int:
     if v.colliding_types and (
         victim & 15 in v.colliding_types or attacker & 15 in v.colliding_types
     ):
-        _, kind = pos._effects(m)
+        _, kind = pos.effects(m)
         if kind == "self_destruct":
             return -worth[attacker]
         if kind == "collision":
@@ -215,7 +215,7 @@ def judge_cycle(pos: Position, span: int) -> Outcome | None:
             return Outcome("perpetual_chase", "black" if chaser == "red" else "red")
     if pos.variant.repetition_rule == "forced_variation":
         before = pos.copy()
-        before._pop()
-        if len(before._gen_legal()) > 1:
+        before.pop_code()
+        if len(before.legal_codes()) > 1:
             return Outcome("forced_variation", pos.turn)
     return Outcome("repetition", None)

@@ -181,14 +181,14 @@ class DfpnSearch(Search):
         ``_ENDS`` (ends it otherwise), ``_LIMIT`` (reaches the natural
         limit) or the child's first proof number."""
         pos = self.pos
-        push = pos._push
-        pop = pos._pop
+        push = pos.push_code
+        pop = pos.pop_code
         goal = self.goal
         if self.checks_only:
             checks = legal_checks(pos)
             quiet: list[int] = []
         else:
-            legal = pos._gen_legal()
+            legal = pos.legal_codes()
             checks = checking_moves(pos, legal)
             check_set = set(checks)
             quiet = [m for m in legal if m not in check_set]
@@ -219,10 +219,10 @@ class DfpnSearch(Search):
 
     def _after(self, m: int) -> tuple[int, int, int, int]:
         """``_or_child`` of a move that gives no check, without playing it:
-        the hash and plies without capture it leads to, as ``_push`` makes
+        the hash and plies without capture it leads to, as ``push_code`` makes
         them."""
         pos = self.pos
-        changes, _ = pos._effects(m)
+        changes, _ = pos.effects(m)
         h = pos.hash
         for sq, before, after in changes:
             if before:
@@ -248,8 +248,8 @@ class DfpnSearch(Search):
         escapes only by the cut, so the node is searched as if it had not
         been played and its disproof, if it comes to that, is tainted."""
         pos = self.pos
-        push = pos._push
-        pop = pos._pop
+        push = pos.push_code
+        pop = pos.pop_code
         counts = self.counts
         self._count(len(replies))
         kids: list[list[int]] = []
@@ -277,8 +277,8 @@ class DfpnSearch(Search):
         """The defender is to move and the attacker has one move left:
         (1 if every reply loses at once else 0, the refutation)."""
         pos = self.pos
-        push = pos._push
-        pop = pos._pop
+        push = pos.push_code
+        pop = pos.pop_code
         counts = self.counts
         gen = self.generation
         pk = self._pkey()

@@ -56,7 +56,7 @@ def _judgement(
 
 
 def _iccs(pos: Position, m: int) -> str:
-    return pos._to_move(m).iccs()
+    return pos.decode(m).iccs()
 
 
 def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judgement:
@@ -71,7 +71,7 @@ def judge(proof: Proof, moves: list[str], budget: Budget | None = None) -> Judge
     remaining = proof.moves_to_win
     on_line = True  # the moves so far follow the primary line of the tree
     for i, text in enumerate(moves):
-        m = pos._from_move(pos.parse_move(text))
+        m = pos.encode(pos.parse_move(text))
         if i % 2 == 0:
             if remaining <= 0:
                 raise SolverInputError("solver.too_many_moves")
@@ -148,7 +148,7 @@ def _ended(search: Search, count: int) -> Judgement | None:
 
 
 def _last_iccs(pos: Position) -> str:
-    return pos._to_move(pos._stack[-1][0]).iccs()
+    return pos.decode(pos.last_code()).iccs()
 
 
 def _refutation(search: Search, m: int, remaining: int) -> str | None:

@@ -14,7 +14,7 @@ answered here without playing every move of the position:
   moves are generated, each then tested for legality by the engine.
 
 Both give exactly the engine's answers (the tests compare them with
-``Position._gen_legal`` on many positions of every variant).
+``Position.legal_codes`` on many positions of every variant).
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ def checking_moves(pos: Position, legal: list[int]) -> list[int]:
     enemy_king = pos.kings[(own >> 5) ^ 1]
     rel = relevance(pos.width, enemy_king, own >> 5)
     board = pos.board
-    effects = pos._effects
-    attacked = pos._attacked
+    effects = pos.effects
+    attacked = pos.attacked
     out = []
     for m in legal:
         if (m >> 8) in rel or (m & 255) in rel:
@@ -86,11 +86,11 @@ def gives_check(pos: Position, m: int) -> bool:
         pos.width, enemy_king, own >> 5
     ):
         return False
-    changes, _ = pos._effects(m)
+    changes, _ = pos.effects(m)
     board = pos.board
     for sq, _before, after in changes:
         board[sq] = after
-    hit = pos._attacked(enemy_king, own)
+    hit = pos.attacked(enemy_king, own)
     for sq, before, _after in changes:
         board[sq] = before
     return hit
@@ -147,7 +147,7 @@ def _movers_to(pos: Position, t: int, own: int, out: list[int]) -> None:
         for s, eye in g.elephant_moves[ci][t]:
             if b[s] & _MASK == elephant and not b[eye]:
                 out.append(s << 8 | t)
-    if pos._has_fighters:
+    if pos.has_fighters:
         fighter = FIGHTER | own
         for f, l1, l2 in g.fighter_attackers[t]:
             if b[f] & _MASK == fighter and not (b[l1] and b[l2]):
@@ -168,8 +168,8 @@ def evasions(
     ksq = pos.kings[ci]
     b = pos.board
     g = pos.g
-    is_legal = pos._is_legal
-    untouchable = pos._untouchable
+    is_legal = pos.is_legal_code
+    untouchable = pos.untouchable
     out: list[int] = []
     for to in g.king_moves[ci][ksq]:
         q = b[to]
@@ -180,7 +180,7 @@ def evasions(
             out.append(m)
             if first_only:
                 return out, False
-    dead_types = pos._dead_types
+    dead_types = pos.dead_types
     if dead_types and not out:
         palace = g.palace[ci]
         if any(c in palace and b[c] & 15 in dead_types for c in checkers):
@@ -211,7 +211,7 @@ def evasions(
     for t in set(targets):
         _movers_to(pos, t, own, candidates)
     if screens:
-        for m in pos._pseudo():
+        for m in pos.pseudo_codes():
             if (m >> 8) in screens and (m >> 8) != ksq:
                 candidates.append(m)
     seen: set[int] = set()
@@ -230,24 +230,24 @@ def legal_replies(pos: Position) -> tuple[list[int], bool, bool]:
     """The legal moves of the side to move, whether it is in check, and
     whether it has a dead general. The list must not be changed."""
     own = pos.side
-    checkers = pos._checkers(pos.kings[own >> 5], own ^ BLACK)
+    checkers = pos.attackers(pos.kings[own >> 5], own ^ BLACK)
     if checkers:
         moves, dead = evasions(pos, checkers)
         return moves, True, dead
-    return pos._gen_legal(), False, False
+    return pos.legal_codes(), False, False
 
 
 def status_of(pos: Position) -> str:
     """checkmate | stalemate | dead_general | ongoing, like ``Position.status``
     but stopping at the first legal move."""
     own = pos.side
-    checkers = pos._checkers(pos.kings[own >> 5], own ^ BLACK)
+    checkers = pos.attackers(pos.kings[own >> 5], own ^ BLACK)
     if checkers:
         moves, dead = evasions(pos, checkers, first_only=True)
         if moves:
             return "ongoing"
         return "dead_general" if dead else "checkmate"
-    return "ongoing" if pos._gen_legal() else "stalemate"
+    return "ongoing" if pos.legal_codes() else "stalemate"
 
 
 @cache
@@ -280,42 +280,21 @@ def legal_checks(pos: Position) -> list[int]:
     ci = own >> 5
     enemy = own ^ BLACK
     ksq = pos.kings[ci]
-    if pos._legal is not None or pos._attacked(ksq, enemy):
-        return checking_moves(pos, pos._gen_legal())
+    if pos.cached_legal() is not None or pos.attacked(ksq, enemy):
+        return checking_moves(pos, pos.legal_codes())
     enemy_king = pos.kings[ci ^ 1]
     width = pos.width
     on_ray, horse_points, soldier_points, fighter_points = _check_map(width, enemy_king, ci)
     board = pos.board
-    g = pos.g
-    # per ray: the farthest own line piece, the farthest own cannon
-    line_reach = [-1, -1, -1, -1]
-    cannon_reach = [-1, -1, -1, -1]
-    for r, ray in enumerate(g.rays[enemy_king]):
-        for i, s in enumerate(ray):
-            q = board[s]
-            if q and q & BLACK == own:
-                t = q & 15
-                if t in (CHARIOT, MISSILE, CANNON):
-                    line_reach[r] = i
-                    if t == CANNON:
-                        cannon_reach[r] = i
-    legs: set[int] = set()
-    horse = HORSE | own
-    for h, leg in g.horse_attackers[enemy_king]:
-        if board[h] & _MASK == horse:
-            legs.add(leg)
-    if pos._has_fighters:
-        fighter = FIGHTER | own
-        for f, l1, l2 in g.fighter_attackers[enemy_king]:
-            if board[f] & _MASK == fighter:
-                legs.add(l1)
-                legs.add(l2)
-    special = bool(pos._colliding or pos.variant.defection)
+    # per ray: the farthest own line piece, the farthest own cannon; the legs of
+    # own horses and fighters aimed at the general
+    line_reach, cannon_reach, legs = pos.lines_and_legs(enemy_king, own)
+    special = bool(pos.colliding or pos.variant.defection)
     rel = relevance(width, enemy_king, ci) if special else frozenset()
-    effects = pos._effects
-    attacked = pos._attacked
+    effects = pos.effects
+    attacked = pos.attacked
     out = []
-    for m in pos._pseudo():
+    for m in pos.pseudo_codes():
         fr = m >> 8
         to = m & 255
         if special and board[to]:
@@ -361,7 +340,7 @@ def is_pseudo_legal(pos: Position, m: int) -> bool:
     if q and q & BLACK == own:
         return False
     if p & 15 == KING:
-        return to in pos.g.king_moves[own >> 5][fr] and not (q and q & 15 in pos._untouchable)
+        return to in pos.g.king_moves[own >> 5][fr] and not (q and q & 15 in pos.untouchable)
     out: list[int] = []
     _movers_to(pos, to, own, out)
     return m in out
@@ -369,11 +348,12 @@ def is_pseudo_legal(pos: Position, m: int) -> bool:
 
 def has_legal_move(pos: Position) -> bool:
     """Has the side to move any legal move (stops at the first found)?"""
-    if pos._legal is not None:
-        return bool(pos._legal)
+    known = pos.cached_legal()
+    if known is not None:
+        return bool(known)
     own = pos.side
-    checkers = pos._checkers(pos.kings[own >> 5], own ^ BLACK)
+    checkers = pos.attackers(pos.kings[own >> 5], own ^ BLACK)
     if checkers:
         return bool(evasions(pos, checkers, first_only=True)[0])
-    is_legal = pos._is_legal
-    return any(is_legal(m) for m in pos._pseudo())
+    is_legal = pos.is_legal_code
+    return any(is_legal(m) for m in pos.pseudo_codes())

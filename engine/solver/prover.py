@@ -68,7 +68,7 @@ def _search(
 
 
 def _iccs(pos: Position, m: int) -> str:
-    return pos._to_move(m).iccs()
+    return pos.decode(m).iccs()
 
 
 def solve(

@@ -128,8 +128,8 @@ class Search:
         self.node_limit = budget.nodes
         self.deadline = None if budget.seconds is None else self.started + budget.seconds
         self._next_check = _CHECK_EVERY
-        history = [record[3] for record in self.pos._stack] + [self.pos.hash]
-        self.root_ply = len(self.pos._stack)
+        history = self.pos.hash_history()
+        self.root_ply = self.pos.ply_count()
         self.base = len(history)
         self.path: list[int] = history
         self.counts: dict[int, int] = {}
@@ -172,7 +172,7 @@ class Search:
     def enter(self, m: int) -> int:
         """Play ``m``; return how often the new position has now occurred."""
         pos = self.pos
-        pos._push(m)
+        pos.push_code(m)
         h = pos.hash
         c = self.counts.get(h, 0) + 1
         self.counts[h] = c
@@ -203,7 +203,7 @@ class Search:
             del self.counts[h]
         else:
             self.counts[h] = c - 1
-        self.pos._pop()
+        self.pos.pop_code()
 
     def _signature(self) -> tuple[int, int, int]:
         """What no move can take back: the number of pieces, of turncoat
@@ -237,7 +237,7 @@ class Search:
 
     def reset(self) -> None:
         """Take back every move played beyond the search's start."""
-        while len(self.pos._stack) > self.root_ply:
+        while self.pos.ply_count() > self.root_ply:
             self.leave()
         self.taint = _NEVER
 
@@ -268,9 +268,9 @@ class Search:
         checked = []
         for _ in range(span):
             checked.append(pos.is_check())
-            undone.append(pos._pop())
+            undone.append(pos.pop_code())
         for m in reversed(undone):
-            pos._push(m)
+            pos.push_code(m)
         # checked[i]: the ply i plies back gave check; the last ply was the
         # move of the side not to move now
         by_last_mover = all(checked[0::2])
@@ -318,7 +318,7 @@ class Search:
         elif self.checks_only:
             won = self._attack_moves(n, legal_checks(pos), None, best)
         else:
-            legal = pos._gen_legal()
+            legal = pos.legal_codes()
             if not legal:
                 self.table[key] = (_NEVER, _NEVER, 0)
                 self.taint = saved
@@ -346,8 +346,8 @@ class Search:
         depend on the path."""
         pos = self.pos
         goal = self.goal
-        push = pos._push
-        pop = pos._pop
+        push = pos.push_code
+        pop = pos.pop_code
         checks = legal_checks(pos)
         if best and best in checks:
             checks.remove(best)
@@ -364,7 +364,7 @@ class Search:
                 break
         if not won and self.quiet_can_end:
             check_set = set(checks)
-            for m in pos._gen_legal():
+            for m in pos.legal_codes():
                 if m not in check_set:
                     push(m)
                     stalemate = not has_legal_move(pos)
@@ -379,7 +379,7 @@ class Search:
             # game by the repetition rules: a win if the defender was the
             # one repeating forbidden checks or chases
             counts = self.counts
-            for m in checks if self.checks_only else pos._gen_legal():
+            for m in checks if self.checks_only else pos.legal_codes():
                 push(m)
                 again = counts.get(pos.hash, 0) >= 2
                 pop()
@@ -400,8 +400,8 @@ class Search:
         # Order the checks by the number of replies they leave; a check
         # that leaves none is a win or useless.
         children: list[tuple[int, int, list[int]]] = []
-        push = pos._push
-        pop = pos._pop
+        push = pos.push_code
+        pop = pos.pop_code
         self._count(len(checks))
         for m in checks:
             push(m)
@@ -473,7 +473,7 @@ class Search:
         index = len(self.path) - 1
         killers = self.killers[index - self.base + 1]
         k0, k1 = killers
-        previous = pos._stack[-1][0] if pos._stack else 0
+        previous = pos.last_code()
         k2 = self.counters.get(previous, 0)
         saved = self.taint
         self.taint = _NEVER
@@ -482,12 +482,12 @@ class Search:
         if replies is None:
             front = []
             for m in (first, k0, k1, k2):
-                if m and m not in front and is_pseudo_legal(pos, m) and pos._is_legal(m):
+                if m and m not in front and is_pseudo_legal(pos, m) and pos.is_legal_code(m):
                     front.append(m)
             tried = tuple(front)
             refutation = self._replies(n, front)
             if not refutation:
-                replies = pos._gen_legal()
+                replies = pos.legal_codes()
                 if not replies:
                     # stalemate (the defender is not in check)
                     self.taint = min(saved, self.taint)
@@ -549,7 +549,7 @@ class Search:
 
     def candidate_moves(self) -> list[int]:
         """The attacker's moves the mode allows here (all, or the checks)."""
-        legal = self.pos._gen_legal()
+        legal = self.pos.legal_codes()
         if self.checks_only:
             return checking_moves(self.pos, legal)
         return list(legal)

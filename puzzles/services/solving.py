@@ -93,12 +93,6 @@ def _moves_check(puzzle: Puzzle, moves: Sequence[str]) -> Position:
     return position
 
 
-def _general_in_check(position: Position) -> str | None:
-    if not position.is_check():
-        return None
-    return position.square_name(position.kings[0 if position.turn == "red" else 1])
-
-
 def _played(position: Position, line: Sequence[str]) -> list[PlayedMove]:
     out = []
     copy = position.copy()
@@ -186,7 +180,7 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
             move=played,
             fen=position.fen(),
             legal_moves=sorted(m.iccs() for m in position.legal_moves),
-            check=_general_in_check(position),
+            check=position.checked_general(),
             reason=verdict.reason,
         )
     if verdict.verdict == "solved":
@@ -195,7 +189,7 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
             verdict="solved",
             move=played,
             fen=position.fen(),
-            check=_general_in_check(position),
+            check=position.checked_general(),
             termination=outcome.termination if outcome else None,
             reason=verdict.reason,
         )
@@ -211,7 +205,7 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
         move=played,
         refutation=_played(position, verdict.refutation),
         fen=position.fen(),
-        check=_general_in_check(position),
+        check=position.checked_general(),
         termination=outcome.termination if outcome else None,
         reason=verdict.reason,
     )
@@ -250,7 +244,7 @@ def attempt_position(*, attempt: PuzzleAttempt) -> AttemptPosition:
         position.push(Move.from_iccs(move))
     legal = sorted(m.iccs() for m in position.legal_moves) if attempt.is_open else []
     return AttemptPosition(
-        line=line, fen=position.fen(), legal_moves=legal, check=_general_in_check(position)
+        line=line, fen=position.fen(), legal_moves=legal, check=position.checked_general()
     )
 
 

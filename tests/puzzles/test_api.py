@@ -11,7 +11,9 @@ import pytest
 from django.test import Client
 
 from accounts.owners import Owner
+from engine import Position
 from puzzles.models import Puzzle, PuzzleAttempt
+from puzzles.selectors import puzzle_opening
 from puzzles.services import puzzle_attempt_score
 from tests.puzzles.positions import COOKED_IN_1, MATE_IN_1, MATE_IN_2, MATE_IN_2_KEY
 from tests.puzzles.test_solving import a_wrong_first_move, winning_line
@@ -145,6 +147,23 @@ def test_judging_through_the_api(client: Client, make_puzzle) -> None:
     again = open_attempt(client, puzzle)
     assert again["id"] == attempt["id"] and [m["iccs"] for m in again["line"]] == again["moves"]
     assert again["fen"] == good["fen"] and again["legal_moves"] == good["legal_moves"]
+
+
+def test_the_general_in_check_is_named_by_the_opening_and_the_mate(
+    client: Client, make_puzzle
+) -> None:
+    puzzle = make_puzzle()
+    assert client.get(f"/api/puzzles/{puzzle.pk}/").json()["check"] is None
+    assert open_attempt(Client(), puzzle)["check"] is None
+    mated = Position.from_fen(puzzle.variant, puzzle.fen)
+    for move in winning_line(puzzle):
+        mated.push_iccs(move)
+    black_general = next(p for p, letter in mated.pieces().items() if letter == "k")
+    judged = play_out(client, puzzle)
+    assert judged["check"] == black_general
+    # a position whose side to move starts in check names its general from the start
+    checked = Puzzle(variant="feidan", fen="5k5/11/11/11/11/11/11/5R5/11/4K6 b - - 0 1")
+    assert puzzle_opening(puzzle=checked).check == "f9"
 
 
 def test_a_wrong_move_ends_the_try_through_the_api(client: Client, make_puzzle) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Move, Position
-from engine.variants import BLACK
 from tutorials.curriculum.texts import Text, piece_kind, piece_name
 
 FILES = "abcdefghijk"
@@ -251,11 +250,9 @@ def _after(pos: Position, move: Move) -> Position:
     """The position after a move that follows its piece's pattern, legal or not, with the
     mover to move again (so that ``checkers()`` names what attacks the mover's general)."""
     after = pos.copy()
-    m = after._from_move(move)
-    after._push(m)  # the engine's make-move applies collisions and defections too
-    after.side ^= BLACK
-    after._legal = None
-    return after
+    # the engine's make-move applies collisions and defections too
+    after.push_code(after.encode(move))
+    return after.with_turn(pos.turn)
 
 
 def _general_point(pos: Position, red: bool) -> str:

@@ -181,14 +181,14 @@ def test_a_move_s_position_is_known_without_playing_it(halfmove: int) -> None:
         pos = Position.start(variant)
         rng = random.Random(halfmove)
         for _ in range(30):
-            pos._push(rng.choice(pos._gen_legal()))
+            pos.push_code(rng.choice(pos.legal_codes()))
         board = pos.fen().rsplit(" ", 2)[0]
         pos = Position.from_fen(variant, f"{board} {halfmove} 40")
         search = DfpnSearch(pos, "win", False)
         pos = search.pos
-        for m in pos._gen_legal():
+        for m in pos.legal_codes():
             got = search._after(m)
-            pos._push(m)
+            pos.push_code(m)
             assert got[:3] == (m, pos.hash, search._pkey())
             assert (got[3] < 0) is search.over_limit()
-            pos._pop()
+            pos.pop_code()

@@ -38,35 +38,37 @@ def _positions(seed: int, games: int = 2, plies: int = 50):
             pos = Position.from_fen(variant, fen)
             for _ in range(plies):
                 yield pos
-                legal = list(pos._gen_legal())
+                legal = list(pos.legal_codes())
                 if not legal:
                     break
                 checks = []
                 for m in legal:
-                    pos._push(m)
+                    pos.push_code(m)
                     if pos.is_check():
                         checks.append(m)
-                    pos._pop()
-                pos._push(rng.choice(checks if checks and rng.random() < 0.6 else legal))
+                    pos.pop_code()
+                pos.push_code(rng.choice(checks if checks and rng.random() < 0.6 else legal))
 
 
 def _fresh(pos: Position) -> Position:
-    pos._legal = None
-    return pos
+    """The position without its legal moves computed (a copy computes nothing)."""
+    fresh = pos.copy()
+    assert fresh.cached_legal() is None
+    return fresh
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_helpers_agree_with_the_engine(seed: int) -> None:
     in_check = dead = 0
     for pos in _positions(seed):
-        reference = sorted(_fresh(pos)._gen_legal())
-        dead_reference = pos._dead_general
+        reference = sorted(_fresh(pos).legal_codes())
+        dead_reference = pos.is_dead_general()
         expected_checks = []
         for m in reference:
-            pos._push(m)
+            pos.push_code(m)
             if pos.is_check():
                 expected_checks.append(m)
-            pos._pop()
+            pos.pop_code()
         replies, checked, dead_general = legal_replies(_fresh(pos))
         assert sorted(replies) == reference, pos.fen()
         assert checked is pos.is_check()
@@ -76,7 +78,7 @@ def test_helpers_agree_with_the_engine(seed: int) -> None:
         assert sorted(legal_checks(_fresh(pos))) == expected_checks, pos.fen()
         assert sorted(checking_moves(pos, reference)) == expected_checks
         assert [m for m in reference if gives_check(pos, m)] == expected_checks
-        pseudo = set(pos._pseudo())
+        pseudo = set(pos.pseudo_codes())
         size = len(pos.board)
         others = [(m >> 8) << 8 | ((m & 255) + 1) % size for m in pseudo]
         for m in list(pseudo) + others:

@@ -20,26 +20,26 @@ def _cycle(pos: Position, rng: random.Random) -> list[int] | None:
     for _ in range(2):
         quiet = [
             m
-            for m in pos._gen_legal()
+            for m in pos.legal_codes()
             if not pos.board[m & 255] and pos.board[m >> 8] & 15 != SOLDIER
         ]
         if not quiet:
             return None
         m = rng.choice(quiet)
         plies.append(m)
-        pos._push(m)
+        pos.push_code(m)
     for m in plies[:]:
         back = (m & 255) << 8 | m >> 8
-        if back not in pos._gen_legal():
+        if back not in pos.legal_codes():
             for _ in plies:
-                pos._pop()
+                pos.pop_code()
             return None
         plies.append(back)
-        pos._push(back)
+        pos.push_code(back)
     # the moves back must come in the order the pieces left
     ok = pos.hash == start
     for _ in plies:
-        pos._pop()
+        pos.pop_code()
     return plies if ok else None
 
 
@@ -47,31 +47,31 @@ def _check_cycle(pos: Position) -> list[int] | None:
     """Four plies that return to ``pos`` in which the side to move checks
     twice (a perpetual check if played on), or ``None``."""
     start = pos.hash
-    for m in pos._gen_legal():
+    for m in pos.legal_codes():
         if pos.board[m & 255]:
             continue
-        pos._push(m)
+        pos.push_code(m)
         if pos.is_check():
-            for b in pos._gen_legal():
+            for b in pos.legal_codes():
                 if pos.board[b & 255]:
                     continue
-                pos._push(b)
+                pos.push_code(b)
                 back = (m & 255) << 8 | m >> 8
-                if back in pos._gen_legal():
-                    pos._push(back)
+                if back in pos.legal_codes():
+                    pos.push_code(back)
                     checks = pos.is_check()
                     b_back = (b & 255) << 8 | b >> 8
-                    if checks and b_back in pos._gen_legal():
-                        pos._push(b_back)
+                    if checks and b_back in pos.legal_codes():
+                        pos.push_code(b_back)
                         home = pos.hash == start
-                        pos._pop()
+                        pos.pop_code()
                         if home:
                             for _ in range(3):
-                                pos._pop()
+                                pos.pop_code()
                             return [m, b, back, b_back]
-                    pos._pop()
-                pos._pop()
-        pos._pop()
+                    pos.pop_code()
+                pos.pop_code()
+        pos.pop_code()
     return None
 
 
@@ -84,10 +84,10 @@ def _cases(seed: int, count: int, checking: int) -> list:
         variant = rng.choice(["xiangqi", "feidan", "xinban"])
         pos = Position.start(variant)
         for _ in range(rng.randrange(10, 80)):
-            legal = pos._gen_legal()
+            legal = pos.legal_codes()
             if not legal:
                 break
-            pos._push(rng.choice(legal))
+            pos.push_code(rng.choice(legal))
         if pos.status() != "ongoing":
             continue
         plies = _check_cycle(pos) if len(checks) < checking else None
@@ -95,7 +95,7 @@ def _cases(seed: int, count: int, checking: int) -> list:
         if plies is None and len(plain) < count - checking:
             plies, bucket = _cycle(pos, rng), plain
         if plies is not None:
-            bucket.append((variant, pos.fen(), [pos._to_move(m).iccs() for m in plies]))
+            bucket.append((variant, pos.fen(), [pos.decode(m).iccs() for m in plies]))
     return plain + checks
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine import IllegalMoveError, InvalidFenError, InvalidMoveError, Move, Position
+from engine import IllegalMoveError, InvalidMoveError, Move, Position
 from engine.vocab import OUTCOME_TERMINATIONS
 from tutorials.curriculum.explain import Explanation, explain_illegal, pattern_moves
 from tutorials.curriculum.referees.refusal import StepRefused, refuse
@@ -70,19 +70,6 @@ class MoveState:
     @property
     def last_move(self) -> str | None:
         return self.plies[-1].iccs if self.plies else None
-
-
-def _general_in_check(pos: Position) -> str | None:
-    if not pos.is_check():
-        return None
-    letter = "K" if pos.turn == "red" else "k"
-    return next(p for p, v in pos.pieces().items() if v == letter)
-
-
-def _with_turn(pos: Position, turn: str) -> Position:
-    fields = pos.fen().split()
-    fields[1] = "w" if turn == "red" else "b"
-    return Position.from_fen(pos.variant, " ".join(fields))
 
 
 class MoveRun:
@@ -272,9 +259,11 @@ class MoveRun:
                 )
             )
         if step.opponent == "none":
-            try:
-                self.pos = _with_turn(pos, self.learner)
-            except InvalidFenError:
+            # The opponent does not move: the turn goes back to the learner, which a check
+            # would make impossible (the side not to move may not stand in check).
+            if not pos.is_check():
+                self.pos = pos.with_turn(self.learner)
+            else:
                 pos.pop()
                 self.moves.pop()
                 self.plies.pop()
@@ -287,7 +276,7 @@ class MoveRun:
                     "could not answer it, so checks are not allowed here; try another move.",
                     index=index,
                     move=iccs,
-                ) from None
+                )
             if not self.pos.legal_moves:
                 return self._fail(
                     Explanation(
@@ -415,7 +404,7 @@ class MoveRun:
             plies=list(self.plies),
             collected=list(self.collected),
             remaining=self._remaining(),
-            check=_general_in_check(pos),
+            check=pos.checked_general(),
             message=self.message,
             termination=self.ended[0] if self.ended else None,
             winner=self.ended[1] if self.ended else None,

@@ -78,12 +78,11 @@ def dynamic_board(step: Step, moment: datetime) -> Dynamic | None:
 def draw_claimants(step: Step) -> tuple[str, ...]:
     """The points of the generals whose side may declare a draw by attack power (xinban)."""
     pos = Position.from_fen(step.variant, step.fen)
-    pieces = pos.pieces()
     return tuple(
         sorted(
-            next(p for p, v in pieces.items() if v == ("K" if side == "red" else "k"))
+            point
             for side in ("red", "black")
-            if can_claim_draw(pos, side)
+            if can_claim_draw(pos, side) and (point := pos.king(side)) is not None
         )
     )
 
