@@ -444,6 +444,15 @@ class Site:
                     counts[match["event"]] += 1
         return events
 
+    def wait_succeeded(self, task: str, count: int, timeout: float = 60) -> None:
+        """Wait until the logs show ``count`` successes of ``task``: a task's writes are
+        committed before it returns, so its "succeeded" line comes a moment after them."""
+        wait_until(
+            lambda: sum(c["succeeded"] for c in self.task_events(task).values()) >= count,
+            timeout,
+            f"the workers to log {count} successes of {task}",
+        )
+
     def stop(self) -> None:
         for process in reversed(self.processes):
             process.stop()

@@ -98,6 +98,8 @@ def test_a_broker_restart_loses_no_queued_task(
         == {"published"},
         180, "every queued puzzle to be verified",
     )  # fmt: skip
+    site.wait_succeeded("puzzles.score_attempt", ATTEMPTS)
+    site.wait_succeeded("puzzles.verify_puzzle", PUZZLES)
     scoring_events = site.task_events("puzzles.score_attempt")
     verify_events = site.task_events("puzzles.verify_puzzle")
     assert len(scoring_events) == ATTEMPTS and len(verify_events) == PUZZLES

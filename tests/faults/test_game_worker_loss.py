@@ -57,6 +57,7 @@ def test_killing_the_pool_process_mid_move_plays_the_move_once(
         assert plies() == 0
     wait_until(lambda: plies() == 1, 120, "the computer's move to be played")
 
+    site.wait_succeeded("games.computer_move", 1)
     events = site.task_events("games.computer_move")
     assert len(events) == 1, events
     (counts,) = events.values()
