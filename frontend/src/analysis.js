@@ -1,6 +1,7 @@
 // The analysis board page: pick a variant and a start (or paste a FEN), play both sides, read
 // the moves in Chinese notation and ICCS, go back and forward through them (click a move, the
 // buttons, or the arrow keys). Every position is computed by POST /api/positions/.
+import { api } from "../../core/static/core/api.js";
 import { attachMoveInput, mountBoard } from "./board.js";
 
 const page = JSON.parse(document.getElementById("analysis-page").textContent);
@@ -18,34 +19,9 @@ const state = {
   busy: false,
 };
 
-function cookie(name) {
-  const match = document.cookie.match(new RegExp("(?:^|; )" + name + "=([^;]*)"));
-  return match ? decodeURIComponent(match[1]) : "";
-}
-
-async function analyse(body) {
-  const response = await fetch(page.api.positions, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json",
-      // the server says what went wrong in the page's language
-      "Accept-Language": document.documentElement.lang || "zh-hans",
-      "X-CSRFToken": cookie("csrftoken"),
-    },
-    body: JSON.stringify(body),
-  });
-  const data = await response.json();
-  if (!response.ok) {
-    // data.error.message is already in the reader's language (code and params beside it)
-    const error = new Error(data.error ? data.error.message : response.statusText);
-    error.code = data.error ? data.error.code : null;
-    error.extra = data.error ? data.error.extra : {};
-    throw error;
-  }
-  return data;
-}
+// Every position is the server's answer; a refusal comes as an ApiError whose message is
+// already in the reader's language (the code and its details beside it).
+const analyse = (body) => api("POST", page.api.positions, body);
 
 let board = null;
 

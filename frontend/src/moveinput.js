@@ -14,16 +14,10 @@
 // The form is templates/core/_move_input.html: an input, a button, an error line, and the
 // address of the positions API in data-positions-url.
 
+import { api } from "../../core/static/core/api.js";
+
 const ICCS_MOVE = /^([a-k])([0-9])\s*[-–]?\s*([a-k])([0-9])$/;
 const ICCS_POINT = /^([a-k])([0-9])$/;
-
-function csrfToken(form) {
-  const match = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-  if (match) return decodeURIComponent(match[1]);
-  const input = form.querySelector("input[name=csrfmiddlewaretoken]") ||
-    document.querySelector("input[name=csrfmiddlewaretoken]");
-  return input ? input.value : "";
-}
 
 /** The ICCS of a typed move in the shown position, or throws an Error with the site's reason. */
 async function readMove(form, board, text) {
@@ -34,25 +28,11 @@ async function readMove(form, board, text) {
     // A move the board offers (lessons offer their explained mistakes too) goes straight on.
     if (board.dests().includes(move)) return move;
   }
-  const response = await fetch(form.dataset.positionsUrl || "/api/positions/", {
-    method: "POST",
-    credentials: "same-origin",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json",
-      "X-CSRFToken": csrfToken(form),
-    },
-    body: JSON.stringify({ variant: board.variant, fen: board.fen(), moves: [text] }),
+  const data = await api("POST", form.dataset.positionsUrl || "/api/positions/", {
+    variant: board.variant,
+    fen: board.fen(),
+    moves: [text],
   });
-  let data = {};
-  try {
-    data = await response.json();
-  } catch {
-    data = {};
-  }
-  if (!response.ok) {
-    throw new Error((data.error && data.error.message) || response.statusText);
-  }
   return data.played[0].iccs;
 }
 

@@ -6,6 +6,12 @@ export function cookie(name) {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
+/** The CSRF token: the cookie, or the page's form field when the cookie is not there yet. */
+export function csrfToken() {
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return cookie("csrftoken") || (input ? input.value : "");
+}
+
 export class ApiError extends Error {
   constructor(message, status, data) {
     super(message);
@@ -16,7 +22,11 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the JSON API; resolves with the body, rejects with ApiError (message for people). */
+/**
+ * Call the JSON API; resolves with the body, rejects with ApiError (message for people): a
+ * refusal, or an answer that is not JSON (cut short). A request that gets no answer at all
+ * rejects with the browser's TypeError.
+ */
 export async function api(method, path, body) {
   const response = await fetch(path, {
     method,
@@ -26,16 +36,18 @@ export async function api(method, path, body) {
       // errors come back in the page's language
       "Accept-Language": document.documentElement.lang || "zh-hans",
       ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      "X-CSRFToken": cookie("csrftoken"),
+      "X-CSRFToken": csrfToken(),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  let data = {};
+  let data = null;
   try {
     data = await response.json();
   } catch (_error) {
-    data = {};
+    data = null;
   }
+  if (response.ok && data === null) throw new ApiError(response.statusText, response.status, {});
+  data = data || {};
   if (!response.ok) {
     const message = (data && data.error && data.error.message) || response.statusText;
     throw new ApiError(message, response.status, data);

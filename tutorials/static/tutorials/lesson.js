@@ -2,6 +2,8 @@
 // does (moves, a clicked point, a setup) to the server, which judges it with the engine.
 // Nothing is decided here: the page only shows the server's answer.
 
+import { ApiError, api } from "../core/api.js";
+
 const page = JSON.parse(document.getElementById("lesson-page").textContent);
 const { mountBoard, iccsToKey, attachMoveInput } = await import(page.board_module);
 
@@ -28,13 +30,6 @@ const board = mountBoard($("board"), {
 });
 board.ground.set({ movable: { showDests: false }, events: { select: (key) => onSelect(key) } });
 
-function cookie(name) {
-  const found = document.cookie.split("; ").find((c) => c.startsWith(name + "="));
-  if (found) return decodeURIComponent(found.split("=")[1]);
-  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-  return input ? input.value : "";
-}
-
 // A failed exchange (no answer, or a server error): `lost` is set, and the page offers to send
 // the same answer again (see offerResend) instead of leaving the learner stuck.
 function lostAnswer(message) {
@@ -43,26 +38,14 @@ function lostAnswer(message) {
 
 async function post(kind, body) {
   const url = page.api[kind].replace("KEY", encodeURIComponent(step.key));
-  let response;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") },
-      body: JSON.stringify(body),
-    });
+    return { ok: true, lost: false, data: await api("POST", url, body) };
   } catch (error) {
-    return lostAnswer(labels.network);
+    if (!(error instanceof ApiError)) return lostAnswer(labels.network); // no answer at all
+    if (error.status < 300) return lostAnswer(labels.network); // an answer cut short
+    if (error.status >= 500 || !(error.data.error && error.data.error.message)) return lostAnswer(labels.server_error);
+    return { ok: false, lost: false, data: error.data }; // the server's reason, coded
   }
-  if (response.status >= 500) return lostAnswer(labels.server_error);
-  let data;
-  try {
-    data = await response.json();
-  } catch (error) {
-    return lostAnswer(response.ok ? labels.network : labels.server_error);
-  }
-  if (!response.ok && !(data && data.error && data.error.message)) return lostAnswer(labels.server_error);
-  return { ok: response.ok, lost: false, data };
 }
 
 // --- an answer that did not arrive ------------------------------------------------------------
