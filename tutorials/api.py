@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from accounts.owners import Owner
 from core.api import ErrorSerializer
+from core.api_helpers import request_body
 from core.exceptions import ApplicationError
 from tutorials.curriculum.explain import Explanation
 from tutorials.models import Step as StepRow
@@ -161,12 +162,11 @@ def _step_answer(
     request: Request, slug: str, key: str, input_serializer: type[serializers.Serializer]
 ) -> tuple[dict[str, Any], StepRow, Owner]:
     """The validated answer, the step it answers and the learner (given a visitor id if new)."""
-    serializer = input_serializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
+    answer = request_body(input_serializer, request)
     step = step_get(lesson=lesson_get(slug=slug), key=key)
     learner = learner_get(request, create=True)
     assert learner is not None
-    return serializer.validated_data, step, learner
+    return answer, step, learner
 
 
 class PlySerializer(serializers.Serializer):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -18,6 +17,7 @@ from rest_framework.views import APIView
 
 from accounts.owners import Owner, owner_for_request
 from core.api import ErrorSerializer
+from core.api_helpers import found_or_404, request_body
 from puzzles import selectors, services
 from puzzles.api.serializers import (
     AttemptRequestSerializer,
@@ -33,9 +33,8 @@ from puzzles.selectors import DIFFICULTY_OFFSETS
 
 def _puzzle_or_404(puzzle_id: int, request: Request, *, for_display: bool = True) -> Puzzle:
     puzzle = selectors.puzzle_get(puzzle_id=puzzle_id, for_display=for_display)
-    if puzzle is None or not selectors.access_puzzle_view(puzzle=puzzle, user=request.user):
-        raise Http404
-    return puzzle
+    seen = puzzle is not None and selectors.access_puzzle_view(puzzle=puzzle, user=request.user)
+    return found_or_404(puzzle if seen else None)
 
 
 def puzzle_data(puzzle: Puzzle, request: Request) -> Any:
@@ -56,9 +55,8 @@ def _attempt_request(
     """What every move, hint and give-up request carries: the puzzle (404 if it cannot be
     seen), the checked body and the player it speaks for (never making a session)."""
     puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
-    body = body_serializer(data=request.data)
-    body.is_valid(raise_exception=True)
-    return puzzle, dict(body.validated_data), owner_for_request(request, create=False)
+    body = request_body(body_serializer, request)
+    return puzzle, body, owner_for_request(request, create=False)
 
 
 class ThemeListApi(APIView):
@@ -157,9 +155,7 @@ class PuzzleNextApi(APIView):
             difficulty=data["difficulty"],
             exclude=exclude,
         )
-        if puzzle is None:
-            raise Http404
-        return Response(puzzle_data(puzzle, request))
+        return Response(puzzle_data(found_or_404(puzzle), request))
 
 
 class DailyPuzzleSerializer(serializers.Serializer):
@@ -346,6 +342,5 @@ class AttemptDetailApi(APIView):
     def get(self, request: Request, attempt_id: int) -> Response:
         attempt = selectors.attempt_get(attempt_id=attempt_id)
         player = owner_for_request(request, create=False)
-        if attempt is None or not selectors.access_attempt_view(attempt=attempt, player=player):
-            raise Http404
-        return Response(AttemptSerializer(attempt).data)
+        seen = attempt is not None and selectors.access_attempt_view(attempt=attempt, player=player)
+        return Response(AttemptSerializer(found_or_404(attempt if seen else None)).data)
