@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 from rest_framework.request import Request
 
@@ -32,3 +33,21 @@ def found_or_404(found: T | None) -> T:
     if found is None:
         raise Http404
     return found
+
+
+class SizedDictField(serializers.DictField):
+    """A JSON object of at most ``max_length`` entries (a placement: point -> piece). Too many
+    is refused as ``input.too_many`` with the limit, like a list's, before any entry is read."""
+
+    default_error_messages = {
+        "max_length": _("Ensure this field has no more than {max_length} elements.")
+    }
+
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        self.max_length = max_length
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[Any, Any]:
+        if isinstance(data, dict) and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        return super().to_internal_value(data)

@@ -124,7 +124,7 @@ def coded(detail: Any) -> tuple[str, dict[str, object]] | None:
         return "input.not_a_choice", {**params, "input": str(bad), "known": known}
     limit = getattr(field, code, None) if code.startswith(("max_", "min_")) else None
     if code in ("max_length", "min_length") and limit is not None:
-        if isinstance(field, LISTS):
+        if isinstance(field, LISTS + OBJECTS):  # items of a list, entries of an object
             return ("input.too_many" if code == "max_length" else "input.too_few"), {
                 **params,
                 "limit": limit,

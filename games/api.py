@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from accounts.owners import Owner, owner_for_request
 from core.api import ErrorSerializer
-from core.api_helpers import found_or_404, request_body, request_query
+from core.api_helpers import SizedDictField, found_or_404, request_body, request_query
 from core.models import Variant
 from games import selectors, services
 from games.models import Game
@@ -191,16 +191,15 @@ class LetterField(serializers.CharField):
 
 
 class PlacementSerializer(serializers.Serializer):
-    placement = serializers.DictField(
+    placement = SizedDictField(
         child=LetterField(max_length=2),
+        max_length=110,  # the points of the largest board
         help_text='point -> FEN letter of one side\'s twenty pieces, e.g. {"f0": "K"}',
     )
 
     def validate_placement(self, value: dict[str, str]) -> dict[str, str]:
         if not value:  # also a form without the field: DRF reads it as an empty dict
-            raise serializers.ValidationError("This field is required.")
-        if len(value) > 110:
-            raise serializers.ValidationError("at most 110 points")
+            raise serializers.ValidationError("This field is required.", code="required")
         return value
 
 

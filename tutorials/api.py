@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from accounts.owners import Owner
 from core.api import ErrorSerializer
-from core.api_helpers import request_body
+from core.api_helpers import SizedDictField, request_body
 from core.exceptions import ApplicationError
 from tutorials.curriculum.explain import Explanation
 from tutorials.models import Step as StepRow
@@ -302,12 +302,7 @@ class StepSetupApi(APIView):
         class Meta:
             ref_name = "LearnStepSetupInput"
 
-        placement = serializers.DictField(child=serializers.CharField(max_length=2))
-
-        def validate_placement(self, value: dict[str, str]) -> dict[str, str]:
-            if len(value) > 60:
-                raise serializers.ValidationError("At most 60 pieces.")
-            return value
+        placement = SizedDictField(child=serializers.CharField(max_length=2), max_length=60)
 
     class OutputSerializer(serializers.Serializer):
         class Meta:

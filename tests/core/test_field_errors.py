@@ -26,6 +26,11 @@ ENGLISH_WORD = re.compile(r"(?<![“\w])[A-Za-z]{3,}(?![\w”])")
 CHECK = "/api/puzzles/authored/check/"
 POSITIONS = "/api/positions/"
 GAMES = "/api/games/"
+SETUP_CHECK = "/api/games/setup/check/"
+LESSON_SETUP = "/api/learn/lessons/feidan-setups/steps/4/setup/"
+TOO_MANY_POINTS = {
+    f"{file}{rank}{n}": "P" for file in "abcdefghijk" for rank in range(10) for n in "xy"
+}
 
 CASES: list[tuple[str, dict[str, Any] | list[Any], str, dict[str, object]]] = [
     # missing fields
@@ -68,6 +73,25 @@ CASES: list[tuple[str, dict[str, Any] | list[Any], str, dict[str, object]]] = [
         {"variant": "chess", "fen": "x"},
         "input.not_a_choice",
         {"field": "variant", "input": "chess", "known": "xiangqi, feidan, xinban"},
+    ),
+    # a placement of more pieces than a board has points, or a lesson's setup allows
+    (
+        SETUP_CHECK,
+        {"method": "middle_soldier", "color": "red", "placement": TOO_MANY_POINTS},
+        "input.too_many",
+        {"field": "placement", "limit": 110},
+    ),
+    (
+        SETUP_CHECK,
+        {"method": "middle_soldier", "color": "red", "placement": {}},
+        "input.required",
+        {"field": "placement"},
+    ),
+    (
+        LESSON_SETUP,
+        {"placement": dict(list(TOO_MANY_POINTS.items())[:61])},
+        "input.too_many",
+        {"field": "placement", "limit": 60},
     ),
     # not an object at all
     (POSITIONS, ["xiangqi"], "input.body_not_object", {"type": "list"}),
