@@ -26,7 +26,6 @@ function pieceSvg(color, role, turncoat) {
   const text = GLYPHS[color][role];
   const face = turncoat ? ink : "#f7e9c8";
   const letters = turncoat ? "#fff6e0" : ink;
-  const size = text.length > 1 ? 29 : 52;
   const mark = turncoat
     ? `<circle cx="50" cy="50" r="47" fill="none" stroke="#f2b600" stroke-width="4" stroke-dasharray="7 5"/>`
     : "";
@@ -36,9 +35,31 @@ function pieceSvg(color, role, turncoat) {
     `<circle cx="50" cy="50" r="44" fill="${face}" stroke="${ink}" stroke-width="3"/>` +
     `<circle cx="50" cy="50" r="37" fill="none" stroke="${letters}" stroke-width="1.6"/>` +
     mark +
-    `<text x="50" y="51" text-anchor="middle" dominant-baseline="central" font-family="${FONT}" ` +
-    `font-size="${size}" font-weight="bold" fill="${letters}">${text}</text></svg>`
+    glyph(text, letters) +
+    `</svg>`
   );
+}
+
+// A one-character name fills the piece; a two-character one (战机, 导弹) stands in two lines,
+// one character above the other (side by side they fit only at 29, too small to read on a
+// phone), as the site's position pictures draw them (core/diagram.py).
+const GLYPH_SIZE = 52;
+const STACKED_SIZE = 34;
+const BASELINE = 0.35; // from a character's middle to its baseline, in ems
+
+function glyph(text, fill) {
+  const style = `text-anchor="middle" font-family="${FONT}" font-weight="bold" fill="${fill}"`;
+  if (text.length === 1) {
+    return `<text x="50" y="51" dominant-baseline="central" font-size="${GLYPH_SIZE}" ${style}>${text}</text>`;
+  }
+  const half = STACKED_SIZE / 2;
+  const lines = [...text]
+    .map((character, i) => {
+      const y = 51 + (i === 0 ? -half : half) + BASELINE * STACKED_SIZE;
+      return `<tspan x="50" y="${y.toFixed(2)}">${character}</tspan>`;
+    })
+    .join("");
+  return `<text font-size="${STACKED_SIZE}" data-stacked="1" ${style}>${lines}</text>`;
 }
 
 function dataUri(svg) {

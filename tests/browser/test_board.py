@@ -508,3 +508,56 @@ def test_the_board_works_under_the_sites_content_security_policy(
         assert not blocked, blocked
     finally:
         context.close()
+
+
+# --- the pieces' names legible ------------------------------------------------------------------
+
+# The ink of a piece's name as drawn on the screen: the box of the pixels in the letters' red,
+# inside the piece's inner ring, as a share of the piece's width.
+NAME_INK = """async (selector) => {
+    const piece = document.querySelector(`#board cg-board piece.${selector}`);
+    const url = getComputedStyle(piece).backgroundImage.match(/^url\\("(.*)"\\)$/)[1];
+    const size = Math.round(piece.getBoundingClientRect().width * devicePixelRatio);
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = size;
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0, size, size);
+    const { data } = context.getImageData(0, 0, size, size);
+    let [top, bottom, left, right] = [size, -1, size, -1];
+    for (let y = 0; y < size; y++) {
+        for (let x = 0; x < size; x++) {
+            if (Math.hypot(x + 0.5 - size / 2, y + 0.5 - size / 2) > 0.35 * size) continue;
+            const [r, g, b] = data.subarray(4 * (y * size + x), 4 * (y * size + x) + 3);
+            if (r - g < 80 || r - b < 80) continue; // not the red of the letters
+            [top, bottom] = [Math.min(top, y), Math.max(bottom, y)];
+            [left, right] = [Math.min(left, x), Math.max(right, x)];
+        }
+    }
+    return { width: (right - left + 1) / size, height: (bottom - top + 1) / size, px: size };
+}"""
+
+
+@pytest.mark.parametrize("screen", ["390x844", "1280x800"])
+def test_two_character_pieces_are_written_large_enough_to_read(
+    open_page: Callable[..., Page], screen: str, artifacts: Path
+) -> None:
+    """战机 and 导弹 are two characters on a piece the size of the others: stacked, each is
+    written much larger than side by side (where each was about half the height of a
+    one-character name, hard to read on a phone)."""
+    page = open_page(screen)
+    page.goto("/analysis/?variant=feidan")
+    ready(page, "body[data-ready='1']")
+    page.locator("#board").screenshot(path=str(artifacts / f"board-feidan-names-{screen}.png"))
+    chariot = page.evaluate(NAME_INK, "r-piece.white")
+    assert 0.3 < chariot["height"] < 0.7 and 0.3 < chariot["width"] < 0.7, chariot
+    one = chariot["width"] * chariot["height"]
+    for name in ("f-piece.white", "m-piece.white"):
+        ink = page.evaluate(NAME_INK, name)
+        # the characters stand one above the other: the name is taller than it is wide ...
+        assert ink["height"] > 1.5 * ink["width"], (name, ink)
+        # ... and each has a good share of a one-character name's room (stacked about 0.43,
+        # side by side at the old size 0.31)
+        assert ink["width"] * ink["height"] / 2 >= 0.38 * one, (name, ink, chariot)
