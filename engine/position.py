@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from engine.errors import EngineError, IllegalMoveError, InvalidMoveError
-from engine.fen import parse_fen
+from engine.fen import parse_fen, write_fen
 from engine.geometry import Geometry, geometry
 from engine.move import FILES, Move
 from engine.variants import (
@@ -171,25 +171,8 @@ class Position:
         return parse_fen(cls, find_variant(variant), fen)
 
     def fen(self) -> str:
-        w = self.width
-        rows = []
-        for rank in range(9, -1, -1):
-            row = ""
-            empty = 0
-            for f in range(w):
-                v = self.board[rank * w + f]
-                if v:
-                    if empty:
-                        row += str(empty)
-                        empty = 0
-                    row += letter(v)
-                else:
-                    empty += 1
-            if empty:
-                row += str(empty)
-            rows.append(row)
-        side = "b" if self.side else "w"
-        return f"{'/'.join(rows)} {side} - - {self.halfmove} {self.fullmove}"
+        pieces = {sq: letter(v) for sq, v in enumerate(self.board) if v}
+        return write_fen(self.variant, pieces, self.side == 0, self.halfmove, self.fullmove)
 
     def board_fen(self) -> str:
         return self.fen().split(" ")[0]
