@@ -208,7 +208,9 @@ class _Tables:
         self.limit = limit
         # (type, most of it both sides together may have)
         self.together = [
-            (kind, both) for kind, (_, both) in _material_limits(variant).items() if both is not None
+            (kind, both)
+            for kind, (_, both) in _material_limits(variant).items()
+            if both is not None
         ]
 
 
@@ -217,9 +219,7 @@ def _tables(variant: Variant) -> _Tables:
     return _Tables(variant)
 
 
-def _read_board(
-    t: _Tables, text: str
-) -> tuple[list[int], list[tuple[int, int]], bool] | None:
+def _read_board(t: _Tables, text: str) -> tuple[list[int], list[tuple[int, int]], bool] | None:
     """Read the board field in one pass: the board, the pieces placed and
     whether a piece stands where it may not or a side has too many of a kind
     or no general; ``None`` when the field is not well formed."""
@@ -277,12 +277,14 @@ def _read_board(
         if not allowed[k * size + sq]:
             fault = True
         kind = k & PIECE_MASK
-        counts[kind] += 1
-        if counts[kind] > limit[kind]:
+        c = counts[kind] + 1
+        counts[kind] = c
+        if c > limit[kind]:
             fault = True
         if k != kind:
-            counts[k] += 1
-            if counts[k] > limit[k]:
+            c = counts[k] + 1
+            counts[k] = c
+            if c > limit[k]:
                 fault = True
     if at != 0 or f != width:
         return None
