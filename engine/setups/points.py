@@ -88,13 +88,14 @@ def board_fen(board: Mapping[str, str], red_to_move: bool = True) -> str:
     return write_fen(FEIDAN, {_square(p): v for p, v in board.items()}, red_to_move)
 
 
-def in_check(board: Mapping[str, str]) -> tuple[bool, bool]:
-    """(Red in check, Black in check) on ``board``, as the engine judges them: the
-    position with each side to move, asked whether that side is in check."""
+def checkers(board: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """The points of the pieces that give check to Red and to Black on ``board``, as the
+    engine judges them (the other general counts when the two face each other): the
+    position with each side to move, asked who checks it."""
     values = [0] * (WIDTH * HEIGHT)
     for point, letter in board.items():
         kind = TYPE_OF_LETTER[letter.lower()]
         values[_square(point)] = kind if letter.isupper() else kind | BLACK
     red = Position(FEIDAN, values, True)
     black = Position(FEIDAN, list(values), False)
-    return red.is_check(), black.is_check()
+    return red.checkers(), black.checkers()

@@ -30,7 +30,7 @@ from engine.setups.points import (
     RED_SOLDIER_RANK,
     Color,
     board_fen,
-    in_check,
+    checkers,
     own_ranks,
     parse_point,
     piece_name,
@@ -263,15 +263,6 @@ def secret_setup_fen(red: Mapping[str, str], black: Mapping[str, str]) -> str:
     return board_fen(_combined_board(red, black))
 
 
-def _generals_facing(board: Mapping[str, str]) -> bool:
-    red = next((p for p, v in board.items() if v == "K"), None)
-    black = next((p for p, v in board.items() if v == "k"), None)
-    if red is None or black is None or red[0] != black[0]:
-        return False
-    low, high = int(red[1]), int(black[1])
-    return not any(f"{red[0]}{r}" in board for r in range(low + 1, high))
-
-
 def combine_secret_setups(
     red: Mapping[str, str], black: Mapping[str, str], method: SecretMethod
 ) -> SecretReveal:
@@ -287,13 +278,14 @@ def combine_secret_setups(
         raise SetupError(violations)
     board = _combined_board(red, black)
     fen = board_fen(board)
-    if _generals_facing(board):
+    red_checkers, black_checkers = checkers(board)
+    black_general = next(p for p, v in board.items() if v == "k")
+    if black_general in red_checkers:
         return SecretReveal(fen, True, ("generals_facing",))
-    red_in_check, black_in_check = in_check(board)
     reasons = tuple(
         code
-        for code, flag in (("red_in_check", red_in_check), ("black_in_check", black_in_check))
-        if flag
+        for code, found in (("red_in_check", red_checkers), ("black_in_check", black_checkers))
+        if found
     )
     return SecretReveal(fen, bool(reasons), reasons)
 
