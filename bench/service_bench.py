@@ -13,7 +13,8 @@ What it prints, side by side in one run, here and in a child process on the plai
   ``config.settings.test``; the view's answer cache is emptied before every request, so each
   one parses the FEN, plays the moves and lists the legal moves): the median time of one
   request, for a xiangqi middlegame with two moves, the feidan start with two moves and the
-  xinban start;
+  xinban start, and of the service it calls (``core.services.position_analyse``: the engine's
+  work, notation included, without HTTP, DRF and JSON);
 * the bank's re-proof (``puzzles.bankfile.reprove_entry``, what ``manage.py reprove_bank``
   runs in each worker) of a fixed sample of the shipped bank: the entries of each variant
   around its median stored proof time, in CPU time of the whole sample (each entry must still
@@ -68,6 +69,7 @@ def api_figures(runs: int) -> dict[str, float]:
     from django.test import Client
 
     from core.api import ANSWERS
+    from core.services import position_analyse
 
     client = Client()
     figures = {}
@@ -78,7 +80,14 @@ def api_figures(runs: int) -> dict[str, float]:
             response = client.post("/api/positions/", body, content_type="application/json")
             assert response.status_code == 200, response.content
 
-        figures[name] = median_seconds(request, runs)
+        def service(body: dict[str, Any] = body) -> None:
+            position_analyse(variant=body["variant"], fen=body.get("fen"),
+                             moves=body.get("moves", ()))  # fmt: skip
+
+        figures[f"POST /api/positions/: {name}, ms"] = median_seconds(request, runs)
+        figures[f"  the service alone (position_analyse), {name}, ms"] = median_seconds(
+            service, runs
+        )
     return figures
 
 
@@ -159,8 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     mode = "compiled (mypyc)" if here["compiled"] else "plain Python (no compiled build)"
     print(f"service benchmark, python {sys.version.split()[0]}, load average {load:.2f}")
     print()
-    rows = [[f"POST /api/positions/: {name}, ms", pure["api"][name] * 1e3, here["api"][name] * 1e3]
-            for name in REQUESTS]  # fmt: skip
+    rows = [[name, pure["api"][name] * 1e3, here["api"][name] * 1e3] for name in here["api"]]
     rows.append(
         [f"bank re-proof, {here['reprove_count']} puzzles, s", pure["reprove"], here["reprove"]]
     )

@@ -46,6 +46,19 @@ MAX_FEN_LENGTH = 512
 _RUNS: Final = tuple(str(n) for n in range(12))
 
 
+def _letters(value: int) -> str:
+    text = LETTER_OF_TYPE.get(value & TYPE_MASK, "")
+    if not text:
+        return ""
+    if not value & BLACK:
+        text = text.upper()
+    return "+" + text if value & TURNCOAT else text
+
+
+# board value -> its FEN letter(s) (``+R`` for a red turncoat chariot); "" for an empty point
+LETTERS: Final = tuple(_letters(value) for value in range(64))
+
+
 def write_fen(
     variant: str | Variant,
     pieces: Mapping[int, str],
@@ -58,20 +71,23 @@ def write_fen(
     on the board of ``variant``: all six fields, side ``w`` or ``b``, each run
     of empty points one number (docs/rules.md §3.1-3.2). The letters are
     written as given; ``parse_fen`` judges the position."""
-    width = find_variant(variant).width
+    table = find_variant(variant)
+    width = table.width
     size = width * 10
-    for point in pieces:
+    # a dict and a list, whatever mapping came in: compiled code indexes both directly
+    given: dict[int, str] = pieces if isinstance(pieces, dict) else dict(pieces)
+    cells = [""] * size
+    for point, piece in given.items():
         if not 0 <= point < size:
-            raise EngineError(
-                "position.bad_square", {"variant": find_variant(variant).name, "name": str(point)}
-            )
+            raise EngineError("position.bad_square", {"variant": table.name, "name": str(point)})
+        cells[point] = piece
     ranks: list[str] = []
     for at in range(size - width, -1, -width):
         text = ""
         empty = 0
         for sq in range(at, at + width):
-            piece = pieces.get(sq)
-            if piece is None:
+            piece = cells[sq]
+            if not piece:
                 empty += 1
             else:
                 if empty:

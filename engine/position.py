@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from engine.errors import EngineError, IllegalMoveError, InvalidMoveError
-from engine.fen import parse_fen, write_fen
+from engine.fen import LETTERS, parse_fen, write_fen
 from engine.geometry import Geometry, geometry
 from engine.move import FILES, Move
 from engine.variants import (
@@ -171,7 +171,7 @@ class Position:
         return parse_fen(cls, find_variant(variant), fen)
 
     def fen(self) -> str:
-        pieces = {sq: letter(v) for sq, v in enumerate(self.board) if v}
+        pieces = {sq: LETTERS[v] for sq, v in enumerate(self.board) if v}
         return write_fen(self.variant, pieces, self.side == 0, self.halfmove, self.fullmove)
 
     def board_fen(self) -> str:
