@@ -158,9 +158,10 @@ def board_fen(variant: str, pieces: str, turn: str) -> str:
         file, rank = "abcdefghijk".index(point[0]), int(point[1])
         if file >= table.width:
             raise LessonFileError(f"{point} is off the {table.width}-file board")
-        if rank * table.width + file in board:
+        square = rank * table.width + file
+        if square in board:
             raise LessonFileError(f"two pieces on {point}")
-        board[rank * table.width + file] = letter
+        board[square] = letter
     if turn not in ("red", "black"):
         raise LessonFileError(f"turn must be red or black, not {turn!r}")
     return write_fen(table, board, red_to_move=turn == "red")
