@@ -1,12 +1,20 @@
-"""Reading FEN strings, with a reason for every rejection."""
+"""Reading and writing FEN strings (docs/rules.md §3), with a reason for
+every rejection.
+
+``parse_fen`` reads the board field in one pass over precomputed tables
+(character -> piece, piece -> points it may stand on, piece -> how many a
+side may have); only a FEN it refuses goes through the careful reader,
+which finds the reason and the rank. ``write_fen`` writes a FEN from a map
+of pieces on points, as ``Position.fen()`` and every other writer of
+positions does."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
-from engine.errors import InvalidFenError
+from engine.errors import EngineError, InvalidFenError
 from engine.geometry import geometry
 from engine.variants import (
     ADVISOR,
@@ -20,6 +28,7 @@ from engine.variants import (
     KING,
     LETTER_OF_TYPE,
     MISSILE,
+    PIECE_MASK,
     SOLDIER,
     TURNCOAT,
     TYPE_MASK,
@@ -33,6 +42,64 @@ if TYPE_CHECKING:
 
 MAX_FEN_LENGTH = 512
 
+# an empty run of n points, as the writer puts it
+_RUNS: Final = tuple(str(n) for n in range(12))
+
+
+def _letters(value: int) -> str:
+    text = LETTER_OF_TYPE.get(value & TYPE_MASK, "")
+    if not text:
+        return ""
+    if not value & BLACK:
+        text = text.upper()
+    return "+" + text if value & TURNCOAT else text
+
+
+# board value -> its FEN letter(s) (``+R`` for a red turncoat chariot); "" for an empty point
+LETTERS: Final = tuple(_letters(value) for value in range(64))
+
+
+def write_fen(
+    variant: str | Variant,
+    pieces: Mapping[int, str],
+    red_to_move: bool = True,
+    halfmove: int = 0,
+    fullmove: int = 1,
+) -> str:
+    """The FEN of ``pieces`` (point -> FEN letter(s) such as ``K`` or ``+r``,
+    a point numbered ``rank * width + file`` as ``Position.square`` gives it)
+    on the board of ``variant``: all six fields, side ``w`` or ``b``, each run
+    of empty points one number (docs/rules.md §3.1-3.2). The letters are
+    written as given; ``parse_fen`` judges the position."""
+    table = find_variant(variant)
+    width = table.width
+    size = width * 10
+    # a dict and a list, whatever mapping came in: compiled code indexes both directly
+    given: dict[int, str] = pieces if isinstance(pieces, dict) else dict(pieces)
+    cells = [""] * size
+    for point, piece in given.items():
+        if not 0 <= point < size:
+            raise EngineError("position.bad_square", {"variant": table.name, "name": str(point)})
+        cells[point] = piece
+    ranks: list[str] = []
+    for at in range(size - width, -1, -width):
+        text = ""
+        empty = 0
+        for sq in range(at, at + width):
+            piece = cells[sq]
+            if not piece:
+                empty += 1
+            else:
+                if empty:
+                    text += _RUNS[empty]
+                    empty = 0
+                text += piece
+        if empty:
+            text += _RUNS[empty]
+        ranks.append(text)
+    side = "w" if red_to_move else "b"
+    return f"{'/'.join(ranks)} {side} - - {halfmove} {fullmove}"
+
 
 def parse_fen(cls: type[Position], variant: Variant, fen: object) -> Position:
     """Build a position of ``variant`` from ``fen`` or raise ``InvalidFenError``."""
@@ -41,87 +108,211 @@ def parse_fen(cls: type[Position], variant: Variant, fen: object) -> Position:
     if len(fen) > MAX_FEN_LENGTH:
         raise InvalidFenError(fen[:40] + "…", "fen.too_long", limit=MAX_FEN_LENGTH)
     fields = fen.split()
-    if not fields:
+    count = len(fields)
+    if count == 0:
         raise InvalidFenError(fen, "fen.empty")
-    if len(fields) > 6:
+    if count > 6:
         raise InvalidFenError(fen, "fen.too_many_fields")
-    side = fields[1] if len(fields) > 1 else "w"
-    if side not in ("w", "r", "b"):
-        raise InvalidFenError(fen, "fen.bad_side", found=side)
-    for i, code in ((2, "fen.bad_third_field"), (3, "fen.bad_fourth_field")):
-        if len(fields) > i and fields[i] != "-":
-            raise InvalidFenError(fen, code, found=fields[i])
-    counters = []
-    for i, code in ((4, "fen.bad_halfmove"), (5, "fen.bad_fullmove")):
-        if len(fields) > i:
-            text = fields[i]
-            if not text.isascii() or not text.isdigit() or len(text) > 6:
-                raise InvalidFenError(fen, code, found=text)
-            counters.append(int(text))
-    halfmove = counters[0] if counters else 0
-    fullmove = counters[1] if len(counters) > 1 else 1
-    if fullmove < 1:
-        raise InvalidFenError(fen, "fen.fullmove_zero")
+    red_to_move = True
+    halfmove = 0
+    fullmove = 1
+    if count > 1:
+        side = fields[1]
+        if side == "b":
+            red_to_move = False
+        elif side != "w" and side != "r":
+            raise InvalidFenError(fen, "fen.bad_side", found=side)
+        if count > 2 and fields[2] != "-":
+            raise InvalidFenError(fen, "fen.bad_third_field", found=fields[2])
+        if count > 3 and fields[3] != "-":
+            raise InvalidFenError(fen, "fen.bad_fourth_field", found=fields[3])
+        if count > 4:
+            halfmove = _counter(fen, fields[4], "fen.bad_halfmove")
+        if count > 5:
+            fullmove = _counter(fen, fields[5], "fen.bad_fullmove")
+            if fullmove < 1:
+                raise InvalidFenError(fen, "fen.fullmove_zero")
 
-    width = variant.width
-    rows = fields[0].split("/")
-    if len(rows) != 10:
-        raise InvalidFenError(fen, "fen.rank_count", count=len(rows))
-    fast = _read_board_fast(variant, rows)
-    if fast is not None:
-        board, placed = fast
+    tables = _tables(variant)
+    read = _read_board(tables, fields[0])
+    if read is None:
+        # the reason, from the reader that names the rank (it raises: the
+        # one-pass reader accepts every board this one accepts)
+        rows = fields[0].split("/")
+        if len(rows) != 10:
+            raise InvalidFenError(fen, "fen.rank_count", count=len(rows))
+        board, placed = _read_ranks(fen, variant, rows)
+        _check_placement(fen, variant, _report_order(fields[0], placed))
     else:
-        board, placed = _read_board(fen, variant, rows)
+        board, placed, fault = read
+        if fault:
+            _check_placement(fen, variant, _report_order(fields[0], placed))
 
-    _check_placement(fen, variant, placed)
-    pos = cls(variant, board, side != "b", placed)
+    pos = cls(variant, board, red_to_move, placed)
     pos.halfmove = halfmove
     pos.fullmove = fullmove
     other = pos.side ^ BLACK
-    if pos.attacked(pos.kings[other >> 5], pos.side):
+    ksq = pos.kings[other >> 5]
+    if pos.attacked(ksq, pos.side):
         colour = "black" if other else "red"
-        rank = pos.kings[other >> 5] // width
-        raise InvalidFenError(fen, "fen.other_side_in_check", rank, colour=colour)
+        raise InvalidFenError(fen, "fen.other_side_in_check", ksq // variant.width, colour=colour)
     return pos
 
 
-_TWO_DIGITS = re.compile(r"[0-9][0-9]")
-_EXPAND = {str(n): "." * n for n in range(1, 10)}
-_EXPAND_TABLE = str.maketrans(_EXPAND)
+def _report_order(text: str, placed: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pieces in the order their faults are looked for, so that a board
+    with several faults is always refused for the same one: point by point
+    from a0, except on a board with turncoats or a run of ten, which are
+    looked at in reading order (from rank 9)."""
+    if "+" in text or "10" in text:
+        return placed
+    return sorted(placed)
 
 
-def _read_board_fast(
-    variant: Variant, rows: list[str]
-) -> tuple[list[int], list[tuple[int, int]]] | None:
-    """The board of well-formed ranks, or ``None`` when a rank needs the
-    careful reader (which explains what is wrong)."""
-    width = variant.width
-    codes = _fast_codes(variant)
-    # a number of two digits is read whole by the careful reader; one search over
-    # the ranks joined (no two digits meet across a '/') instead of one a rank
-    text = "/".join(rows)
-    if width > 9:
-        text = text.replace("11", "." * 11)
-    if _TWO_DIGITS.search(text):
+def _counter(fen: str, text: str, code: str) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 6:
+        raise InvalidFenError(fen, code, found=text)
+    return int(text)
+
+
+# What a character of the board field is to the one-pass reader (one byte of
+# ``_Tables.token``): a board value (1..63), a digit, a rank separator, the
+# turncoat mark, or 0 for anything else.
+_DIGIT: Final = 64  # 64 + n for the digit n
+_SLASH: Final = 128
+_PLUS: Final = 129
+
+
+class _Tables:
+    """Everything the one-pass reader of one variant looks up, built once."""
+
+    def __init__(self, variant: Variant) -> None:
+        width = variant.width
+        size = width * 10
+        codes = _codes(variant)
+        token = bytearray(256)
+        turncoat = bytearray(256)
+        for text, value in codes.items():
+            if len(text) == 1:
+                token[ord(text)] = value
+            else:
+                turncoat[ord(text[1])] = value
+        for n in range(10):
+            token[ord("0") + n] = _DIGIT + n
+        token[ord("/")] = _SLASH
+        token[ord("+")] = _PLUS
+        # allowed[value * size + point]: may a piece of that value stand there?
+        rules = _allowed(variant)
+        allowed = bytearray(64 * size)
+        for value in codes.values():
+            rule = rules.get(value & ~TURNCOAT)
+            for sq in range(size):
+                if rule is None or sq in rule[0]:
+                    allowed[value * size + sq] = 1
+        # the most pieces of a colour and type (index value & PIECE_MASK) a side
+        # may have, and of its turncoats (index: the turncoat's value)
+        limit = [0] * 64
+        for kind, (per_side, _) in _material_limits(variant).items():
+            limit[kind] = limit[kind | BLACK] = per_side
+            if kind in variant.defection:
+                limit[kind | TURNCOAT] = limit[kind | TURNCOAT | BLACK] = START_COUNT[kind]
+        self.width = width
+        self.size = size
+        self.token = bytes(token)
+        self.turncoat = bytes(turncoat)
+        self.allowed = bytes(allowed)
+        self.limit = limit
+        # (type, most of it both sides together may have)
+        self.together = [
+            (kind, both)
+            for kind, (_, both) in _material_limits(variant).items()
+            if both is not None
+        ]
+
+
+@cache
+def _tables(variant: Variant) -> _Tables:
+    return _Tables(variant)
+
+
+def _read_board(t: _Tables, text: str) -> tuple[list[int], list[tuple[int, int]], bool] | None:
+    """Read the board field in one pass: the board, the pieces placed and
+    whether a piece stands where it may not or a side has too many of a kind
+    or no general; ``None`` when the field is not well formed."""
+    if not text.isascii():
         return None
-    board: list[int] = []
-    for row in reversed(rows):
-        if "0" in row or "+" in row or "." in row:
+    data = text.encode()
+    token = t.token
+    allowed = t.allowed
+    limit = t.limit
+    width = t.width
+    size = t.size
+    board = [0] * size
+    placed: list[tuple[int, int]] = []
+    counts = [0] * 64
+    fault = False
+    at = size - width
+    f = 0
+    i = 0
+    n = len(data)
+    while i < n:
+        k = token[data[i]]
+        i += 1
+        if k >= _DIGIT:
+            if k < _SLASH:
+                run = k - _DIGIT
+                if run == 0:
+                    return None
+                if i < n:
+                    k = token[data[i]]
+                    if _DIGIT <= k < _SLASH:
+                        # a number is read whole: "10" and "11" are one run
+                        run = run * 10 + k - _DIGIT
+                        i += 1
+                f += run
+                if f > width:
+                    return None
+                continue
+            if k == _SLASH:
+                if f != width or at == 0:
+                    return None
+                at -= width
+                f = 0
+                continue
+            # the turncoat mark and its letter
+            if i == n:
+                return None
+            k = t.turncoat[data[i]]
+            i += 1
+        if k == 0 or f >= width:
             return None
-        if width > 9 and "1" in row:
-            row = row.replace("11", "." * 11).replace("10", "." * 10)
-        expanded = row.translate(_EXPAND_TABLE)
-        if len(expanded) != width:
-            return None
-        try:
-            board.extend([codes[c] for c in expanded])
-        except KeyError:
-            return None
-    placed = [(sq, v) for sq, v in enumerate(board) if v]
-    return board, placed
+        sq = at + f
+        f += 1
+        board[sq] = k
+        placed.append((sq, k))
+        if not allowed[k * size + sq]:
+            fault = True
+        kind = k & PIECE_MASK
+        c = counts[kind] + 1
+        counts[kind] = c
+        if c > limit[kind]:
+            fault = True
+        if k != kind:
+            c = counts[k] + 1
+            counts[k] = c
+            if c > limit[k]:
+                fault = True
+    if at != 0 or f != width:
+        return None
+    if counts[KING] != 1 or counts[KING | BLACK] != 1:
+        fault = True
+    for kind, both in t.together:
+        if counts[kind] + counts[kind | BLACK] > both:
+            fault = True
+    return board, placed, fault
 
 
-def _read_board(
+def _read_ranks(
     fen: str, variant: Variant, rows: list[str]
 ) -> tuple[list[int], list[tuple[int, int]]]:
     """The careful reader: the board, or an error that names the rank."""
@@ -187,14 +378,6 @@ def _codes(variant: Variant) -> dict[str, int]:
             codes["+" + letter.upper()] = kind | TURNCOAT
             codes["+" + letter] = kind | TURNCOAT | BLACK
     return codes
-
-
-@cache
-def _fast_codes(variant: Variant) -> dict[str, int]:
-    """The plain letters of ``variant`` and ``.`` for an empty point."""
-    return {letter: value for letter, value in _codes(variant).items() if len(letter) == 1} | {
-        ".": 0
-    }
 
 
 def _bad_token(variant: Variant, row: str, j: int) -> tuple[str, dict[str, object]]:

@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from engine.errors import EngineError, IllegalMoveError, InvalidMoveError
-from engine.fen import parse_fen
+from engine.fen import LETTERS, parse_fen, write_fen
 from engine.geometry import Geometry, geometry
 from engine.move import FILES, Move
 from engine.variants import (
@@ -103,28 +103,6 @@ def _side_bit(side: object) -> int:
     if side == "black":
         return BLACK
     raise EngineError("position.bad_side", {"side": side})
-
-
-def _board_field(cells: list[str], width: int, height: int) -> str:
-    """The board field of a FEN from each point's letter(s) ("" when empty),
-    the top rank first."""
-    rows = []
-    for rank in range(height - 1, -1, -1):
-        row = ""
-        empty = 0
-        for f in range(width):
-            text = cells[rank * width + f]
-            if text:
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += text
-            else:
-                empty += 1
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
 
 
 # what a FEN writes for one piece: a letter, a turncoat's with its '+' before it
@@ -262,8 +240,7 @@ class Position:
         or ``position.bad_piece``."""
         v = find_variant(variant)
         black = _side_bit(turn)
-        width = v.width
-        grid: list[str] = [""] * (width * v.height)
+        grid: dict[int, str] = {}
         # read as objects: a compiled loop would reject a value that is not a string with a
         # TypeError before the check below could name it
         entries: Iterable[tuple[object, object]] = pieces.items()
@@ -274,9 +251,7 @@ class Position:
                     "position.bad_piece", {"variant": v.name, "square": name, "text": text}
                 )
             grid[sq] = text
-        board = _board_field(grid, width, v.height)
-        side = "b" if black else "w"
-        return parse_fen(cls, v, f"{board} {side} - - {halfmove} {fullmove}")
+        return parse_fen(cls, v, write_fen(v, grid, black == 0, halfmove, fullmove))
 
     def with_turn(self, side: object) -> Position:
         """A new position with the same pieces and move counters and ``side``
@@ -290,10 +265,8 @@ class Position:
         return other
 
     def fen(self) -> str:
-        cells = [letter(v) if v else "" for v in self.board]
-        board = _board_field(cells, self.width, self.height)
-        side = "b" if self.side else "w"
-        return f"{board} {side} - - {self.halfmove} {self.fullmove}"
+        pieces = {sq: LETTERS[v] for sq, v in enumerate(self.board) if v}
+        return write_fen(self.variant, pieces, self.side == 0, self.halfmove, self.fullmove)
 
     def board_fen(self) -> str:
         return self.fen().split(" ")[0]

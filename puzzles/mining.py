@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine import EngineError, Position, find_variant
-from engine.fen import START_COUNT, material_limits
+from engine.fen import START_COUNT, material_limits, write_fen
 from engine.geometry import geometry
 from engine.variants import TYPE_OF_LETTER
 from puzzles import proving
@@ -143,25 +143,6 @@ def _points(width: int, colour: int, kind: str) -> list[int]:
     g = geometry(width)
     table = {"palace": g.palace, "advisor": g.advisor_points, "elephant": g.elephant_points}[kind]
     return sorted(table[colour])
-
-
-def _fen_of(width: int, board: dict[int, str], red_to_move: bool) -> str:
-    ranks = []
-    for rank in range(9, -1, -1):
-        text, empty = "", 0
-        for file in range(width):
-            piece = board.get(rank * width + file)
-            if piece is None:
-                empty += 1
-                continue
-            if empty:
-                text += str(empty)
-                empty = 0
-            text += piece
-        if empty:
-            text += str(empty)
-        ranks.append(text)
-    return "/".join(ranks) + (" w" if red_to_move else " b") + " - - 0 1"
 
 
 def _sq(width: int, file: int, rank: int) -> int:
@@ -316,7 +297,7 @@ def sparse_fen(variant: str, rng: random.Random, origin: str) -> str | None:
         if black_letter.endswith("p") and sq // width > 4:
             continue
         put(sq, black_letter)
-    return _fen_of(width, board, red_to_move=True)
+    return write_fen(variant, board)
 
 
 def candidates(variant: str, strategy: str, rng: random.Random) -> Iterator[Candidate]:

@@ -1,8 +1,17 @@
 """docs/rules.md §3: reading and writing positions (FEN), and every rejection."""
 
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from engine import InvalidFenError, Position, UnknownVariantError
+from engine import EngineError, InvalidFenError, Position, UnknownVariantError
+from engine.fen import write_fen
+from engine.variants import find_variant
+
+ROOT = Path(__file__).resolve().parents[2]
 
 STARTS = [
     (
@@ -253,3 +262,100 @@ def test_material_a_game_can_reach_more_is_rejected(variant: str, fen: str, reas
 )
 def test_material_a_game_can_reach_is_accepted(variant: str, fen: str) -> None:
     assert Position.from_fen(variant, fen).fen() == fen
+
+
+# -- docs/rules.md §3.1-3.2: the one writer ---------------------------------------------------
+
+
+def test_the_writer_puts_runs_as_one_number_and_all_six_fields() -> None:
+    width = find_variant("feidan").width
+    pieces = {0 * width + 5: "K", 9 * width + 5: "k", 3 * width + 10: "M", 7 * width + 0: "+r"}
+    assert write_fen("feidan", pieces) == "5k5/11/+r10/11/11/11/10M/11/11/5K5 w - - 0 1"
+    assert write_fen("feidan", pieces, red_to_move=False, halfmove=7, fullmove=30).endswith(
+        " b - - 7 30"
+    )
+
+
+def test_the_writer_refuses_a_point_off_the_board() -> None:
+    with pytest.raises(EngineError) as caught:
+        write_fen("xiangqi", {4: "K", 90: "k"})
+    assert caught.value.code == "position.bad_square"
+
+
+def test_the_writer_writes_what_a_position_writes() -> None:
+    pos = Position.from_fen("xinban", "5k3/9/2+n6/9/p8/9/9/9/4A4/3K+R4 b - - 3 20")
+    squares = {pos.square(point): piece for point, piece in pos.pieces().items()}
+    assert write_fen("xinban", squares, False, 3, 20) == pos.fen()
+
+
+def reference_fen(pos: Position) -> str:
+    """The FEN written straight from the board, point by point (§3.1-3.2): the oracle the
+    writer is held to."""
+    ranks = []
+    for rank in range(9, -1, -1):
+        text, empty = "", 0
+        for file in pos.variant.files:
+            piece = pos.piece_at(f"{file}{rank}")
+            if piece is None:
+                empty += 1
+                continue
+            text += (str(empty) if empty else "") + piece
+            empty = 0
+        ranks.append(text + (str(empty) if empty else ""))
+    side = "w" if pos.turn == "red" else "b"
+    return f"{'/'.join(ranks)} {side} - - {pos.halfmove} {pos.fullmove}"
+
+
+def _lesson_fens(data: Any) -> list[str]:
+    if isinstance(data, dict):
+        found = [data["fen"]] if isinstance(data.get("fen"), str) else []
+        return found + [fen for value in data.values() for fen in _lesson_fens(value)]
+    if isinstance(data, list):
+        return [fen for value in data for fen in _lesson_fens(value)]
+    return []
+
+
+def data_file_fens() -> list[tuple[str, str, str]]:
+    """(where, variant, FEN) of every position in the repository's data files: the perft
+    files, the rules vectors, the puzzle bank, the classic puzzles and the lessons."""
+    found: list[tuple[str, str, str]] = []
+    for path in sorted((ROOT / "tests/engine/data").glob("*.perft")):
+        for line in path.read_text("utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                variant, fen = (part.strip() for part in line.split(";")[:2])
+                found.append((path.name, variant, fen))
+    vectors = json.loads((ROOT / "tests/engine/data/rules-vectors.json").read_text("utf-8"))
+    for vector in (v for group in vectors["variants"].values() for v in group):
+        found.append(("rules-vectors.json", vector["variant"], vector["fen"]))
+        for key in vector.get("key_moves", []):
+            found.append(("rules-vectors.json", vector["variant"], key["fen_after"]))
+    bank = json.loads((ROOT / "puzzles/data/bank.json").read_text("utf-8"))
+    found += [("bank.json", p["variant"], p["fen"]) for p in bank["puzzles"]]
+    classics = json.loads((ROOT / "puzzles/data/classic-puzzles.json").read_text("utf-8"))
+    found += [("classic-puzzles.json", "xiangqi", p["fen"]) for p in classics["puzzles"]]
+    for path in sorted((ROOT / "tutorials/lessons").glob("*/*.toml")):
+        lesson = tomllib.loads(path.read_text("utf-8"))
+        found += [(path.name, path.parent.name, fen) for fen in _lesson_fens(lesson)]
+    return found
+
+
+DATA_FENS = data_file_fens()
+
+
+def test_the_data_files_hold_positions_of_every_kind() -> None:
+    sources = {where.rsplit(".", 1)[-1] for where, _, _ in DATA_FENS}
+    assert sources == {"perft", "json", "toml"}
+    assert {variant for _, variant, _ in DATA_FENS} == {"xiangqi", "feidan", "xinban"}
+    assert len(DATA_FENS) > 500
+
+
+def test_every_fen_of_the_data_files_round_trips() -> None:
+    for where, variant, fen in DATA_FENS:
+        pos = Position.from_fen(variant, fen)
+        written = pos.fen()
+        assert written == reference_fen(pos), where
+        fields = fen.split()
+        if len(fields) == 6 and fields[1] != "r":
+            assert written == fen, where
+        again = Position.from_fen(variant, written)
+        assert again == pos and again.fen() == written, where

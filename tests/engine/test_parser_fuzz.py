@@ -143,3 +143,33 @@ def test_move_reader_after_play_raises_only_move_errors(
     except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError):
         return
     assert move in position.legal_moves
+
+
+@FUZZ
+@given(
+    variant=st.sampled_from(VARIANT_NAMES),
+    fen=st.one_of(mutated_fen(), random_board_fen(), any_text(FEN_ALPHABET, 120)),
+)
+def test_the_one_pass_board_reader_reads_what_the_careful_reader_reads(
+    variant: str, fen: str
+) -> None:
+    """The FEN reader's fast path (one pass over tables) and its careful reader (rank by rank,
+    naming the reason) agree: the fast path reads a board exactly when the careful reader
+    accepts it, into the same points and pieces."""
+    from engine.fen import _read_board, _read_ranks, _tables
+    from engine.variants import find_variant
+
+    table = find_variant(variant)
+    field = fen.split()[0] if fen.split() else ""
+    fast = _read_board(_tables(table), field)
+    rows = field.split("/")
+    try:
+        careful = _read_ranks(fen, table, rows) if len(rows) == 10 else None
+    except InvalidFenError:
+        careful = None
+    if careful is None:
+        assert fast is None
+    else:
+        assert fast is not None
+        assert fast[0] == careful[0]
+        assert sorted(fast[1]) == sorted(careful[1])

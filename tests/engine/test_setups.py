@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Position
+from engine import InvalidFenError, Position
 from engine.setups import (
     ARRANGEMENT_COUNT,
     OFFICER_POINTS,
@@ -549,6 +549,41 @@ def test_secret_reveal_void_when_fighter_gives_check() -> None:
     black["f7"] = black.pop("f9")
     reveal = combine_secret_setups(red, black, "five_soldiers")
     assert reveal.reasons == ("black_in_check",)
+
+
+def _engine_sees_check(fen: str, mover: str) -> bool:
+    """Is ``mover`` (w or b) in check on the board of ``fen``, as the FEN reader judges it: in
+    check when it is to move, or refused as the side not to move in check."""
+    board = fen.split()[0]
+    try:
+        return Position.from_fen("feidan", f"{board} {mover} - - 0 1").is_check()
+    except InvalidFenError as error:
+        assert error.code == "fen.other_side_in_check"
+    other = "b" if mover == "w" else "w"
+    try:
+        Position.from_fen("feidan", f"{board} {other} - - 0 1")
+    except InvalidFenError as error:
+        assert error.code == "fen.other_side_in_check"
+        return True
+    return False
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_reveal_is_void_for_check_exactly_when_the_fen_reader_sees_one(seed: int) -> None:
+    rng = random.Random(seed)
+    for method in ("five_soldiers", "middle_soldier"):
+        red = random_secret_half("red", method, rng)  # type: ignore[arg-type]
+        black = random_secret_half("black", method, rng)  # type: ignore[arg-type]
+        reveal = combine_secret_setups(red, black, method)  # type: ignore[arg-type]
+        if reveal.reasons == ("generals_facing",):
+            continue
+        expected = tuple(
+            code
+            for code, mover in (("red_in_check", "w"), ("black_in_check", "b"))
+            if _engine_sees_check(reveal.fen, mover)
+        )
+        assert reveal.reasons == expected
 
 
 @settings(max_examples=40, deadline=None)

@@ -34,6 +34,7 @@ from typing import Any
 
 from engine import InvalidFenError, Move, Position, find_variant
 from engine.errors import InvalidMoveError
+from engine.fen import write_fen
 from engine.setups import SECRET_METHODS
 from engine.vocab import MOVE_EFFECTS, OUTCOME_TERMINATIONS
 from tutorials.curriculum.texts import Text
@@ -154,7 +155,7 @@ class Lesson:
 def board_fen(variant: str, pieces: str, turn: str) -> str:
     """A FEN from a list of pieces on points: ``"Ke0 ke9 +Rb2"``."""
     table = find_variant(variant)
-    board: dict[tuple[int, int], str] = {}
+    board: dict[int, str] = {}
     for token in pieces.split():
         match = _PIECE_TOKEN.match(token.strip(","))
         if not match:
@@ -163,26 +164,13 @@ def board_fen(variant: str, pieces: str, turn: str) -> str:
         file, rank = "abcdefghijk".index(point[0]), int(point[1])
         if file >= table.width:
             raise LessonFileError(f"{point} is off the {table.width}-file board")
-        if (file, rank) in board:
+        square = rank * table.width + file
+        if square in board:
             raise LessonFileError(f"two pieces on {point}")
-        board[(file, rank)] = letter
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for file in range(table.width):
-            letter = board.get((file, rank))
-            if letter is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += letter
-        rows.append(row + (str(empty) if empty else ""))
-    side = {"red": "w", "black": "b"}.get(turn)
-    if side is None:
+        board[square] = letter
+    if turn not in ("red", "black"):
         raise LessonFileError(f"turn must be red or black, not {turn!r}")
-    return f"{'/'.join(rows)} {side} - - 0 1"
+    return write_fen(table, board, red_to_move=turn == "red")
 
 
 def _optional_text(data: Any, where: str) -> Text | None:
