@@ -78,13 +78,16 @@ def test_the_same_verdict_on_the_hand_built_positions(
     _assert_agree(variant, fen, goal, n, mode)
 
 
-def test_a_perpetual_check_goes_to_the_exact_search() -> None:
-    # df-pn cuts repetitions by the path, so it cannot see that Black's
-    # perpetual check loses: its disproof is tainted and not trusted
+def test_a_perpetual_check_is_judged_by_df_pn_itself() -> None:
+    # Black's only defence is a perpetual check: its second occurrence is
+    # not ruled a draw (the rules would punish Black), the line goes on and
+    # the third occurrence loses for Black. df-pn decides it without the
+    # exact search.
     pos = Position.from_fen("xiangqi", PERPETUAL)
     search = DfpnSearch(pos, "mate", False)
     assert search.distance(6) == 6
-    assert search.fallbacks > 0
+    assert search.fallbacks == 0
+    assert search.distance(5) is None and search.fallbacks == 0
     proof = solve(pos, "mate", 6, algorithm="dfpn")
     assert proof.status == "sound_unique" and proof.key_moves == ("i3h5",)
 
@@ -184,11 +187,23 @@ def test_a_move_s_position_is_known_without_playing_it(halfmove: int) -> None:
             pos._push(rng.choice(pos._gen_legal()))
         board = pos.fen().rsplit(" ", 2)[0]
         pos = Position.from_fen(variant, f"{board} {halfmove} 40")
-        search = DfpnSearch(pos, "win", False)
+        search = DfpnSearch(pos, "mate", False)
         pos = search.pos
         for m in pos._gen_legal():
-            got = search._after(m)
+            h = search._hash_after(m)
             pos._push(m)
-            assert got[:3] == (m, pos.hash, search._pkey())
-            assert (got[3] < 0) is search.over_limit()
+            assert h == pos.hash
+            pos._pop()
+        # the expansion: (move | (kind + 2) << 16, hash, key) for each move
+        moves = search._generate_or()
+        kinds = [(moves[i] >> 16) - 2 for i in range(0, len(moves), 3)]
+        assert 0 in kinds or len(kinds) == len(pos._gen_legal())
+        for i in range(0, len(moves), 3):
+            code, h, key = moves[i : i + 3]
+            m, kind = code & 0xFFFF, (code >> 16) - 2
+            if kind in (0, -1):
+                continue  # the move ends the game
+            pos._push(m)
+            assert (h, key) == (pos.hash, search._pkey())
+            assert (kind == -2) is search.over_limit()
             pos._pop()
