@@ -110,6 +110,8 @@ class DfpnSearch(Search):
         self.expansion_limit = max(64, memory_mib * (1 << 18) // EXPANSION_BYTES)
         self.winner = _COLOUR[self.attacker >> 5]
         self.rtaint = _NEVER  # the path index the last result depends on (_NEVER: none)
+        # the last refutation found at each depth of the path (a killer move)
+        self.refuters = [0] * 512
         self.fallbacks = 0  # questions handed to the exact search
         self.purges = 0  # times the table was full
 
@@ -201,10 +203,11 @@ class DfpnSearch(Search):
             self.cycles[key] = won
         return _NEVER if won else first
 
-    def _repeat(self, m: int) -> int:
-        """Move ``m`` (not ending the game) brings back a position of the
-        path: its value by the rules (``rtaint`` set), or -1 when the node
-        is searched as any other."""
+    def _repeat(self, m: int, n: int) -> int:
+        """Move ``m`` (not ending the game, the attacker then with ``n``
+        moves left) brings back a position of the path: its value by the
+        rules (``rtaint`` set), or -1 when the node is searched as any
+        other."""
         c = self.enter(m)
         v = -1
         self.rtaint = _NEVER
@@ -220,9 +223,16 @@ class DfpnSearch(Search):
             first = self._cycle_lost()
             if first != _NEVER:
                 v = DISPROVED
-                self.rtaint = first
+                if not self._fails(self._pkey(), n):
+                    self.rtaint = first
         self.leave()
         return v
+
+    def _fails(self, pk: int, n: int) -> bool:
+        """Is the position known to fail within ``n`` on every path (then a
+        line that the rules end as a failure fails anyway)?"""
+        f = (self.res.get(pk, 0) >> 5) & 31
+        return f >= n and f > 0
 
     # ------------------------------------------------------------------
     # expansions
@@ -342,7 +352,7 @@ class DfpnSearch(Search):
                 continue
             h = moves[i + 1]
             if h in counts:
-                v = self._repeat(m)
+                v = self._repeat(m, n - 1)
                 km.append(m)
                 if v < 0:
                     kp.append(kind if kind > 0 else 1)
@@ -410,7 +420,7 @@ class DfpnSearch(Search):
                 h = self._hash_after(d)
                 cpk = h
             if h in counts:
-                v = self._repeat(d)
+                v = self._repeat(d, n)
                 km.append(d)
                 if v < 0:
                     kp.append(1)
@@ -456,10 +466,15 @@ class DfpnSearch(Search):
         """The defender is to move and the attacker has one move left: the
         value (proved when every reply loses at once; ``rtaint`` set)."""
         first = self.res.get(pk, 0) >> 10
+        if not first:
+            first = self.refuters[len(self.path) & 511]
         order = replies
         if first and first in replies:
             order = [first] + [d for d in replies if d != first]
         taint = _NEVER
+        idx = len(self.path) - 1
+        held = 0  # a refutation only by a ruling of a cycle begun above: the last resort
+        held_taint = -1
         for d in order:
             c = self.enter(d)
             t = _NEVER
@@ -474,7 +489,8 @@ class DfpnSearch(Search):
                 lost = self._cycle_lost() if c == 2 else _NEVER
                 if lost != _NEVER:
                     won = False
-                    t = lost
+                    if not self._fails(self._pkey(), 1):
+                        t = lost
                 else:
                     cpk = self._pkey()
                     self.rtaint = _NEVER
@@ -491,11 +507,21 @@ class DfpnSearch(Search):
                         self._save(cpk, 1, PROVED if won else DISPROVED, t, move)
             self.leave()
             if not won:
+                if t < idx:
+                    if t > held_taint:
+                        held = d
+                        held_taint = t
+                    continue
                 self._save(pk, 1, DISPROVED, t, d)
+                self.refuters[len(self.path) & 511] = d
                 self.rtaint = t
                 return DISPROVED
             if t < taint:
                 taint = t
+        if held:
+            self._save(pk, 1, DISPROVED, held_taint, held)
+            self.rtaint = held_taint
+            return DISPROVED
         self._save(pk, 1, PROVED, taint, 0)
         self.rtaint = taint
         return PROVED
@@ -548,6 +574,8 @@ class DfpnSearch(Search):
             child_n = n
         count = len(km)
         hint = self.res.get(pk, 0) >> 10
+        if not hint and not attacking:
+            hint = self.refuters[len(self.path) & 511]  # the last refutation at this depth
         if hint and count > 1 and km[0] != hint:
             for i in range(1, count):
                 if km[i] == hint:
@@ -556,20 +584,31 @@ class DfpnSearch(Search):
                     kd[0], kd[i] = kd[i], kd[0]
                     kt[0], kt[i] = kt[i], kt[0]
                     break
-        # with the attacker to move the node's pn is its children's least pn
-        # and its dn their sum; with the defender to move the other way round
+        # With the attacker to move the node's pn is its children's least pn
+        # and its dn their sum; with the defender to move the other way round.
+        # A child that decides the node only by a ruling of a cycle that
+        # began above it is held back: the node is searched as if it were
+        # not there, for an answer that holds on every path, and it decides
+        # only when every other child went the other way.
         mins = kp if attacking else kd
         sums = kd if attacking else kp
-        best = 0
+        idx = len(self.path) - 1
+        best = -1
+        held = -1
         low = INF
         total = 0
         while True:
             best = -1
+            held = -1
             low = INF + 1
             second = INF
             total = 0
             for i in range(count):
                 x = mins[i]
+                if x == 0 and kt[i] < idx:
+                    if held < 0 or kt[i] > kt[held]:
+                        held = i
+                    continue
                 if x < low:
                     second = low
                     low = x
@@ -578,10 +617,11 @@ class DfpnSearch(Search):
                     second = x
                 total += sums[i]
             if best < 0:
-                low = INF
                 break
             if total > INF:
                 total = INF
+            if total == 0 or low == 0:
+                break
             if second > INF:
                 second = INF
             if attacking:
@@ -590,7 +630,7 @@ class DfpnSearch(Search):
             else:
                 pn = total
                 dn = low
-            if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            if pn >= thpn or dn >= thdn:
                 break
             eps = second + (second >> 2) + 1
             if attacking:
@@ -611,9 +651,9 @@ class DfpnSearch(Search):
             kt[best] = self.rtaint
         taint = _NEVER
         move = 0
-        if best < 0:
-            v = DISPROVED  # the attacker has no move
-        elif low == 0:
+        by_one = PROVED if attacking else DISPROVED  # the node decided by one child
+        by_all = DISPROVED if attacking else PROVED  # by all of them
+        if best >= 0 and low == 0:
             # decided by one child: the one that depends least on the path
             mark = -1
             for i in range(count):
@@ -621,17 +661,23 @@ class DfpnSearch(Search):
                     mark = i
             taint = kt[mark]
             move = km[mark]
-            v = PROVED if attacking else DISPROVED
-        elif total == 0:
-            # decided by every child
+            v = by_one
+        elif held >= 0 and (best < 0 or total == 0):
+            taint = kt[held]
+            move = km[held]
+            v = by_one
+        elif best < 0 or total == 0:
+            # decided by every child (or the attacker has no move)
             for i in range(count):
                 if kt[i] < taint:
                     taint = kt[i]
-            v = DISPROVED if attacking else PROVED
+            v = by_all
         elif attacking:
             v = low | total << SHIFT
         else:
             v = total | low << SHIFT
+        if move and not attacking:
+            self.refuters[len(self.path) & 511] = move
         self._save(pk, n, v, taint, move)
         self.rtaint = taint
         return v
