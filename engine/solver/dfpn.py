@@ -38,10 +38,11 @@ disproof numbers packed; the path-independent results as the smallest n
 proved, the largest n disproved and the best move), and the attacker's
 moves of a position are kept as one flat list of ints.
 
-The tables are bounded by memory (``memory_mib``, default 256 MiB): three
-quarters for the results, at an estimated ``ENTRY_BYTES`` each (when full,
-the unfinished entries are dropped first, then everything), a quarter for
-the move lists of expanded nodes (dropped when full). Results are only
+The tables are bounded by memory (``memory_mib``, default 256 MiB): at most
+three quarters for the results, at an estimated ``ENTRY_BYTES`` each (when
+full, the unfinished entries are dropped first, then everything), the rest,
+and what the results do not use, for the move lists of expanded nodes at
+``EXPANSION_BYTES`` each (dropped when the whole is full). Results are only
 lost, never wrong. The exact search's own table is bounded by its count of
 entries (``search._TABLE_LIMIT``).
 """
@@ -52,7 +53,7 @@ from typing import Final
 
 from engine.play._board import judge_cycle
 from engine.position import ZOBRIST, ZOBRIST_BLACK, Position
-from engine.solver.movegen import checking_moves, has_legal_move, legal_checks, legal_replies
+from engine.solver.movegen import checking_moves, legal_checks, legal_replies, status_of
 from engine.solver.proof import SolverInputError
 from engine.solver.search import _NEVER, Budget, Search, terminal_status
 
@@ -65,8 +66,8 @@ DISPROVED: Final = INF  # pn infinite, dn 0
 MAX_N: Final = 31  # attacker moves left, at most (five bits in a result)
 DEFAULT_MEMORY_MIB = 256
 QUIET_PN: Final = 24  # the first proof number of a move that gives no check
-ENTRY_BYTES = 120  # a dict slot with an int key and an int value (estimated, CPython 3.11)
-EXPANSION_BYTES = 3000  # one expansion: three ints a move, about 40 moves
+ENTRY_BYTES = 110  # a dict slot with an int key and an int value (measured, CPython 3.11)
+EXPANSION_BYTES = 4000  # one expansion: about 135 bytes a move (measured), 30 moves
 # kinds of an attacker move in an expansion (a positive kind: a first proof number)
 _WINS: Final = 0
 _ENDS: Final = -1
@@ -105,9 +106,10 @@ class DfpnSearch(Search):
         self.expansions: dict[int, list[int]] = {}
         # cycles closed by a second occurrence -> does the ruling give the attacker the win
         self.cycles: dict[tuple[int, ...], bool] = {}
-        # three quarters of the memory for the results, a quarter for the expansions
+        # at most three quarters of the memory for the results, the rest
+        # (and what the results leave) for the expansions
+        self.memory = memory_mib << 20
         self.entry_limit = max(1024, memory_mib * (3 << 18) // ENTRY_BYTES)
-        self.expansion_limit = max(64, memory_mib * (1 << 18) // EXPANSION_BYTES)
         self.winner = _COLOUR[self.attacker >> 5]
         self.rtaint = _NEVER  # the path index the last result depends on (_NEVER: none)
         # the last refutation found at each depth of the path (a killer move)
@@ -156,8 +158,11 @@ class DfpnSearch(Search):
     def _save(self, pk: int, n: int, v: int, taint: int, move: int) -> None:
         """Store the value ``v`` of the current node; a final one that
         depends on the path above it (``taint``) only under the path."""
-        if len(self.tt) + len(self.res) + len(self.ptt) >= self.entry_limit:
+        entries = len(self.tt) + len(self.res) + len(self.ptt)
+        if entries >= self.entry_limit:
             self._make_room()
+        elif entries * ENTRY_BYTES + len(self.expansions) * EXPANSION_BYTES > self.memory:
+            self.expansions.clear()
         pn = v & LOW
         dn = v >> SHIFT
         if pn and dn:
@@ -277,7 +282,7 @@ class DfpnSearch(Search):
         if self.quiet_can_end:
             for m in quiet:
                 pos._push(m)
-                if not has_legal_move(pos):
+                if not _can_move(pos):
                     pos._pop()
                     return [m | (_WINS + 2) << _KIND, 0, 0]  # stalemate, and the goal is ``win``
                 kind = _LIMIT if self.over_limit() else QUIET_PN
@@ -325,7 +330,7 @@ class DfpnSearch(Search):
         moves = self.expansions.get(pk)
         if moves is None:
             moves = self._generate_or()
-            if len(self.expansions) >= self.expansion_limit:
+            if (len(self.expansions) + 1) * EXPANSION_BYTES + self._entries() * ENTRY_BYTES > self.memory:
                 self.expansions.clear()
             self.expansions[pk] = moves
         self._count(len(moves) // 3)
@@ -525,6 +530,41 @@ class DfpnSearch(Search):
         self._save(pk, 1, PROVED, taint, 0)
         self.rtaint = taint
         return PROVED
+
+    def _finish(self, best: int) -> int:
+        """``Search._finish``: a move that ends the game with the goal now,
+        or 0; here without a move's repetition, which ``Search`` judges."""
+        pos = self.pos
+        if self.doubled_side[(pos.side >> 5) ^ 1] and self._may_repeat():
+            return super()._finish(best)
+        goal = self.goal
+        checks = legal_checks(pos)
+        if best and best in checks:
+            checks.remove(best)
+            checks.insert(0, best)
+        tried = 0
+        won = 0
+        for m in checks:
+            pos._push(m)
+            status = status_of(pos)
+            pos._pop()
+            tried += 1
+            if status in goal:
+                won = m
+                break
+        if not won and self.quiet_can_end:
+            check_set = set(checks)
+            for m in pos._gen_legal():
+                if m not in check_set:
+                    pos._push(m)
+                    stalemate = not _can_move(pos)
+                    pos._pop()
+                    tried += 1
+                    if stalemate:
+                        won = m
+                        break
+        self._count(tried)
+        return won
 
     # ------------------------------------------------------------------
     # df-pn
@@ -770,3 +810,14 @@ class DfpnSearch(Search):
     def best_move(self) -> int:
         m = super().best_move()
         return m or self.res.get(self._pkey(), 0) >> 10
+
+
+def _can_move(pos: Position) -> bool:
+    """Has the side to move, not in check, a legal move (``has_legal_move``
+    after a move that gives no check)?"""
+    if pos._legal is not None:
+        return bool(pos._legal)
+    for m in pos._pseudo():
+        if pos._is_legal(m):
+            return True
+    return False
