@@ -20,7 +20,7 @@ import pytest
 from engine import Position
 from engine.solver import Budget, SolverInputError, find_win, solve
 from engine.solver.dfpn import ENTRY_BYTES, DfpnSearch
-from engine.solver.prover import DFPN_FROM, _search
+from engine.solver.prover import DFPN_FROM, DFPN_FROM_WIN, _search
 from engine.solver.search import Search
 from tests.engine.solver.test_solver_statuses import (
     EVERY_STATUS,
@@ -171,7 +171,9 @@ def test_auto_takes_the_depth_first_search_for_short_puzzles() -> None:
     for mode, first in DFPN_FROM.items():
         assert type(_search(pos, "mate", first - 1, mode, None, "auto", 256)) is Search
         assert type(_search(pos, "mate", first, mode, None, "auto", 256)) is DfpnSearch
-        assert type(_search(pos, "win", first, mode, None, "auto", 256)) is Search
+    for mode, first in DFPN_FROM_WIN.items():
+        assert type(_search(pos, "win", first - 1, mode, None, "auto", 256)) is Search
+        assert type(_search(pos, "win", first, mode, None, "auto", 256)) is DfpnSearch
     auto = solve(pos, "mate", 5, mode="checks_only")
     assert auto.status == solve(pos, "mate", 5, mode="checks_only", algorithm="search").status
 
