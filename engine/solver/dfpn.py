@@ -330,7 +330,9 @@ class DfpnSearch(Search):
         moves = self.expansions.get(pk)
         if moves is None:
             moves = self._generate_or()
-            if (len(self.expansions) + 1) * EXPANSION_BYTES + self._entries() * ENTRY_BYTES > self.memory:
+            if (
+                len(self.expansions) + 1
+            ) * EXPANSION_BYTES + self._entries() * ENTRY_BYTES > self.memory:
                 self.expansions.clear()
             self.expansions[pk] = moves
         self._count(len(moves) // 3)
@@ -817,7 +819,4 @@ def _can_move(pos: Position) -> bool:
     after a move that gives no check)?"""
     if pos._legal is not None:
         return bool(pos._legal)
-    for m in pos._pseudo():
-        if pos._is_legal(m):
-            return True
-    return False
+    return any(pos._is_legal(m) for m in pos._pseudo())

@@ -110,11 +110,7 @@ def test_classic_checks_only(puzzle: dict) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "puzzle",
-    [
-        p
-        for p in PUZZLES
-        if not p["all_checks"] or p["mate_in"] <= 4
-    ],
+    [p for p in PUZZLES if not p["all_checks"] or p["mate_in"] <= 4],
     ids=_id,
 )
 def test_classic_full(puzzle: dict) -> None:
