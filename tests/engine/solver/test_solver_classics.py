@@ -135,6 +135,6 @@ def test_the_book_notation_is_read() -> None:
 def test_the_data_set_is_the_one_described() -> None:
     assert len(PUZZLES) == 85
     assert {p["ending"] for p in PUZZLES} == {"checkmate", "stalemate"}
-    assert len(LONG_CHECKS) == 7
+    assert len(LONG_CHECKS) == 16
     known = set(COOKED) | set(SHORTER) | NOT_FINISHED_IN_FULL
     assert known <= {p["fen"] for p in DATA["puzzles"]}
