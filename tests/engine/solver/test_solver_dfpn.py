@@ -92,6 +92,24 @@ def test_a_perpetual_check_is_judged_by_df_pn_itself() -> None:
     assert proof.status == "sound_unique" and proof.key_moves == ("i3h5",)
 
 
+# 填塞道路 (橘中秘): a stalemate in 9 with quiet moves on both sides, where
+# the defender can walk back into a position of the line
+SHUFFLE = "2b6/3k5/9/4P4/9/9/9/4C4/5K3/9 w - - 0 1"
+
+
+def test_repetitions_are_judged_by_df_pn_itself() -> None:
+    # "no win in 4": lines that come back to a position of the path are
+    # ruled (a draw, so they fail for the attacker), the results that needed
+    # such a ruling are kept under their path, and no question goes to the
+    # depth-first search; it gives the same answer
+    search = DfpnSearch(Position.from_fen("xiangqi", SHUFFLE), "win", False)
+    assert search.attack_dfpn(4) is False
+    assert search.fallbacks == 0
+    assert search.cycles and not any(search.cycles.values())
+    assert search.ptt
+    assert Search(Position.from_fen("xiangqi", SHUFFLE), "win", False).attack(4) is False
+
+
 def test_the_table_stays_within_its_memory_bound() -> None:
     pos = Position.from_fen("xiangqi", MATE_IN_FIVE)
     roomy = DfpnSearch(pos, "mate", False)
