@@ -114,6 +114,8 @@ class DfpnSearch(Search):
         self.rtaint = _NEVER  # the path index the last result depends on (_NEVER: none)
         # the last refutation found at each depth of the path (a killer move)
         self.refuters = [0] * 512
+        # the number of the attacker's moves at each depth of the path, as last expanded
+        self.breadth = [0] * 512
         self.fallbacks = 0  # questions handed to the exact search
         self.purges = 0  # times the table was full
 
@@ -336,6 +338,7 @@ class DfpnSearch(Search):
                 self.expansions.clear()
             self.expansions[pk] = moves
         self._count(len(moves) // 3)
+        self.breadth[len(self.path) & 511] = len(moves) // 3
         counts = self.counts
         res = self.res
         tt = self.tt
@@ -415,6 +418,9 @@ class DfpnSearch(Search):
         fails_ok = not self.doubled
         watch = self.watch_limit
         self._count(len(replies))
+        # the first disproof number of a reply not searched yet: the number of
+        # moves the attacker had before (about what it has after the reply)
+        first_dn = self.breadth[(len(self.path) - 1) & 511] or 1
         for d in replies:
             over = False
             if watch:
@@ -464,7 +470,7 @@ class DfpnSearch(Search):
             e = tt.get(cpk ^ nk)
             if e is None:
                 kp.append(1)
-                kd.append(1)
+                kd.append(first_dn)
             else:
                 kp.append(e & LOW)
                 kd.append(e >> SHIFT)
