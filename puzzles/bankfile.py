@@ -35,8 +35,8 @@ ABOUT = (
 # Budgets when proving the classical problems: a full proof first (up to FULL_UP_TO moves),
 # then among checks only for the problems whose book line checks all the way (连将杀).
 CLASSIC_FULL_UP_TO = 6
-CLASSIC_FULL_NODES = 400_000
-CLASSIC_FULL_SECONDS = 30.0
+CLASSIC_FULL_NODES = 12_000_000  # no more than re-proving gets (REPROVE_NODES)
+CLASSIC_FULL_SECONDS = 120.0
 CLASSIC_CHECKS_NODES = 1_000_000
 CLASSIC_CHECKS_SECONDS = 60.0
 
@@ -170,8 +170,8 @@ def read_classics(path: Path = CLASSICS_PATH) -> list[dict[str, Any]]:
 # --- Re-proving -----------------------------------------------------------------------------
 
 # Re-proving gets a generous budget: a shipped puzzle proved once must prove again.
-REPROVE_NODES = 2_000_000
-REPROVE_SECONDS = 120.0
+REPROVE_NODES = 12_000_000
+REPROVE_SECONDS = 240.0
 
 
 @dataclass(frozen=True)

@@ -2,56 +2,82 @@
 
 ``DfpnSearch`` answers the questions the prover asks (``distance``,
 ``move_wins``) with depth-first proof-number search (df-pn, with the
-1 + epsilon trick for the thresholds) and falls back to the exact
-depth-first ``Search`` it extends whenever its answer could depend on the
-path. The result is always the exact one of ``Search``.
+1 + epsilon trick for the thresholds). Its answers are those of ``Search``.
 
 How exactness is kept:
 
 - A node is a position and the number of attacker moves left; the graph
   of nodes has no cycles (the count goes down), so df-pn terminates.
-- Repetitions are treated by the path: a move that brings back a position
-  already on the path (the puzzle's history included) is taken as a
-  failure of the attacker. Proofs found this way never repeat a position,
-  so the repetition rules never apply inside them and they hold on every
-  path without repeated positions: they are stored as path-independent.
-  A disproof that met no such cut is exact and path-independent too.
-- A disproof that met a cut (possibly a repetition the rules would have
-  ruled for the attacker) is *tainted*: it is kept only for the current
-  top-level question, and a tainted answer at the root is never trusted:
-  the question goes to the exact ``Search``.
-- df-pn is not used at all when the path already holds a repeated position
-  (then a third occurrence is one move away) — ``Search`` answers.
+- Repetitions are judged on the path, by the rules. A move that brings
+  back a position of the search's path for the second time is judged as
+  the game engine judges it (``engine.play._board.judge_cycle``: the cycle
+  as the rules would rule it if it came round once more, docs/rules.md §8).
+  When the ruling does not give the attacker the win (a draw, the
+  attacker's perpetual check or chase, xinban's forced variation against
+  it) the line fails for the attacker: it could have played from the
+  first occurrence with more moves left, so a shortest win never needs
+  it. When the ruling would punish the defender the line goes on, and a
+  third occurrence is judged by the rules (``Search.judge_repetition``) —
+  the defender may still vary. So does a line back to a position that
+  occurred before the puzzle's start.
+- A result that needed such a ruling depends on the path when the cycle
+  began above the node: it is kept apart, keyed by the whole path (the
+  graph-history-interaction fix), and never enters the path-independent
+  table. Every other result is the same on every path without a repeated
+  position and is shared with the exact search.
+- Stored disproofs are not used where a position repeated on the path
+  could come back below (as in ``Search``).
+- Questions asked where the path already holds a repeated position go to
+  the exact ``Search`` (``fallbacks`` counts them).
 - The natural limit is handled as in ``Search``: when it is within reach
   positions are told apart by their plies without capture.
 
-The tables are bounded by memory (``memory_mib``, default 256 MiB): three
-quarters for the results, at an estimated ``ENTRY_BYTES`` each (when full,
-the unfinished entries are dropped first, then everything), a quarter for
-the move lists of expanded nodes (dropped when full). Results are only
+The hot loop allocates no object per child: the children of a node are
+four parallel lists of ints, table entries are single ints (proof and
+disproof numbers packed; the path-independent results as the smallest n
+proved, the largest n disproved and the best move), and the attacker's
+moves of a position are kept as one flat list of ints.
+
+The tables are bounded by memory (``memory_mib``, default 256 MiB): at most
+three quarters for the results, at an estimated ``ENTRY_BYTES`` each (when
+full, the unfinished entries are dropped first, then everything), the rest,
+and what the results do not use, for the move lists of expanded nodes at
+``EXPANSION_BYTES`` each (dropped when the whole is full). Results are only
 lost, never wrong. The exact search's own table is bounded by its count of
 entries (``search._TABLE_LIMIT``).
 """
 
 from __future__ import annotations
 
+from typing import Final
+
+from engine.play._board import judge_cycle
 from engine.position import ZOBRIST, ZOBRIST_BLACK, Position
-from engine.solver.movegen import checking_moves, has_legal_move, legal_checks, legal_replies
+from engine.solver.movegen import checking_moves, legal_checks, legal_replies, status_of
 from engine.solver.proof import SolverInputError
 from engine.solver.search import _NEVER, Budget, Search, terminal_status
 
-INF = 1 << 40
-MAX_N = 31  # attacker moves left, at most (the table keys hold n in five bits)
+INF: Final = (1 << 30) - 1  # an infinite (or saturated) proof or disproof number
+TOP: Final = INF + 1  # the root's thresholds: never reached
+SHIFT: Final = 31  # a table entry: pn | dn << SHIFT
+LOW: Final = (1 << SHIFT) - 1
+PROVED: Final = INF << SHIFT  # pn 0, dn infinite
+DISPROVED: Final = INF  # pn infinite, dn 0
+MAX_N: Final = 31  # attacker moves left, at most (five bits in a result)
 DEFAULT_MEMORY_MIB = 256
-QUIET_PN = 24  # the first proof number of a move that gives no check
-ENTRY_BYTES = 200  # a dict slot, an int key and a tuple of three ints (estimated, CPython 3.11)
-
-# A child of a node while it is being searched: [pn, dn, taint, move, fixed]
-# (fixed: its value is known without searching below it).
-_PN, _DN, _TAINT, _MOVE, _FIXED = 0, 1, 2, 3, 4
+QUIET_PN: Final = 24  # the first proof number of a move that gives no check
+ENTRY_BYTES = 110  # a dict slot with an int key and an int value (measured, CPython 3.11)
+EXPANSION_BYTES = 4000  # one expansion: about 135 bytes a move (measured), 30 moves
 # kinds of an attacker move in an expansion (a positive kind: a first proof number)
-_WINS, _ENDS, _LIMIT = 0, -1, -2
-EXPANSION_BYTES = 8000  # one expansion, about 40 moves (measured: about 6 KB)
+_WINS: Final = 0
+_ENDS: Final = -1
+_LIMIT: Final = -2
+_KIND: Final = 16  # an expansion's move code: move | (kind + 2) << _KIND
+_MOVE_MASK: Final = (1 << _KIND) - 1
+_MASK64: Final = (1 << 64) - 1
+# mixed into a position key to tell the attacker's moves left apart
+_NKEY: Final = [(n * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64 for n in range(MAX_N + 2)]
+_COLOUR: Final = ("red", "black")
 
 
 class DfpnSearch(Search):
@@ -68,20 +94,28 @@ class DfpnSearch(Search):
         if isinstance(memory_mib, bool) or not isinstance(memory_mib, int) or memory_mib < 1:
             raise SolverInputError("solver.bad_memory", {"value": repr(memory_mib)})
         super().__init__(pos, goal, checks_only, budget)
-        # (position key * 32 + n) -> (pn, dn, taint generation); unfinished
-        # nodes and tainted disproofs
-        self.tt: dict[int, tuple[int, int, int]] = {}
-        # position key -> smallest n proved / largest n disproved (clean)
-        self.wins: dict[int, int] = {}
-        self.fails: dict[int, int] = {}
-        # position key -> the move that proved (attacker) or refuted (defender)
-        self.moves: dict[int, int] = {}
+        # (position key ^ _NKEY[n]) -> pn | dn << SHIFT of an unfinished node
+        self.tt: dict[int, int] = {}
+        # position key -> smallest n proved (0: none) | largest n disproved << 5
+        # | the move that proved (attacker) or refuted (defender) << 10
+        self.res: dict[int, int] = {}
+        # results that depend on the path: (path key ^ position key ^
+        # _NKEY[n]) -> proved (1 or 0) | the earliest path index they depend on << 1
+        self.ptt: dict[int, int] = {}
         # position key -> the attacker's moves there (``_generate_or``)
-        self.expansions: dict[int, list[tuple[int, int, int, int]]] = {}
-        # three quarters of the memory for the results, a quarter for the expansions
+        self.expansions: dict[int, list[int]] = {}
+        # cycles closed by a second occurrence -> does the ruling give the attacker the win
+        self.cycles: dict[tuple[int, ...], bool] = {}
+        # at most three quarters of the memory for the results, the rest
+        # (and what the results leave) for the expansions
+        self.memory = memory_mib << 20
         self.entry_limit = max(1024, memory_mib * (3 << 18) // ENTRY_BYTES)
-        self.expansion_limit = max(64, memory_mib * (1 << 18) // EXPANSION_BYTES)
-        self.generation = 0
+        self.winner = _COLOUR[self.attacker >> 5]
+        self.rtaint = _NEVER  # the path index the last result depends on (_NEVER: none)
+        # the last refutation found at each depth of the path (a killer move)
+        self.refuters = [0] * 512
+        # the number of the attacker's moves at each depth of the path, as last expanded
+        self.breadth = [0] * 512
         self.fallbacks = 0  # questions handed to the exact search
         self.purges = 0  # times the table was full
 
@@ -93,96 +127,131 @@ class DfpnSearch(Search):
         return pos.hash if not self.watch_limit else hash((pos.hash, pos.halfmove))
 
     def _entries(self) -> int:
-        return len(self.tt) + len(self.wins) + len(self.fails) + len(self.moves)
+        return len(self.tt) + len(self.res) + len(self.ptt)
 
     def _make_room(self) -> None:
         self.purges += 1
         self.tt.clear()
-        if self._entries() > self.entry_limit // 2:
-            self.wins.clear()
-            self.fails.clear()
-            self.moves.clear()
+        self.ptt.clear()
+        if len(self.res) > self.entry_limit // 2:
+            self.res.clear()
 
-    def _look(self, pk: int, n: int) -> tuple[int, int, int] | None:
-        w = self.wins.get(pk)
-        if w is not None and w <= n:
-            return (0, INF, 0)
-        f = self.fails.get(pk)
-        if f is not None and f >= n:
-            return (INF, 0, 0)
-        e = self.tt.get(pk * 32 + n)
-        if e is None:
-            return None
-        if e[1] == 0 and e[2] and e[2] != self.generation:
-            return None  # a tainted disproof of an earlier question
-        return e
+    def _path_key(self) -> int:
+        return hash(tuple(self.path))
 
-    def _save(self, pk: int, n: int, pn: int, dn: int, taint: int, move: int) -> None:
-        if self._entries() >= self.entry_limit:
+    def _look(self, pk: int, n: int) -> int:
+        """The stored value of the current node (pn | dn << SHIFT), or -1.
+        A path-dependent result sets ``rtaint``."""
+        if self.ptt:
+            e = self.ptt.get(self._path_key() ^ pk ^ _NKEY[n])
+            if e is not None:
+                self.rtaint = e >> 1
+                return PROVED if e & 1 else DISPROVED
+        r = self.res.get(pk)
+        if r is not None:
+            w = r & 31
+            if w and w <= n:
+                return PROVED
+            if (r >> 5) & 31 >= n and not (self.doubled and self._may_repeat()):
+                return DISPROVED
+        e = self.tt.get(pk ^ _NKEY[n])
+        return -1 if e is None else e
+
+    def _save(self, pk: int, n: int, v: int, taint: int, move: int) -> None:
+        """Store the value ``v`` of the current node; a final one that
+        depends on the path above it (``taint``) only under the path."""
+        entries = len(self.tt) + len(self.res) + len(self.ptt)
+        if entries >= self.entry_limit:
             self._make_room()
+        elif entries * ENTRY_BYTES + len(self.expansions) * EXPANSION_BYTES > self.memory:
+            self.expansions.clear()
+        pn = v & LOW
+        dn = v >> SHIFT
+        if pn and dn:
+            self.tt[pk ^ _NKEY[n]] = v
+            return
+        if taint < len(self.path) - 1:
+            self.ptt[self._path_key() ^ pk ^ _NKEY[n]] = (0 if pn else 1) | taint << 1
+            return
+        r = self.res.get(pk, 0)
+        w = r & 31
+        f = (r >> 5) & 31
+        best = r >> 10
         if pn == 0:
-            w = self.wins.get(pk)
-            if w is None or n < w:
-                self.wins[pk] = n
+            if w == 0 or n < w:
+                w = n
                 if move:
-                    self.moves[pk] = move
-            self.tt.pop(pk * 32 + n, None)
-        elif dn == 0 and not taint:
-            f = self.fails.get(pk)
-            if f is None or n > f:
-                self.fails[pk] = n
-                if move and pk not in self.wins:
-                    self.moves[pk] = move
-            self.tt.pop(pk * 32 + n, None)
-        else:
-            self.tt[pk * 32 + n] = (pn, dn, taint)
+                    best = move
+        elif n > f:
+            f = n
+            if move and w == 0:
+                best = move
+        self.res[pk] = w | f << 5 | best << 10
+        self.tt.pop(pk ^ _NKEY[n], None)
 
     # ------------------------------------------------------------------
-    # df-pn
+    # repetitions
 
-    def _expand_or(self, n: int) -> list[list[int]]:
-        """The attacker's moves (n >= 2 left) as children: the checks with
-        their replies counted (the fewest first), the other moves without
-        generating the replies (they cannot mate; ``QUIET_PN`` as if they
-        left that many). What does not depend on the path (the moves, the
-        positions they lead to, game ends) is kept in ``expansions``."""
-        pk = self._pkey()
-        moves = self.expansions.get(pk)
-        if moves is None:
-            moves = self._generate_or()
-            if len(self.expansions) >= self.expansion_limit:
-                self.expansions.clear()
-            self.expansions[pk] = moves
-        self._count(len(moves))
-        counts = self.counts
-        gen = self.generation
-        look = self._look
-        kids: list[list[int]] = []
-        for m, h, cpk, kind in moves:
-            if kind == _WINS:
-                return [[0, INF, 0, m, 1]]
-            if kind == _ENDS:
-                kids.append([INF, 0, 0, m, 1])
-            elif counts.get(h, 0):
-                kids.append([INF, 0, gen, m, 1])
-            elif kind == _LIMIT:
-                kids.append([INF, 0, 0, m, 1])
-            else:
-                e = look(cpk, n - 1)
-                if e is None:
-                    kids.append([kind, 1, 0, m, 0])
-                else:
-                    kids.append([e[0], e[1], e[2], m, 1 if (e[0] == 0 or e[1] == 0) else 0])
-        return kids
+    def _cycle_lost(self) -> int:
+        """The position just entered stands on the path for the second
+        time: the path index of its first occurrence if the attacker loses
+        the line by the ruling of the cycle, ``_NEVER`` if the line goes on
+        (the ruling would punish the defender, or the first occurrence was
+        before the search's start)."""
+        path = self.path
+        first = path.index(path[-1])
+        if first < self.base - 1:
+            return _NEVER
+        key = tuple(path[first:])
+        won = self.cycles.get(key)
+        if won is None:
+            outcome = judge_cycle(self.pos, len(path) - 1 - first)
+            won = outcome is not None and outcome.winner == self.winner
+            self.cycles[key] = won
+        return _NEVER if won else first
 
-    def _generate_or(self) -> list[tuple[int, int, int, int]]:
-        """(move, hash, key, kind) of the attacker's moves: ``kind`` is
-        ``_WINS`` (ends the game with the goal: the only entry then),
-        ``_ENDS`` (ends it otherwise), ``_LIMIT`` (reaches the natural
-        limit) or the child's first proof number."""
+    def _repeat(self, m: int, n: int) -> int:
+        """Move ``m`` (not ending the game, the attacker then with ``n``
+        moves left) brings back a position of the path: its value by the
+        rules (``rtaint`` set), or -1 when the node is searched as any
+        other."""
+        c = self.enter(m)
+        v = -1
+        self.rtaint = _NEVER
+        if c >= 3:
+            self.taint = _NEVER
+            won = self.judge_repetition()
+            self.rtaint = self.taint
+            self.taint = _NEVER
+            v = PROVED if won else DISPROVED
+        elif self.over_limit():
+            v = DISPROVED
+        else:
+            first = self._cycle_lost()
+            if first != _NEVER:
+                v = DISPROVED
+                if not self._fails(self._pkey(), n):
+                    self.rtaint = first
+        self.leave()
+        return v
+
+    def _fails(self, pk: int, n: int) -> bool:
+        """Is the position known to fail within ``n`` on every path (then a
+        line that the rules end as a failure fails anyway)?"""
+        f = (self.res.get(pk, 0) >> 5) & 31
+        return f >= n and f > 0
+
+    # ------------------------------------------------------------------
+    # expansions
+
+    def _generate_or(self) -> list[int]:
+        """The attacker's moves as a flat list of (code, hash, key): the
+        code is the move | (kind + 2) << _KIND, where the kind is ``_WINS``
+        (ends the game with the goal: the only entry then), ``_ENDS`` (ends
+        it otherwise), ``_LIMIT`` (reaches the natural limit) or the
+        child's first proof number (the defender's replies to a check; for
+        a move without check ``QUIET_PN``, without generating them)."""
         pos = self.pos
-        push = pos.push_code
-        pop = pos.pop_code
         goal = self.goal
         if self.checks_only:
             checks = legal_checks(pos)
@@ -190,237 +259,512 @@ class DfpnSearch(Search):
         else:
             legal = pos.legal_codes()
             checks = checking_moves(pos, legal)
-            check_set = set(checks)
-            quiet = [m for m in legal if m not in check_set]
-        out: list[tuple[int, int, int, int]] = []
+            if checks:
+                check_set = set(checks)
+                quiet = [m for m in legal if m not in check_set]
+            else:
+                quiet = legal
+        out: list[int] = []
         for m in checks:
-            push(m)
+            pos.push_code(m)
             replies, in_check, dead = legal_replies(pos)
             if not replies:
-                pop()
+                pos.pop_code()
                 if terminal_status(replies, in_check, dead) in goal:
-                    return [(m, 0, 0, _WINS)]
-                out.append((m, 0, 0, _ENDS))
+                    return [m | (_WINS + 2) << _KIND, 0, 0]
+                out.append(m | (_ENDS + 2) << _KIND)
+                out.append(0)
+                out.append(0)
                 continue
-            out.append(self._or_child(m, len(replies)))
-            pop()
-        if not self.quiet_can_end:
-            after = self._after
-            out.extend(after(m) for m in quiet)
+            kind = _LIMIT if self.over_limit() else len(replies)
+            out.append(m | (kind + 2) << _KIND)
+            out.append(pos.hash)
+            out.append(self._pkey())
+            pos.pop_code()
+        if self.quiet_can_end:
+            for m in quiet:
+                pos.push_code(m)
+                if not _can_move(pos):
+                    pos.pop_code()
+                    return [m | (_WINS + 2) << _KIND, 0, 0]  # stalemate, and the goal is ``win``
+                kind = _LIMIT if self.over_limit() else QUIET_PN
+                out.append(m | (kind + 2) << _KIND)
+                out.append(pos.hash)
+                out.append(self._pkey())
+                pos.pop_code()
             return out
+        # moves without check cannot end the game: their hashes without playing them
+        board = pos.board
+        watch = self.watch_limit
         for m in quiet:
-            push(m)
-            if not has_legal_move(pos):
-                pop()
-                return [(m, 0, 0, _WINS)]  # stalemate, and the goal is ``win``
-            out.append(self._or_child(m, QUIET_PN))
-            pop()
+            h = self._hash_after(m)
+            if not watch:
+                out.append(m | (QUIET_PN + 2) << _KIND)
+                out.append(h)
+                out.append(h)
+                continue
+            halfmove = 0 if board[m & 255] else pos.halfmove + 1
+            kind = _LIMIT if halfmove >= self.halfmove_limit else QUIET_PN
+            out.append(m | (kind + 2) << _KIND)
+            out.append(h)
+            out.append(hash((h, halfmove)))
         return out
 
-    def _after(self, m: int) -> tuple[int, int, int, int]:
-        """``_or_child`` of a move that gives no check, without playing it:
-        the hash and plies without capture it leads to, as ``push_code`` makes
-        them."""
+    def _hash_after(self, m: int) -> int:
+        """The hash of the position after move ``m``, as ``push_code`` makes it,
+        without playing the move."""
         pos = self.pos
         changes, _ = pos.effects(m)
-        h = pos.hash
+        h = pos.hash ^ ZOBRIST_BLACK
         for sq, before, after in changes:
             if before:
                 h ^= ZOBRIST[before][sq]
             if after:
                 h ^= ZOBRIST[after][sq]
-        h ^= ZOBRIST_BLACK
-        if not self.watch_limit:
-            return (m, h, h, QUIET_PN)
-        halfmove = 0 if pos.board[m & 255] else pos.halfmove + 1
-        kind = _LIMIT if halfmove >= self.halfmove_limit else QUIET_PN
-        return (m, h, hash((h, halfmove)), kind)
+        return h
 
-    def _or_child(self, m: int, pn: int) -> tuple[int, int, int, int]:
-        """The entry of attacker move ``m`` (just played, the defender has
-        a move) with ``pn`` as its first proof number."""
-        kind = _LIMIT if self.over_limit() else pn
-        return (m, self.pos.hash, self._pkey(), kind)
-
-    def _expand_and(self, n: int, replies: list[int]) -> tuple[list[int], list[list[int]]]:
-        """The defender's replies (the attacker has n >= 2 moves left), and
-        the cut ones apart: a reply that repeats a position of the path
-        escapes only by the cut, so the node is searched as if it had not
-        been played and its disproof, if it comes to that, is tainted."""
-        pos = self.pos
-        push = pos.push_code
-        pop = pos.pop_code
-        counts = self.counts
-        self._count(len(replies))
-        kids: list[list[int]] = []
-        cut: list[int] = []
-        for d in replies:
-            push(d)
-            if counts.get(pos.hash, 0):
-                pop()
-                cut.append(d)
-                continue
-            if self.over_limit():
-                pop()
-                return cut, [[INF, 0, 0, d, 1]]
-            e = self._look(self._pkey(), n)
-            pop()
-            if e is None:
-                kids.append([1, 1, 0, d, 0])
-            else:
-                if e[1] == 0 and not e[2]:
-                    return cut, [[e[0], e[1], e[2], d, 1]]
-                kids.append([e[0], e[1], e[2], d, 1 if e[0] == 0 else 0])
-        return cut, kids
-
-    def _and_last(self, replies: list[int]) -> tuple[int, int]:
-        """The defender is to move and the attacker has one move left:
-        (1 if every reply loses at once else 0, the refutation)."""
-        pos = self.pos
-        push = pos.push_code
-        pop = pos.pop_code
-        counts = self.counts
-        gen = self.generation
+    def _expand_or(
+        self, n: int, km: list[int], kp: list[int], kd: list[int], kt: list[int]
+    ) -> None:
+        """The attacker's moves (n >= 2 left) as children, into the lists of
+        moves, proof numbers, disproof numbers and path dependences."""
         pk = self._pkey()
-        first = self.moves.get(pk, 0)
-        order = list(replies)
-        if first and first in order:
-            order.remove(first)
-            order.insert(0, first)
-        cut = 0
-        for d in order:
-            push(d)
-            if counts.get(pos.hash, 0):
-                pop()
-                cut = d
+        moves = self.expansions.get(pk)
+        if moves is None:
+            moves = self._generate_or()
+            if (
+                len(self.expansions) + 1
+            ) * EXPANSION_BYTES + self._entries() * ENTRY_BYTES > self.memory:
+                self.expansions.clear()
+            self.expansions[pk] = moves
+        self._count(len(moves) // 3)
+        self.breadth[len(self.path) & 511] = len(moves) // 3
+        counts = self.counts
+        res = self.res
+        tt = self.tt
+        nk = _NKEY[n - 1]
+        fails_ok = not self.doubled
+        for i in range(0, len(moves), 3):
+            code = moves[i]
+            m = code & _MOVE_MASK
+            kind = (code >> _KIND) - 2
+            if kind == _WINS:
+                km.append(m)
+                kp.append(0)
+                kd.append(INF)
+                kt.append(_NEVER)
+                return
+            if kind == _ENDS:
+                km.append(m)
+                kp.append(INF)
+                kd.append(0)
+                kt.append(_NEVER)
                 continue
-            if self.over_limit():
-                pop()
-                self._save(pk, 1, INF, 0, 0, d)
-                return 0, 0
-            cpk = self._pkey()
-            e = self._look(cpk, 1)
-            if e is not None and (e[0] == 0 or e[1] == 0):
-                won = e[0] == 0
+            h = moves[i + 1]
+            if h in counts:
+                v = self._repeat(m, n - 1)
+                km.append(m)
+                if v < 0:
+                    kp.append(kind if kind > 0 else 1)
+                    kd.append(1)
+                else:
+                    kp.append(v & LOW)
+                    kd.append(v >> SHIFT)
+                kt.append(self.rtaint)
+                continue
+            km.append(m)
+            kt.append(_NEVER)
+            if kind == _LIMIT:
+                kp.append(INF)
+                kd.append(0)
+                continue
+            cpk = moves[i + 2]
+            r = res.get(cpk)
+            if r is not None:
+                w = r & 31
+                if w and w < n:
+                    kp.append(0)
+                    kd.append(INF)
+                    continue
+                if fails_ok and (r >> 5) & 31 >= n - 1:
+                    kp.append(INF)
+                    kd.append(0)
+                    continue
+            e = tt.get(cpk ^ nk)
+            if e is None:
+                kp.append(kind)
+                kd.append(1)
             else:
-                move = self._finish(self.moves.get(cpk, 0))
-                won = move != 0
-                self._save(cpk, 1, 0 if won else INF, INF if won else 0, 0, move)
-            pop()
-            if not won:
-                self._save(pk, 1, INF, 0, 0, d)
-                return 0, 0
-        if cut:
-            self._save(pk, 1, INF, 0, gen, cut)
-            return 0, gen
-        self._save(pk, 1, 0, INF, 0, 0)
-        return 1, 0
+                kp.append(e & LOW)
+                kd.append(e >> SHIFT)
 
-    def _mid(
-        self, attacking: bool, n: int, thpn: int, thdn: int, give_up: bool = False
-    ) -> tuple[int, int, int]:
+    def _expand_and(
+        self,
+        n: int,
+        replies: list[int],
+        km: list[int],
+        kp: list[int],
+        kd: list[int],
+        kt: list[int],
+    ) -> None:
+        """The defender's replies (the attacker has n >= 2 moves left) as
+        children; a reply known to refute (with no path dependence) is
+        then the only one."""
+        pos = self.pos
+        counts = self.counts
+        res = self.res
+        tt = self.tt
+        nk = _NKEY[n]
+        fails_ok = not self.doubled
+        watch = self.watch_limit
+        self._count(len(replies))
+        # the first disproof number of a reply not searched yet: the number of
+        # moves the attacker had before (about what it has after the reply)
+        first_dn = self.breadth[(len(self.path) - 1) & 511] or 1
+        for d in replies:
+            over = False
+            if watch:
+                pos.push_code(d)
+                h = pos.hash
+                over = self.over_limit()
+                cpk = self._pkey()
+                pos.pop_code()
+            else:
+                h = self._hash_after(d)
+                cpk = h
+            if h in counts:
+                v = self._repeat(d, n)
+                km.append(d)
+                if v < 0:
+                    kp.append(1)
+                    kd.append(1)
+                else:
+                    kp.append(v & LOW)
+                    kd.append(v >> SHIFT)
+                kt.append(self.rtaint)
+                continue
+            refuted = over
+            if not refuted:
+                r = res.get(cpk)
+                if r is not None:
+                    w = r & 31
+                    if w and w <= n:
+                        km.append(d)
+                        kp.append(0)
+                        kd.append(INF)
+                        kt.append(_NEVER)
+                        continue
+                    refuted = fails_ok and (r >> 5) & 31 >= n
+            if refuted:
+                km.clear()
+                kp.clear()
+                kd.clear()
+                kt.clear()
+                km.append(d)
+                kp.append(INF)
+                kd.append(0)
+                kt.append(_NEVER)
+                return
+            km.append(d)
+            kt.append(_NEVER)
+            e = tt.get(cpk ^ nk)
+            if e is None:
+                kp.append(1)
+                kd.append(first_dn)
+            else:
+                kp.append(e & LOW)
+                kd.append(e >> SHIFT)
+
+    def _and_last(self, pk: int, replies: list[int]) -> int:
+        """The defender is to move and the attacker has one move left: the
+        value (proved when every reply loses at once; ``rtaint`` set)."""
+        first = self.res.get(pk, 0) >> 10
+        if not first:
+            first = self.refuters[len(self.path) & 511]
+        order = replies
+        if first and first in replies:
+            order = [first] + [d for d in replies if d != first]
+        taint = _NEVER
+        idx = len(self.path) - 1
+        held = 0  # a refutation only by a ruling of a cycle begun above: the last resort
+        held_taint = -1
+        for d in order:
+            c = self.enter(d)
+            t = _NEVER
+            if c >= 3:
+                self.taint = _NEVER
+                won = self.judge_repetition()
+                t = self.taint
+                self.taint = _NEVER
+            elif self.over_limit():
+                won = False
+            else:
+                lost = self._cycle_lost() if c == 2 else _NEVER
+                if lost != _NEVER:
+                    won = False
+                    if not self._fails(self._pkey(), 1):
+                        t = lost
+                else:
+                    cpk = self._pkey()
+                    self.rtaint = _NEVER
+                    v = self._look(cpk, 1)
+                    if v >= 0 and (v & LOW == 0 or v >> SHIFT == 0):
+                        won = v & LOW == 0
+                        t = self.rtaint
+                    else:
+                        self.taint = _NEVER
+                        move = self._finish(self.res.get(cpk, 0) >> 10)
+                        t = self.taint
+                        self.taint = _NEVER
+                        won = move != 0
+                        self._save(cpk, 1, PROVED if won else DISPROVED, t, move)
+            self.leave()
+            if not won:
+                if t < idx:
+                    if t > held_taint:
+                        held = d
+                        held_taint = t
+                    continue
+                self._save(pk, 1, DISPROVED, t, d)
+                self.refuters[len(self.path) & 511] = d
+                self.rtaint = t
+                return DISPROVED
+            if t < taint:
+                taint = t
+        if held:
+            self._save(pk, 1, DISPROVED, held_taint, held)
+            self.rtaint = held_taint
+            return DISPROVED
+        self._save(pk, 1, PROVED, taint, 0)
+        self.rtaint = taint
+        return PROVED
+
+    def _finish(self, best: int) -> int:
+        """``Search._finish``: a move that ends the game with the goal now,
+        or 0; here without a move's repetition, which ``Search`` judges."""
+        pos = self.pos
+        if self.doubled_side[(pos.side >> 5) ^ 1] and self._may_repeat():
+            return super()._finish(best)
+        goal = self.goal
+        checks = legal_checks(pos)
+        if best and best in checks:
+            checks.remove(best)
+            checks.insert(0, best)
+        tried = 0
+        won = 0
+        for m in checks:
+            pos.push_code(m)
+            status = status_of(pos)
+            pos.pop_code()
+            tried += 1
+            if status in goal:
+                won = m
+                break
+        if not won and self.quiet_can_end:
+            check_set = set(checks)
+            for m in pos.legal_codes():
+                if m not in check_set:
+                    pos.push_code(m)
+                    stalemate = not _can_move(pos)
+                    pos.pop_code()
+                    tried += 1
+                    if stalemate:
+                        won = m
+                        break
+        self._count(tried)
+        return won
+
+    # ------------------------------------------------------------------
+    # df-pn
+
+    def _mid(self, attacking: bool, n: int, thpn: int, thdn: int) -> int:
         """Search the current node (attacker to move with ``n`` moves left,
         or defender to move with the attacker's ``n`` moves left) until its
         proof number reaches ``thpn`` or its disproof number ``thdn``;
-        returns (pn, dn, taint). ``give_up`` (attacker to move): stop, the
-        node undecided, as soon as a move is disproved only with a taint
-        (then the node's disproof could only be tainted too)."""
+        returns pn | dn << SHIFT, and sets ``rtaint`` to the path index a
+        final result depends on (``_NEVER``: none)."""
         pk = self._pkey()
-        e = self._look(pk, n)
-        if e is not None and (e[0] >= thpn or e[1] >= thdn or e[0] == 0 or e[1] == 0):
-            return e
+        self.rtaint = _NEVER
+        v = self._look(pk, n)
+        if v >= 0:
+            pn = v & LOW
+            dn = v >> SHIFT
+            if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+                return v
+            self.rtaint = _NEVER
         if attacking and n == 1:
-            move = self._finish(self.moves.get(pk, 0))
-            r = (0, INF, 0) if move else (INF, 0, 0)
-            self._save(pk, 1, r[0], r[1], 0, move)
-            return r
-        cut: list[int] = []
+            self.taint = _NEVER
+            move = self._finish(self.res.get(pk, 0) >> 10)
+            taint = self.taint
+            self.taint = _NEVER
+            v = PROVED if move else DISPROVED
+            self._save(pk, 1, v, taint, move)
+            self.rtaint = taint
+            return v
+        km: list[int] = []
+        kp: list[int] = []
+        kd: list[int] = []
+        kt: list[int] = []
         if attacking:
-            kids = self._expand_or(n)
+            self._expand_or(n, km, kp, kd, kt)
+            child_n = n - 1
         else:
             replies, in_check, dead = legal_replies(self.pos)
             if not replies:
                 # after a quiet move: the defender is stalemated
                 won = terminal_status(replies, in_check, dead) in self.goal
-                r = (0, INF, 0) if won else (INF, 0, 0)
-                self._save(pk, n, r[0], r[1], 0, 0)
-                return r
+                v = PROVED if won else DISPROVED
+                self._save(pk, n, v, _NEVER, 0)
+                return v
             if n == 1:
-                won1, taint = self._and_last(replies)
-                return (0, INF, 0) if won1 else (INF, 0, taint)
-            cut, kids = self._expand_and(n, replies)
-        best_first = self.moves.get(pk, 0)
-        if best_first and len(kids) > 1:
-            for i, k in enumerate(kids):
-                if k[_MOVE] == best_first:
-                    kids.insert(0, kids.pop(i))
+                return self._and_last(pk, replies)
+            self._expand_and(n, replies, km, kp, kd, kt)
+            child_n = n
+        count = len(km)
+        hint = self.res.get(pk, 0) >> 10
+        if not hint and not attacking:
+            hint = self.refuters[len(self.path) & 511]  # the last refutation at this depth
+        if hint and count > 1 and km[0] != hint:
+            for i in range(1, count):
+                if km[i] == hint:
+                    km[0], km[i] = km[i], km[0]
+                    kp[0], kp[i] = kp[i], kp[0]
+                    kd[0], kd[i] = kd[i], kd[0]
+                    kt[0], kt[i] = kt[i], kt[0]
                     break
-        enter = self.enter
-        leave = self.leave
+        # With the attacker to move the node's pn is its children's least pn
+        # and its dn their sum; with the defender to move the other way round.
+        # A child that decides the node only by a ruling of a cycle that
+        # began above it is held back: the node is searched as if it were
+        # not there, for an answer that holds on every path, and it decides
+        # only when every other child went the other way.
+        mins = kp if attacking else kd
+        sums = kd if attacking else kp
+        idx = len(self.path) - 1
+        best = -1
+        held = -1
+        low = INF
+        total = 0
         while True:
-            pn, dn, taint, move, best, second = _summary(attacking, kids)
-            if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            best = -1
+            held = -1
+            low = INF + 1
+            second = INF
+            total = 0
+            for i in range(count):
+                x = mins[i]
+                if x == 0 and kt[i] < idx:
+                    if held < 0 or kt[i] > kt[held]:
+                        held = i
+                    continue
+                if x < low:
+                    second = low
+                    low = x
+                    best = i
+                elif x < second:
+                    second = x
+                total += sums[i]
+            if best < 0:
                 break
-            if give_up and any(k[_DN] == 0 and k[_TAINT] for k in kids):
+            if total > INF:
+                total = INF
+            if total == 0 or low == 0:
                 break
-            child = kids[best]
+            if second > INF:
+                second = INF
             if attacking:
-                cthpn = min(thpn, second + (second >> 2) + 1)
-                cthdn = min(INF, thdn - dn + child[_DN])
+                pn = low
+                dn = total
             else:
-                cthdn = min(thdn, second + (second >> 2) + 1)
-                cthpn = min(INF, thpn - pn + child[_PN])
-            enter(child[_MOVE])
-            try:
-                r = self._mid(not attacking, n - 1 if attacking else n, cthpn, cthdn)
-            finally:
-                leave()
-            child[_PN], child[_DN], child[_TAINT] = r
-            if r[0] == 0 or r[1] == 0:
-                child[_FIXED] = 1
-        if cut and pn == 0:
-            # every other reply loses: the cut one is the escape
-            pn, dn, taint, move = INF, 0, self.generation, cut[0]
-        self._save(pk, n, pn, dn, taint, move)
-        return (pn, dn, taint)
+                pn = total
+                dn = low
+            if pn >= thpn or dn >= thdn:
+                break
+            eps = second + (second >> 2) + 1
+            if attacking:
+                cthpn = thpn if eps > thpn else eps
+                cthdn = thdn - dn + kd[best]
+                if cthdn > TOP:
+                    cthdn = TOP
+            else:
+                cthdn = thdn if eps > thdn else eps
+                cthpn = thpn - pn + kp[best]
+                if cthpn > TOP:
+                    cthpn = TOP
+            self.enter(km[best])
+            r = self._mid(not attacking, child_n, cthpn, cthdn)
+            self.leave()
+            kp[best] = r & LOW
+            kd[best] = r >> SHIFT
+            kt[best] = self.rtaint
+        taint = _NEVER
+        move = 0
+        by_one = PROVED if attacking else DISPROVED  # the node decided by one child
+        by_all = DISPROVED if attacking else PROVED  # by all of them
+        if best >= 0 and low == 0:
+            # decided by one child: the one that depends least on the path
+            mark = -1
+            for i in range(count):
+                if mins[i] == 0 and (mark < 0 or kt[i] > kt[mark]):
+                    mark = i
+            taint = kt[mark]
+            move = km[mark]
+            v = by_one
+        elif held >= 0 and (best < 0 or total == 0):
+            taint = kt[held]
+            move = km[held]
+            v = by_one
+        elif best < 0 or total == 0:
+            # decided by every child (or the attacker has no move)
+            for i in range(count):
+                if kt[i] < taint:
+                    taint = kt[i]
+            v = by_all
+        elif attacking:
+            v = low | total << SHIFT
+        else:
+            v = total | low << SHIFT
+        if move and not attacking:
+            self.refuters[len(self.path) & 511] = move
+        self._save(pk, n, v, taint, move)
+        self.rtaint = taint
+        return v
 
-    def _root(self, attacking: bool, n: int, give_up: bool = False) -> bool | None:
-        """df-pn's exact answer at the current node, or ``None`` when it
-        could depend on the path (or ``give_up`` saw that it would)."""
+    def _root(self, attacking: bool, n: int) -> bool | None:
+        """df-pn's answer at the current node, or ``None`` when the path
+        already holds a repeated position (a question for ``Search``)."""
         if self.doubled:
             return None
-        self.generation += 1
-        pn, dn, taint = self._mid(attacking, n, INF, INF, give_up)
-        if pn == 0:
+        v = self._mid(attacking, n, TOP, TOP)
+        if v & LOW == 0:
             return True
-        if dn == 0 and not taint:
+        if v >> SHIFT == 0:
             return False
-        return None
+        raise AssertionError("df-pn stopped before a proof or a disproof")
 
     # ------------------------------------------------------------------
     # the questions asked by the prover
 
     def _share(self) -> None:
-        """Pool the clean results of df-pn and of the exact search: both
-        hold only results that are the same on every path without a
-        repeated position, with the same meaning of n (attacker moves left)
-        and the same keys."""
-        table = self.table
-        store = self._store
-        for pk, n in self.wins.items():
-            store(pk, n, 0, self.moves.get(pk, 0))
-        for pk, n in self.fails.items():
-            if pk not in self.wins:
-                store(pk, _NEVER, n, self.moves.get(pk, 0))
-            else:
-                store(pk, _NEVER, n, 0)
-        wins = self.wins
-        fails = self.fails
-        for pk, (w, f, _) in table.items():
-            if w < _NEVER and w < wins.get(pk, _NEVER):
-                wins[pk] = w
-            if f > fails.get(pk, 0):
-                fails[pk] = min(f, MAX_N)
+        """Pool the path-independent results of df-pn and of the exact
+        search: both hold only results that are the same on every path
+        without a repeated position, with the same meaning of n (attacker
+        moves left) and the same keys."""
+        res = self.res
+        for pk, r in res.items():
+            w = r & 31
+            self._store(pk, w if w else _NEVER, (r >> 5) & 31, r >> 10)
+        for pk, e in self.table.items():
+            w, f, best = e
+            r = res.get(pk, 0)
+            ow = r & 31
+            of = (r >> 5) & 31
+            ob = r >> 10
+            if w < _NEVER and (ow == 0 or w < ow):
+                ow = w
+            if f > of:
+                of = min(f, MAX_N)
+            res[pk] = ow | of << 5 | (ob or best) << 10
 
     def _exact(self, attacking: bool, n: int, replies: list[int]) -> bool:
         """Ask the exact search, with what df-pn knows."""
@@ -433,11 +777,9 @@ class DfpnSearch(Search):
         self._share()
         return r
 
-    def attack_dfpn(self, n: int, expect_failure: bool = False) -> bool:
-        """The attacker is to move: does it force the goal within ``n``?
-        ``expect_failure``: a disproof is likely, so as soon as df-pn's
-        could only be tainted the exact search takes the question."""
-        r = self._root(True, n, expect_failure)
+    def attack_dfpn(self, n: int) -> bool:
+        """The attacker is to move: does it force the goal within ``n``?"""
+        r = self._root(True, n)
         if r is None:
             return self._exact(True, n, [])
         return r
@@ -446,7 +788,7 @@ class DfpnSearch(Search):
         if not self.attack_dfpn(n):
             return None
         d = n
-        while d > 1 and self.attack_dfpn(d - 1, expect_failure=True):
+        while d > 1 and self.attack_dfpn(d - 1):
             d -= 1
         return d
 
@@ -458,15 +800,16 @@ class DfpnSearch(Search):
             replies, in_check, dead = legal_replies(self.pos)
             if not replies:
                 return terminal_status(replies, in_check, dead) in self.goal
-            if c >= 2 or self.over_limit():
-                r = None
-            else:
-                r = self._root(False, n - 1)
-            if r is None:
-                if c >= 3:
-                    return self.judge_repetition()
-                if self.over_limit():
+            if c >= 3:
+                return self.judge_repetition()
+            if self.over_limit():
+                return False
+            if c == 2:
+                if self._cycle_lost() != _NEVER:
                     return False
+                return self._exact(False, n - 1, replies)
+            r = self._root(False, n - 1)
+            if r is None:
                 return self._exact(False, n - 1, replies)
             return r
         finally:
@@ -474,49 +817,13 @@ class DfpnSearch(Search):
 
     def best_move(self) -> int:
         m = super().best_move()
-        return m or self.moves.get(self._pkey(), 0)
+        return m or self.res.get(self._pkey(), 0) >> 10
 
 
-def _summary(attacking: bool, kids: list[list[int]]) -> tuple[int, int, int, int, int, int]:
-    """(pn, dn, taint, deciding move, index of the child to search, the
-    second-best child's number) of a node from its children."""
-    best = -1
-    first = INF + 1
-    second = INF
-    total = 0
-    taint = 0
-    if attacking:
-        for i, k in enumerate(kids):
-            p = k[_PN]
-            if p < first:
-                second = first
-                first = p
-                best = i
-            elif p < second:
-                second = p
-            total += k[_DN]
-            if k[_TAINT] > taint:
-                taint = k[_TAINT]
-        if not kids:
-            return INF, 0, 0, 0, -1, INF
-        if first == 0:
-            return 0, INF, 0, kids[best][_MOVE], best, second
-        dn = min(total, INF)
-        return first, dn, taint if dn == 0 else 0, 0, best, min(second, INF)
-    clean_refutation = -1
-    for i, k in enumerate(kids):
-        d = k[_DN]
-        if d < first:
-            second = first
-            first = d
-            best = i
-        elif d < second:
-            second = d
-        total += k[_PN]
-        if d == 0 and not k[_TAINT] and clean_refutation < 0:
-            clean_refutation = i
-    if first == 0:
-        i = clean_refutation if clean_refutation >= 0 else best
-        return INF, 0, kids[i][_TAINT], kids[i][_MOVE], i, second
-    pn = min(total, INF)
-    return pn, first, 0, 0, best, min(second, INF)
+def _can_move(pos: Position) -> bool:
+    """Has the side to move, not in check, a legal move (``has_legal_move``
+    after a move that gives no check)?"""
+    legal = pos.cached_legal()
+    if legal is not None:
+        return bool(legal)
+    return any(pos.is_legal_code(m) for m in pos.pseudo_codes())

@@ -20,7 +20,7 @@ import pytest
 from engine import Position
 from engine.solver import Budget, SolverInputError, find_win, solve
 from engine.solver.dfpn import ENTRY_BYTES, DfpnSearch
-from engine.solver.prover import DFPN_FROM, _search
+from engine.solver.prover import DFPN_FROM, DFPN_FROM_WIN, _search
 from engine.solver.search import Search
 from tests.engine.solver.test_solver_statuses import (
     EVERY_STATUS,
@@ -78,15 +78,36 @@ def test_the_same_verdict_on_the_hand_built_positions(
     _assert_agree(variant, fen, goal, n, mode)
 
 
-def test_a_perpetual_check_goes_to_the_exact_search() -> None:
-    # df-pn cuts repetitions by the path, so it cannot see that Black's
-    # perpetual check loses: its disproof is tainted and not trusted
+def test_a_perpetual_check_is_judged_by_df_pn_itself() -> None:
+    # Black's only defence is a perpetual check: its second occurrence is
+    # not ruled a draw (the rules would punish Black), the line goes on and
+    # the third occurrence loses for Black. df-pn decides it without the
+    # exact search.
     pos = Position.from_fen("xiangqi", PERPETUAL)
     search = DfpnSearch(pos, "mate", False)
     assert search.distance(6) == 6
-    assert search.fallbacks > 0
+    assert search.fallbacks == 0
+    assert search.distance(5) is None and search.fallbacks == 0
     proof = solve(pos, "mate", 6, algorithm="dfpn")
     assert proof.status == "sound_unique" and proof.key_moves == ("i3h5",)
+
+
+# 填塞道路 (橘中秘): a stalemate in 9 with quiet moves on both sides, where
+# the defender can walk back into a position of the line
+SHUFFLE = "2b6/3k5/9/4P4/9/9/9/4C4/5K3/9 w - - 0 1"
+
+
+def test_repetitions_are_judged_by_df_pn_itself() -> None:
+    # "no win in 4": lines that come back to a position of the path are
+    # ruled (a draw, so they fail for the attacker), the results that needed
+    # such a ruling are kept under their path, and no question goes to the
+    # depth-first search; it gives the same answer
+    search = DfpnSearch(Position.from_fen("xiangqi", SHUFFLE), "win", False)
+    assert search.attack_dfpn(4) is False
+    assert search.fallbacks == 0
+    assert search.cycles and not any(search.cycles.values())
+    assert search.ptt
+    assert Search(Position.from_fen("xiangqi", SHUFFLE), "win", False).attack(4) is False
 
 
 def test_the_table_stays_within_its_memory_bound() -> None:
@@ -168,7 +189,9 @@ def test_auto_takes_the_depth_first_search_for_short_puzzles() -> None:
     for mode, first in DFPN_FROM.items():
         assert type(_search(pos, "mate", first - 1, mode, None, "auto", 256)) is Search
         assert type(_search(pos, "mate", first, mode, None, "auto", 256)) is DfpnSearch
-        assert type(_search(pos, "win", first, mode, None, "auto", 256)) is Search
+    for mode, first in DFPN_FROM_WIN.items():
+        assert type(_search(pos, "win", first - 1, mode, None, "auto", 256)) is Search
+        assert type(_search(pos, "win", first, mode, None, "auto", 256)) is DfpnSearch
     auto = solve(pos, "mate", 5, mode="checks_only")
     assert auto.status == solve(pos, "mate", 5, mode="checks_only", algorithm="search").status
 
@@ -184,11 +207,23 @@ def test_a_move_s_position_is_known_without_playing_it(halfmove: int) -> None:
             pos.push_code(rng.choice(pos.legal_codes()))
         board = pos.fen().rsplit(" ", 2)[0]
         pos = Position.from_fen(variant, f"{board} {halfmove} 40")
-        search = DfpnSearch(pos, "win", False)
+        search = DfpnSearch(pos, "mate", False)
         pos = search.pos
         for m in pos.legal_codes():
-            got = search._after(m)
+            h = search._hash_after(m)
             pos.push_code(m)
-            assert got[:3] == (m, pos.hash, search._pkey())
-            assert (got[3] < 0) is search.over_limit()
+            assert h == pos.hash
+            pos.pop_code()
+        # the expansion: (move | (kind + 2) << 16, hash, key) for each move
+        moves = search._generate_or()
+        kinds = [(moves[i] >> 16) - 2 for i in range(0, len(moves), 3)]
+        assert 0 in kinds or len(kinds) == len(pos.legal_codes())
+        for i in range(0, len(moves), 3):
+            code, h, key = moves[i : i + 3]
+            m, kind = code & 0xFFFF, (code >> 16) - 2
+            if kind in (0, -1):
+                continue  # the move ends the game
+            pos.push_code(m)
+            assert (h, key) == (pos.hash, search._pkey())
+            assert (kind == -2) is search.over_limit()
             pos.pop_code()
