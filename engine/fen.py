@@ -73,7 +73,7 @@ def write_fen(
     written as given; ``parse_fen`` judges the position."""
     table = find_variant(variant)
     width = table.width
-    size = width * 10
+    size = width * table.height
     # a dict and a list, whatever mapping came in: compiled code indexes both directly
     given: dict[int, str] = pieces if isinstance(pieces, dict) else dict(pieces)
     cells = [""] * size
@@ -139,7 +139,7 @@ def parse_fen(cls: type[Position], variant: Variant, fen: object) -> Position:
         # the reason, from the reader that names the rank (it raises: the
         # one-pass reader accepts every board this one accepts)
         rows = fields[0].split("/")
-        if len(rows) != 10:
+        if len(rows) != variant.height:
             raise InvalidFenError(fen, "fen.rank_count", count=len(rows))
         board, placed = _read_ranks(fen, variant, rows)
         _check_placement(fen, variant, _report_order(fields[0], placed))
@@ -188,7 +188,7 @@ class _Tables:
 
     def __init__(self, variant: Variant) -> None:
         width = variant.width
-        size = width * 10
+        size = width * variant.height
         codes = _codes(variant)
         token = bytearray(256)
         turncoat = bytearray(256)
@@ -318,11 +318,11 @@ def _read_ranks(
     """The careful reader: the board, or an error that names the rank."""
     width = variant.width
     codes = _codes(variant)
-    board = [0] * (width * 10)
+    board = [0] * (width * variant.height)
     placed: list[tuple[int, int]] = []
     put = placed.append
     for i, row in enumerate(rows):
-        rank = 9 - i
+        rank = variant.height - 1 - i
         at = rank * width
         f = 0
         j = 0
