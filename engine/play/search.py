@@ -19,9 +19,14 @@
   These judgements happen only at repeated keys and at the limit, so they
   cost nothing elsewhere.
 - A node budget and a time budget, checked at every node (time every 256
-  nodes); the node budget is never exceeded. Deterministic for a given
-  seed and node budget; with a time budget the depth reached depends on the
-  machine's speed.
+  nodes); the node budget is never exceeded. When either runs out the move
+  played is the best of the last completed iteration, or a move the
+  unfinished iteration has already proven better (searched to the end with
+  a full window). Deterministic for a given seed and node budget; when a
+  time budget stops the search, the depth reached (and so the move)
+  depends on the machine's speed.
+- Per level (``Limits``): a depth cap, seeded noise on every evaluation,
+  and whether the quiescence search and the check extension run.
 """
 
 from __future__ import annotations
@@ -71,6 +76,7 @@ class Limits:
     movetime_ms: int | None = None
     noise: int = 0  # +- centipawns of seeded noise added to every evaluation
     quiescence: bool = True
+    extensions: bool = True  # a move into check searched one ply deeper
     seed: int = 0
     tt_mib: int = 64
     weights: Weights = DEFAULT_WEIGHTS
@@ -127,6 +133,7 @@ class Searcher:
         self.hist: dict[int, int] = {}
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
         self.noise = limits.noise
+        self.extensions = limits.extensions
         self.seed_mix = (limits.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & (2**64 - 1)
         self.cycle_cache: dict[tuple[int, ...], Outcome | None] = {}
 
@@ -331,7 +338,7 @@ class Searcher:
                 self._tick()
                 return alpha
         in_check = pos.is_check()
-        if in_check and ply < 2 * depth + 8:
+        if in_check and self.extensions and ply < 2 * depth + 8:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
             return self.qsearch(alpha, beta, ply, 0)
