@@ -475,9 +475,10 @@ def section_peer(args: argparse.Namespace) -> None:
 
 
 def section_tactics(args: argparse.Namespace) -> None:
-    puzzles = [p for p in json.loads(DATA.read_text("utf-8"))["puzzles"] if p["mate_in"] <= 3]
+    most = args.tactics_mate
+    puzzles = [p for p in json.loads(DATA.read_text("utf-8"))["puzzles"] if p["mate_in"] <= most]
     print(
-        "\n## tactics: xiangqi classics up to mate in 3, top level at its own budget "
+        f"\n## tactics: xiangqi classics up to mate in {most}, top level at its own budget "
         "and cap (wall s)"
     )
     solved = 0
@@ -571,6 +572,7 @@ def main() -> int:
     parser.add_argument(
         "--tune-only", default="", help="comma-separated variant:version, e.g. xinban:mobility 2/4"
     )
+    parser.add_argument("--tactics-mate", type=int, default=3, help="longest mate tried")
     parser.add_argument("--max-plies", type=int, default=300)
     args = parser.parse_args()
     if args.top_nodes is None:
