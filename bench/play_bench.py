@@ -46,7 +46,7 @@ import random
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -314,13 +314,15 @@ def _one_game(task: Task) -> tuple[float, str, list[float]]:
 _POOL: multiprocessing.pool.Pool | None = None
 
 
-def _map(tasks: list[Task], jobs: int) -> list[tuple[float, str, list[float]]]:
+def _results(tasks: list[Task], jobs: int) -> Iterator[tuple[float, str, list[float]]]:
+    """The games' results as they finish (in any order with ``jobs`` > 1)."""
     global _POOL
     if jobs <= 1:
-        return [_one_game(t) for t in tasks]
+        yield from map(_one_game, tasks)
+        return
     if _POOL is None:
         _POOL = multiprocessing.get_context("fork").Pool(jobs)
-    return _POOL.map(_one_game, tasks, chunksize=1)
+    yield from _POOL.imap_unordered(_one_game, tasks)
 
 
 def match(
@@ -331,7 +333,8 @@ def match(
     games: int,
     label: str,
 ) -> Tally:
-    """``games`` games (openings played with both colours); the score is ``first``'s."""
+    """``games`` games (openings played with both colours); the score is ``first``'s.
+    With ``--progress`` the running score is printed after every game."""
     starts = openings(variant, (games + 1) // 2)
     tasks: list[Task] = [
         (variant, starts[i // 2], first, second, i, i % 2 == 0, args.max_plies)
@@ -339,11 +342,13 @@ def match(
     ]
     tally = Tally()
     t0 = time.perf_counter()
-    for result, ending, times in _map(tasks, args.jobs):
+    for result, ending, times in _results(tasks, args.jobs):
         tally.add(result, ending)
         tally.moves += len(times)
         tally.move_s += sum(times)
         tally.worst_move_s = max([tally.worst_move_s, *times])
+        if args.progress and tally.games < games:
+            print(f"    ... {variant} {label}: {tally.line()}", flush=True)
     print(f"  {variant:8} {label:34} {tally.line()}  ({time.perf_counter() - t0:.0f} s)")
     sys.stdout.flush()
     return tally
@@ -554,6 +559,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="tiny settings (a smoke run)")
     parser.add_argument("--sections", default=",".join(SECTIONS))
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--progress", action="store_true", help="the score after every game")
     parser.add_argument("--games", type=int, default=50, help="games against random/greedy")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="for random/greedy")
     parser.add_argument("--top-nodes", type=int, default=None, help="top level's node budget")
