@@ -21,6 +21,7 @@ See ``engine.play.search`` for how the search works and
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -172,15 +173,18 @@ def _root(pos: Position) -> tuple[list[int], int | None]:
     return (keep or list(moves)), won
 
 
-def search_position(pos: Position, limits: Limits) -> BestMove:
+def search_position(pos: Position, limits: Limits, *, started: float | None = None) -> BestMove:
     """Search a ``Position`` (with its move history) under explicit
-    ``Limits``; ``bestmove`` is this with a level's limits. The game must
-    not be over (raises ``GameOverError``)."""
+    ``Limits``; ``bestmove`` is this with a level's limits. The time budget
+    counts from ``started`` (a ``time.perf_counter()`` value; now by
+    default). The game must not be over (raises ``GameOverError``)."""
+    if started is None:
+        started = time.perf_counter()
     outcome = pos.outcome()
     if outcome is not None:
         raise GameOverError(outcome)
     root, won = _root(pos)
-    result = Searcher(pos, limits).run(root, won)
+    result = Searcher(pos, limits, started).run(root, won)
     mate = mate_in(result.score) if is_mate_score(result.score) else None
     return BestMove(
         move=B.from_int(pos, result.move),
@@ -258,9 +262,10 @@ def bestmove(
     drops the cap: the result is then the same for the same input and
     ``seed``. ``movetime_ms`` sets the time budget (with ``nodes``, both).
     """
+    started = time.perf_counter()  # the time budget covers replaying the moves too
     limits = level_limits(level, nodes=nodes, movetime_ms=movetime_ms, seed=seed, tt_mib=tt_mib)
     pos = _position(variant, fen, moves)
-    return search_position(pos, limits)
+    return search_position(pos, limits, started=started)
 
 
 EVALUATE_NODES = 2_000
@@ -281,6 +286,7 @@ def accepts_draw(variant: str, fen: str, moves: Sequence[str] = (), *, level: in
     It searches at ``level`` (half its node budget and half the safety cap,
     no noise) and accepts when it stands at ``DRAW_ACCEPT_BELOW`` centipawns
     or worse, or is being mated."""
+    started = time.perf_counter()
     lv = _level(level)
     pos = _position(variant, fen, moves)
     limits = Limits(
@@ -292,7 +298,7 @@ def accepts_draw(variant: str, fen: str, moves: Sequence[str] = (), *, level: in
     root, won = _root(pos)
     if won is not None:
         return False
-    score = Searcher(pos, limits).run(root, None).score
+    score = Searcher(pos, limits, started).run(root, None).score
     if score < -MATE_BOUND:
         return True
     return score <= DRAW_ACCEPT_BELOW

@@ -106,7 +106,9 @@ def tt_slots(mib: int, nodes: int | None) -> int:
 class Searcher:
     """One search from one position; the position is copied."""
 
-    def __init__(self, pos: Position, limits: Limits) -> None:
+    def __init__(self, pos: Position, limits: Limits, started: float | None = None) -> None:
+        """``started`` is the ``time.perf_counter()`` the time budget counts
+        from (the caller's start, so that its set-up counts too); now by default."""
         self.pos = pos.copy()
         self.variant = pos.variant
         self.weights = limits.weights
@@ -115,7 +117,7 @@ class Searcher:
         self.nodes = 0
         self.node_limit = limits.nodes if limits.nodes is not None else 1 << 62
         self.deadline = (
-            time.perf_counter() + limits.movetime_ms / 1000.0
+            (time.perf_counter() if started is None else started) + limits.movetime_ms / 1000.0
             if limits.movetime_ms is not None
             else None
         )
