@@ -434,8 +434,8 @@ def section_strength(args: argparse.Namespace) -> None:
         f"greedy capturer, {args.games} games each"
     )
     for variant in args.variants.split(","):
-        match(args, variant, _top(args), ("random",), args.games, "top vs random")
-        match(args, variant, _top(args), ("greedy",), args.games, "top vs greedy")
+        for opponent in args.opponents.split(","):
+            match(args, variant, _top(args), (opponent,), args.games, f"top vs {opponent}")
 
 
 def section_ladder(args: argparse.Namespace) -> None:
@@ -562,6 +562,7 @@ def main() -> int:
     parser.add_argument("--progress", action="store_true", help="the score after every game")
     parser.add_argument("--games", type=int, default=50, help="games against random/greedy")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="for random/greedy")
+    parser.add_argument("--opponents", default="random,greedy", help="random and/or greedy")
     parser.add_argument("--top-nodes", type=int, default=None, help="top level's node budget")
     parser.add_argument("--ladder-games", type=int, default=10)
     parser.add_argument("--ladder-scale", type=float, default=1.0, help="scale level budgets")
