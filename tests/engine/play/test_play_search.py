@@ -372,4 +372,6 @@ def test_level_one_makes_a_beginners_mistake_the_others_do_not() -> None:
     for seed in range(3):
         assert bestmove("xiangqi", fen, level=1, seed=seed, nodes=budget(1)).move == "a0a5"
         for level in (2, 3, 8):
-            assert bestmove("xiangqi", fen, level=level, seed=seed, nodes=budget(level)).move != "a0a5"
+            assert (
+                bestmove("xiangqi", fen, level=level, seed=seed, nodes=budget(level)).move != "a0a5"
+            )
