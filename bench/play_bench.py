@@ -4,34 +4,52 @@ Sections (``--sections``, comma-separated; all by default):
 
 - ``speed``: nodes per second and the depth reached in 1 s, per variant
   (the start and two middlegames);
-- ``levels``: time per move at each level, per variant;
-- ``strength``: the top level against a random mover and a greedy capturer;
-- ``ladder``: each level against the one below;
-- ``peer``: xiangqi against Fairy-Stockfish over UCI at fixed node limits;
+- ``levels``: time per move at each level's own node budget, per variant:
+  wall-clock and CPU seconds (the CPU time is what the move takes on a
+  quiet machine), mean and worst over five positions;
+- ``strength``: the top level against a random mover and a greedy capturer
+  (``--games`` each per variant);
+- ``ladder``: each level against the one below (``--ladder-games`` a pair);
+- ``peer``: xiangqi against Fairy-Stockfish over UCI, at fixed node limits
+  (``--peer-nodes``) and at its ``Skill Level`` settings (``--peer-skills``,
+  each at ``--peer-skill-nodes`` nodes a move);
 - ``tactics``: the shipped xiangqi classics up to mate in 3: does the top
-  level play the key within 2 s?
+  level (its own budget and cap) play the key within 2 s?
 - ``tune``: self-play between evaluation versions (default weights against
   one changed weight), the way the weights were chosen.
 
+Every level plays at its own node budget (``LEVEL_TABLE``, times
+``--ladder-scale`` / ``--top-nodes`` when given), passed as an explicit node
+budget, so no clock is involved and every game is the same on any machine
+for the same seeds; only the peer engine's choices at a skill level are
+random. Games run in parallel over ``--jobs`` processes.
+
 Games are judged by the engine's own ``outcome()``; a game still running
 after ``--max-plies`` is counted as a draw and reported as adjudicated.
-Scores are from the first-named player's side: win 1, draw 1/2.
+Scores are from the first-named player's side: win 1, draw 1/2. Openings:
+the standard start, then two random plies from it, each played with both
+colours.
 
     .venv/bin/python bench/play_bench.py --quick      # a smoke run (tiny settings)
-    .venv/bin/python bench/play_bench.py --games 10 --top-nodes 20000
+    .venv/bin/python bench/play_bench.py --sections ladder --ladder-games 10 --jobs 2
+    .venv/bin/python bench/play_bench.py --sections peer --peer-games 10 --peer-skills 0,5,10
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import multiprocessing
+import multiprocessing.pool
 import random
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -41,6 +59,7 @@ from uci import UciEngine  # noqa: E402
 from engine import Move, Position  # noqa: E402
 from engine.play import (  # noqa: E402
     DEFAULT_WEIGHTS,
+    LEVEL_TABLE,
     LEVELS,
     Limits,
     Weights,
@@ -52,6 +71,7 @@ from engine.play.evaluation import MATERIAL  # noqa: E402
 DATA = ROOT / "puzzles" / "data" / "classic-puzzles.json"
 VARIANTS = ("xiangqi", "feidan", "xinban")
 Player = Callable[[Position], str]
+FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 
 
 # -- players -----------------------------------------------------------------
@@ -104,12 +124,15 @@ def _kind(letter: str) -> int:
 
 
 class Peer(UciEngine):
-    """Fairy-Stockfish over UCI (xiangqi, one thread, ``go nodes N``).
-    Its moves write ranks 1-10; ICCS writes 0-9."""
+    """Fairy-Stockfish over UCI (xiangqi, one thread, ``go nodes N``), at full
+    strength or at a ``Skill Level``. Its moves write ranks 1-10; ICCS writes 0-9."""
 
-    def __init__(self, path: str, nodes: int) -> None:
+    def __init__(self, path: str, nodes: int, skill: int | None = None) -> None:
         self.nodes = nodes
-        super().__init__(path, Threads=1, Hash=16)
+        options: dict[str, int | str] = {"Threads": 1, "Hash": 16}
+        if skill is not None:
+            options["Skill Level"] = skill
+        super().__init__(path, **options)
 
     @staticmethod
     def to_peer(iccs: str) -> str:
@@ -125,6 +148,9 @@ class Peer(UciEngine):
         return f"{f1}{r1 - 1}{f2}{r2 - 1}"
 
     def player(self, start_fen: str) -> Player:
+        self._send("ucinewgame")
+        self._ready()
+
         def play(pos: Position) -> str:
             moves = " ".join(self.to_peer(m.iccs()) for m in pos.move_stack)
             self._send(f"position fen {start_fen}" + (f" moves {moves}" if moves else ""))
@@ -139,6 +165,50 @@ class Peer(UciEngine):
         self.proc.wait(timeout=10)
 
 
+# -- player specifications -------------------------------------------------------
+#
+# A match names its players by plain tuples, so that the games can be played in
+# other processes:
+#   ("level", level, nodes)        the engine at a level, with an explicit node budget
+#   ("weights", name, nodes)       level 8 with one of the TUNING weights (name "" = default)
+#   ("random",) / ("greedy",)
+#   ("peer", nodes, skill)         Fairy-Stockfish, skill -1 = full strength
+
+Spec = tuple[Any, ...]
+_PEERS: dict[tuple[int, int], Peer] = {}
+
+
+def _peer(nodes: int, skill: int) -> Peer:
+    key = (nodes, skill)
+    if key not in _PEERS:
+        _PEERS[key] = Peer(FAIRY, nodes, None if skill < 0 else skill)
+        atexit.register(_PEERS[key].close)
+    return _PEERS[key]
+
+
+def make_player(spec: Spec, seed: int, fen: str) -> Player:
+    kind = spec[0]
+    if kind == "level":
+        level, nodes = int(spec[1]), int(spec[2])
+        return engine_player(level_limits(level, nodes=nodes, seed=seed))
+    if kind == "weights":
+        name, nodes = str(spec[1]), int(spec[2])
+        weights = DEFAULT_WEIGHTS if not name else {n: w for _v, n, w in TUNING}[name]
+        return engine_player(replace(level_limits(8, nodes=nodes, seed=seed), weights=weights))
+    if kind == "random":
+        return random_player(seed)
+    if kind == "greedy":
+        return greedy_player(seed)
+    if kind == "peer":
+        nodes, skill = int(spec[1]), int(spec[2])
+        return _peer(nodes, skill).player(fen)
+    raise ValueError(f"unknown player {spec!r}")
+
+
+def level_spec(level: int, scale: float = 1.0) -> Spec:
+    return ("level", level, max(50, int(LEVEL_TABLE[level].nodes * scale)))
+
+
 # -- games -------------------------------------------------------------------
 
 
@@ -151,6 +221,9 @@ class Tally:
     losses: int = 0
     adjudicated: int = 0
     endings: dict[str, int] | None = None
+    moves: int = 0  # the first player's moves
+    worst_move_s: float = 0.0  # the first player's slowest move, CPU seconds
+    move_s: float = 0.0  # the first player's CPU seconds in all
 
     def add(self, result: float, ending: str) -> None:
         self.games += 1
@@ -170,25 +243,41 @@ class Tally:
     def line(self) -> str:
         share = 100 * self.points / self.games if self.games else 0.0
         endings = ", ".join(f"{k} {v}" for k, v in sorted((self.endings or {}).items()))
+        timing = ""
+        if self.moves:
+            timing = (
+                f"  first player's CPU s/move: mean {self.move_s / self.moves:.2f}, "
+                f"worst {self.worst_move_s:.2f}"
+            )
         return (
             f"{self.points:g}/{self.games} ({share:.0f}%)  +{self.wins} ={self.draws} "
-            f"-{self.losses}  [{endings}]"
+            f"-{self.losses}  [{endings}]{timing}"
         )
 
 
 def play_game(
-    variant: str, fen: str, red: Player, black: Player, max_plies: int
-) -> tuple[str | None, str, int]:
-    """(winner or None, ending, plies). Every move is checked legal."""
+    variant: str,
+    fen: str,
+    red: Player,
+    black: Player,
+    max_plies: int,
+    timed: str | None = None,
+) -> tuple[str | None, str, int, list[float]]:
+    """(winner or None, ending, plies, CPU seconds of each move of the side
+    ``timed``). Every move is checked legal."""
     pos = Position.from_fen(variant, fen)
+    times: list[float] = []
     while True:
         outcome = pos.outcome()
         if outcome is not None:
-            return outcome.winner, outcome.termination, pos.ply_count()
+            return outcome.winner, outcome.termination, pos.ply_count(), times
         if pos.ply_count() >= max_plies:
-            return None, "adjudicated", pos.ply_count()
+            return None, "adjudicated", pos.ply_count(), times
         mover = red if pos.turn == "red" else black
+        c0 = time.process_time()
         move = Move.from_iccs(mover(pos))
+        if pos.turn == timed:
+            times.append(time.process_time() - c0)
         if move not in pos.legal_moves:
             raise RuntimeError(f"illegal move {move} in {pos.fen()}")
         pos.push(move)
@@ -207,26 +296,59 @@ def openings(variant: str, count: int, seed: int = 1) -> list[str]:
     return starts
 
 
+Task = tuple[str, str, Spec, Spec, int, bool, int]
+
+
+def _one_game(task: Task) -> tuple[float, str, list[float]]:
+    """One game of a match (run in a worker): the first player's score, the
+    ending, and the first player's CPU seconds a move when it is the engine."""
+    variant, fen, first, second, i, first_red, max_plies = task
+    a, b = make_player(first, i, fen), make_player(second, 1000 + i, fen)
+    red, black = (a, b) if first_red else (b, a)
+    mine = "red" if first_red else "black"
+    timed = mine if first[0] in ("level", "weights") else None
+    winner, ending, _plies, times = play_game(variant, fen, red, black, max_plies, timed)
+    return (0.5 if winner is None else float(winner == mine)), ending, times
+
+
+_POOL: multiprocessing.pool.Pool | None = None
+
+
+def _results(tasks: list[Task], jobs: int) -> Iterator[tuple[float, str, list[float]]]:
+    """The games' results as they finish (in any order with ``jobs`` > 1)."""
+    global _POOL
+    if jobs <= 1:
+        yield from map(_one_game, tasks)
+        return
+    if _POOL is None:
+        _POOL = multiprocessing.get_context("fork").Pool(jobs)
+    yield from _POOL.imap_unordered(_one_game, tasks)
+
+
 def match(
+    args: argparse.Namespace,
     variant: str,
-    first: Callable[[int], Player],
-    second: Callable[[int], Player],
+    first: Spec,
+    second: Spec,
     games: int,
-    max_plies: int,
     label: str,
 ) -> Tally:
-    """``games`` games (openings played with both colours); the score is ``first``'s."""
-    tally = Tally()
+    """``games`` games (openings played with both colours); the score is ``first``'s.
+    With ``--progress`` the running score is printed after every game."""
     starts = openings(variant, (games + 1) // 2)
+    tasks: list[Task] = [
+        (variant, starts[i // 2], first, second, i, i % 2 == 0, args.max_plies)
+        for i in range(games)
+    ]
+    tally = Tally()
     t0 = time.perf_counter()
-    for i in range(games):
-        fen = starts[i // 2]
-        first_red = i % 2 == 0
-        a, b = first(i), second(i)
-        red, black = (a, b) if first_red else (b, a)
-        winner, ending, _plies = play_game(variant, fen, red, black, max_plies)
-        mine = "red" if first_red else "black"
-        tally.add(0.5 if winner is None else float(winner == mine), ending)
+    for result, ending, times in _results(tasks, args.jobs):
+        tally.add(result, ending)
+        tally.moves += len(times)
+        tally.move_s += sum(times)
+        tally.worst_move_s = max([tally.worst_move_s, *times])
+        if args.progress and tally.games < games:
+            print(f"    ... {variant} {label}: {tally.line()}", flush=True)
     print(f"  {variant:8} {label:34} {tally.line()}  ({time.perf_counter() - t0:.0f} s)")
     sys.stdout.flush()
     return tally
@@ -235,12 +357,13 @@ def match(
 # -- sections ----------------------------------------------------------------
 
 
-def sample_positions(variant: str) -> list[Position]:
+def sample_positions(variant: str, count: int = 3) -> list[Position]:
+    """The start, then middlegames 30 random plies deep (50 from the fourth on)."""
     out = [Position.start(variant)]
-    for seed in (1, 2):
+    for seed in range(1, count):
         rng = random.Random(seed)
         pos = Position.start(variant)
-        for _ in range(30):
+        for _ in range(30 if seed < 3 else 50):
             legal = sorted(pos.legal_moves, key=lambda m: m.iccs())
             pos.push(rng.choice(legal))
             if pos.outcome() is not None:
@@ -258,35 +381,51 @@ def section_speed(args: argparse.Namespace) -> None:
         for pos in sample_positions(variant):
             limits = Limits(nodes=None, movetime_ms=ms)
             t0 = time.perf_counter()
+            c0 = time.process_time()
             found = search_position(pos, limits)
             dt = time.perf_counter() - t0
-            cells.append(f"{found.nodes / dt:,.0f} n/s depth {found.depth}")
+            cpu = time.process_time() - c0
+            cells.append(
+                f"{found.nodes / dt:,.0f} n/s ({found.nodes / max(cpu, 1e-6):,.0f} n/CPU-s) "
+                f"depth {found.depth}"
+            )
         print(f"  {variant:8} " + " | ".join(cells))
 
 
 def section_levels(args: argparse.Namespace) -> None:
-    print("\n## time per move at each level (mean over start and two middlegames)")
+    print(
+        "\n## time per move at each level's own node budget (start and four middlegames): "
+        "wall s, CPU s mean / worst, depth"
+    )
     levels = [1, 4, 8] if args.quick else list(LEVELS)
     for variant in VARIANTS:
         cells = []
+        positions = sample_positions(variant, 3 if args.quick else 5)
         for level in levels:
-            limits = level_limits(level)
+            nodes = LEVEL_TABLE[level].nodes
             if args.quick:
-                limits = replace(limits, nodes=min(limits.nodes or 0, 500))
-            total = 0.0
+                nodes = min(nodes, 500)
+            limits = level_limits(level, nodes=nodes)
+            wall = 0.0
+            cpus = []
             depth = 0
-            positions = sample_positions(variant)
             for pos in positions:
                 t0 = time.perf_counter()
+                c0 = time.process_time()
                 found = search_position(pos, limits)
-                total += time.perf_counter() - t0
+                cpus.append(time.process_time() - c0)
+                wall += time.perf_counter() - t0
                 depth += found.depth
-            cells.append(f"L{level} {total / len(positions):.2f}s d{depth / len(positions):.1f}")
+            n = len(positions)
+            cells.append(
+                f"L{level} {wall / n:.2f}s cpu {sum(cpus) / n:.2f}/{max(cpus):.2f} d{depth / n:.1f}"
+            )
         print(f"  {variant:8} " + "  ".join(cells))
+        sys.stdout.flush()
 
 
-def _top(args: argparse.Namespace, seed: int = 0) -> Limits:
-    return level_limits(8, nodes=args.top_nodes, seed=seed)
+def _top(args: argparse.Namespace) -> Spec:
+    return ("level", 8, args.top_nodes)
 
 
 def section_strength(args: argparse.Namespace) -> None:
@@ -294,27 +433,9 @@ def section_strength(args: argparse.Namespace) -> None:
         f"\n## top level ({args.top_nodes:,} nodes a move) against a random mover and a "
         f"greedy capturer, {args.games} games each"
     )
-
-    def top(i: int) -> Player:
-        return engine_player(_top(args, seed=i))
-
-    for variant in VARIANTS:
-        match(
-            variant,
-            top,
-            random_player,
-            args.games,
-            args.max_plies,
-            "top vs random",
-        )
-        match(
-            variant,
-            top,
-            greedy_player,
-            args.games,
-            args.max_plies,
-            "top vs greedy",
-        )
+    for variant in args.variants.split(","):
+        for opponent in args.opponents.split(","):
+            match(args, variant, _top(args), (opponent,), args.games, f"top vs {opponent}")
 
 
 def section_ladder(args: argparse.Namespace) -> None:
@@ -325,73 +446,67 @@ def section_ladder(args: argparse.Namespace) -> None:
     )
     for variant in args.ladder_variants.split(","):
         for level in [int(x) for x in args.ladder_levels.split(",")]:
-
-            def player(lv: int) -> Callable[[int], Player]:
-                def make(i: int) -> Player:
-                    limits = level_limits(lv, seed=i)
-                    nodes = max(50, int((limits.nodes or 0) * scale))
-                    return engine_player(replace(limits, nodes=nodes))
-
-                return make
-
             match(
+                args,
                 variant,
-                player(level),
-                player(level - 1),
+                level_spec(level, scale),
+                level_spec(level - 1, scale),
                 args.ladder_games,
-                args.max_plies,
                 f"level {level} vs level {level - 1}",
             )
 
 
 def section_peer(args: argparse.Namespace) -> None:
-    path = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
-    if not Path(path).exists():
+    if not Path(FAIRY).exists():
         print("\n## Fairy-Stockfish: not installed, skipped")
         return
     print(
-        f"\n## xiangqi: top level ({args.top_nodes:,} nodes) against Fairy-Stockfish "
-        f"(go nodes N), {args.peer_games} games each"
+        f"\n## xiangqi: top level ({args.top_nodes:,} nodes) against Fairy-Stockfish, "
+        f"{args.peer_games} games each"
     )
-    for peer_nodes in [int(n) for n in args.peer_nodes.split(",")]:
-        peer = Peer(path, peer_nodes)
-        try:
-            starts = openings("xiangqi", (args.peer_games + 1) // 2)
-            tally = Tally()
-            t0 = time.perf_counter()
-            for i in range(args.peer_games):
-                fen = starts[i // 2]
-                ours = engine_player(_top(args))
-                theirs = peer.player(fen)
-                first_red = i % 2 == 0
-                red, black = (ours, theirs) if first_red else (theirs, ours)
-                winner, ending, _ = play_game("xiangqi", fen, red, black, args.max_plies)
-                mine = "red" if first_red else "black"
-                tally.add(0.5 if winner is None else float(winner == mine), ending)
-            dt = time.perf_counter() - t0
-            print(f"  vs Fairy-Stockfish {peer_nodes:>6} nodes: {tally.line()}  ({dt:.0f} s)")
-            sys.stdout.flush()
-        finally:
-            peer.close()
+    peers: list[tuple[str, Spec]] = [
+        (f"vs Fairy-Stockfish {n:>6} nodes", ("peer", n, -1))
+        for n in [int(x) for x in args.peer_nodes.split(",") if x]
+    ]
+    peers += [
+        (
+            f"vs Fairy-Stockfish skill {k:>2} ({args.peer_skill_nodes:,} n)",
+            ("peer", args.peer_skill_nodes, k),
+        )
+        for k in [int(x) for x in args.peer_skills.split(",") if x]
+    ]
+    for label, spec in peers:
+        match(args, "xiangqi", _top(args), spec, args.peer_games, label)
 
 
 def section_tactics(args: argparse.Namespace) -> None:
-    puzzles = [p for p in json.loads(DATA.read_text("utf-8"))["puzzles"] if p["mate_in"] <= 3]
-    ms = 300 if args.quick else 2000
-    print(f"\n## tactics: xiangqi classics up to mate in 3, top level, {ms} ms a problem")
+    most = args.tactics_mate
+    puzzles = [p for p in json.loads(DATA.read_text("utf-8"))["puzzles"] if p["mate_in"] <= most]
+    print(
+        f"\n## tactics: xiangqi classics up to mate in {most}, top level at its own budget "
+        "and cap (wall s)"
+    )
     solved = 0
+    in_time = 0
     for p in puzzles:
         key = Peer.from_peer(p["solution"][0])
         pos = Position.from_fen("xiangqi", p["fen"])
-        found = search_position(pos, replace(level_limits(8), nodes=None, movetime_ms=ms))
+        limits = level_limits(8)
+        if args.quick:
+            limits = replace(limits, nodes=2000)
+        t0 = time.perf_counter()
+        found = search_position(pos, limits)
+        dt = time.perf_counter() - t0
         ok = found.move == key
         solved += ok
+        in_time += ok and dt <= 2.0
         mate = f"mate {found.mate}" if found.mate is not None else f"{found.score} cp"
         print(
             f"  {'ok ' if ok else 'MISS'} mate in {p['mate_in']} {p['title']}: "
-            f"played {found.move}, key {key} ({mate}, depth {found.depth})"
+            f"played {found.move}, key {key} ({mate}, depth {found.depth}, "
+            f"{found.nodes:,} nodes, {dt:.2f} s)"
         )
-    print(f"  solved {solved}/{len(puzzles)}")
+    print(f"  solved {solved}/{len(puzzles)}, {in_time} of them within 2 s")
 
 
 # (name of the version, weights) for the tuning matches
@@ -415,24 +530,15 @@ def section_tune(args: argparse.Namespace) -> None:
         f"\n## tuning: default weights against one change, {args.tune_games} games each, "
         f"{args.tune_nodes:,} nodes a move (score of the default)"
     )
-    for variant, name, weights in TUNING:
+    for variant, name, _weights in TUNING:
         if args.tune_only and f"{variant}:{name}" not in args.tune_only.split(","):
             continue
-
-        def version(w: Weights) -> Callable[[int], Player]:
-            def make(i: int) -> Player:
-                return engine_player(
-                    replace(level_limits(8, nodes=args.tune_nodes, seed=i), weights=w)
-                )
-
-            return make
-
         match(
+            args,
             variant,
-            version(DEFAULT_WEIGHTS),
-            version(weights),
+            ("weights", "", args.tune_nodes),
+            ("weights", name, args.tune_nodes),
             args.tune_games,
-            args.max_plies,
             f"default vs {name}",
         )
 
@@ -452,38 +558,51 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny settings (a smoke run)")
     parser.add_argument("--sections", default=",".join(SECTIONS))
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--progress", action="store_true", help="the score after every game")
     parser.add_argument("--games", type=int, default=50, help="games against random/greedy")
+    parser.add_argument("--variants", default=",".join(VARIANTS), help="for random/greedy")
+    parser.add_argument("--opponents", default="random,greedy", help="random and/or greedy")
     parser.add_argument("--top-nodes", type=int, default=None, help="top level's node budget")
-    parser.add_argument("--ladder-games", type=int, default=4)
+    parser.add_argument("--ladder-games", type=int, default=10)
     parser.add_argument("--ladder-scale", type=float, default=1.0, help="scale level budgets")
     parser.add_argument("--ladder-variants", default=",".join(VARIANTS))
     parser.add_argument(
         "--ladder-levels", default="2,3,4,5,6,7,8", help="upper levels of the pairs"
     )
-    parser.add_argument("--peer-games", type=int, default=4)
-    parser.add_argument("--peer-nodes", default="100,1000,10000")
+    parser.add_argument("--peer-games", type=int, default=10)
+    parser.add_argument("--peer-nodes", default="1000,10000,100000")
+    parser.add_argument("--peer-skills", default="0,5,10,15,20")
+    parser.add_argument("--peer-skill-nodes", type=int, default=100_000)
     parser.add_argument("--tune-games", type=int, default=8)
     parser.add_argument("--tune-nodes", type=int, default=4000)
     parser.add_argument(
         "--tune-only", default="", help="comma-separated variant:version, e.g. xinban:mobility 2/4"
     )
+    parser.add_argument("--tactics-mate", type=int, default=3, help="longest mate tried")
     parser.add_argument("--max-plies", type=int, default=300)
     args = parser.parse_args()
     if args.top_nodes is None:
-        args.top_nodes = level_limits(8).nodes
+        args.top_nodes = LEVEL_TABLE[8].nodes
     if args.quick:
         args.games = min(args.games, 1)
         args.top_nodes = min(args.top_nodes, 300)
         args.ladder_games = min(args.ladder_games, 1)
-        args.ladder_scale = min(args.ladder_scale, 0.02)
+        args.ladder_scale = min(args.ladder_scale, 0.01)
         args.ladder_variants = "xiangqi"
+        args.ladder_levels = "2,5,8"
         args.peer_games = min(args.peer_games, 1)
         args.peer_nodes = "100"
+        args.peer_skills = "0"
+        args.peer_skill_nodes = min(args.peer_skill_nodes, 100)
         args.tune_games = min(args.tune_games, 1)
         args.tune_nodes = min(args.tune_nodes, 200)
         args.max_plies = min(args.max_plies, 60)
     for name in args.sections.split(","):
         SECTIONS[name](args)
+    if _POOL is not None:
+        _POOL.close()
+        _POOL.join()
     return 0
 
 

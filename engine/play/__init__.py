@@ -3,14 +3,25 @@
 ``bestmove`` searches a position (after the game's moves so far, so that the
 repetition history is known) and returns the move it plays with its score,
 depth, node count and principal variation. ``evaluate`` and
-``accepts_draw`` answer draw offers. Levels 1-8 are budgets and noise (see
-``LEVEL_TABLE``); with no time budget the result depends only on the input
-and the seed. See ``engine.play.search`` for how the search works and
+``accepts_draw`` answer draw offers. Levels 1-8 are node budgets, depth
+caps, noise and search choices (see ``LEVEL_TABLE``); level 8's budget is
+sized to take at most about 2 s a move on one core of the reference machine.
+
+Determinism and time. A level's node budget decides its play: for the same
+input and seed the result is the same on any machine. On a slow or loaded
+machine a search at a level's own budget also stops at a wall-clock safety
+cap (``MOVETIME_CAP_MS``) and plays the best move its completed iterations
+found (or one the unfinished iteration has already proven better); when the
+cap is hit, determinism yields to time. An explicit ``nodes`` replaces the
+level's budget and drops the cap (so tests and benchmarks, which pass node
+budgets, are deterministic); an explicit ``movetime_ms`` replaces the cap.
+See ``engine.play.search`` for how the search works and
 ``engine.play.evaluation`` for what it values.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -39,6 +50,7 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "LEVELS",
     "LEVEL_TABLE",
+    "MOVETIME_CAP_MS",
     "BestMove",
     "GameOverError",
     "Judgement",
@@ -69,27 +81,37 @@ class GameOverError(EngineError):
 @dataclass(frozen=True)
 class Level:
     """One playing level: the deepest iteration, a node budget, the seeded
-    noise (+- centipawns on every evaluation) and whether the quiescence
-    search runs (without it captures are not followed to the end, so the
-    engine hangs pieces as a beginner does)."""
+    noise (+- centipawns on every evaluation), whether the quiescence search
+    runs (without it captures are not followed to the end, so the engine
+    hangs pieces as a beginner does) and whether checks are extended."""
 
     depth: int
     nodes: int
     noise: int
     quiescence: bool = True
+    extensions: bool = True
 
 
 LEVELS: Final = range(1, 9)
+# Each level searches about one ply deeper than the one below: levels 1-5
+# stop at their depth cap (2 and 3 differ by the quiescence search), 6-8
+# reach about 5.5, 6.5 and 8 plies on their node budgets (about 2.5 times
+# the one below). Noise and, at 1-3, no check extension hold the low levels
+# back further, so that each level beats the one below in every variant.
 LEVEL_TABLE: Final[dict[int, Level]] = {
-    1: Level(depth=1, nodes=2_000, noise=120, quiescence=False),
-    2: Level(depth=2, nodes=3_000, noise=80, quiescence=False),
-    3: Level(depth=2, nodes=4_000, noise=50),
-    4: Level(depth=3, nodes=6_000, noise=30),
-    5: Level(depth=4, nodes=10_000, noise=15),
-    6: Level(depth=5, nodes=16_000, noise=8),
-    7: Level(depth=6, nodes=30_000, noise=0),
-    8: Level(depth=64, nodes=60_000, noise=0),
+    1: Level(depth=1, nodes=400, noise=150, quiescence=False, extensions=False),
+    2: Level(depth=2, nodes=1_000, noise=100, quiescence=False, extensions=False),
+    3: Level(depth=2, nodes=2_500, noise=60, extensions=False),
+    4: Level(depth=3, nodes=6_000, noise=35),
+    5: Level(depth=4, nodes=12_000, noise=20),
+    6: Level(depth=64, nodes=25_000, noise=10),
+    7: Level(depth=64, nodes=60_000, noise=4),
+    8: Level(depth=64, nodes=160_000, noise=0),
 }
+# The wall-clock safety cap of a search at a level's own node budget. Level
+# 8's budget takes 1.0-1.6 s of one core of the reference machine; the cap
+# only bites on a slower or loaded machine, and keeps a move under 2 s.
+MOVETIME_CAP_MS: Final = 1_900
 DRAW_ACCEPT_BELOW = -50  # the engine accepts a draw when it stands this badly or worse
 DEFAULT_TT_MIB = 64
 
@@ -167,15 +189,18 @@ def _root(pos: Position) -> tuple[list[int], int | None]:
     return (keep or list(moves)), won
 
 
-def search_position(pos: Position, limits: Limits) -> BestMove:
+def search_position(pos: Position, limits: Limits, *, started: float | None = None) -> BestMove:
     """Search a ``Position`` (with its move history) under explicit
-    ``Limits``; ``bestmove`` is this with a level's limits. The game must
-    not be over (raises ``GameOverError``)."""
+    ``Limits``; ``bestmove`` is this with a level's limits. The time budget
+    counts from ``started`` (a ``time.perf_counter()`` value; now by
+    default). The game must not be over (raises ``GameOverError``)."""
+    if started is None:
+        started = time.perf_counter()
     outcome = pos.outcome()
     if outcome is not None:
         raise GameOverError(outcome)
     root, won = _root(pos)
-    result = Searcher(pos, limits).run(root, won)
+    result = Searcher(pos, limits, started).run(root, won)
     mate = mate_in(result.score) if is_mate_score(result.score) else None
     return BestMove(
         move=B.from_int(pos, result.move),
@@ -209,20 +234,25 @@ def level_limits(
     tt_mib: int = DEFAULT_TT_MIB,
     weights: Weights = DEFAULT_WEIGHTS,
 ) -> Limits:
-    """The search limits of ``level``; ``nodes`` replaces its node budget,
-    ``movetime_ms`` adds a time budget. Raises ``EngineError`` on a bad value."""
+    """The search limits of ``level``: its node budget with the safety cap
+    ``MOVETIME_CAP_MS``. ``nodes`` replaces the node budget and drops the
+    cap (the result then depends only on the input and the seed);
+    ``movetime_ms`` replaces the cap. Raises ``EngineError`` on a bad value."""
     lv = _level(level)
     node_budget = _positive("nodes", nodes)
     time_budget = _positive("movetime_ms", movetime_ms)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise EngineError("play.bad_seed", {"value": repr(seed)})
     _positive("tt_mib", tt_mib)
+    if time_budget is None and node_budget is None:
+        time_budget = MOVETIME_CAP_MS
     return Limits(
         depth=lv.depth,
         nodes=node_budget if node_budget is not None else lv.nodes,
         movetime_ms=time_budget,
         noise=lv.noise,
         quiescence=lv.quiescence,
+        extensions=lv.extensions,
         seed=seed,
         tt_mib=tt_mib,
         weights=weights,
@@ -242,13 +272,16 @@ def bestmove(
 ) -> BestMove:
     """The move the engine plays at ``level`` in the position after ``moves``.
 
-    ``nodes`` replaces the level's node budget; ``movetime_ms`` adds a time
-    budget (then the result depends on the machine's speed). Without a time
-    budget the result is the same for the same input and ``seed``.
+    At the level's own budget a wall-clock cap (``MOVETIME_CAP_MS``) also
+    applies: on a slow machine the search stops there and the result depends
+    on the machine's speed. ``nodes`` replaces the level's node budget and
+    drops the cap: the result is then the same for the same input and
+    ``seed``. ``movetime_ms`` sets the time budget (with ``nodes``, both).
     """
+    started = time.perf_counter()  # the time budget covers replaying the moves too
     limits = level_limits(level, nodes=nodes, movetime_ms=movetime_ms, seed=seed, tt_mib=tt_mib)
     pos = _position(variant, fen, moves)
-    return search_position(pos, limits)
+    return search_position(pos, limits, started=started)
 
 
 EVALUATE_NODES = 2_000
@@ -266,16 +299,22 @@ def evaluate(variant: str, fen: str, moves: Sequence[str] = ()) -> int:
 def accepts_draw(variant: str, fen: str, moves: Sequence[str] = (), *, level: int = 8) -> bool:
     """Does the engine, playing the side to move, accept a draw offer?
 
-    It searches at ``level`` (half its node budget, no noise) and accepts
-    when it stands at ``DRAW_ACCEPT_BELOW`` centipawns or worse, or is
-    being mated."""
+    It searches at ``level`` (half its node budget and half the safety cap,
+    no noise) and accepts when it stands at ``DRAW_ACCEPT_BELOW`` centipawns
+    or worse, or is being mated."""
+    started = time.perf_counter()
     lv = _level(level)
     pos = _position(variant, fen, moves)
-    limits = Limits(depth=lv.depth, nodes=max(500, lv.nodes // 2), quiescence=True)
+    limits = Limits(
+        depth=lv.depth,
+        nodes=max(500, lv.nodes // 2),
+        movetime_ms=MOVETIME_CAP_MS // 2,
+        quiescence=True,
+    )
     root, won = _root(pos)
     if won is not None:
         return False
-    score = Searcher(pos, limits).run(root, None).score
+    score = Searcher(pos, limits, started).run(root, None).score
     if score < -MATE_BOUND:
         return True
     return score <= DRAW_ACCEPT_BELOW

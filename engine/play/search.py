@@ -19,9 +19,14 @@
   These judgements happen only at repeated keys and at the limit, so they
   cost nothing elsewhere.
 - A node budget and a time budget, checked at every node (time every 256
-  nodes); the node budget is never exceeded. Deterministic for a given
-  seed and node budget; with a time budget the depth reached depends on the
-  machine's speed.
+  nodes); the node budget is never exceeded. When either runs out the move
+  played is the best of the last completed iteration, or a move the
+  unfinished iteration has already proven better (searched to the end with
+  a full window). Deterministic for a given seed and node budget; when a
+  time budget stops the search, the depth reached (and so the move)
+  depends on the machine's speed.
+- Per level (``Limits``): a depth cap, seeded noise on every evaluation,
+  and whether the quiescence search and the check extension run.
 """
 
 from __future__ import annotations
@@ -71,6 +76,7 @@ class Limits:
     movetime_ms: int | None = None
     noise: int = 0  # +- centipawns of seeded noise added to every evaluation
     quiescence: bool = True
+    extensions: bool = True  # a move into check searched one ply deeper
     seed: int = 0
     tt_mib: int = 64
     weights: Weights = DEFAULT_WEIGHTS
@@ -100,7 +106,9 @@ def tt_slots(mib: int, nodes: int | None) -> int:
 class Searcher:
     """One search from one position; the position is copied."""
 
-    def __init__(self, pos: Position, limits: Limits) -> None:
+    def __init__(self, pos: Position, limits: Limits, started: float | None = None) -> None:
+        """``started`` is the ``time.perf_counter()`` the time budget counts
+        from (the caller's start, so that its set-up counts too); now by default."""
         self.pos = pos.copy()
         self.variant = pos.variant
         self.weights = limits.weights
@@ -109,7 +117,7 @@ class Searcher:
         self.nodes = 0
         self.node_limit = limits.nodes if limits.nodes is not None else 1 << 62
         self.deadline = (
-            time.perf_counter() + limits.movetime_ms / 1000.0
+            (time.perf_counter() if started is None else started) + limits.movetime_ms / 1000.0
             if limits.movetime_ms is not None
             else None
         )
@@ -127,6 +135,7 @@ class Searcher:
         self.hist: dict[int, int] = {}
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
         self.noise = limits.noise
+        self.extensions = limits.extensions
         self.seed_mix = (limits.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & (2**64 - 1)
         self.cycle_cache: dict[tuple[int, ...], Outcome | None] = {}
 
@@ -331,7 +340,7 @@ class Searcher:
                 self._tick()
                 return alpha
         in_check = pos.is_check()
-        if in_check and ply < 2 * depth + 8:
+        if in_check and self.extensions and ply < 2 * depth + 8:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
             return self.qsearch(alpha, beta, ply, 0)
