@@ -45,8 +45,19 @@ def _parser() -> argparse.ArgumentParser:
         "--moves", nargs="*", default=[], metavar="MOVE", help="ICCS moves played first"
     )
     bm.add_argument("--level", type=int, default=8, help="1 (beginner) to 8 (strongest)")
-    bm.add_argument("--movetime", type=int, default=None, metavar="MS", help="time budget")
-    bm.add_argument("--nodes", type=int, default=None, help="node budget")
+    bm.add_argument(
+        "--movetime",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="time budget (default: the level's own, capped at 1.9 s of wall time)",
+    )
+    bm.add_argument(
+        "--nodes",
+        type=int,
+        default=None,
+        help="node budget (exact and deterministic: no time cap unless --movetime)",
+    )
     bm.add_argument("--seed", type=int, default=0, help="seed of the low levels' randomness")
     bm.add_argument("--hash", type=int, default=64, metavar="MIB", help="transposition table size")
     try:
