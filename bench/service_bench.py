@@ -19,8 +19,9 @@ What it prints, side by side in one run, here and in a child process on the plai
   runs in each worker) of a fixed sample of the shipped bank: the entries of each variant
   around its median stored proof time, in CPU time of the whole sample (each entry must still
   prove sound);
-* one FEN read (``Position.from_fen`` of the middlegame) and one legal-move list with the
-  read, the engine's share of a request.
+* one FEN read (``Position.from_fen`` of the middlegame), one legal-move list with the read,
+  and the read with the Chinese name of every legal move (``engine/notation.py``), the
+  engine's share of a request.
 
 Times are CPU time of the process (``time.process_time``); the ratios are what counts on a
 shared machine.
@@ -127,7 +128,14 @@ def engine_figures(runs: int) -> dict[str, float]:
         "FEN read + legal-move list": median_seconds(
             lambda: len(Position.from_fen("xiangqi", MIDDLEGAME).legal_moves), runs
         ),
+        "FEN read + legal moves in Chinese": median_seconds(
+            lambda: chinese_names(Position.from_fen("xiangqi", MIDDLEGAME)), runs
+        ),
     }
+
+
+def chinese_names(pos: Any) -> list[str]:
+    return [pos.chinese(m) for m in pos.legal_moves]
 
 
 def measure(quick: bool) -> dict[str, Any]:

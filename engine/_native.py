@@ -30,6 +30,7 @@ MODULES = (
     "engine/geometry.py",
     "engine/position.py",
     "engine/fen.py",
+    "engine/notation.py",
     "engine/perft.py",
     "engine/solver/movegen.py",
     "engine/solver/search.py",

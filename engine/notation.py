@@ -43,6 +43,7 @@ from engine.variants import (
     KING,
     MISSILE,
     SOLDIER,
+    TURNCOAT,
 )
 
 if TYPE_CHECKING:
@@ -79,15 +80,15 @@ _INPUT_NAMES: tuple[tuple[str, int], ...] = (
     ("戰機", FIGHTER),
     ("导弹", MISSILE),
     ("導彈", MISSILE),
-    *((ch, KING) for ch in "帅帥将將"),
-    *((ch, ADVISOR) for ch in "仕士"),
-    *((ch, ELEPHANT) for ch in "相象"),
-    *((ch, HORSE) for ch in "马馬傌"),
-    *((ch, CHARIOT) for ch in "车車俥"),
-    *((ch, CANNON) for ch in "炮砲包"),
-    *((ch, SOLDIER) for ch in "兵卒"),
-    *((ch, FIGHTER) for ch in "机機"),
-    *((ch, MISSILE) for ch in "弹彈"),
+    *[(ch, KING) for ch in "帅帥将將"],
+    *[(ch, ADVISOR) for ch in "仕士"],
+    *[(ch, ELEPHANT) for ch in "相象"],
+    *[(ch, HORSE) for ch in "马馬傌"],
+    *[(ch, CHARIOT) for ch in "车車俥"],
+    *[(ch, CANNON) for ch in "炮砲包"],
+    *[(ch, SOLDIER) for ch in "兵卒"],
+    *[(ch, FIGHTER) for ch in "机機"],
+    *[(ch, MISSILE) for ch in "弹彈"],
 )
 
 # Pieces that move along lines count ranks after 进/退; the others name a file.
@@ -104,6 +105,8 @@ _JUMP_RANKS = {
 # one can only go forward, the other only back, so the direction tells them
 # apart (docs/rules.md §4.2). 前/后 is still read.
 _FILE_ALWAYS = frozenset({ADVISOR, ELEPHANT})
+# A point's piece: its colour and type, the turncoat bit left out.
+_PIECE = BLACK | 15
 
 FORWARD, BACKWARD, SIDEWAYS = "进", "退", "平"
 _DIRECTIONS = {"进": FORWARD, "進": FORWARD, "退": BACKWARD, "平": SIDEWAYS}
@@ -123,6 +126,19 @@ def number_text(n: int, red: bool) -> str:
     if n <= 9:
         return CHINESE_DIGITS[n - 1]
     return "十" + (CHINESE_DIGITS[n - 11] if n > 10 else "")
+
+
+# Written once: the numbers 1 … _NUMBERED as each side writes them (index 0 unused), and
+# each side's piece names by piece type (Red first, then Black, as ``value >> 5``).
+_NUMBERED = 19  # 十九: as far as number_text goes, beyond any board
+_NUMBERS: tuple[tuple[str, ...], tuple[str, ...]] = (
+    ("", *[number_text(n, True) for n in range(1, _NUMBERED + 1)]),
+    ("", *[number_text(n, False) for n in range(1, _NUMBERED + 1)]),
+)
+_NAMES: tuple[tuple[str, ...], tuple[str, ...]] = (
+    tuple(RED_NAMES.get(kind, "") for kind in range(16)),
+    tuple(BLACK_NAMES.get(kind, "") for kind in range(16)),
+)
 
 
 def order_word(index: int, count: int) -> str:
@@ -187,30 +203,54 @@ def chinese(pos: Position, move: Move) -> str:
     m = _legal_int(pos, move)
     fr, to = m >> 8, m & 255
     w = pos.width
-    value = pos.board[fr]
+    board = pos.board
+    value = board[fr]
     kind = value & 15
     own = value & BLACK
+    side = own >> 5
     red = not own
-    names = BLACK_NAMES if own else RED_NAMES
-    file_text = number_text(_file_number(fr % w, w, red), red)
+    numbers = _NUMBERS[side]
+    name = _NAMES[side][kind]
+    f = fr % w
+    file_text = numbers[w - f if red else f + 1]
 
-    columns = _columns(pos, kind, own)
-    column = columns[fr % w]
-    if len(column) == 1 or kind in _FILE_ALWAYS:
-        head = names[kind] + file_text
+    # The mover's pieces of this kind on its file, and how many stand in front of it
+    # (Red's front is the higher rank, Black's the lower).
+    count = 0
+    ahead_of_it = 0
+    if kind not in _FILE_ALWAYS:
+        same = value & _PIECE
+        for sq in range(f, len(board), w):
+            if board[sq] & _PIECE == same:
+                count += 1
+                if (sq > fr) == red and sq != fr:
+                    ahead_of_it += 1
+    if count <= 1:
+        head = name + file_text
     else:
-        crowded = sum(1 for points in columns.values() if len(points) > 1)
-        head = order_word(column.index(fr), len(column)) + names[kind]
+        crowded = sum(1 for points in _columns(pos, kind, own).values() if len(points) > 1)
+        head = order_word(ahead_of_it, count) + name
         if crowded > 1:
             head += file_text
 
-    direction, number = _tail(pos, fr, to, kind, red)
-    text = head + direction + number_text(number, red)
+    ahead = to // w - fr // w
+    if not red:
+        ahead = -ahead
+    if ahead == 0:
+        tail = SIDEWAYS + numbers[_file_number(to % w, w, red)]
+    else:
+        number = abs(ahead) if kind in STRAIGHT else _file_number(to % w, w, red)
+        tail = (FORWARD if ahead > 0 else BACKWARD) + (
+            numbers[number] if number <= _NUMBERED else number_text(number, red)
+        )
+    text = head + tail
 
-    changes, effect = pos.effects(m)
-    if effect == "defection":
-        # The captor's old point now holds the defected piece.
-        text += names[changes[0][2] & 15]
+    if board[to] & TURNCOAT:
+        # Only a turncoat's capture can make it defect.
+        changes, effect = pos.effects(m)
+        if effect == "defection":
+            # The captor's old point now holds the defected piece.
+            text += _NAMES[side][changes[0][2] & 15]
     return text
 
 
@@ -398,7 +438,7 @@ def _geometric_target(pos: Position, fr: int, p: _Parsed, red: bool) -> int | No
     return rank * w + f
 
 
-def parse_chinese(pos: Position, text: str) -> Move:
+def parse_chinese(pos: Position, text: object) -> Move:
     """The legal move of ``pos`` that ``text`` (Chinese notation) describes."""
     if not isinstance(text, str):
         raise InvalidMoveError(text, "move.not_string", pos.fen())

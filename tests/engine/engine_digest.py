@@ -4,11 +4,12 @@
 it once on the compiled engine and once with ``ENGINE_PURE=1`` and compares
 the two. The workload: the perft files (every depth up to ``MAX_NODES``
 leaves), every rules vector (legal moves, status, check, perft, the effect
-of each legal move), seeded random games of each variant (at each ply the
-sorted legal moves, status, check, checkers, FEN and hash, and perft(2)
-every tenth ply, playing to the end or ``PLIES`` plies, then taking every
-move back), two proofs of the prover and the playing engine's choice (a
-node budget, no clock) in a few positions.
+and Chinese name of each legal move), seeded random games of each variant
+(at each ply the sorted legal moves, status, check, checkers, FEN and hash,
+and perft(2) and the Chinese names of the legal moves every tenth ply,
+playing to the end or ``PLIES`` plies, then taking every move back), two
+proofs of the prover and the playing engine's choice (a node budget, no
+clock) in a few positions.
 """
 
 from __future__ import annotations
@@ -73,7 +74,12 @@ def vectors() -> list[object]:
             effects = {}
             for move in sorted(pos.legal_moves, key=lambda m: m.iccs()):
                 effect = pos.move_effect(move)
-                effects[move.iccs()] = [effect.kind, effect.captured, effect.defected]
+                effects[move.iccs()] = [
+                    effect.kind,
+                    effect.captured,
+                    effect.defected,
+                    pos.chinese(move),
+                ]
             counts = [perft(pos, d) for d in range(1, len(vector["perft"]) + 1)]
             out.append([vector["name"], describe(pos), effects, counts])
     return out
@@ -90,6 +96,7 @@ def random_games() -> list[object]:
                 trace.append(describe(pos))
                 if ply % 10 == 0:
                     trace.append(perft(pos, 2))
+                    trace.append(sorted(pos.chinese(m) for m in pos.legal_moves))
                 moves = sorted(pos.legal_moves, key=lambda m: m.iccs())
                 if not moves:
                     break

@@ -15,7 +15,16 @@ from engine import (
     Move,
     Position,
 )
-from engine.notation import chinese, parse_chinese
+from engine.notation import (
+    BLACK_NAMES,
+    RED_NAMES,
+    STRAIGHT,
+    chinese,
+    number_text,
+    order_word,
+    parse_chinese,
+)
+from engine.variants import ADVISOR, BLACK, ELEPHANT
 
 XIANGQI_START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
@@ -563,3 +572,70 @@ def test_every_legal_move_reads_back_and_is_unique(
 ) -> None:
     variant, fen = start
     assert_round_trip(random_position(variant, fen, seed, plies))
+
+
+# ----------------------------------------------------------------------
+# the writer against the rules written out plainly
+
+
+def plain_chinese(pos: Position, move: Move) -> str:
+    """The notation of the legal ``move`` worked out step by step from the rules in the
+    module's docstring, with none of the writer's tables or shortcuts."""
+    w = pos.width
+    fr = move.from_rank * w + move.from_file
+    value = pos.board[fr]
+    kind, own = value & 15, value & BLACK
+    red = not own
+    names = BLACK_NAMES if own else RED_NAMES
+
+    def file_number(f: int) -> int:
+        return w - f if red else f + 1
+
+    columns: dict[int, list[int]] = {}
+    for sq, v in enumerate(pos.board):
+        if v and v & 15 == kind and v & BLACK == own:
+            columns.setdefault(sq % w, []).append(sq)
+    column = sorted(columns[fr % w], key=lambda sq: sq // w, reverse=red)
+    file_text = number_text(file_number(fr % w), red)
+    if len(column) == 1 or kind in (ADVISOR, ELEPHANT):
+        head = names[kind] + file_text
+    else:
+        head = order_word(column.index(fr), len(column)) + names[kind]
+        if sum(len(c) > 1 for c in columns.values()) > 1:
+            head += file_text
+    ahead = move.to_rank - move.from_rank if red else move.from_rank - move.to_rank
+    if ahead == 0:
+        tail = "平" + number_text(file_number(move.to_file), red)
+    elif kind in STRAIGHT:
+        tail = ("进" if ahead > 0 else "退") + number_text(abs(ahead), red)
+    else:
+        tail = ("进" if ahead > 0 else "退") + number_text(file_number(move.to_file), red)
+    suffix = ""
+    if pos.move_effect(move).kind == "defection":
+        # the defected piece stands where the captor came from
+        after = pos.copy()
+        after.push(move)
+        suffix = names[after.board[fr] & 15]
+    return head + tail + suffix
+
+
+@pytest.mark.parametrize(("variant", "fen"), STARTS)
+def test_every_move_of_a_start_is_written_by_the_rules(variant: str, fen: str) -> None:
+    pos = at(variant, fen)
+    for move in pos.legal_moves:
+        assert chinese(pos, move) == plain_chinese(pos, move), (pos.fen(), move)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    start=st.sampled_from(STARTS),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    plies=st.integers(min_value=0, max_value=120),
+)
+def test_every_legal_move_is_written_by_the_rules(
+    start: tuple[str, str], seed: int, plies: int
+) -> None:
+    variant, fen = start
+    pos = random_position(variant, fen, seed, plies)
+    for move in pos.legal_moves:
+        assert chinese(pos, move) == plain_chinese(pos, move), (pos.fen(), move)
