@@ -187,12 +187,33 @@ def _tail(pos: Position, fr: int, to: int, kind: int, red: bool) -> tuple[str, i
     return direction, _file_number(to % w, w, red)
 
 
+# The legal move codes of the position last written for, as a set: the names of all its legal
+# moves are written in a row, and a list scan per move costs more than the rest of the writing.
+# The list is held, so no other list can take its identity; it is never changed (see
+# Position.legal_codes), and a position's next move list is a new one.
+_LEGAL: tuple[list[int], frozenset[int]] = ([], frozenset())
+
+
+def _legal_set(pos: Position) -> frozenset[int]:
+    global _LEGAL
+    codes = pos.legal_codes()
+    cached = _LEGAL  # read once: another thread may replace it
+    if cached[0] is not codes:
+        cached = (codes, frozenset(codes))
+        _LEGAL = cached
+    return cached[1]
+
+
 def _legal_int(pos: Position, move: Move) -> int:
-    try:
-        m = pos.encode(move)
-    except InvalidMoveError:
-        raise IllegalMoveError(move.iccs(), pos.fen(), "move.off_board") from None
-    if m not in pos.legal_codes():
+    # Position.encode, with each of the move's fields read once
+    w = pos.width
+    h = pos.height
+    from_file, from_rank = move.from_file, move.from_rank
+    to_file, to_rank = move.to_file, move.to_rank
+    if not (0 <= from_file < w and 0 <= to_file < w and 0 <= from_rank < h and 0 <= to_rank < h):
+        raise IllegalMoveError(move.iccs(), pos.fen(), "move.off_board")
+    m = (from_rank * w + from_file) << 8 | (to_rank * w + to_file)
+    if m not in _legal_set(pos):
         code, params = pos.illegal_reason(m)
         raise IllegalMoveError(move.iccs(), pos.fen(), code, **params)
     return m

@@ -511,6 +511,44 @@ def test_chinese_rejects_an_illegal_move() -> None:
         chinese(pos, iccs("h9g7"))  # Black's move, Red to play
 
 
+def test_chinese_checks_legality_in_the_position_it_is_given() -> None:
+    # the writer keeps the legal moves of the last position it wrote for
+    pos = Position.start("xiangqi")
+    assert chinese(pos, iccs("h2e2")) == "炮二平五"
+    pos.push_iccs("h2e2")
+    with pytest.raises(IllegalMoveError):
+        chinese(pos, iccs("h2e2"))  # now Black's turn, and the cannon has gone
+    assert chinese(pos, iccs("h9g7")) == "马8进7"
+    twin = pos.copy()
+    pos.pop()
+    assert chinese(pos, iccs("h2e2")) == "炮二平五"
+    with pytest.raises(IllegalMoveError):
+        chinese(twin, iccs("h2e2"))
+    assert chinese(twin, iccs("h7h3")) == "炮8进4"
+    other = Position.start("xiangqi")
+    other.push_iccs("b2e2")
+    with pytest.raises(IllegalMoveError):
+        chinese(other, iccs("h2e2"))  # the same board, after another first move
+    assert chinese(other, iccs("h9g7")) == "马8进7"
+
+
+@pytest.mark.parametrize(
+    ("variant", "move"),
+    [
+        ("xiangqi", Move(9, 0, 8, 0)),  # from file j, off the nine files
+        ("xiangqi", Move(0, 0, 0, 10)),  # to rank 10, off the ten ranks
+        ("xiangqi", Move(0, 0, -1, 0)),
+        ("feidan", Move(10, 9, 10, 10)),  # to rank 10, off the ten ranks
+    ],
+)
+def test_chinese_names_a_move_off_the_board(variant: str, move: Move) -> None:
+    pos = Position.start(variant)
+    with pytest.raises(IllegalMoveError) as info:
+        chinese(pos, move)
+    assert info.value.code == "move.off_board"
+    assert info.value.fen == pos.fen()
+
+
 def test_errors_carry_text_and_fen() -> None:
     pos = Position.start("xiangqi")
     with pytest.raises(IllegalMoveError) as info:
