@@ -53,7 +53,7 @@ from typing import Final
 
 from engine.play._board import judge_cycle
 from engine.position import ZOBRIST, ZOBRIST_BLACK, Position
-from engine.solver.movegen import checking_moves, legal_checks, legal_replies, status_of
+from engine.solver.movegen import checking_moves, has_legal_move, legal_checks, legal_replies
 from engine.solver.proof import SolverInputError
 from engine.solver.search import _NEVER, Budget, Search, terminal_status
 
@@ -284,7 +284,7 @@ class DfpnSearch(Search):
         if self.quiet_can_end:
             for m in quiet:
                 pos.push_code(m)
-                if not _can_move(pos):
+                if not has_legal_move(pos, unchecked=True):
                     pos.pop_code()
                     return [m | (_WINS + 2) << _KIND, 0, 0]  # stalemate, and the goal is ``win``
                 kind = _LIMIT if self.over_limit() else QUIET_PN
@@ -539,41 +539,6 @@ class DfpnSearch(Search):
         self.rtaint = taint
         return PROVED
 
-    def _finish(self, best: int) -> int:
-        """``Search._finish``: a move that ends the game with the goal now,
-        or 0; here without a move's repetition, which ``Search`` judges."""
-        pos = self.pos
-        if self.doubled_side[(pos.side >> 5) ^ 1] and self._may_repeat():
-            return super()._finish(best)
-        goal = self.goal
-        checks = legal_checks(pos)
-        if best and best in checks:
-            checks.remove(best)
-            checks.insert(0, best)
-        tried = 0
-        won = 0
-        for m in checks:
-            pos.push_code(m)
-            status = status_of(pos)
-            pos.pop_code()
-            tried += 1
-            if status in goal:
-                won = m
-                break
-        if not won and self.quiet_can_end:
-            check_set = set(checks)
-            for m in pos.legal_codes():
-                if m not in check_set:
-                    pos.push_code(m)
-                    stalemate = not _can_move(pos)
-                    pos.pop_code()
-                    tried += 1
-                    if stalemate:
-                        won = m
-                        break
-        self._count(tried)
-        return won
-
     # ------------------------------------------------------------------
     # df-pn
 
@@ -818,12 +783,3 @@ class DfpnSearch(Search):
     def best_move(self) -> int:
         m = super().best_move()
         return m or self.res.get(self._pkey(), 0) >> 10
-
-
-def _can_move(pos: Position) -> bool:
-    """Has the side to move, not in check, a legal move (``has_legal_move``
-    after a move that gives no check)?"""
-    legal = pos.cached_legal()
-    if legal is not None:
-        return bool(legal)
-    return any(pos.is_legal_code(m) for m in pos.pseudo_codes())

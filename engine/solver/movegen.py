@@ -63,15 +63,13 @@ def checking_moves(pos: Position, legal: list[int]) -> list[int]:
     enemy_king = pos.kings[(own >> 5) ^ 1]
     rel = relevance(pos.width, enemy_king, own >> 5)
     board = pos.board
-    effects = pos.effects
-    attacked = pos.attacked
     out = []
     for m in legal:
         if (m >> 8) in rel or (m & 255) in rel:
-            changes, _ = effects(m)
+            changes, _ = pos.effects(m)
             for sq, _before, after in changes:
                 board[sq] = after
-            if attacked(enemy_king, own):
+            if pos.attacked(enemy_king, own):
                 out.append(m)
             for sq, before, _after in changes:
                 board[sq] = before
@@ -168,7 +166,6 @@ def evasions(
     ksq = pos.kings[ci]
     b = pos.board
     g = pos.g
-    is_legal = pos.is_legal_code
     untouchable = pos.untouchable
     out: list[int] = []
     for to in g.king_moves[ci][ksq]:
@@ -176,7 +173,7 @@ def evasions(
         if q and (q & BLACK == own or q & 15 in untouchable):
             continue
         m = ksq << 8 | to
-        if is_legal(m):
+        if pos.is_legal_code(m):
             out.append(m)
             if first_only:
                 return out, False
@@ -219,7 +216,7 @@ def evasions(
         if m in seen:
             continue
         seen.add(m)
-        if is_legal(m):
+        if pos.is_legal_code(m):
             out.append(m)
             if first_only:
                 return out, False
@@ -291,8 +288,6 @@ def legal_checks(pos: Position) -> list[int]:
     line_reach, cannon_reach, legs = pos.lines_and_legs(enemy_king, own)
     special = bool(pos.colliding or pos.variant.defection)
     rel = relevance(width, enemy_king, ci) if special else frozenset()
-    effects = pos.effects
-    attacked = pos.attacked
     out = []
     for m in pos.pseudo_codes():
         fr = m >> 8
@@ -315,10 +310,10 @@ def legal_checks(pos: Position) -> list[int]:
                 or (t == FIGHTER and to in fighter_points)
             ):
                 continue
-        changes, _ = effects(m)
+        changes, _ = pos.effects(m)
         for sq, _before, after in changes:
             board[sq] = after
-        if attacked(enemy_king, own) and not attacked(to if fr == ksq else ksq, enemy):
+        if pos.attacked(enemy_king, own) and not pos.attacked(to if fr == ksq else ksq, enemy):
             out.append(m)
         for sq, before, _after in changes:
             board[sq] = before
@@ -346,14 +341,19 @@ def is_pseudo_legal(pos: Position, m: int) -> bool:
     return m in out
 
 
-def has_legal_move(pos: Position) -> bool:
-    """Has the side to move any legal move (stops at the first found)?"""
+def has_legal_move(pos: Position, unchecked: bool = False) -> bool:
+    """Has the side to move any legal move (stops at the first found)?
+    ``unchecked``: the caller knows the side to move is not in check (the
+    move just played gave none), which saves looking for checkers. The
+    stalemate test of both searches."""
     known = pos.cached_legal()
     if known is not None:
         return bool(known)
-    own = pos.side
-    checkers = pos.attackers(pos.kings[own >> 5], own ^ BLACK)
-    if checkers:
-        return bool(evasions(pos, checkers, first_only=True)[0])
-    is_legal = pos.is_legal_code
-    return any(is_legal(m) for m in pos.pseudo_codes())
+    if not unchecked:
+        own = pos.side
+        checkers = pos.attackers(pos.kings[own >> 5], own ^ BLACK)
+        if checkers:
+            return bool(evasions(pos, checkers, first_only=True)[0])
+    # called on ``pos`` itself: a bound method kept in a local is a slow
+    # generic call in the compiled build
+    return any(pos.is_legal_code(m) for m in pos.pseudo_codes())

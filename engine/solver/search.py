@@ -346,8 +346,6 @@ class Search:
         depend on the path."""
         pos = self.pos
         goal = self.goal
-        push = pos.push_code
-        pop = pos.pop_code
         checks = legal_checks(pos)
         if best and best in checks:
             checks.remove(best)
@@ -355,9 +353,9 @@ class Search:
         tried = 0
         won = 0
         for m in checks:
-            push(m)
+            pos.push_code(m)
             status = status_of(pos)
-            pop()
+            pos.pop_code()
             tried += 1
             if status in goal:
                 won = m
@@ -366,9 +364,9 @@ class Search:
             check_set = set(checks)
             for m in pos.legal_codes():
                 if m not in check_set:
-                    push(m)
-                    stalemate = not has_legal_move(pos)
-                    pop()
+                    pos.push_code(m)
+                    stalemate = not has_legal_move(pos, unchecked=True)
+                    pos.pop_code()
                     tried += 1
                     if stalemate:
                         won = m
@@ -380,9 +378,9 @@ class Search:
             # one repeating forbidden checks or chases
             counts = self.counts
             for m in checks if self.checks_only else pos.legal_codes():
-                push(m)
+                pos.push_code(m)
                 again = counts.get(pos.hash, 0) >= 2
-                pop()
+                pos.pop_code()
                 if again:
                     c = self.enter(m)
                     won = m if c >= 3 and has_legal_move(pos) and self.judge_repetition() else 0
@@ -400,13 +398,11 @@ class Search:
         # Order the checks by the number of replies they leave; a check
         # that leaves none is a win or useless.
         children: list[tuple[int, int, list[int]]] = []
-        push = pos.push_code
-        pop = pos.pop_code
         self._count(len(checks))
         for m in checks:
-            push(m)
+            pos.push_code(m)
             replies, in_check, dead = legal_replies(pos)
-            pop()
+            pos.pop_code()
             if not replies:
                 if terminal_status(replies, in_check, dead) in goal:
                     return m

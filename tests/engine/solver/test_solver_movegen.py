@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Position
+from engine import Move, Position
 from engine.solver.movegen import (
     checking_moves,
     gives_check,
@@ -75,6 +75,9 @@ def test_helpers_agree_with_the_engine(seed: int) -> None:
         assert dead_general is dead_reference, pos.fen()
         assert status_of(_fresh(pos)) == pos.status(), pos.fen()
         assert has_legal_move(_fresh(pos)) is bool(reference)
+        if not checked:
+            # the stalemate test both searches make after a move without check
+            assert has_legal_move(_fresh(pos), unchecked=True) is bool(reference), pos.fen()
         assert sorted(legal_checks(_fresh(pos))) == expected_checks, pos.fen()
         assert sorted(checking_moves(pos, reference)) == expected_checks
         assert [m for m in reference if gives_check(pos, m)] == expected_checks
@@ -97,3 +100,13 @@ def test_a_dead_general_has_no_move_even_where_a_block_exists() -> None:
     replies, checked, dead = legal_replies(pos)
     assert (replies, checked, dead) == ([], True, True)
     assert status_of(pos) == "dead_general"
+
+
+def test_a_stalemated_general_has_no_move_without_a_check() -> None:
+    # the horse's step to g7 leaves the lone black general no move, in no check
+    pos = Position.from_fen("xiangqi", "4k4/9/9/9/7N1/9/9/9/9/3K5 w - - 0 1")
+    pos.push_code(pos.encode(Move.from_iccs("h5g7")))
+    assert not pos.is_check()
+    assert has_legal_move(_fresh(pos), unchecked=True) is False
+    assert has_legal_move(_fresh(pos)) is False
+    assert status_of(_fresh(pos)) == "stalemate"
