@@ -20,6 +20,7 @@ from engine.errors import EngineError, IllegalMoveError, InvalidMoveError
 from engine.fen import LETTERS, parse_fen, write_fen
 from engine.geometry import Geometry, geometry
 from engine.move import FILES, Move
+from engine.notation import chinese as chinese_notation
 from engine.variants import (
     ADVISOR,
     BLACK,
@@ -708,11 +709,11 @@ class Position:
             # Only a general move, or a move onto or off a point that one of
             # the checks runs through, can answer a check.
             relevant = self._check_points(ksq, checkers)
-            is_legal = self.is_legal_code
             legal = [
                 m
                 for m in pseudo
-                if (m >> 8 == ksq or m >> 8 in relevant or m & 255 in relevant) and is_legal(m)
+                if (m >> 8 == ksq or m >> 8 in relevant or m & 255 in relevant)
+                and self.is_legal_code(m)
             ]
             if self.dead_types:
                 palace = self.g.palace[ci]
@@ -730,22 +731,19 @@ class Position:
             if line[d] >= 0:
                 sensitive.update(ray)
         legal = []
-        is_legal = self.is_legal_code
-        effects = self.effects
-        through = self._attacked_through
         for m in pseudo:
             fr = m >> 8
             to = m & 255
             if fr == ksq:
-                if is_legal(m):
+                if self.is_legal_code(m):
                     legal.append(m)
             elif fr in sensitive or to in sensitive:
                 # the general stays put: only lines and legs through the two
                 # changed points can open
-                changes, _ = effects(m)
+                changes, _ = self.effects(m)
                 for p, _, after in changes:
                     b[p] = after
-                exposed = through(ksq, enemy, (fr, to))
+                exposed = self._attacked_through(ksq, enemy, (fr, to))
                 for p, before, _ in changes:
                     b[p] = before
                 if not exposed:
@@ -869,9 +867,7 @@ class Position:
 
     def chinese(self, move: Move) -> str:
         """The move in Chinese notation (炮二平五); the move must be legal."""
-        from engine.notation import chinese
-
-        return chinese(self, move)
+        return chinese_notation(self, move)
 
     def move_effect(self, move: Move) -> MoveEffect:
         """What a legal move does: capture, collision, defection…"""
