@@ -24,6 +24,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from engine.play.evaluation import MATERIAL
+from engine.variants import CANNON, CHARIOT, FIGHTER, HORSE, LETTER_OF_TYPE, MISSILE, SOLDIER
+
 RESIGN_BELOW: Final = -1000  # about a chariot and more down, with nothing to show for it
 RESIGN_AFTER: Final = 3  # searches in a row at RESIGN_BELOW or worse
 MATE_PROOFS: Final = 2  # searches in a row that prove a mate against it
@@ -34,15 +37,11 @@ DRAW_MATERIAL_AT_MOST: Final = 1800  # both sides' attacking material together, 
 ACCEPT_AFTER_MOVE_BELOW: Final = -50  # the line of engine.play.DRAW_ACCEPT_BELOW
 
 # The pieces that can give mate, by FEN letter (either case; a turncoat "+N" counts as its
-# piece): chariot, horse, cannon, soldier, and feidan's fighter and missile. Generals,
-# advisors and elephants defend and are left out.
+# piece), worth what the evaluation's material table says: chariot, horse, cannon, soldier,
+# and feidan's fighter and missile. Generals, advisors and elephants defend and are left out.
 ATTACKING_VALUES: Final[dict[str, int]] = {
-    "r": 900,
-    "n": 400,
-    "c": 450,
-    "p": 100,
-    "f": 500,
-    "m": 600,
+    LETTER_OF_TYPE[kind]: MATERIAL[kind]
+    for kind in (CHARIOT, HORSE, CANNON, SOLDIER, FIGHTER, MISSILE)
 }
 
 
