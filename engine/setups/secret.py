@@ -104,6 +104,36 @@ def _entries(placement: Mapping[str, str] | Iterable[tuple[str, str]]) -> list[t
     return [(str(p), str(v)) for p, v in placement]
 
 
+# The kinds that may stand only on certain points of their half: Red's points (mirrored for
+# Black), the fault's code, its sentence and how the allowed points are joined in it.
+_RESTRICTED_POINTS: dict[str, tuple[Iterable[str], str, str, str]] = {
+    "K": (
+        RED_PALACE,
+        "general_outside_palace",
+        "{point}: the {side} general must stand in its palace.",
+        " ",
+    ),
+    "A": (
+        RED_ADVISOR_POINTS,
+        "advisor_point",
+        "{point}: a {side} advisor may only stand on an advisor point ({allowed}).",
+        " ",
+    ),
+    "B": (
+        RED_ELEPHANT_POINTS,
+        "elephant_point",
+        "{point}: a {side} elephant may only stand on an elephant point ({allowed}).",
+        " ",
+    ),
+    "M": (
+        RED_MISSILE_BASE,
+        "missile_not_in_base",
+        "{point}: a {side} missile must stand in its base ({allowed}).",
+        " and ",
+    ),
+}
+
+
 def _point_violation(
     point: str, kind: str, color: Color, method: SecretMethod, rank: int
 ) -> Violation | None:
@@ -117,33 +147,14 @@ def _point_violation(
             "not_own_half",
             f"{point}: the {side} {name} must stand on its own half ({half}).",
         )
-    if kind == "K" and point not in side_points(RED_PALACE, color):
-        return Violation(
-            point,
-            "general_outside_palace",
-            f"{point}: the {side} general must stand in its palace.",
-        )
-    if kind == "A" and point not in side_points(RED_ADVISOR_POINTS, color):
-        allowed = " ".join(side_points(RED_ADVISOR_POINTS, color))
-        return Violation(
-            point,
-            "advisor_point",
-            f"{point}: a {side} advisor may only stand on an advisor point ({allowed}).",
-        )
-    if kind == "B" and point not in side_points(RED_ELEPHANT_POINTS, color):
-        allowed = " ".join(side_points(RED_ELEPHANT_POINTS, color))
-        return Violation(
-            point,
-            "elephant_point",
-            f"{point}: a {side} elephant may only stand on an elephant point ({allowed}).",
-        )
-    if kind == "M" and point not in side_points(RED_MISSILE_BASE, color):
-        allowed = " and ".join(side_points(RED_MISSILE_BASE, color))
-        return Violation(
-            point,
-            "missile_not_in_base",
-            f"{point}: a {side} missile must stand in its base ({allowed}).",
-        )
+    restricted = _RESTRICTED_POINTS.get(kind)
+    if restricted is not None:
+        red_points, code, sentence, joiner = restricted
+        points = side_points(red_points, color)
+        if point not in points:
+            return Violation(
+                point, code, sentence.format(point=point, side=side, allowed=joiner.join(points))
+            )
     if kind == "P":
         if method == "five_soldiers" and point not in side_points(RED_SOLDIER_POINTS, color):
             allowed = " ".join(side_points(RED_SOLDIER_POINTS, color))
