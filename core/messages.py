@@ -17,6 +17,7 @@ from django.utils import translation
 
 from engine.errors import MESSAGES as ENGINE_EN
 from engine.errors import english
+from tutorials.curriculum.endings import ending_name
 
 Params = Mapping[str, object]
 
@@ -42,29 +43,6 @@ VARIANT_EN: Final = {
 }
 GOAL_ZH: Final = {"mate": "将死", "dead_general": "死将", "win": "取胜"}
 GOAL_EN: Final = {"mate": "checkmate", "dead_general": "a dead general", "win": "a win"}
-TERMINATION_ZH: Final = {
-    "checkmate": "将死",
-    "stalemate": "困毙",
-    "dead_general": "死将",
-    "perpetual_check": "长将",
-    "perpetual_chase": "长捉",
-    "repetition": "重复局面",
-    "forced_variation": "强制变着",
-    "natural_limit": "自然限着",
-    "attack_power": "进攻能力不足",
-}
-TERMINATION_EN: Final = {
-    "checkmate": "checkmate",
-    "stalemate": "stalemate",
-    "dead_general": "dead general",
-    "perpetual_check": "perpetual check",
-    "perpetual_chase": "perpetual chase",
-    "repetition": "repetition",
-    "forced_variation": "forced variation",
-    "natural_limit": "the natural move limit",
-    "attack_power": "too little attacking power",
-}
-
 # -- the engine's codes in Chinese ----------------------------------------------------------
 
 ENGINE_ZH: Final[Mapping[str, str]] = {
@@ -480,8 +458,7 @@ def _values(params: Params, language: str) -> dict[str, object]:
     for key in ("termination", "status"):
         value = params.get(key)
         if isinstance(value, str):
-            table = TERMINATION_ZH if language == "zh" else TERMINATION_EN
-            values[key] = table.get(value, value)
+            values[key] = ending_name(value).get(language)
     if "moves" in params:
         values["moves_text"] = moves_text(params["moves"], language)
     return values

@@ -12,8 +12,8 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -21,20 +21,11 @@ from django.views.decorators.http import require_GET
 from core.exceptions import error_body
 from core.middleware import is_api_request
 from core.selectors import health_report_cached, variant_list, variant_title
+from engine.vocab import OUTCOME_TERMINATIONS
+from tutorials.curriculum.endings import ENDINGS
 
 # Seconds a client is asked to wait when the database cannot be reached.
 RETRY_AFTER_SECONDS = 5
-
-TERMINATION_LABELS = {
-    "checkmate": gettext_lazy("Checkmate"),
-    "stalemate": gettext_lazy("Stalemate: no legal move"),
-    "dead_general": gettext_lazy("Dead general"),
-    "perpetual_check": gettext_lazy("Perpetual check"),
-    "perpetual_chase": gettext_lazy("Perpetual chase"),
-    "repetition": gettext_lazy("Draw by repetition"),
-    "forced_variation": gettext_lazy("Repetition: the side that repeated loses"),
-    "natural_limit": gettext_lazy("Draw: 60 moves each without a capture"),
-}
 
 START_LABELS = {
     "standard": gettext_lazy("Standard start"),
@@ -105,7 +96,9 @@ def analysis(request: HttpRequest) -> HttpResponse:
             "over_wins": _("{result} — {side} wins"),
             "over_draw": _("{result} — draw"),
             "copied": _("Copied"),
-            "terminations": {key: str(label) for key, label in TERMINATION_LABELS.items()},
+            "terminations": {
+                key: ENDINGS[key].headline.get(get_language()) for key in OUTCOME_TERMINATIONS
+            },
             "custom_fen": _("Position from FEN"),
             "board": _("Board"),
             "starts": {key: str(label) for key, label in START_LABELS.items()},

@@ -11,7 +11,8 @@ from django.utils import timezone
 from accounts.owners import Owner
 from engine import Move, Position, attack_power, can_claim_draw, find_variant
 from games.models import TAKEBACK_MAX_LEVEL, Game
-from games.texts import computer_resignation_text, ending_text
+from games.texts import computer_resignation_text
+from tutorials.curriculum.endings import ending_sentence
 from tutorials.curriculum.texts import Text
 
 PAGE_SIZE = 50
@@ -91,7 +92,7 @@ def game_ending(game: Game) -> Text | None:
     if game.termination == "resignation" and game.end_reason:
         return computer_resignation_text(game.winner or None, game.end_reason)
     claimant = game.ended_by if game.termination == "attack_power" else None
-    return ending_text(game.termination, game.winner or None, claimant)
+    return ending_sentence(game.termination, game.winner or None, claimant)
 
 
 # -- lists and pages -----------------------------------------------------------------------

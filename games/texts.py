@@ -10,67 +10,7 @@ from engine import Violation
 from tutorials.curriculum.texts import Text, piece_name, side_name
 
 # -- endings -------------------------------------------------------------------------------
-
-_ENDINGS: dict[str, Text] = {
-    "checkmate": Text(
-        "将死：{loser}被将军，无路可走。{winner}胜。",
-        "Checkmate: {loser} is in check and has no legal move. {winner} wins.",
-    ),
-    "stalemate": Text(
-        "困毙：{loser}没有被将军，但已无棋可走；在象棋里困毙算输。{winner}胜。",
-        "Stalemate: {loser} is not in check but has no legal move, and in xiangqi that loses. "
-        "{winner} wins.",
-    ),
-    "dead_general": Text(
-        "死将：导弹在{loser}的九宫里将军，将（帅）无处可躲，哪个棋子也救不了。{winner}胜。",
-        "Dead general: a missile gives check inside {loser}'s palace and the general has no "
-        "point to step to; no other piece can save it. {winner} wins.",
-    ),
-    "perpetual_check": Text(
-        "长将判负：同一局面第三次出现，{loser}在循环中每步都将军。{winner}胜。",
-        "Perpetual check loses: the same position came up a third time and {loser} gave check "
-        "with every move of the cycle. {winner} wins.",
-    ),
-    "perpetual_chase": Text(
-        "长捉判负：同一局面第三次出现，{loser}在循环中每步都捉对方的子。{winner}胜。",
-        "Perpetual chase loses: the same position came up a third time and {loser} chased a "
-        "piece with every move of the cycle. {winner} wins.",
-    ),
-    "repetition": Text(
-        "和棋：同一局面第三次出现，双方都没有长将或长捉。",
-        "Draw by repetition: the same position came up a third time, with no one-sided "
-        "perpetual check or chase.",
-    ),
-    "forced_variation": Text(
-        "强制变着：{loser}走出了第三次重复的局面，又不是唯一的着法；新版象棋里不变着判负。{winner}胜。",
-        "Forced variation: {loser} repeated the position a third time although another move "
-        "was possible, and in New-version Xiangqi the side that does not vary loses. "
-        "{winner} wins.",
-    ),
-    "natural_limit": Text(
-        "和棋：自然限着，双方 60 回合（120 步）没有吃子或碰炸。",
-        "Draw by the natural limit: 60 moves each (120 plies) without a capture or a collision.",
-    ),
-    "attack_power": Text(
-        "和棋：{claimant}按进攻能力宣布和棋（双方进攻能力都不到 10，{claimant}不弱于对方）。",
-        "Draw by attack power: {claimant} declared a draw, both sides' attack power being "
-        "below 10 and {claimant}'s no lower than the other's.",
-    ),
-    "agreement": Text("和棋：双方同意和棋。", "Draw by agreement."),
-    "resignation": Text("{loser}认输。{winner}胜。", "{loser} resigned. {winner} wins."),
-    "timeout": Text("{loser}超时。{winner}胜。", "{loser} ran out of time. {winner} wins."),
-}
-
-
-def ending_text(termination: str, winner: str | None, claimant: str | None = None) -> Text:
-    """The sentence that announces how a game ended and by which rule."""
-    template = _ENDINGS[termination]
-    loser = None if winner is None else ("black" if winner == "red" else "red")
-    return template.format(
-        winner=side_name(winner) if winner else "",
-        loser=side_name(loser) if loser else "",
-        claimant=side_name(claimant) if claimant else "",
-    )
+# The sentence for each way a game ends is in tutorials.curriculum.endings.
 
 
 def computer_resignation_text(winner: str | None, reason: Mapping[str, object]) -> Text:

@@ -19,7 +19,7 @@ from engine import VARIANTS
 from games import selectors
 from games.models import LEVELS, Game
 from games.services import SETUPS_BY_VARIANT
-from tutorials.curriculum.texts import TERMINATION_NAMES
+from tutorials.curriculum.endings import ENDINGS
 
 
 def _setup_labels() -> dict[str, str]:
@@ -44,7 +44,7 @@ def _variant_title(name: str) -> str:
 def _termination_labels() -> dict[str, str]:
     """The short name of every ending, in the request's language."""
     language = get_language()
-    return {key: name.get(language) for key, name in TERMINATION_NAMES.items()}
+    return {key: ending.name.get(language) for key, ending in ENDINGS.items()}
 
 
 @require_GET

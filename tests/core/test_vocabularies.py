@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from core.views import TERMINATION_LABELS
 from engine.vocab import (
     MOVE_EFFECTS,
     OUTCOME_TERMINATIONS,
@@ -16,25 +15,22 @@ from engine.vocab import (
 )
 from puzzles import proving
 from tutorials.curriculum import schema
+from tutorials.curriculum.endings import ENDINGS, GAME_ENDS
 from tutorials.curriculum.referees.moves import EFFECT_TEXT, TERMINATION_TEXT
-from tutorials.curriculum.texts import TERMINATION_NAMES
 
 
 def test_the_analysis_board_and_the_lessons_label_every_outcome() -> None:
-    assert set(TERMINATION_LABELS) == set(OUTCOME_TERMINATIONS)
     assert set(TERMINATION_TEXT) == set(OUTCOME_TERMINATIONS)
     assert set(EFFECT_TEXT) == set(MOVE_EFFECTS)
 
 
-def test_error_messages_name_every_termination() -> None:
-    from core.messages import TERMINATION_EN, TERMINATION_ZH
-
-    assert set(TERMINATION_ZH) == set(TERMINATION_EN) == set(TERMINATIONS)
-
-
-def test_games_name_every_termination_and_their_own_ends() -> None:
-    assert set(TERMINATIONS) <= set(TERMINATION_NAMES)
-    assert set(TERMINATION_NAMES) - set(TERMINATIONS) == {"agreement", "resignation", "timeout"}
+def test_one_table_words_every_ending_of_the_engine_and_of_a_game() -> None:
+    assert set(ENDINGS) == set(TERMINATIONS) | set(GAME_ENDS)
+    assert not set(GAME_ENDS) & set(TERMINATIONS)
+    for key, ending in ENDINGS.items():
+        for text in (ending.name, ending.headline, ending.sentence):
+            assert text.zh and text.en, key
+        assert "{" not in ending.name.zh + ending.name.en + ending.headline.zh + ending.headline.en
 
 
 def test_lesson_files_are_checked_against_the_engines_words() -> None:

@@ -494,14 +494,12 @@ def test_a_chinese_move_and_an_illegal_chinese_move(
 
 def test_every_ending_of_the_engine_has_its_sentence() -> None:
     from engine.rules import TERMINATIONS
-    from games.texts import ending_text
-    from tutorials.curriculum.texts import TERMINATION_NAMES
+    from tutorials.curriculum.endings import GAME_ENDS, ending_sentence
 
-    for termination in (*TERMINATIONS, "agreement", "resignation", "timeout"):
+    for termination in (*TERMINATIONS, *GAME_ENDS):
         for winner in ("red", "black", None):
-            text = ending_text(termination, winner, claimant="red")
+            text = ending_sentence(termination, winner, claimant="red")
             assert text.zh and text.en and "{" not in text.zh + text.en
-        assert termination in TERMINATION_NAMES
 
 
 def test_the_puzzle_editor_opens_a_games_position(client: Client, django_user_model: Any) -> None:

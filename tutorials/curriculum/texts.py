@@ -102,21 +102,3 @@ def piece_name(letter: str, *, colour: bool = True) -> Text:
 
 def side_name(side: str) -> Text:
     return Text("红方", "Red") if side == "red" else Text("黑方", "Black")
-
-
-# The short name of every way a game can end (the engine's terminations and the three a game adds:
-# an agreement, a resignation, a clock).
-TERMINATION_NAMES: dict[str, Text] = {
-    "checkmate": Text("将死", "checkmate"),
-    "stalemate": Text("困毙", "stalemate"),
-    "dead_general": Text("死将", "dead general"),
-    "perpetual_check": Text("长将", "perpetual check"),
-    "perpetual_chase": Text("长捉", "perpetual chase"),
-    "repetition": Text("重复局面", "repetition"),
-    "forced_variation": Text("强制变着", "forced variation"),
-    "natural_limit": Text("自然限着", "natural limit"),
-    "attack_power": Text("进攻能力和棋", "attack-power draw"),
-    "agreement": Text("协议和棋", "agreement"),
-    "resignation": Text("认输", "resignation"),
-    "timeout": Text("超时", "time"),
-}
