@@ -10,7 +10,7 @@ How exactness is kept:
   of nodes has no cycles (the count goes down), so df-pn terminates.
 - Repetitions are judged on the path, by the rules. A move that brings
   back a position of the search's path for the second time is judged as
-  the game engine judges it (``engine.play._board.judge_cycle``: the cycle
+  the game engine judges it (``engine.rules.judge_cycle``: the cycle
   as the rules would rule it if it came round once more, docs/rules.md §8).
   When the ruling does not give the attacker the win (a draw, the
   attacker's perpetual check or chase, xinban's forced variation against
@@ -51,8 +51,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.play._board import judge_cycle
 from engine.position import ZOBRIST, ZOBRIST_BLACK, Position
+from engine.rules import judge_cycle
 from engine.solver.movegen import checking_moves, has_legal_move, legal_checks, legal_replies
 from engine.solver.proof import SolverInputError
 from engine.solver.search import _NEVER, Budget, Search, terminal_status
