@@ -124,25 +124,17 @@ def captures(pos: Position) -> list[int]:
                                 add(base | s)
                             break
                         screen = True
-        elif t == HORSE:
-            for to, leg in g.horse_moves[fr]:
+        elif t in (HORSE, ELEPHANT):
+            # a step that a piece on its leg (the elephant's eye) blocks
+            steps = g.horse_moves[fr] if t == HORSE else g.elephant_moves[ci][fr]
+            for to, leg in steps:
                 if not b[leg]:
                     q = b[to]
                     if q and q & BLACK != own:
                         add(base | to)
-        elif t == SOLDIER:
-            for to in g.soldier_moves[ci][fr]:
-                q = b[to]
-                if q and q & BLACK != own:
-                    add(base | to)
-        elif t == ELEPHANT:
-            for to, eye in g.elephant_moves[ci][fr]:
-                if not b[eye]:
-                    q = b[to]
-                    if q and q & BLACK != own:
-                        add(base | to)
-        elif t == ADVISOR:
-            for to in g.advisor_moves[ci][fr]:
+        elif t in (SOLDIER, ADVISOR):
+            points = g.soldier_moves[ci][fr] if t == SOLDIER else g.advisor_moves[ci][fr]
+            for to in points:
                 q = b[to]
                 if q and q & BLACK != own:
                     add(base | to)
