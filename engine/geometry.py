@@ -73,6 +73,8 @@ def geometry(width: int) -> Geometry:
     def sq(f: int, r: int) -> int:
         return r * width + f
 
+    # (file, rank) of every point, in the order of the points
+    coords = [(s % width, s // width) for s in range(size)]
     centre = width // 2
     palace_sets = []
     for ranks in ((0, 1, 2), (7, 8, 9)):
@@ -108,8 +110,7 @@ def geometry(width: int) -> Geometry:
     rays = []
     ray_dir = []
     lines = []
-    for s in range(size):
-        f, r = s % width, s // width
+    for f, r in coords:
         dirs = []
         for df, dr in ORTHOGONAL:
             ray = []
@@ -126,8 +127,7 @@ def geometry(width: int) -> Geometry:
         points: frozenset[int], steps: tuple[tuple[int, int], ...]
     ) -> tuple[tuple[int, ...], ...]:
         table = []
-        for s in range(size):
-            f, r = s % width, s // width
+        for f, r in coords:
             table.append(
                 tuple(
                     sq(f + df, r + dr)
@@ -149,8 +149,7 @@ def geometry(width: int) -> Geometry:
     elephant_moves = []
     for c in range(2):
         table = []
-        for s in range(size):
-            f, r = s % width, s // width
+        for f, r in coords:
             row = []
             for df, dr in DIAGONAL:
                 tf, tr = f + 2 * df, r + 2 * dr
@@ -163,8 +162,7 @@ def geometry(width: int) -> Geometry:
     horse_attackers = []
     fighter_moves = []
     fighter_attackers = []
-    for s in range(size):
-        f, r = s % width, s // width
+    for f, r in coords:
         hm = []
         ha = []
         for df, dr in HORSE_STEPS:
@@ -202,8 +200,7 @@ def geometry(width: int) -> Geometry:
     soldier_attackers: list[tuple[tuple[int, ...], ...]] = []
     for c, forward in ((0, 1), (1, -1)):
         moves_table: list[tuple[int, ...]] = []
-        for s in range(size):
-            f, r = s % width, s // width
+        for f, r in coords:
             ahead: list[int] = []
             if on(f, r + forward):
                 ahead.append(sq(f, r + forward))

@@ -99,24 +99,30 @@ def repetition_outcome(pos: Position) -> Outcome | None:
     span = repetition_span(pos)
     if span is None:
         return None
+    return judge_cycle(pos, span)
+
+
+def judge_cycle(pos: Position, span: int) -> Outcome:
+    """Judge the cycle of the last ``span`` plies, which brought back the
+    current position (docs/rules.md §8): one-sided perpetual check, then
+    one-sided perpetual chase, lose; in a variant with forced variation the
+    side that completed the cycle loses unless its move was forced;
+    otherwise a draw. The rules ask at the position's third occurrence; the
+    searches ask at its second, for the ruling it would get if it came
+    round once more."""
     flags = ply_flags(pos, span)
     last_mover = _other(pos.turn)
     # plies alternate; the last ply was played by last_mover
     movers = [last_mover if (span - 1 - i) % 2 == 0 else pos.turn for i in range(span)]
-    checks = {
-        c: all(f[0] for f, m in zip(flags, movers, strict=True) if m == c) for c in ("red", "black")
-    }
-    if checks["red"] != checks["black"]:
-        checker = "red" if checks["red"] else "black"
-        return Outcome("perpetual_check", _other(checker))
-    if not (checks["red"] and checks["black"]):
-        chases = {
-            c: all(f[1] for f, m in zip(flags, movers, strict=True) if m == c)
+    for flag, termination in ((0, "perpetual_check"), (1, "perpetual_chase")):
+        every = {
+            c: all(f[flag] for f, m in zip(flags, movers, strict=True) if m == c)
             for c in ("red", "black")
         }
-        if chases["red"] != chases["black"]:
-            chaser = "red" if chases["red"] else "black"
-            return Outcome("perpetual_chase", _other(chaser))
+        if every["red"] != every["black"]:
+            return Outcome(termination, "black" if every["red"] else "red")
+        if every["red"]:
+            break  # both sides checked throughout: no chase is judged
     if pos.variant.repetition_rule == "forced_variation":
         before = pos.copy()
         before.pop_code()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.play.evaluation import Tables
 from engine.position import Change, Position
-from engine.rules import Outcome, hash_history, ply_flags
+from engine.rules import hash_history, judge_cycle
 from engine.variants import (
     ADVISOR,
     BLACK,
@@ -124,25 +124,17 @@ def captures(pos: Position) -> list[int]:
                                 add(base | s)
                             break
                         screen = True
-        elif t == HORSE:
-            for to, leg in g.horse_moves[fr]:
+        elif t in (HORSE, ELEPHANT):
+            # a step that a piece on its leg (the elephant's eye) blocks
+            steps = g.horse_moves[fr] if t == HORSE else g.elephant_moves[ci][fr]
+            for to, leg in steps:
                 if not b[leg]:
                     q = b[to]
                     if q and q & BLACK != own:
                         add(base | to)
-        elif t == SOLDIER:
-            for to in g.soldier_moves[ci][fr]:
-                q = b[to]
-                if q and q & BLACK != own:
-                    add(base | to)
-        elif t == ELEPHANT:
-            for to, eye in g.elephant_moves[ci][fr]:
-                if not b[eye]:
-                    q = b[to]
-                    if q and q & BLACK != own:
-                        add(base | to)
-        elif t == ADVISOR:
-            for to in g.advisor_moves[ci][fr]:
+        elif t in (SOLDIER, ADVISOR):
+            points = g.soldier_moves[ci][fr] if t == SOLDIER else g.advisor_moves[ci][fr]
+            for to in points:
                 q = b[to]
                 if q and q & BLACK != own:
                     add(base | to)
@@ -186,36 +178,3 @@ def capture_gain(pos: Position, m: int, t: Tables) -> int:
         # most defections stand (the fallback to an ordinary capture is rare)
         gain += worth[(victim & 15) | (attacker & BLACK)]
     return gain
-
-
-def judge_cycle(pos: Position, span: int) -> Outcome | None:
-    """Judge the cycle of the last ``span`` plies, after which the current
-    position stands for the second time, as ``engine.rules`` would judge it
-    if it came round once more (docs/rules.md §8): one-sided perpetual check, then
-    one-sided perpetual chase, lose; in a variant with forced variation the
-    side that completed the cycle loses unless its move was forced;
-    otherwise a draw."""
-    flags = ply_flags(pos, span)
-    last_mover = "black" if pos.turn == "red" else "red"
-    movers = [last_mover if (span - 1 - i) % 2 == 0 else pos.turn for i in range(span)]
-    checks = {
-        c: all(f[0] for f, mv in zip(flags, movers, strict=True) if mv == c)
-        for c in ("red", "black")
-    }
-    if checks["red"] != checks["black"]:
-        checker = "red" if checks["red"] else "black"
-        return Outcome("perpetual_check", "black" if checker == "red" else "red")
-    if not (checks["red"] and checks["black"]):
-        chases = {
-            c: all(f[1] for f, mv in zip(flags, movers, strict=True) if mv == c)
-            for c in ("red", "black")
-        }
-        if chases["red"] != chases["black"]:
-            chaser = "red" if chases["red"] else "black"
-            return Outcome("perpetual_chase", "black" if chaser == "red" else "red")
-    if pos.variant.repetition_rule == "forced_variation":
-        before = pos.copy()
-        before.pop_code()
-        if len(before.legal_codes()) > 1:
-            return Outcome("forced_variation", pos.turn)
-    return Outcome("repetition", None)

@@ -145,27 +145,24 @@ class Searcher:
     def make(self, m: int) -> None:
         pos = self.pos
         B.push(pos, m)
-        self.psq_stack.append(self.psq)
-        self.psq += delta(B.last_changes(pos), self.t)
-        h = pos.hash
-        self.history.append(h)
-        self.seen[h] = self.seen.get(h, 0) + 1
-
-    def unmake(self) -> None:
-        h = self.history.pop()
-        self.seen[h] -= 1
-        B.pop(self.pos)
-        self.psq = self.psq_stack.pop()
+        self._entered(delta(B.last_changes(pos), self.t))
 
     def make_null(self) -> None:
-        """Pass (for null-move pruning); no repetition is looked for across it."""
+        """Pass (for null-move pruning); no repetition is looked for across it.
+        ``unmake`` takes it back."""
         B.push_null(self.pos)
+        self._entered(0)
+
+    def _entered(self, gain: int) -> None:
+        """Record the position just entered, whose move changed the
+        incremental sum by ``gain``."""
         self.psq_stack.append(self.psq)
+        self.psq += gain
         h = self.pos.hash
         self.history.append(h)
         self.seen[h] = self.seen.get(h, 0) + 1
 
-    def unmake_null(self) -> None:
+    def unmake(self) -> None:
         h = self.history.pop()
         self.seen[h] -= 1
         B.pop(self.pos)
@@ -286,18 +283,7 @@ class Searcher:
                 return -(MATE - ply)
             if not self.limits.quiescence:
                 return self.evaluate()
-            best = -INF
-            for m in self.order(legal, 0, ply):
-                self.make(m)
-                score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
-                self.unmake()
-                if score > best:
-                    best = score
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta:
-                            break
-            return best
+            return self._qsearch_moves(self.order(legal, 0, ply), -INF, alpha, beta, ply, qply)
         stand = self.evaluate()
         if not self.limits.quiescence or stand >= beta:
             return stand
@@ -313,7 +299,14 @@ class Searcher:
                 continue  # even winning it all would not reach alpha
             caps.append((g, m))
         caps.sort(reverse=True)
-        for _g, m in caps:
+        return self._qsearch_moves([m for _g, m in caps], best, alpha, beta, ply, qply)
+
+    def _qsearch_moves(
+        self, moves: list[int], best: int, alpha: int, beta: int, ply: int, qply: int
+    ) -> int:
+        """``qsearch`` over ``moves`` in turn, from the score ``best``, until
+        one reaches ``beta``: the best score."""
+        for m in moves:
             self.make(m)
             score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
             self.unmake()
@@ -386,7 +379,7 @@ class Searcher:
             try:
                 score = -self.search(depth - 1 - NULL_MOVE_R, -beta, -beta + 1, ply + 1, False)
             finally:
-                self.unmake_null()
+                self.unmake()
             if score >= beta:
                 return beta
         legal = B.legal(pos)

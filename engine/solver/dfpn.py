@@ -10,7 +10,7 @@ How exactness is kept:
   of nodes has no cycles (the count goes down), so df-pn terminates.
 - Repetitions are judged on the path, by the rules. A move that brings
   back a position of the search's path for the second time is judged as
-  the game engine judges it (``engine.play._board.judge_cycle``: the cycle
+  the game engine judges it (``engine.rules.judge_cycle``: the cycle
   as the rules would rule it if it came round once more, docs/rules.md §8).
   When the ruling does not give the attacker the win (a draw, the
   attacker's perpetual check or chase, xinban's forced variation against
@@ -51,8 +51,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.play._board import judge_cycle
 from engine.position import ZOBRIST, ZOBRIST_BLACK, Position
+from engine.rules import judge_cycle
 from engine.solver.movegen import checking_moves, has_legal_move, legal_checks, legal_replies
 from engine.solver.proof import SolverInputError
 from engine.solver.search import _NEVER, Budget, Search, terminal_status
@@ -121,10 +121,6 @@ class DfpnSearch(Search):
 
     # ------------------------------------------------------------------
     # table
-
-    def _pkey(self) -> int:
-        pos = self.pos
-        return pos.hash if not self.watch_limit else hash((pos.hash, pos.halfmove))
 
     def _entries(self) -> int:
         return len(self.tt) + len(self.res) + len(self.ptt)
@@ -234,6 +230,30 @@ class DfpnSearch(Search):
                     self.rtaint = first
         self.leave()
         return v
+
+    def _repeat_child(
+        self,
+        m: int,
+        n: int,
+        pn: int,
+        km: list[int],
+        kp: list[int],
+        kd: list[int],
+        kt: list[int],
+    ) -> None:
+        """Add the child of move ``m``, which brings back a position of the
+        path (the attacker then with ``n`` moves left), to the lists of an
+        expansion: valued by ``_repeat``, or with proof number ``pn`` and
+        disproof number 1 when it is searched as any other."""
+        v = self._repeat(m, n)
+        km.append(m)
+        if v < 0:
+            kp.append(pn)
+            kd.append(1)
+        else:
+            kp.append(v & LOW)
+            kd.append(v >> SHIFT)
+        kt.append(self.rtaint)
 
     def _fails(self, pk: int, n: int) -> bool:
         """Is the position known to fail within ``n`` on every path (then a
@@ -362,15 +382,7 @@ class DfpnSearch(Search):
                 continue
             h = moves[i + 1]
             if h in counts:
-                v = self._repeat(m, n - 1)
-                km.append(m)
-                if v < 0:
-                    kp.append(kind if kind > 0 else 1)
-                    kd.append(1)
-                else:
-                    kp.append(v & LOW)
-                    kd.append(v >> SHIFT)
-                kt.append(self.rtaint)
+                self._repeat_child(m, n - 1, kind if kind > 0 else 1, km, kp, kd, kt)
                 continue
             km.append(m)
             kt.append(_NEVER)
@@ -433,15 +445,7 @@ class DfpnSearch(Search):
                 h = self._hash_after(d)
                 cpk = h
             if h in counts:
-                v = self._repeat(d, n)
-                km.append(d)
-                if v < 0:
-                    kp.append(1)
-                    kd.append(1)
-                else:
-                    kp.append(v & LOW)
-                    kd.append(v >> SHIFT)
-                kt.append(self.rtaint)
+                self._repeat_child(d, n, 1, km, kp, kd, kt)
                 continue
             refuted = over
             if not refuted:
@@ -757,28 +761,19 @@ class DfpnSearch(Search):
             d -= 1
         return d
 
-    def move_wins(self, m: int, n: int) -> bool:
-        if self.doubled or n <= 1:
-            return super().move_wins(m, n)
-        c = self.enter(m)
-        try:
-            replies, in_check, dead = legal_replies(self.pos)
-            if not replies:
-                return terminal_status(replies, in_check, dead) in self.goal
-            if c >= 3:
-                return self.judge_repetition()
-            if self.over_limit():
+    def _replies_lose(self, c: int, n: int, replies: list[int]) -> bool:
+        # a position repeated on the path before this move: a question for ``Search``
+        # (entering a position for the second time counts one more)
+        if self.doubled > (1 if c == 2 else 0):
+            return super()._replies_lose(c, n, replies)
+        if c == 2:
+            if self._cycle_lost() != _NEVER:
                 return False
-            if c == 2:
-                if self._cycle_lost() != _NEVER:
-                    return False
-                return self._exact(False, n - 1, replies)
-            r = self._root(False, n - 1)
-            if r is None:
-                return self._exact(False, n - 1, replies)
-            return r
-        finally:
-            self.leave()
+            return self._exact(False, n, replies)
+        r = self._root(False, n)
+        if r is None:
+            return self._exact(False, n, replies)
+        return r
 
     def best_move(self) -> int:
         m = super().best_move()

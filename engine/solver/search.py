@@ -74,6 +74,9 @@ GOALS: dict[str, frozenset[str]] = {
 MODES = ("full", "checks_only")
 
 _NEVER: Final = 1 << 30  # "no n" in the table: no win proved / fails at every n
+# what ``Search._probe`` says besides a move to try first
+_PROVED: Final = -1
+_FAILED: Final = -2
 _CHECK_EVERY: Final = 512
 _TABLE_LIMIT: Final = 1_000_000
 _COLOUR = ("red", "black")
@@ -287,6 +290,24 @@ class Search:
     def over_limit(self) -> bool:
         return self.watch_limit and self.pos.halfmove >= self.halfmove_limit
 
+    def _pkey(self) -> int:
+        """The table's key of the current position."""
+        pos = self.pos
+        return pos.hash if not self.watch_limit else hash((pos.hash, pos.halfmove))
+
+    def _probe(self, key: int, n: int) -> int:
+        """What the table says of the position under ``key`` with ``n``
+        attacker moves left: ``_PROVED``, ``_FAILED``, or else the move it
+        holds (0 if none)."""
+        e = self.table.get(key)
+        if e is None:
+            return 0
+        if e[0] <= n:
+            return _PROVED
+        if e[1] >= n and not self._may_repeat():
+            return _FAILED
+        return e[2]
+
     def _store(self, key: int, win: int, fail: int, move: int) -> None:
         e = self.table.get(key)
         if e is None:
@@ -301,15 +322,10 @@ class Search:
     def attack(self, n: int) -> bool:
         """The attacker is to move: can it force the goal within ``n`` moves?"""
         pos = self.pos
-        key = pos.hash if not self.watch_limit else hash((pos.hash, pos.halfmove))
-        e = self.table.get(key)
-        best = 0
-        if e is not None:
-            if e[0] <= n:
-                return True
-            if e[1] >= n and not self._may_repeat():
-                return False
-            best = e[2]
+        key = self._pkey()
+        best = self._probe(key, n)
+        if best < 0:
+            return best == _PROVED
         saved = self.taint
         self.taint = _NEVER
         index = len(self.path) - 1
@@ -457,15 +473,10 @@ class Search:
         is not in check, and the stored refutation and the killer moves are
         tried before the others are generated."""
         pos = self.pos
-        key = pos.hash if not self.watch_limit else hash((pos.hash, pos.halfmove))
-        e = self.table.get(key)
-        first = 0
-        if e is not None:
-            if e[0] <= n:
-                return True
-            if e[1] >= n and not self._may_repeat():
-                return False
-            first = e[2]
+        key = self._pkey()
+        first = self._probe(key, n)
+        if first < 0:
+            return first == _PROVED
         index = len(self.path) - 1
         killers = self.killers[index - self.base + 1]
         k0, k1 = killers
@@ -559,13 +570,18 @@ class Search:
                 return terminal_status(replies, in_check, dead) in self.goal
             if c >= 3:
                 return self.judge_repetition()
-            if n <= 1:
+            if n <= 1 or self.over_limit():
                 return False
-            if self.over_limit():
-                return False
-            return self.defend(n - 1, list(replies))
+            return self._replies_lose(c, n - 1, replies)
         finally:
             self.leave()
+
+    def _replies_lose(self, c: int, n: int, replies: list[int]) -> bool:
+        """``move_wins`` after the attacker's move, which brought a position
+        that now stands ``c`` times on the path and leaves the defender
+        ``replies`` (legal, not empty) and the attacker ``n`` (>= 1) moves:
+        does every reply lose?"""
+        return self.defend(n, list(replies))
 
     def distance(self, n: int) -> int | None:
         """The smallest k <= n such that the attacker, to move, wins within k."""
@@ -576,9 +592,7 @@ class Search:
 
     def best_move(self) -> int:
         """The move the table holds for the current position (0 if none)."""
-        pos = self.pos
-        key = pos.hash if not self.watch_limit else hash((pos.hash, pos.halfmove))
-        e = self.table.get(key)
+        e = self.table.get(self._pkey())
         return e[2] if e is not None else 0
 
 
