@@ -9,32 +9,41 @@ from typing import Any, TypeVar
 
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
-
-from core.api import ErrorSerializer
 
 T = TypeVar("T")
 V = TypeVar("V", bound=type[APIView])
 NO_BODY: Any = object()  # an operation on GET: its request is not documented
 
 
+class ErrorSerializer(serializers.Serializer):
+    """The shape of every API error."""
+
+    error = inline_serializer(
+        "ErrorBody",
+        fields={"message": serializers.CharField(), "extra": serializers.DictField()},
+    )
+
+
 def operation(
     operation_id: str,
     answer: Any,
     *,
+    status: int = 200,
+    also: dict[int, Any] | None = None,
     request: Any = NO_BODY,
     errors: Sequence[int] = (400, 404),
-    status: int = 200,
     **schema: Any,
 ) -> Any:
-    """The schema of one API operation: the ``answer`` it gives with ``status`` and the error
-    statuses it may answer instead, each in the one shape of ``ErrorSerializer``."""
+    """The schema of one API operation: the ``answer`` it gives with ``status`` (and ``also``
+    with other statuses), and the error statuses it may answer instead, each in the one shape
+    of ``ErrorSerializer``."""
     if request is not NO_BODY:
         schema["request"] = request
-    responses = {status: answer, **{code: ErrorSerializer for code in errors}}
+    responses = {status: answer, **(also or {}), **{code: ErrorSerializer for code in errors}}
     return extend_schema(operation_id=operation_id, responses=responses, **schema)
 
 

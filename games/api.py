@@ -7,17 +7,16 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.utils.translation import get_language
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import Owner, owner_for_request
-from core.api import ErrorSerializer
 from core.api_helpers import (
     SizedDictField,
     found_or_404,
+    operation,
     post_operation,
     request_body,
     request_query,
@@ -127,10 +126,8 @@ class GameListCreateApi(APIView):
 
     throttle_scope = "games"
 
-    @extend_schema(
-        operation_id="games_list",
-        parameters=[ListParams],
-        responses={200: GameSummarySerializer(many=True), 400: ErrorSerializer},
+    @operation(
+        "games_list", GameSummarySerializer(many=True), errors=(400,), parameters=[ListParams]
     )
     def get(self, request: Request) -> Response:
         params = request_query(self.ListParams, request)
@@ -141,10 +138,8 @@ class GameListCreateApi(APIView):
         )
         return Response([selectors.game_summary(g) for g in games])
 
-    @extend_schema(
-        operation_id="games_create",
-        request=CreateSerializer,
-        responses={201: GameSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
+    @operation(
+        "games_create", GameSerializer, status=201, request=CreateSerializer, errors=(400, 429)
     )
     def post(self, request: Request) -> Response:
         data = request_body(self.CreateSerializer, request)
@@ -167,7 +162,7 @@ class GameDetailApi(APIView):
     """One of my games as the page shows it; polled while the computer thinks (a computer
     move whose message was lost is queued again)."""
 
-    @extend_schema(operation_id="games_get", responses={200: GameSerializer, 404: ErrorSerializer})
+    @operation("games_get", GameSerializer, errors=(404,))
     def get(self, request: Request, game_id: int) -> Response:
         game = found_or_404(
             selectors.game_get(owner=owner_for_request(request, create=False), game_id=game_id)
@@ -251,11 +246,7 @@ class SetupCheckApi(APIView):
         legal = serializers.BooleanField()
         violations = serializers.ListField(child=serializers.DictField())
 
-    @extend_schema(
-        operation_id="games_setup_check",
-        request=CheckSerializer,
-        responses={200: AnswerSerializer, 400: ErrorSerializer},
-    )
+    @operation("games_setup_check", AnswerSerializer, request=CheckSerializer, errors=(400,))
     def post(self, request: Request) -> Response:
         data = request_body(self.CheckSerializer, request)
         violations = services.secret_half_violations(

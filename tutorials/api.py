@@ -12,15 +12,18 @@ from typing import Any, ClassVar
 from django.utils import timezone
 from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import Owner
-from core.api import ErrorSerializer
-from core.api_helpers import SizedDictField, post_operation, request_body
+from core.api_helpers import (
+    SizedDictField,
+    operation,
+    post_operation,
+    request_body,
+)
 from core.exceptions import ApplicationError
 from tutorials.curriculum.explain import Explanation
 from tutorials.models import Step as StepRow
@@ -128,9 +131,7 @@ class CourseListApi(APIView):
         courses = CourseSerializer(many=True)
         continue_at = ContinueSerializer(allow_null=True)
 
-    @extend_schema(
-        operation_id="learn_courses", responses={200: OutputSerializer, 400: ErrorSerializer}
-    )
+    @operation("learn_courses", OutputSerializer, errors=(400,))
     def get(self, request: Request) -> Response:
         if set(request.query_params) & {"user", "user_id", "visitor", "visitor_id"}:
             raise ApplicationError.coded(
@@ -148,14 +149,16 @@ class LessonDetailApi(APIView):
     """One lesson: its steps (position, instruction, goal, par, marked points, the legal moves
     at the start) and the requester's stars on each. Answers are not included."""
 
-    @extend_schema(
-        operation_id="learn_lesson", responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer}
-    )
+    @operation("learn_lesson", OpenApiTypes.OBJECT, errors=(400,))
     def get(self, request: Request, slug: str) -> Response:
         lesson = lesson_get(slug=slug)
         return Response(
             lesson_view(lesson=lesson, learner=learner_get(request), moment=timezone.now())
         )
+
+
+Body = dict[str, Any]  # the checked answer
+Played = tuple[dict[str, Any], Recorded]  # the answer's fields, and the learner's record
 
 
 class StepAnswerView(APIView):
@@ -166,9 +169,7 @@ class StepAnswerView(APIView):
     InputSerializer: ClassVar[type[serializers.Serializer]]
     OutputSerializer: ClassVar[type[serializers.Serializer]]
 
-    def play(
-        self, *, learner: Owner, step: StepRow, answer: dict[str, Any]
-    ) -> tuple[dict[str, Any], Recorded]:
+    def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
         raise NotImplementedError
 
     def post(self, request: Request, slug: str, key: str) -> Response:
@@ -225,9 +226,7 @@ class StepMovesApi(StepAnswerView):
         tries = serializers.ListField(child=serializers.CharField())
         progress = ProgressSerializer()
 
-    def play(
-        self, *, learner: Owner, step: StepRow, answer: dict[str, Any]
-    ) -> tuple[dict[str, Any], Recorded]:
+    def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
         attempt = step_moves_play(learner=learner, step=step, moves=answer["moves"])
         state = attempt.state
         data = {
@@ -274,9 +273,7 @@ class StepAnswerApi(StepAnswerView):
         )
         progress = ProgressSerializer()
 
-    def play(
-        self, *, learner: Owner, step: StepRow, answer: dict[str, Any]
-    ) -> tuple[dict[str, Any], Recorded]:
+    def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
         attempt = step_point_answer(
             learner=learner, step=step, point=answer["point"], moment=answer.get("moment")
         )
@@ -315,9 +312,7 @@ class StepSetupApi(StepAnswerView):
         fen = serializers.CharField(help_text="the revealed position, when there is a black half")
         progress = ProgressSerializer()
 
-    def play(
-        self, *, learner: Owner, step: StepRow, answer: dict[str, Any]
-    ) -> tuple[dict[str, Any], Recorded]:
+    def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
         attempt = step_setup_submit(learner=learner, step=step, placement=answer["placement"])
         state = attempt.state
         language = get_language()

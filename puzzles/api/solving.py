@@ -16,10 +16,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import Owner, owner_for_request
-from core.api import ErrorSerializer
 from core.api_helpers import (
     CommaSeparatedField,
     found_or_404,
+    operation,
     post_operation,
     request_body,
     request_query,
@@ -110,10 +110,8 @@ class PuzzleListApi(APIView):
         default_limit = 20
         max_limit = 100
 
-    @extend_schema(
-        operation_id="puzzles_list",
-        parameters=[PuzzleFilterSerializer],
-        responses={200: PuzzlePageSerializer, 400: ErrorSerializer},
+    @operation(
+        "puzzles_list", PuzzlePageSerializer, errors=(400,), parameters=[PuzzleFilterSerializer]
     )
     def get(self, request: Request) -> Response:
         data = request_query(self.PuzzleFilterSerializer, request, blank_is_absent=False)
@@ -130,9 +128,7 @@ class PuzzleDetailApi(APIView):
     """One puzzle. ``solution`` stays null until the player has finished a try (solved or
     given up); drafts are visible to their author only."""
 
-    @extend_schema(
-        operation_id="puzzles_get", responses={200: PuzzleSerializer, 404: ErrorSerializer}
-    )
+    @operation("puzzles_get", PuzzleSerializer, errors=(404,))
     def get(self, request: Request, puzzle_id: int) -> Response:
         return Response(puzzle_data(_puzzle_or_404(puzzle_id, request), request))
 
@@ -151,10 +147,8 @@ class PuzzleNextApi(APIView):
             digits=True, default=list, help_text="comma-separated puzzle ids"
         )
 
-    @extend_schema(
-        operation_id="puzzles_next",
-        parameters=[PuzzleNextQuerySerializer],
-        responses={200: PuzzleSerializer, 404: ErrorSerializer},
+    @operation(
+        "puzzles_next", PuzzleSerializer, errors=(404,), parameters=[PuzzleNextQuerySerializer]
     )
     def get(self, request: Request) -> Response:
         data = request_query(self.PuzzleNextQuerySerializer, request, blank_is_absent=False)
@@ -178,10 +172,11 @@ class DailyPuzzleApi(APIView):
     class DailyQuerySerializer(serializers.Serializer):
         date = serializers.DateField(required=False, help_text="default: today")
 
-    @extend_schema(
-        operation_id="puzzles_daily",
+    @operation(
+        "puzzles_daily",
+        DailyPuzzleSerializer(many=True),
+        errors=(400,),
         parameters=[DailyQuerySerializer],
-        responses={200: DailyPuzzleSerializer(many=True), 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
         params = request_query(self.DailyQuerySerializer, request, blank_is_absent=False)
@@ -201,15 +196,11 @@ class AttemptOpenApi(APIView):
 
     throttle_scope = "attempts"
 
-    @extend_schema(
-        operation_id="puzzles_attempt_open",
+    @operation(
+        "puzzles_attempt_open",
+        OpenAttemptSerializer,
+        also={201: OpenAttemptSerializer},
         request=None,
-        responses={
-            200: OpenAttemptSerializer,
-            201: OpenAttemptSerializer,
-            400: ErrorSerializer,
-            404: ErrorSerializer,
-        },
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
@@ -316,9 +307,7 @@ class PuzzleGiveUpApi(AttemptActionApi):
 class AttemptDetailApi(APIView):
     """One of my attempts: whether it is scored yet, the result and the rating changes."""
 
-    @extend_schema(
-        operation_id="puzzles_attempt_get", responses={200: AttemptSerializer, 404: ErrorSerializer}
-    )
+    @operation("puzzles_attempt_get", AttemptSerializer, errors=(404,))
     def get(self, request: Request, attempt_id: int) -> Response:
         attempt = selectors.attempt_get(attempt_id=attempt_id)
         player = owner_for_request(request, create=False)
