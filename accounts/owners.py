@@ -85,14 +85,22 @@ def owner_unique(
     )
 
 
+def owner_indexes(*fields: str) -> list[models.Index]:
+    """Indexes on the owner columns and ``fields``: one for the users' rows, one for the
+    visitors' (an owner's rows, in that order)."""
+    return [models.Index(fields=[owner, *fields]) for owner in ("user", "visitor_id")]
+
+
 class OwnerScopedModel(TimeStampedModel):
-    """A row kept for a user or for an anonymous visitor (exactly one; ``owner_check``)."""
+    """A row kept for a user or for an anonymous visitor (exactly one; ``owner_check``).
+    A model that lists the newest first extends ``OwnerScopedModel.Meta``."""
 
     user = owner_user_field("%(app_label)s_%(class)s_set")
     visitor_id = owner_visitor_field()
 
     class Meta:
         abstract = True
+        ordering = ["-created_at", "-id"]
 
 
 @dataclass(frozen=True)

@@ -193,8 +193,7 @@ class PuzzleAttempt(OwnerScopedModel):
     submitted_at = models.DateTimeField(null=True, blank=True)
     scored_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(OwnerScopedModel.Meta):
         indexes = [
             models.Index(fields=["user", "puzzle"], name="attempt_user_puzzle"),
             models.Index(fields=["user", "scored_at"], name="attempt_user_scored"),
