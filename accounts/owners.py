@@ -86,8 +86,8 @@ def owner_unique(
 
 
 def owner_indexes(*fields: str) -> list[models.Index]:
-    """Indexes on the owner columns and ``fields``: one for the users' rows, one for the
-    visitors' (an owner's rows, in that order)."""
+    """Two indexes, ``user`` then ``fields`` and ``visitor_id`` then ``fields``: to list one
+    owner's rows (a user's or a visitor's) in the order of ``fields``."""
     return [models.Index(fields=[owner, *fields]) for owner in ("user", "visitor_id")]
 
 
