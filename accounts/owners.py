@@ -85,14 +85,22 @@ def owner_unique(
     )
 
 
+def owner_indexes(*fields: str) -> list[models.Index]:
+    """Two indexes, ``user`` then ``fields`` and ``visitor_id`` then ``fields``: to list one
+    owner's rows (a user's or a visitor's) in the order of ``fields``."""
+    return [models.Index(fields=[owner, *fields]) for owner in ("user", "visitor_id")]
+
+
 class OwnerScopedModel(TimeStampedModel):
-    """A row kept for a user or for an anonymous visitor (exactly one; ``owner_check``)."""
+    """A row kept for a user or for an anonymous visitor (exactly one; ``owner_check``).
+    A model that lists the newest first extends ``OwnerScopedModel.Meta``."""
 
     user = owner_user_field("%(app_label)s_%(class)s_set")
     visitor_id = owner_visitor_field()
 
     class Meta:
         abstract = True
+        ordering = ["-created_at", "-id"]
 
 
 @dataclass(frozen=True)

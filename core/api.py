@@ -14,7 +14,6 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_field,
     extend_schema_serializer,
-    inline_serializer,
 )
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
@@ -22,18 +21,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_helpers import operation
 from core.selectors import variant_list, variant_title
 from core.services import MAX_MOVES, position_analyse
 from engine import Variant
-
-
-class ErrorSerializer(serializers.Serializer):
-    """The shape of every API error."""
-
-    error = inline_serializer(
-        "ErrorBody",
-        fields={"message": serializers.CharField(), "extra": serializers.DictField()},
-    )
 
 
 class StartSerializer(serializers.Serializer):
@@ -112,11 +103,7 @@ class PositionAnalyseApi(APIView):
         termination = serializers.CharField(allow_null=True)
         winner = serializers.CharField(allow_null=True)
 
-    @extend_schema(
-        operation_id="positions_analyse",
-        request=InputSerializer,
-        responses={200: OutputSerializer, 400: ErrorSerializer},
-    )
+    @operation("positions_analyse", OutputSerializer, request=InputSerializer, errors=(400,))
     def post(self, request: Request) -> HttpResponse:
         key = _answer_key(request)
         if key is not None and (answer := ANSWERS.get(key)) is not None:

@@ -4,14 +4,64 @@ or answer 404, call one service, answer the result."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
+from rest_framework.views import APIView
 
 T = TypeVar("T")
+V = TypeVar("V", bound=type[APIView])
+NO_BODY: Any = object()  # an operation on GET: its request is not documented
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The shape of every API error."""
+
+    error = inline_serializer(
+        "ErrorBody",
+        fields={"message": serializers.CharField(), "extra": serializers.DictField()},
+    )
+
+
+def operation(
+    operation_id: str,
+    answer: Any,
+    *,
+    status: int = 200,
+    also: dict[int, Any] | None = None,
+    request: Any = NO_BODY,
+    errors: Sequence[int] = (400, 404),
+    **schema: Any,
+) -> Any:
+    """The schema of one API operation: the ``answer`` it gives with ``status`` (and ``also``
+    with other statuses), and the error statuses it may answer instead, each in the one shape
+    of ``ErrorSerializer``."""
+    if request is not NO_BODY:
+        schema["request"] = request
+    responses = {status: answer, **(also or {}), **{code: ErrorSerializer for code in errors}}
+    return extend_schema(operation_id=operation_id, responses=responses, **schema)
+
+
+def post_operation(operation_id: str, *, errors: Sequence[int] = (400, 404)) -> Callable[[V], V]:
+    """The schema of a view whose ``post`` is shared by a family of views: the request is the
+    view's ``InputSerializer`` (no body when it is ``None``), the answer its
+    ``OutputSerializer``."""
+
+    def document(view: V) -> V:
+        schema = operation(
+            operation_id,
+            view.OutputSerializer,  # type: ignore[attr-defined]
+            request=view.InputSerializer,  # type: ignore[attr-defined]
+            errors=errors,
+        )
+        return extend_schema_view(post=schema)(view)
+
+    return document
 
 
 def request_body(serializer: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -21,11 +71,33 @@ def request_body(serializer: type[serializers.Serializer], request: Request) -> 
     return dict(body.validated_data)
 
 
-def request_query(serializer: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    """The request's query parameters, checked and cleaned by ``serializer``."""
-    params = serializer(data=request.query_params)
+def request_query(
+    serializer: type[serializers.Serializer], request: Request, *, blank_is_absent: bool = True
+) -> dict[str, Any]:
+    """The request's query parameters, checked and cleaned by ``serializer``. An empty one
+    (``?date=``) counts as not given, as DRF reads a form; with ``blank_is_absent=False`` it is
+    the value ``""``, which the field then checks (an empty number is refused)."""
+    query = request.query_params if blank_is_absent else request.query_params.dict()
+    params = serializer(data=query)
     params.is_valid(raise_exception=True)
     return dict(params.validated_data)
+
+
+class CommaSeparatedField(serializers.CharField):
+    """A query parameter that lists values separated by commas (``?themes=mate,fork``): the
+    stripped items, empty ones left out; with ``digits`` only the whole numbers, as ints
+    (anything else in the list is passed over)."""
+
+    def __init__(self, *, digits: bool = False, **kwargs: Any) -> None:
+        self.digits = digits
+        super().__init__(**kwargs)
+
+    # Read as a string (the schema says so), cleaned into a list.
+    def to_internal_value(self, data: Any) -> list[Any]:  # type: ignore[override]
+        items = [item.strip() for item in str(super().to_internal_value(data)).split(",")]
+        if self.digits:
+            return [int(item) for item in items if item.isdecimal()]
+        return [item for item in items if item]
 
 
 def found_or_404(found: T | None) -> T:

@@ -42,6 +42,16 @@ def variant_title(variant: Variant, language: str | None = None) -> str:
     return variant.title_zh if language.lower().startswith("zh") else variant.title_en
 
 
+def variant_board(variant: Variant) -> dict[str, Any]:
+    """What a page's board needs to know of a variant: its name, title and size."""
+    return {
+        "name": variant.name,
+        "title": variant_title(variant),
+        "width": variant.width,
+        "height": variant.height,
+    }
+
+
 @dataclass
 class Check:
     """One service's state. ``detail`` is a fixed word or count, never an error's text: the

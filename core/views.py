@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 
 from core.exceptions import error_body
 from core.middleware import is_api_request
-from core.selectors import health_report_cached, variant_list, variant_title
+from core.selectors import health_report_cached, variant_board, variant_list
 from engine.vocab import OUTCOME_TERMINATIONS
 from tutorials.curriculum.endings import ENDINGS
 
@@ -38,13 +38,7 @@ START_LABELS = {
 
 def _variant_cards() -> list[dict[str, object]]:
     return [
-        {
-            "name": variant.name,
-            "title": variant_title(variant),
-            "width": variant.width,
-            "height": variant.height,
-            "starts": [name for name, _fen in variant.starts],
-        }
+        {**variant_board(variant), "starts": [name for name, _fen in variant.starts]}
         for variant in variant_list()
     ]
 

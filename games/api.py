@@ -4,18 +4,23 @@ is a 404, like a missing one."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils.translation import get_language
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import Owner, owner_for_request
-from core.api import ErrorSerializer
-from core.api_helpers import SizedDictField, found_or_404, request_body, request_query
+from core.api_helpers import (
+    SizedDictField,
+    found_or_404,
+    operation,
+    post_operation,
+    request_body,
+    request_query,
+)
 from core.models import Variant
 from games import selectors, services
 from games.models import Game
@@ -83,6 +88,22 @@ def _answer(game: Game, code: int = status.HTTP_200_OK, **extra: Any) -> Respons
     return Response(body, status=code)
 
 
+class GameActionApi(APIView):
+    """An operation on one of my games (another's is a 404, like a missing one): the body read
+    through ``InputSerializer`` (no body when ``None``), one service called by ``act``, and the
+    game answered as the play page shows it (``OutputSerializer``)."""
+
+    InputSerializer: ClassVar[type[serializers.Serializer] | None] = None
+    OutputSerializer: ClassVar[type[serializers.Serializer]] = GameSerializer
+
+    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
+        raise NotImplementedError
+
+    def post(self, request: Request, game_id: int) -> Response:
+        body = request_body(self.InputSerializer, request) if self.InputSerializer else {}
+        return _answer(self.act(game_id=game_id, owner=_owner(request), body=body))
+
+
 class GameListCreateApi(APIView):
     """My games (newest first), and starting a new one."""
 
@@ -105,10 +126,8 @@ class GameListCreateApi(APIView):
 
     throttle_scope = "games"
 
-    @extend_schema(
-        operation_id="games_list",
-        parameters=[ListParams],
-        responses={200: GameSummarySerializer(many=True), 400: ErrorSerializer},
+    @operation(
+        "games_list", GameSummarySerializer(many=True), errors=(400,), parameters=[ListParams]
     )
     def get(self, request: Request) -> Response:
         params = request_query(self.ListParams, request)
@@ -119,10 +138,8 @@ class GameListCreateApi(APIView):
         )
         return Response([selectors.game_summary(g) for g in games])
 
-    @extend_schema(
-        operation_id="games_create",
-        request=CreateSerializer,
-        responses={201: GameSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
+    @operation(
+        "games_create", GameSerializer, status=201, request=CreateSerializer, errors=(400, 429)
     )
     def post(self, request: Request) -> Response:
         data = request_body(self.CreateSerializer, request)
@@ -145,7 +162,7 @@ class GameDetailApi(APIView):
     """One of my games as the page shows it; polled while the computer thinks (a computer
     move whose message was lost is queued again)."""
 
-    @extend_schema(operation_id="games_get", responses={200: GameSerializer, 404: ErrorSerializer})
+    @operation("games_get", GameSerializer, errors=(404,))
     def get(self, request: Request, game_id: int) -> Response:
         game = found_or_404(
             selectors.game_get(owner=owner_for_request(request, create=False), game_id=game_id)
@@ -155,12 +172,16 @@ class GameDetailApi(APIView):
         return _answer(game)
 
 
-class GameMoveApi(APIView):
+@post_operation("games_move")
+class GameMoveApi(GameActionApi):
     """Play a move (ICCS ``h2e2`` or Chinese ``炮二平五``). A refused move answers 400 with
     ``extra.code`` (illegal_move with the rule explained, wrong_side, computer_to_move,
     game_over, out_of_date ...) and changes nothing."""
 
-    class MoveSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "Move"
+
         move = serializers.CharField(max_length=32)
         ply = serializers.IntegerField(
             min_value=0, max_value=100000, required=False, help_text="the ply the board shows"
@@ -168,17 +189,10 @@ class GameMoveApi(APIView):
 
     throttle_scope = "game_moves"
 
-    @extend_schema(
-        operation_id="games_move",
-        request=MoveSerializer,
-        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        body = request_body(self.MoveSerializer, request)
-        game = services.game_move_play(
-            game_id=game_id, owner=_owner(request), move=body["move"], ply=body.get("ply")
+    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
+        return services.game_move_play(
+            game_id=game_id, owner=owner, move=body["move"], ply=body.get("ply")
         )
-        return _answer(game)
 
 
 class LetterField(serializers.CharField):
@@ -203,24 +217,17 @@ class PlacementSerializer(serializers.Serializer):
         return value
 
 
-class GameSetupApi(APIView):
+@post_operation("games_setup")
+class GameSetupApi(GameActionApi):
     """Hand in my secret half. Faults are answered 400 with every violation explained; a void
     reveal is answered 200 with the game still being set up and the reveal in
     ``setup_info.void_reveals``."""
 
+    InputSerializer = PlacementSerializer
     throttle_scope = "game_moves"
 
-    @extend_schema(
-        operation_id="games_setup",
-        request=PlacementSerializer,
-        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        body = request_body(PlacementSerializer, request)
-        game = services.game_setup_submit(
-            game_id=game_id, owner=_owner(request), placement=body["placement"]
-        )
-        return _answer(game)
+    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
+        return services.game_setup_submit(game_id=game_id, owner=owner, placement=body["placement"])
 
 
 class SetupCheckApi(APIView):
@@ -239,11 +246,7 @@ class SetupCheckApi(APIView):
         legal = serializers.BooleanField()
         violations = serializers.ListField(child=serializers.DictField())
 
-    @extend_schema(
-        operation_id="games_setup_check",
-        request=CheckSerializer,
-        responses={200: AnswerSerializer, 400: ErrorSerializer},
-    )
+    @operation("games_setup_check", AnswerSerializer, request=CheckSerializer, errors=(400,))
     def post(self, request: Request) -> Response:
         data = request_body(self.CheckSerializer, request)
         violations = services.secret_half_violations(
@@ -252,82 +255,59 @@ class SetupCheckApi(APIView):
         return Response({"legal": not violations, "violations": violations})
 
 
-class GameResignApi(APIView):
+@post_operation("games_resign")
+class GameResignApi(GameActionApi):
     """Resign (at one board: ``color``, or the side to move)."""
 
-    class ResignSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "Resign"
+
         color = serializers.RegexField(r"^(red|black)$", required=False, help_text="red or black")
 
-    @extend_schema(
-        operation_id="games_resign",
-        request=ResignSerializer,
-        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        body = request_body(self.ResignSerializer, request)
-        game = services.game_resign(game_id=game_id, owner=_owner(request), side=body.get("color"))
-        return _answer(game)
+    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
+        return services.game_resign(game_id=game_id, owner=owner, side=body.get("color"))
 
 
-class GameDrawApi(APIView):
+@post_operation("games_draw_offer")
+class GameDrawApi(GameActionApi):
     """Offer a draw (the offer is in ``draw_offer``; ``accepted`` stays null until it is
     answered). Offered on my turn, the computer answers on its turn before it moves, by its
     evaluation; offered while it thinks, it answers after its move, by that move's score.
     When the computer has offered a draw (``computer_draw_offer``) this accepts it; at one
     board the offer is an agreement."""
 
-    @extend_schema(
-        operation_id="games_draw_offer",
-        request=None,
-        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        game = services.game_draw_offer(game_id=game_id, owner=_owner(request))
-        return _answer(game)
+    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
+        return services.game_draw_offer(game_id=game_id, owner=owner)
 
 
-class GameDrawAnswerApi(APIView):
+@post_operation("games_draw_answer")
+class GameDrawAnswerApi(GameActionApi):
     """Accept or decline the draw the computer offered with its last move
     (``computer_draw_offer``). With no such offer standing the answer is 400, code
     ``no_draw_offer``, and nothing changes. Playing a move declines it too."""
 
-    class AnswerSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "Answer"
+
         accept = serializers.BooleanField(help_text="true: a draw by agreement; false: play on")
 
-    @extend_schema(
-        operation_id="games_draw_answer",
-        request=AnswerSerializer,
-        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        body = request_body(self.AnswerSerializer, request)
-        game = services.game_draw_answer(
-            game_id=game_id, owner=_owner(request), accept=body["accept"]
-        )
-        return _answer(game)
+    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
+        return services.game_draw_answer(game_id=game_id, owner=owner, accept=body["accept"])
 
 
-class GameClaimApi(APIView):
+@post_operation("games_attack_power_claim")
+class GameClaimApi(GameActionApi):
     """Declare a draw by attack power (xinban), when the rule allows it."""
 
-    @extend_schema(
-        operation_id="games_attack_power_claim",
-        request=None,
-        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        game = services.game_attack_power_claim(game_id=game_id, owner=_owner(request))
-        return _answer(game)
+    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
+        return services.game_attack_power_claim(game_id=game_id, owner=owner)
 
 
-class GameTakebackApi(APIView):
+@post_operation("games_takeback")
+class GameTakebackApi(GameActionApi):
     """Take back my last move (and the computer's reply): levels 1-3, or at one board."""
 
-    @extend_schema(
-        operation_id="games_takeback",
-        request=None,
-        responses={200: GameSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        game = services.game_takeback(game_id=game_id, owner=_owner(request))
-        return _answer(game)
+    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
+        return services.game_takeback(game_id=game_id, owner=owner)

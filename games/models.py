@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts.owners import OwnerScopedModel, owner_check, owner_user_field
+from accounts.owners import OwnerScopedModel, owner_check, owner_indexes, owner_user_field
 from core.models import Variant
 
 LEVELS = range(1, 9)
@@ -77,12 +77,8 @@ class Game(OwnerScopedModel):
     computer_queued_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [
-            models.Index(fields=["user", "-created_at"]),
-            models.Index(fields=["visitor_id", "-created_at"]),
-        ]
+    class Meta(OwnerScopedModel.Meta):
+        indexes = owner_indexes("-created_at")
         constraints = [
             owner_check("game_owner_user_xor_visitor"),
             models.CheckConstraint(

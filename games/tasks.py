@@ -11,22 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import shared_task
-
-from core.tasks import TRANSIENT_DB_ERRORS
+from core.tasks import Retry, idempotent_task
 
 
-@shared_task(
+# Playing a ply again is harmless: a ply already played is skipped; a worker that dies
+# mid-search hands the ply back.
+@idempotent_task(
+    "games.computer_move",
+    limits=(45, 60),
+    retry=Retry(times=5, backoff=1, backoff_max=10),
     bind=True,
-    name="games.computer_move",
-    acks_late=True,  # playing a ply again is harmless: a ply already played is skipped
-    reject_on_worker_lost=True,  # a worker that dies mid-search hands the ply back
-    autoretry_for=TRANSIENT_DB_ERRORS,
-    retry_backoff=1,
-    retry_backoff_max=10,
-    max_retries=5,
-    soft_time_limit=45,
-    time_limit=60,
 )
 def game_computer_move_task(self: Any, game_id: int, ply: int) -> dict[str, Any]:
     """Play the computer's move at ``ply`` of game ``game_id``.

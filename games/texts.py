@@ -72,6 +72,48 @@ _ZH_PIECES = {
 _SIDE_HALF = {"red": Text("0–4 路", "ranks 0-4"), "black": Text("5–9 路", "ranks 5-9")}
 
 
+# The faults told at one point ``{p}`` (of the side ``{side}``), by code.
+_POINT_FAULTS: dict[str, Text] = {
+    "general_outside_palace": Text(
+        "{p}：将（帅）必须摆在九宫里。", "{p}: the general must stand in its palace."
+    ),
+    "advisor_point": Text(
+        "{p}：仕（士）只能摆在仕位（九宫的四角和中心）。",
+        "{p}: an advisor may only stand on an advisor point (the palace corners and centre).",
+    ),
+    "elephant_point": Text(
+        "{p}：相（象）只能摆在它能走到的七个相位上。",
+        "{p}: an elephant may only stand on one of the seven points an elephant can reach.",
+    ),
+    "missile_not_in_base": Text(
+        "{p}：导弹必须摆在自己的导弹基地（底线两角）。",
+        "{p}: a missile must stand in its base (the two corners of its back rank).",
+    ),
+    "soldier_not_on_start_point": Text(
+        "{p}：五兵守门，五个兵（卒）都必须留在原位。",
+        "{p}: with five soldiers guarding the gate every soldier stays on its start point.",
+    ),
+    "soldier_behind_start_rank": Text(
+        "{p}：中兵守门，其余四个兵（卒）只能摆在己方的兵线和它前面一线，不能在兵线后面。",
+        "{p}: with the middle soldier guarding the gate the other soldiers stand on the two "
+        "front ranks of the side's half, never behind the soldiers' start rank.",
+    ),
+    "centre_soldier_missing": Text(
+        "{p}：中兵守门，中路的兵（卒）必须留在原位。",
+        "{p}: with the middle soldier guarding the gate the centre soldier stays on its "
+        "start point.",
+    ),
+    "unknown_point": Text(
+        "“{p}”不是棋盘上的点（a0 到 k9）。", "{p!r} is not a point of the board (a0 to k9)."
+    ),
+    "unknown_piece": Text("{p}：这不是飞弹象棋的棋子。", "{p}: that is not a feidan piece."),
+    "wrong_color": Text(
+        "{p}：这是对方的棋子，只能摆{side}的棋子。", "{p}: that piece is the other side's."
+    ),
+    "two_pieces_one_point": Text("{p}：一个点上摆了两个棋子。", "{p}: two pieces on one point."),
+}
+
+
 def violation_text(violation: Violation, color: str, placement: Mapping[str, str]) -> Text:
     """The engine's reason for one fault of a secret half, in both languages."""
     point = violation.point or ""
@@ -83,42 +125,6 @@ def violation_text(violation: Violation, color: str, placement: Mapping[str, str
         return Text(
             "{p}：{q}必须摆在自己的一半（{h}）。", "{p}: the {q} must stand on its own half ({h})."
         ).format(p=point, q=piece, h=_SIDE_HALF[color])
-    if code == "general_outside_palace":
-        return Text(
-            "{p}：将（帅）必须摆在九宫里。", "{p}: the general must stand in its palace."
-        ).format(p=point)
-    if code == "advisor_point":
-        return Text(
-            "{p}：仕（士）只能摆在仕位（九宫的四角和中心）。",
-            "{p}: an advisor may only stand on an advisor point (the palace corners and centre).",
-        ).format(p=point)
-    if code == "elephant_point":
-        return Text(
-            "{p}：相（象）只能摆在它能走到的七个相位上。",
-            "{p}: an elephant may only stand on one of the seven points an elephant can reach.",
-        ).format(p=point)
-    if code == "missile_not_in_base":
-        return Text(
-            "{p}：导弹必须摆在自己的导弹基地（底线两角）。",
-            "{p}: a missile must stand in its base (the two corners of its back rank).",
-        ).format(p=point)
-    if code == "soldier_not_on_start_point":
-        return Text(
-            "{p}：五兵守门，五个兵（卒）都必须留在原位。",
-            "{p}: with five soldiers guarding the gate every soldier stays on its start point.",
-        ).format(p=point)
-    if code == "soldier_behind_start_rank":
-        return Text(
-            "{p}：中兵守门，其余四个兵（卒）只能摆在己方的兵线和它前面一线，不能在兵线后面。",
-            "{p}: with the middle soldier guarding the gate the other soldiers stand on the two "
-            "front ranks of the side's half, never behind the soldiers' start rank.",
-        ).format(p=point)
-    if code == "centre_soldier_missing":
-        return Text(
-            "{p}：中兵守门，中路的兵（卒）必须留在原位。",
-            "{p}: with the middle soldier guarding the gate the centre soldier stays on its "
-            "start point.",
-        ).format(p=point)
     if code == "wrong_piece_count":
         match = _COUNT.search(violation.message)
         if match:
@@ -128,18 +134,7 @@ def violation_text(violation: Violation, color: str, placement: Mapping[str, str
                 f"{side.zh}摆了 {have} 个{zh_name}，应该正好 {needed} 个。",
                 violation.message,
             )
-    if code == "unknown_point":
-        return Text(
-            "“{p}”不是棋盘上的点（a0 到 k9）。", "{p!r} is not a point of the board (a0 to k9)."
-        ).format(p=point)
-    if code == "unknown_piece":
-        return Text("{p}：这不是飞弹象棋的棋子。", "{p}: that is not a feidan piece.").format(
-            p=point
-        )
-    if code == "wrong_color":
-        return Text(
-            "{p}：这是对方的棋子，只能摆{side}的棋子。", "{p}: that piece is the other side's."
-        ).format(p=point, side=side)
-    if code == "two_pieces_one_point":
-        return Text("{p}：一个点上摆了两个棋子。", "{p}: two pieces on one point.").format(p=point)
+    fault = _POINT_FAULTS.get(code)
+    if fault is not None:
+        return fault.format(p=point, side=side)
     return Text(violation.message, violation.message)

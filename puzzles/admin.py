@@ -3,22 +3,15 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from puzzles.models import (
-    DailyPuzzle,
-    Puzzle,
-    PuzzleAttempt,
-    PuzzleRating,
-    PuzzleReplay,
-    PuzzleTheme,
-)
+from puzzles import models
 
 
-@admin.register(PuzzleTheme)
+@admin.register(models.PuzzleTheme)
 class PuzzleThemeAdmin(admin.ModelAdmin):
     list_display = ("slug", "name_en", "name_zh", "order")
 
 
-@admin.register(Puzzle)
+@admin.register(models.Puzzle)
 class PuzzleAdmin(admin.ModelAdmin):
     list_display = (
         "id",
@@ -40,12 +33,12 @@ class PuzzleAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         # A published puzzle never changes its position or proof.
         fields = list(super().get_readonly_fields(request, obj))
-        if obj is not None and obj.status == Puzzle.Status.PUBLISHED:
+        if obj is not None and obj.status == models.Puzzle.Status.PUBLISHED:
             fields += ["variant", "fen", "goal", "moves_to_win", "proof", "proof_mode", "status"]
         return fields
 
 
-@admin.register(PuzzleAttempt)
+@admin.register(models.PuzzleAttempt)
 class PuzzleAttemptAdmin(admin.ModelAdmin):
     list_display = (
         "id", "puzzle", "user", "visitor_id", "state", "result", "first_try", "hints_used",
@@ -55,20 +48,20 @@ class PuzzleAttemptAdmin(admin.ModelAdmin):
     raw_id_fields = ("puzzle", "user")
 
 
-@admin.register(PuzzleRating)
+@admin.register(models.PuzzleRating)
 class PuzzleRatingAdmin(admin.ModelAdmin):
     list_display = ("user", "variant", "rating", "deviation", "games")
     list_filter = ("variant",)
     raw_id_fields = ("user",)
 
 
-@admin.register(DailyPuzzle)
+@admin.register(models.DailyPuzzle)
 class DailyPuzzleAdmin(admin.ModelAdmin):
     list_display = ("date", "variant", "puzzle")
     raw_id_fields = ("puzzle",)
 
 
-@admin.register(PuzzleReplay)
+@admin.register(models.PuzzleReplay)
 class PuzzleReplayAdmin(admin.ModelAdmin):
     list_display = ("puzzle", "user", "visitor_id", "step", "due_at", "solved_at")
     raw_id_fields = ("puzzle", "user")

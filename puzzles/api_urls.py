@@ -1,10 +1,27 @@
 """The puzzles JSON API, under /api/puzzles/ (the views are in ``puzzles/api/``)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from puzzles.api import authoring, dashboard, solving
 
 app_name = "puzzles-api"
+
+# One published puzzle and the attempts at it.
+puzzle = [
+    path("", solving.PuzzleDetailApi.as_view(), name="detail"),
+    path("judge/", solving.PuzzleJudgeApi.as_view(), name="judge"),
+    path("hint/", solving.PuzzleHintApi.as_view(), name="hint"),
+    path("give-up/", solving.PuzzleGiveUpApi.as_view(), name="give-up"),
+    path("attempts/", solving.AttemptOpenApi.as_view(), name="attempt-open"),
+]
+
+# The puzzles I made.
+authored = [
+    path("", authoring.AuthoredListApi.as_view(), name="authored"),
+    path("check/", authoring.PositionCheckApi.as_view(), name="position-check"),
+    path("<int:puzzle_id>/", authoring.AuthoredDetailApi.as_view(), name="authored-detail"),
+    path("<int:puzzle_id>/submit/", authoring.AuthoredSubmitApi.as_view(), name="authored-submit"),
+]
 
 urlpatterns = [
     path("", solving.PuzzleListApi.as_view(), name="list"),
@@ -12,20 +29,7 @@ urlpatterns = [
     path("next/", solving.PuzzleNextApi.as_view(), name="next"),
     path("daily/", solving.DailyPuzzleApi.as_view(), name="daily"),
     path("dashboard/", dashboard.DashboardApi.as_view(), name="dashboard"),
-    path("<int:puzzle_id>/", solving.PuzzleDetailApi.as_view(), name="detail"),
-    path("<int:puzzle_id>/judge/", solving.PuzzleJudgeApi.as_view(), name="judge"),
-    path("<int:puzzle_id>/hint/", solving.PuzzleHintApi.as_view(), name="hint"),
-    path("<int:puzzle_id>/give-up/", solving.PuzzleGiveUpApi.as_view(), name="give-up"),
-    path("<int:puzzle_id>/attempts/", solving.AttemptOpenApi.as_view(), name="attempt-open"),
+    path("<int:puzzle_id>/", include(puzzle)),
     path("attempts/<int:attempt_id>/", solving.AttemptDetailApi.as_view(), name="attempt"),
-    path("authored/", authoring.AuthoredListApi.as_view(), name="authored"),
-    path("authored/check/", authoring.PositionCheckApi.as_view(), name="position-check"),
-    path(
-        "authored/<int:puzzle_id>/", authoring.AuthoredDetailApi.as_view(), name="authored-detail"
-    ),
-    path(
-        "authored/<int:puzzle_id>/submit/",
-        authoring.AuthoredSubmitApi.as_view(),
-        name="authored-submit",
-    ),
+    path("authored/", include(authored)),
 ]

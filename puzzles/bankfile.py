@@ -118,16 +118,9 @@ def prove_classic(index: int, problem: dict[str, Any]) -> ClassicOutcome:
     if problem.get("all_checks"):
         modes.append((proving.CHECKS_ONLY, CLASSIC_CHECKS_NODES, CLASSIC_CHECKS_SECONDS))
     result = None
+    asked = proving.Problem(variant="xiangqi", fen=fen, goal=goal)
     for mode, nodes, seconds in modes:
-        result = proving.prove(
-            variant="xiangqi",
-            fen=fen,
-            goal=goal,
-            moves_to_win=n,
-            nodes=nodes,
-            seconds=seconds,
-            mode=mode,
-        )
+        result = proving.prove(**asked, moves_to_win=n, nodes=nodes, seconds=seconds, mode=mode)
         if result.status != proving.BUDGET_EXHAUSTED:
             break
     assert result is not None

@@ -55,6 +55,10 @@ class Candidate:
     goal: str
     origin: str  # the strategy that produced it
 
+    @property
+    def problem(self) -> proving.Problem:
+        return proving.Problem(variant=self.variant, fen=self.fen, goal=self.goal)
+
 
 @dataclass
 class MinedPuzzle:
@@ -342,37 +346,16 @@ def examine(
     prove_seconds: float = PROVE_SECONDS,
 ) -> MinedPuzzle | None:
     """Search the candidate for a short forced win and prove it; the puzzle if sound and unique."""
-    n = proving.find_win(
-        variant=candidate.variant,
-        fen=candidate.fen,
-        goal=candidate.goal,
-        max_moves=max_moves,
-        nodes=find_nodes,
-    )
+    problem = candidate.problem
+    n = proving.find_win(**problem, max_moves=max_moves, nodes=find_nodes)
     if n is None:
         return None
-    result = proving.prove(
-        variant=candidate.variant,
-        fen=candidate.fen,
-        goal=candidate.goal,
-        moves_to_win=n,
-        nodes=prove_nodes,
-        seconds=prove_seconds,
-    )
+    result = proving.prove(**problem, moves_to_win=n, nodes=prove_nodes, seconds=prove_seconds)
     if not result.sound or result.proof is None:
         return None
-    themes = derive_themes(
-        variant=candidate.variant,
-        fen=candidate.fen,
-        goal=candidate.goal,
-        moves_to_win=n,
-        main_line=result.main_line,
-        mode=result.mode,
-    )
+    themes = derive_themes(**problem, moves_to_win=n, main_line=result.main_line, mode=result.mode)
     return MinedPuzzle(
-        key=bank_key(
-            variant=candidate.variant, fen=candidate.fen, goal=candidate.goal, moves_to_win=n
-        ),
+        key=bank_key(**problem, moves_to_win=n),
         variant=candidate.variant,
         fen=candidate.fen,
         goal=candidate.goal,
@@ -388,26 +371,35 @@ def examine(
     )
 
 
-Wanted = Callable[[MinedPuzzle], bool]
+@dataclass(frozen=True)
+class Chunk:
+    """One piece of mining work: up to ``count`` puzzles of one variant and strategy from one
+    seed, within ``seconds``, kept only with ``want_theme`` when given. ``as_json()`` is what a
+    Celery task is sent, and ``Chunk(**json)`` reads it back."""
+
+    variant: str
+    strategy: str
+    seed: int
+    count: int
+    max_moves: int = 3
+    seconds: float | None = None
+    want_theme: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def mine(
+    chunk: Chunk,
     *,
-    variant: str,
-    strategy: str,
-    seed: int,
-    count: int,
-    max_moves: int = 3,
-    seconds: float | None = None,
     max_candidates: int | None = None,
-    wanted: Wanted | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> list[MinedPuzzle]:
-    """Up to ``count`` sound and unique puzzles of one variant and strategy, from ``seed``.
+    """Up to ``chunk.count`` sound and unique puzzles of the chunk's variant and strategy.
 
-    Stops early when ``seconds`` or ``max_candidates`` run out. ``wanted`` filters the puzzles
-    kept (e.g. only those whose solution uses defection).
+    Stops early when ``chunk.seconds`` or ``max_candidates`` run out.
     """
+    variant, strategy, seed, count = chunk.variant, chunk.strategy, chunk.seed, chunk.count
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
     rng = random.Random(f"{variant}:{strategy}:{seed}")
@@ -418,7 +410,7 @@ def mine(
     for candidate in candidates(variant, strategy, rng):
         if len(found) >= count:
             break
-        if seconds is not None and time.monotonic() - started > seconds:
+        if chunk.seconds is not None and time.monotonic() - started > chunk.seconds:
             break
         if max_candidates is not None and looked >= max_candidates:
             break
@@ -427,8 +419,8 @@ def mine(
             continue
         seen.add(board_key)
         looked += 1
-        puzzle = examine(candidate, max_moves=max_moves, seed=seed)
-        if puzzle is None or (wanted is not None and not wanted(puzzle)):
+        puzzle = examine(candidate, max_moves=chunk.max_moves, seed=seed)
+        if puzzle is None or (chunk.want_theme and chunk.want_theme not in puzzle.themes):
             continue
         found.append(puzzle)
         if progress is not None:

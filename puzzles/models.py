@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -20,6 +21,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.owners import OwnerScopedModel, owner_check, owner_unique, owner_user_field
 from core.models import TimeStampedModel, Variant
 from puzzles import glicko2
+
+if TYPE_CHECKING:
+    from puzzles.proving import Problem
 
 SLUG_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read aloud
 SLUG_LENGTH = 8
@@ -144,6 +148,11 @@ class Puzzle(TimeStampedModel):
         return self.status == self.Status.PUBLISHED
 
     @property
+    def problem(self) -> Problem:
+        """What it asks, as the prover takes it (``proving.prove(**puzzle.problem, ...)``)."""
+        return {"variant": self.variant, "fen": self.fen, "goal": self.goal}
+
+    @property
     def glicko(self) -> glicko2.Rating:
         return glicko2.Rating(self.rating, self.rating_deviation, self.rating_volatility)
 
@@ -193,8 +202,7 @@ class PuzzleAttempt(OwnerScopedModel):
     submitted_at = models.DateTimeField(null=True, blank=True)
     scored_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(OwnerScopedModel.Meta):
         indexes = [
             models.Index(fields=["user", "puzzle"], name="attempt_user_puzzle"),
             models.Index(fields=["user", "scored_at"], name="attempt_user_scored"),

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypedDict
 
 from engine import Move, Position
 from engine import solver as prover
@@ -103,6 +103,15 @@ def _verdict(value: object) -> VerdictWord:
         if value == verdict:
             return verdict
     raise ValueError(f"unknown verdict {value!r} (known: {', '.join(VERDICTS)})")
+
+
+class Problem(TypedDict):
+    """What a puzzle asks, as ``prove``, ``find_win`` and the bank's keys take it
+    (``prove(**problem, moves_to_win=n)``): the variant, the position and the goal."""
+
+    variant: str
+    fen: str
+    goal: str
 
 
 def _position(variant: str, fen: str) -> Position:

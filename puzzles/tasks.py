@@ -19,28 +19,21 @@ import datetime
 import logging
 from typing import Any
 
-from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import transaction
 from django.utils import timezone
 
-from core.tasks import TRANSIENT_DB_ERRORS
+from core.tasks import Retry, idempotent_task
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(
+# Scoring twice is harmless: the second run finds the attempt scored.
+@idempotent_task(
+    "puzzles.score_attempt",
+    limits=(60, 90),
+    retry=Retry(times=6, backoff=2, backoff_max=120),
     bind=True,
-    name="puzzles.score_attempt",
-    acks_late=True,  # scoring twice is harmless: the second run finds the attempt scored
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_DB_ERRORS,
-    retry_backoff=2,
-    retry_backoff_max=120,
-    retry_jitter=True,
-    max_retries=6,
-    soft_time_limit=60,
-    time_limit=90,
 )
 def puzzle_attempt_score_task(self: Any, attempt_id: int) -> dict[str, Any]:
     """Score attempt ``attempt_id``.
@@ -67,17 +60,12 @@ VERIFY_SOFT_LIMIT = 210
 VERIFY_HARD_LIMIT = 240
 
 
-@shared_task(
+# Verifying again is harmless: the result is written only while waiting.
+@idempotent_task(
+    "puzzles.verify_puzzle",
+    limits=(VERIFY_SOFT_LIMIT, VERIFY_HARD_LIMIT),
+    retry=Retry(times=3, backoff=5, backoff_max=300),
     bind=True,
-    name="puzzles.verify_puzzle",
-    acks_late=True,  # verifying again is harmless: the result is written only while waiting
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_DB_ERRORS,
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=3,
-    soft_time_limit=VERIFY_SOFT_LIMIT,
-    time_limit=VERIFY_HARD_LIMIT,
 )
 def puzzle_verify_task(self: Any, puzzle_id: int) -> dict[str, Any]:
     """Prove authored puzzle ``puzzle_id``; publish it when sound and unique, else reject it."""
@@ -100,16 +88,8 @@ def puzzle_verify_task(self: Any, puzzle_id: int) -> dict[str, Any]:
     return {"puzzle": puzzle.pk, "status": puzzle.status, "reason": puzzle.rejection_reason}
 
 
-@shared_task(
-    name="puzzles.choose_daily",
-    acks_late=True,  # choosing is idempotent: one row per (date, variant)
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_DB_ERRORS,
-    retry_backoff=5,
-    max_retries=5,
-    soft_time_limit=60,
-    time_limit=90,
-)
+# Choosing is idempotent: one row per (date, variant).
+@idempotent_task("puzzles.choose_daily", limits=(60, 90), retry=Retry(times=5, backoff=5))
 def daily_puzzles_choose_task(date: str | None = None) -> dict[str, int]:
     """Choose the daily puzzles of ``date`` (ISO, default: today in the site's time zone)."""
     from puzzles.services import daily_puzzles_choose
@@ -119,16 +99,8 @@ def daily_puzzles_choose_task(date: str | None = None) -> dict[str, int]:
     return {daily.variant: daily.puzzle_id for daily in chosen}
 
 
-@shared_task(
-    name="puzzles.requeue_verifications",
-    acks_late=True,  # queueing a verification twice is harmless
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_DB_ERRORS,
-    retry_backoff=5,
-    max_retries=3,
-    soft_time_limit=60,
-    time_limit=90,
-)
+# Queueing a verification twice is harmless.
+@idempotent_task("puzzles.requeue_verifications", limits=(60, 90), retry=Retry(times=3, backoff=5))
 def puzzle_verifications_requeue_task() -> list[int]:
     """Queue again the verifications that have been waiting too long (scheduled)."""
     from puzzles.services import puzzle_verifications_requeue
@@ -136,32 +108,10 @@ def puzzle_verifications_requeue_task() -> list[int]:
     return puzzle_verifications_requeue()
 
 
-@shared_task(
-    name="puzzles.mine_chunk",
-    acks_late=True,  # mining is a pure function of its arguments
-    reject_on_worker_lost=True,
-    soft_time_limit=60 * 60,
-    time_limit=60 * 60 + 120,
-)
-def mine_chunk_task(
-    variant: str,
-    strategy: str,
-    seed: int,
-    count: int,
-    max_moves: int = 3,
-    seconds: float | None = None,
-    want_theme: str | None = None,
-) -> list[dict[str, Any]]:
-    """Mine up to ``count`` puzzles from one seed; returns bank entries (JSON)."""
-    from puzzles.mining import mine
+# Mining is a pure function of its arguments.
+@idempotent_task("puzzles.mine_chunk", limits=(60 * 60, 60 * 60 + 120))
+def mine_chunk_task(chunk: dict[str, Any]) -> list[dict[str, Any]]:
+    """Mine one chunk (``mining.Chunk.as_json()``); returns bank entries (JSON)."""
+    from puzzles.mining import Chunk, mine
 
-    found = mine(
-        variant=variant,
-        strategy=strategy,
-        seed=seed,
-        count=count,
-        max_moves=max_moves,
-        seconds=seconds,
-        wanted=(lambda p: want_theme in p.themes) if want_theme else None,
-    )
-    return [puzzle.as_entry() for puzzle in found]
+    return [puzzle.as_entry() for puzzle in mine(Chunk(**chunk))]

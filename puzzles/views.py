@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.owners import owner_for_request
-from core.selectors import variant_list, variant_title
+from core.selectors import variant_board, variant_list
 from engine import Position
 from puzzles import selectors, services
 from puzzles.editor_checks import position_messages, position_rules
@@ -32,16 +32,7 @@ def _zh() -> bool:
 
 
 def _variants() -> list[dict[str, Any]]:
-    return [
-        {
-            "name": v.name,
-            "title": variant_title(v),
-            "width": v.width,
-            "height": v.height,
-            "start": v.default_start,
-        }
-        for v in variant_list()
-    ]
+    return [{**variant_board(v), "start": v.default_start} for v in variant_list()]
 
 
 # The theme filter shows how many published puzzles each theme has: a count over the whole

@@ -7,20 +7,23 @@ cannot claim stars or write someone else's record.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils import timezone
 from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import Owner
-from core.api import ErrorSerializer
-from core.api_helpers import SizedDictField, request_body
+from core.api_helpers import (
+    SizedDictField,
+    operation,
+    post_operation,
+    request_body,
+)
 from core.exceptions import ApplicationError
 from tutorials.curriculum.explain import Explanation
 from tutorials.models import Step as StepRow
@@ -128,9 +131,7 @@ class CourseListApi(APIView):
         courses = CourseSerializer(many=True)
         continue_at = ContinueSerializer(allow_null=True)
 
-    @extend_schema(
-        operation_id="learn_courses", responses={200: OutputSerializer, 400: ErrorSerializer}
-    )
+    @operation("learn_courses", OutputSerializer, errors=(400,))
     def get(self, request: Request) -> Response:
         if set(request.query_params) & {"user", "user_id", "visitor", "visitor_id"}:
             raise ApplicationError.coded(
@@ -148,9 +149,7 @@ class LessonDetailApi(APIView):
     """One lesson: its steps (position, instruction, goal, par, marked points, the legal moves
     at the start) and the requester's stars on each. Answers are not included."""
 
-    @extend_schema(
-        operation_id="learn_lesson", responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer}
-    )
+    @operation("learn_lesson", OpenApiTypes.OBJECT, errors=(400,))
     def get(self, request: Request, slug: str) -> Response:
         lesson = lesson_get(slug=slug)
         return Response(
@@ -158,15 +157,28 @@ class LessonDetailApi(APIView):
         )
 
 
-def _step_answer(
-    request: Request, slug: str, key: str, input_serializer: type[serializers.Serializer]
-) -> tuple[dict[str, Any], StepRow, Owner]:
-    """The validated answer, the step it answers and the learner (given a visitor id if new)."""
-    answer = request_body(input_serializer, request)
-    step = step_get(lesson=lesson_get(slug=slug), key=key)
-    learner = learner_get(request, create=True)
-    assert learner is not None
-    return answer, step, learner
+Body = dict[str, Any]  # the checked answer
+Played = tuple[dict[str, Any], Recorded]  # the answer's fields, and the learner's record
+
+
+class StepAnswerView(APIView):
+    """The shape of every answer to a step: the checked answer (``InputSerializer``), the step
+    it answers and the learner (given a visitor id if new); ``play`` calls the step's service
+    and gives the answer's fields besides ``progress``, the learner's record after it."""
+
+    InputSerializer: ClassVar[type[serializers.Serializer]]
+    OutputSerializer: ClassVar[type[serializers.Serializer]]
+
+    def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
+        raise NotImplementedError
+
+    def post(self, request: Request, slug: str, key: str) -> Response:
+        answer = request_body(self.InputSerializer, request)
+        step = step_get(lesson=lesson_get(slug=slug), key=key)
+        learner = learner_get(request, create=True)
+        assert learner is not None
+        data, recorded = self.play(learner=learner, step=step, answer=answer)
+        return Response(self.OutputSerializer({**data, "progress": _progress(recorded)}).data)
 
 
 class PlySerializer(serializers.Serializer):
@@ -177,7 +189,8 @@ class PlySerializer(serializers.Serializer):
     fen = serializers.CharField(help_text="the position after this ply")
 
 
-class StepMovesApi(APIView):
+@post_operation("learn_step_moves", errors=(400,))
+class StepMovesApi(StepAnswerView):
     """Play a move step: send every move made so far (ICCS), from the step's start.
 
     The server replays them with the step's scripted replies and answers with the position,
@@ -213,13 +226,7 @@ class StepMovesApi(APIView):
         tries = serializers.ListField(child=serializers.CharField())
         progress = ProgressSerializer()
 
-    @extend_schema(
-        operation_id="learn_step_moves",
-        request=InputSerializer,
-        responses={200: OutputSerializer, 400: ErrorSerializer},
-    )
-    def post(self, request: Request, slug: str, key: str) -> Response:
-        answer, step, learner = _step_answer(request, slug, key, self.InputSerializer)
+    def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
         attempt = step_moves_play(learner=learner, step=step, moves=answer["moves"])
         state = attempt.state
         data = {
@@ -237,12 +244,12 @@ class StepMovesApi(APIView):
             "winner": state.winner,
             "legal": state.legal,
             "tries": state.tries,
-            "progress": _progress(attempt.recorded),
         }
-        return Response(self.OutputSerializer(data).data)
+        return data, attempt.recorded
 
 
-class StepAnswerApi(APIView):
+@post_operation("learn_step_answer", errors=(400,))
+class StepAnswerApi(StepAnswerView):
     """Answer a question step by a point (ICCS, e.g. ``e8``). A wrong point counts as a
     mistake until the step is done; stars: 3 at the first try, 2 at the second, then 1.
     ``moment`` is required for a board drawn from the moment it was shown (give back the
@@ -266,26 +273,16 @@ class StepAnswerApi(APIView):
         )
         progress = ProgressSerializer()
 
-    @extend_schema(
-        operation_id="learn_step_answer",
-        request=InputSerializer,
-        responses={200: OutputSerializer, 400: ErrorSerializer},
-    )
-    def post(self, request: Request, slug: str, key: str) -> Response:
-        answer, step, learner = _step_answer(request, slug, key, self.InputSerializer)
+    def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
         attempt = step_point_answer(
-            learner=learner,
-            step=step,
-            point=answer["point"],
-            moment=answer.get("moment"),
+            learner=learner, step=step, point=answer["point"], moment=answer.get("moment")
         )
         data = {
             "correct": attempt.state.correct,
             "message": _message(attempt.state.message),
             "answers": list(attempt.state.answers),
-            "progress": _progress(attempt.recorded),
         }
-        return Response(self.OutputSerializer(data).data)
+        return data, attempt.recorded
 
 
 class ViolationSerializer(serializers.Serializer):
@@ -294,7 +291,8 @@ class ViolationSerializer(serializers.Serializer):
     text = serializers.CharField()
 
 
-class StepSetupApi(APIView):
+@post_operation("learn_step_setup", errors=(400,))
+class StepSetupApi(StepAnswerView):
     """Submit a secret setup (Red's half) for a setup step: ``placement`` maps points to FEN
     letters (``{"a0": "M", "f0": "K", ...}``). Every broken rule comes back explained."""
 
@@ -314,13 +312,7 @@ class StepSetupApi(APIView):
         fen = serializers.CharField(help_text="the revealed position, when there is a black half")
         progress = ProgressSerializer()
 
-    @extend_schema(
-        operation_id="learn_step_setup",
-        request=InputSerializer,
-        responses={200: OutputSerializer, 400: ErrorSerializer},
-    )
-    def post(self, request: Request, slug: str, key: str) -> Response:
-        answer, step, learner = _step_answer(request, slug, key, self.InputSerializer)
+    def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
         attempt = step_setup_submit(learner=learner, step=step, placement=answer["placement"])
         state = attempt.state
         language = get_language()
@@ -332,9 +324,8 @@ class StepSetupApi(APIView):
                 for v in state.violations
             ],
             "fen": state.fen,
-            "progress": _progress(attempt.recorded),
         }
-        return Response(self.OutputSerializer(data).data)
+        return data, attempt.recorded
 
 
 def _violation_point(explanation: Explanation) -> str | None:

@@ -1,27 +1,20 @@
 """The lessons' JSON API, under /api/learn/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from tutorials import api
 
 app_name = "tutorials-api"
 
+# One endpoint per kind of answer to a step.
+step_answers = [
+    path("moves/", api.StepMovesApi.as_view(), name="step-moves"),
+    path("answer/", api.StepAnswerApi.as_view(), name="step-answer"),
+    path("setup/", api.StepSetupApi.as_view(), name="step-setup"),
+]
+
 urlpatterns = [
     path("courses/", api.CourseListApi.as_view(), name="courses"),
     path("lessons/<slug:slug>/", api.LessonDetailApi.as_view(), name="lesson"),
-    path(
-        "lessons/<slug:slug>/steps/<str:key>/moves/",
-        api.StepMovesApi.as_view(),
-        name="step-moves",
-    ),
-    path(
-        "lessons/<slug:slug>/steps/<str:key>/answer/",
-        api.StepAnswerApi.as_view(),
-        name="step-answer",
-    ),
-    path(
-        "lessons/<slug:slug>/steps/<str:key>/setup/",
-        api.StepSetupApi.as_view(),
-        name="step-setup",
-    ),
+    path("lessons/<slug:slug>/steps/<str:key>/", include(step_answers)),
 ]

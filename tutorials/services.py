@@ -19,19 +19,8 @@ from django.utils import timezone
 
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
-from tutorials.curriculum import (
-    Explanation,
-    MoveState,
-    PointState,
-    SetupState,
-    StepRefused,
-    answer_point,
-    check_setup,
-    play_moves,
-    read_lessons,
-    stars_for,
-    stars_for_mistakes,
-)
+from tutorials import curriculum
+from tutorials.curriculum import Explanation
 from tutorials.curriculum.schema import LESSONS_DIR
 from tutorials.models import Lesson, StepProgress
 from tutorials.models import Step as StepRow
@@ -70,7 +59,7 @@ def lessons_load(*, root: Path = LESSONS_DIR) -> LoadReport:
     """Put every lesson file under ``root`` into the database. Idempotent: a lesson whose
     content hash has not changed is left alone; a lesson whose file is gone is retired
     (hidden, progress kept). Raises LessonFileError, naming the file, for a broken file."""
-    lessons = read_lessons(root)
+    lessons = curriculum.read_lessons(root)
     added = updated = unchanged = 0
     steps = 0
     for lesson in lessons:
@@ -133,7 +122,7 @@ class Recorded:
     mistakes: int
 
 
-def _refused(error: StepRefused) -> ApplicationError:
+def _refused(error: curriculum.StepRefused) -> ApplicationError:
     text = error.explanation.text
     extra: dict[str, object] = {"code": error.explanation.code, "zh": text.zh, "en": text.en}
     if error.index is not None:
@@ -174,7 +163,7 @@ def _record_answer(learner: Owner, step: StepRow, *, right: bool) -> Recorded:
     the first try); when wrong, one more mistake (until the step is done)."""
     if right:
         before = _peek(learner, step)
-        stars = stars_for_mistakes(before.mistakes)
+        stars = curriculum.stars_for_mistakes(before.mistakes)
         return _record_completion(learner, step, stars=stars, moves=None)
     return _record_mistake(learner, step)
 
@@ -188,7 +177,7 @@ def _peek(learner: Owner, step: StepRow) -> Recorded:
 
 @dataclass(frozen=True)
 class MoveAttempt:
-    state: MoveState
+    state: curriculum.MoveState
     recorded: Recorded
 
 
@@ -205,12 +194,15 @@ def step_moves_play(*, learner: Owner, step: StepRow, moves: Sequence[str]) -> M
             "lesson.not_moves", extra={"code": "wrong_kind", "goal": rules.goal.kind}
         )
     try:
-        state = play_moves(rules, list(moves))
-    except StepRefused as error:
+        state = curriculum.play_moves(rules, list(moves))
+    except curriculum.StepRefused as error:
         raise _refused(error) from None
     if state.status == "complete":
         recorded = _record_completion(
-            learner, step, stars=stars_for(state.moves_used, rules.par), moves=state.moves_used
+            learner,
+            step,
+            stars=curriculum.stars_for(state.moves_used, rules.par),
+            moves=state.moves_used,
         )
     else:
         recorded = _peek(learner, step)
@@ -219,7 +211,7 @@ def step_moves_play(*, learner: Owner, step: StepRow, moves: Sequence[str]) -> M
 
 @dataclass(frozen=True)
 class PointAttempt:
-    state: PointState
+    state: curriculum.PointState
     recorded: Recorded
 
 
@@ -243,8 +235,8 @@ def step_point_answer(
     """Judge a clicked point; a wrong one counts as a mistake until the step is done."""
     rules = step_rules(step)
     try:
-        state = answer_point(rules, point, _moment_check(moment))
-    except StepRefused as error:
+        state = curriculum.answer_point(rules, point, _moment_check(moment))
+    except curriculum.StepRefused as error:
         raise _refused(error) from None
     recorded = _record_answer(learner, step, right=state.correct)
     return PointAttempt(state, recorded)
@@ -252,7 +244,7 @@ def step_point_answer(
 
 @dataclass(frozen=True)
 class SetupAttempt:
-    state: SetupState
+    state: curriculum.SetupState
     recorded: Recorded
 
 
@@ -263,8 +255,8 @@ def step_setup_submit(
     """Judge a secret-setup half; every broken rule is explained."""
     rules = step_rules(step)
     try:
-        state = check_setup(rules, placement)
-    except StepRefused as error:
+        state = curriculum.check_setup(rules, placement)
+    except curriculum.StepRefused as error:
         raise _refused(error) from None
     recorded = _record_answer(learner, step, right=state.valid)
     return SetupAttempt(state, recorded)

@@ -2,6 +2,7 @@
 // the moves in Chinese notation and ICCS, go back and forward through them (click a move, the
 // buttons, or the arrow keys). Every position is computed by POST /api/positions/.
 import { api } from "../../core/static/core/api.js";
+import { moveText } from "../../core/static/core/notation.js";
 import { attachMoveInput, mountBoard } from "./board.js";
 
 const page = JSON.parse(document.getElementById("analysis-page").textContent);
@@ -99,13 +100,7 @@ function moveCell(move, ply) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "move-link";
-  const chinese = document.createElement("span");
-  chinese.className = "chinese";
-  chinese.textContent = move.chinese;
-  const iccs = document.createElement("span");
-  iccs.className = "iccs";
-  iccs.textContent = move.iccs;
-  button.append(chinese, " ", iccs);
+  moveText(button, move);
   button.addEventListener("click", () => goTo(ply));
   cell.append(button);
   if (ply === state.ply) {

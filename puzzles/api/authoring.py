@@ -13,8 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from core.api import ErrorSerializer
-from core.api_helpers import found_or_404, request_body
+from core.api_helpers import found_or_404, operation, request_body
 from core.exceptions import error_body
 from puzzles import selectors, services
 from puzzles.api.serializers import AuthoredPuzzleSerializer
@@ -43,10 +42,12 @@ class AuthoredListApi(APIView):
             AuthoredPuzzleSerializer(rows, many=True, context={"request": request}).data
         )
 
-    @extend_schema(
-        operation_id="puzzles_authored_create",
+    @operation(
+        "puzzles_authored_create",
+        AuthoredPuzzleSerializer,
+        status=201,
         request=DraftCreateSerializer,
-        responses={201: AuthoredPuzzleSerializer, 400: ErrorSerializer},
+        errors=(400,),
     )
     def post(self, request: Request) -> Response:
         body = request_body(self.DraftCreateSerializer, request)
@@ -93,18 +94,16 @@ class AuthoredDetailApi(APIView):
         )
         title = serializers.CharField(max_length=120, required=False, allow_blank=True)
 
-    @extend_schema(
-        operation_id="puzzles_authored_get",
-        responses={200: AuthoredPuzzleSerializer, 404: ErrorSerializer},
-    )
+    @operation("puzzles_authored_get", AuthoredPuzzleSerializer, errors=(404,))
     def get(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _authored_or_404(puzzle_id, request)
         return Response(_authored_data(puzzle, request))
 
-    @extend_schema(
-        operation_id="puzzles_authored_update",
+    @operation(
+        "puzzles_authored_update",
+        AuthoredPuzzleSerializer,
         request=DraftUpdateSerializer,
-        responses={200: AuthoredPuzzleSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
+        errors=(400, 403),
     )
     def patch(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _authored_or_404(puzzle_id, request)
@@ -120,15 +119,12 @@ class AuthoredSubmitApi(APIView):
     ``author_verifying``); when the prover's queue is full, 503 with Retry-After (code
     ``proving_queue_full``). The draft stays a draft in both cases."""
 
-    @extend_schema(
-        operation_id="puzzles_authored_submit",
+    @operation(
+        "puzzles_authored_submit",
+        AuthoredPuzzleSerializer,
+        status=202,
         request=None,
-        responses={
-            202: AuthoredPuzzleSerializer,
-            400: ErrorSerializer,
-            403: ErrorSerializer,
-            503: ErrorSerializer,
-        },
+        errors=(400, 403, 503),
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _authored_or_404(puzzle_id, request)
@@ -161,10 +157,11 @@ class PositionCheckApi(APIView):
         fen = serializers.CharField()
         turn = serializers.CharField()
 
-    @extend_schema(
-        operation_id="puzzles_position_check",
+    @operation(
+        "puzzles_position_check",
+        PositionCheckSerializer,
         request=PositionCheckRequestSerializer,
-        responses={200: PositionCheckSerializer, 400: ErrorSerializer},
+        errors=(400,),
     )
     def post(self, request: Request) -> Response:
         body = request_body(self.PositionCheckRequestSerializer, request)

@@ -5,7 +5,7 @@ the server."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -16,8 +16,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import Owner, owner_for_request
-from core.api import ErrorSerializer
-from core.api_helpers import found_or_404, request_body
+from core.api_helpers import (
+    CommaSeparatedField,
+    found_or_404,
+    operation,
+    post_operation,
+    request_body,
+    request_query,
+)
 from puzzles import selectors, services
 from puzzles.api.serializers import (
     AttemptRequestSerializer,
@@ -49,14 +55,23 @@ def puzzle_data(puzzle: Puzzle, request: Request) -> Any:
     return PuzzleSerializer(puzzle, context=context).data
 
 
-def _attempt_request(
-    request: Request, puzzle_id: int, body_serializer: type[serializers.Serializer]
-) -> tuple[Puzzle, dict[str, Any], Owner | None]:
-    """What every move, hint and give-up request carries: the puzzle (404 if it cannot be
-    seen), the checked body and the player it speaks for (never making a session)."""
-    puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
-    body = request_body(body_serializer, request)
-    return puzzle, body, owner_for_request(request, create=False)
+class AttemptActionApi(APIView):
+    """A move, hint or give-up in my open attempt: the puzzle (404 if it cannot be seen), the
+    body (``InputSerializer``, which names the attempt) and the player it speaks for (never
+    making a session); ``act`` calls the service and gives the answer (``OutputSerializer``)."""
+
+    InputSerializer: ClassVar[type[serializers.Serializer]] = AttemptRequestSerializer
+    OutputSerializer: ClassVar[type[serializers.Serializer]]
+    throttle_scope = "puzzle_judge"
+
+    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def post(self, request: Request, puzzle_id: int) -> Response:
+        puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
+        body = request_body(self.InputSerializer, request)
+        player = owner_for_request(request, create=False)
+        return Response(self.act(puzzle=puzzle, player=player, body=body))
 
 
 class ThemeListApi(APIView):
@@ -85,7 +100,7 @@ class PuzzleListApi(APIView):
         source = serializers.ChoiceField(  # type: ignore[assignment]  # named like Field.source
             choices=Puzzle.Source.choices, required=False
         )
-        themes = serializers.CharField(required=False, help_text="comma-separated theme slugs")
+        themes = CommaSeparatedField(default=list, help_text="comma-separated theme slugs")
         rating_min = serializers.FloatField(required=False)
         rating_max = serializers.FloatField(required=False)
         limit = serializers.IntegerField(min_value=1, max_value=100, required=False)
@@ -95,19 +110,14 @@ class PuzzleListApi(APIView):
         default_limit = 20
         max_limit = 100
 
-    @extend_schema(
-        operation_id="puzzles_list",
-        parameters=[PuzzleFilterSerializer],
-        responses={200: PuzzlePageSerializer, 400: ErrorSerializer},
+    @operation(
+        "puzzles_list", PuzzlePageSerializer, errors=(400,), parameters=[PuzzleFilterSerializer]
     )
     def get(self, request: Request) -> Response:
-        filters = self.PuzzleFilterSerializer(data=request.query_params.dict())
-        filters.is_valid(raise_exception=True)
-        data = dict(filters.validated_data)
+        data = request_query(self.PuzzleFilterSerializer, request, blank_is_absent=False)
         for name in ("limit", "offset"):  # read by the paginator
             data.pop(name, None)
-        themes = [t for t in data.pop("themes", "").split(",") if t.strip()]
-        rows = selectors.puzzle_list(themes=[t.strip() for t in themes], **data)
+        rows = selectors.puzzle_list(**data)
         paginator = self.Pagination()
         page = paginator.paginate_queryset(rows, request, view=self)
         serialized = PuzzleSerializer(page, many=True, context={"request": request}).data
@@ -118,9 +128,7 @@ class PuzzleDetailApi(APIView):
     """One puzzle. ``solution`` stays null until the player has finished a try (solved or
     given up); drafts are visible to their author only."""
 
-    @extend_schema(
-        operation_id="puzzles_get", responses={200: PuzzleSerializer, 404: ErrorSerializer}
-    )
+    @operation("puzzles_get", PuzzleSerializer, errors=(404,))
     def get(self, request: Request, puzzle_id: int) -> Response:
         return Response(puzzle_data(_puzzle_or_404(puzzle_id, request), request))
 
@@ -131,30 +139,20 @@ class PuzzleNextApi(APIView):
 
     class PuzzleNextQuerySerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices)
-        themes = serializers.CharField(required=False, help_text="comma-separated theme slugs")
+        themes = CommaSeparatedField(default=list, help_text="comma-separated theme slugs")
         difficulty = serializers.ChoiceField(
             choices=list(DIFFICULTY_OFFSETS), required=False, default="normal"
         )
-        exclude = serializers.CharField(required=False, help_text="comma-separated puzzle ids")
+        exclude = CommaSeparatedField(
+            digits=True, default=list, help_text="comma-separated puzzle ids"
+        )
 
-    @extend_schema(
-        operation_id="puzzles_next",
-        parameters=[PuzzleNextQuerySerializer],
-        responses={200: PuzzleSerializer, 404: ErrorSerializer},
+    @operation(
+        "puzzles_next", PuzzleSerializer, errors=(404,), parameters=[PuzzleNextQuerySerializer]
     )
     def get(self, request: Request) -> Response:
-        params = self.PuzzleNextQuerySerializer(data=request.query_params.dict())
-        params.is_valid(raise_exception=True)
-        data = params.validated_data
-        themes = [t.strip() for t in data.get("themes", "").split(",") if t.strip()]
-        exclude = [int(x) for x in data.get("exclude", "").split(",") if x.strip().isdigit()]
-        puzzle = selectors.puzzle_next_for(
-            player=owner_for_request(request, create=False),
-            variant=data["variant"],
-            themes=themes,
-            difficulty=data["difficulty"],
-            exclude=exclude,
-        )
+        data = request_query(self.PuzzleNextQuerySerializer, request, blank_is_absent=False)
+        puzzle = selectors.puzzle_next_for(player=owner_for_request(request, create=False), **data)
         return Response(puzzle_data(found_or_404(puzzle), request))
 
 
@@ -174,15 +172,15 @@ class DailyPuzzleApi(APIView):
     class DailyQuerySerializer(serializers.Serializer):
         date = serializers.DateField(required=False, help_text="default: today")
 
-    @extend_schema(
-        operation_id="puzzles_daily",
+    @operation(
+        "puzzles_daily",
+        DailyPuzzleSerializer(many=True),
+        errors=(400,),
         parameters=[DailyQuerySerializer],
-        responses={200: DailyPuzzleSerializer(many=True), 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
-        params = self.DailyQuerySerializer(data=request.query_params.dict())
-        params.is_valid(raise_exception=True)
-        day = params.validated_data.get("date") or timezone.localdate()
+        params = request_query(self.DailyQuerySerializer, request, blank_is_absent=False)
+        day = params.get("date") or timezone.localdate()
         if day == timezone.localdate():
             rows = services.daily_puzzles_ensure(date=day)
         else:
@@ -198,15 +196,11 @@ class AttemptOpenApi(APIView):
 
     throttle_scope = "attempts"
 
-    @extend_schema(
-        operation_id="puzzles_attempt_open",
+    @operation(
+        "puzzles_attempt_open",
+        OpenAttemptSerializer,
+        also={201: OpenAttemptSerializer},
         request=None,
-        responses={
-            200: OpenAttemptSerializer,
-            201: OpenAttemptSerializer,
-            400: ErrorSerializer,
-            404: ErrorSerializer,
-        },
     )
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
@@ -221,14 +215,13 @@ class AttemptOpenApi(APIView):
         )
 
 
-class PuzzleJudgeApi(APIView):
+@post_operation("puzzles_judge")
+class PuzzleJudgeApi(AttemptActionApi):
     """Play my next move in my open attempt; the server judges it against the proof.
     ``continue``: right, here is the defender's ``reply`` (and the position and my legal moves
     after it); ``solved``: the goal is reached; ``wrong``: the ``refutation`` shows how the
     defender escapes, and the try is over; ``unknown``: the move could not be judged in time
     and is not played (try another). ``attempt`` is the attempt after the move."""
-
-    throttle_scope = "puzzle_judge"
 
     class MoveRequestSerializer(AttemptRequestSerializer):
         move = serializers.CharField(max_length=8, help_text="my move, ICCS, e.g. h2e2")
@@ -252,27 +245,25 @@ class PuzzleJudgeApi(APIView):
         termination = serializers.CharField(allow_null=True)
         attempt = AttemptSerializer()
 
-    @extend_schema(
-        operation_id="puzzles_judge",
-        request=MoveRequestSerializer,
-        responses={200: JudgementSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, puzzle_id: int) -> Response:
-        puzzle, data, player = _attempt_request(request, puzzle_id, self.MoveRequestSerializer)
+    InputSerializer = MoveRequestSerializer
+    OutputSerializer = JudgementSerializer
+
+    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
         attempt, result = services.puzzle_attempt_move(
-            attempt_id=data["attempt"],
+            attempt_id=body["attempt"],
             puzzle=puzzle,
             player=player,
-            move=data["move"],
-            ply=data.get("ply"),
+            move=body["move"],
+            ply=body.get("ply"),
         )
         # The solution is not in this answer: after a wrong move it is shown on request only,
         # so that a retry is still a puzzle (the attempt's status has it).
         judged = {**vars(result), "attempt": attempt}
-        return Response(self.JudgementSerializer(judged, context={"with_solution": False}).data)
+        return self.JudgementSerializer(judged, context={"with_solution": False}).data
 
 
-class PuzzleHintApi(APIView):
+@post_operation("puzzles_hint")
+class PuzzleHintApi(AttemptActionApi):
     """A hint for my next move in my open attempt: level 1 the piece to move, level 2 the
     move. The hint is recorded on the attempt, which can then no longer be rated."""
 
@@ -287,58 +278,36 @@ class PuzzleHintApi(APIView):
         move = serializers.CharField(allow_null=True, help_text="the move (level 2)")
         hints_used = serializers.IntegerField(help_text="hints taken in this attempt")
 
-    @extend_schema(
-        operation_id="puzzles_hint",
-        request=HintRequestSerializer,
-        responses={200: HintSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, puzzle_id: int) -> Response:
-        puzzle, data, player = _attempt_request(request, puzzle_id, self.HintRequestSerializer)
+    InputSerializer = HintRequestSerializer
+    OutputSerializer = HintSerializer
+
+    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+        level = int(body["level"])
         attempt, hint = services.puzzle_attempt_hint(
-            attempt_id=data["attempt"],
-            puzzle=puzzle,
-            player=player,
-            level=int(data["level"]),
+            attempt_id=body["attempt"], puzzle=puzzle, player=player, level=level
         )
-        return Response(
-            self.HintSerializer(
-                {
-                    "level": int(data["level"]),
-                    "square": hint["from"],
-                    "move": hint.get("move"),
-                    "hints_used": attempt.hints_used,
-                }
-            ).data
-        )
+        answer = {"level": level, "square": hint["from"], "move": hint.get("move")}
+        return self.HintSerializer({**answer, "hints_used": attempt.hints_used}).data
 
 
-class PuzzleGiveUpApi(APIView):
+@post_operation("puzzles_give_up")
+class PuzzleGiveUpApi(AttemptActionApi):
     """Show the solution: my open attempt ends, failed and unrated, and the answer holds the
     solution. For an attempt already over it is the same attempt again, with its solution."""
 
-    throttle_scope = "puzzle_judge"
+    OutputSerializer = AttemptSerializer
 
-    @extend_schema(
-        operation_id="puzzles_give_up",
-        request=AttemptRequestSerializer,
-        responses={200: AttemptSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def post(self, request: Request, puzzle_id: int) -> Response:
-        puzzle, data, player = _attempt_request(request, puzzle_id, AttemptRequestSerializer)
+    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
         attempt = services.puzzle_attempt_give_up(
-            attempt_id=data["attempt"],
-            puzzle=puzzle,
-            player=player,
+            attempt_id=body["attempt"], puzzle=puzzle, player=player
         )
-        return Response(AttemptSerializer(attempt).data)
+        return AttemptSerializer(attempt).data
 
 
 class AttemptDetailApi(APIView):
     """One of my attempts: whether it is scored yet, the result and the rating changes."""
 
-    @extend_schema(
-        operation_id="puzzles_attempt_get", responses={200: AttemptSerializer, 404: ErrorSerializer}
-    )
+    @operation("puzzles_attempt_get", AttemptSerializer, errors=(404,))
     def get(self, request: Request, attempt_id: int) -> Response:
         attempt = selectors.attempt_get(attempt_id=attempt_id)
         player = owner_for_request(request, create=False)

@@ -276,12 +276,7 @@ def puzzle_verify(
     snapshot = (puzzle.variant, puzzle.fen, puzzle.goal, puzzle.moves_to_win)
     try:
         result = proving.prove(
-            variant=puzzle.variant,
-            fen=puzzle.fen,
-            goal=puzzle.goal,
-            moves_to_win=puzzle.moves_to_win,
-            nodes=nodes,
-            seconds=seconds,
+            **puzzle.problem, moves_to_win=puzzle.moves_to_win, nodes=nodes, seconds=seconds
         )
     except EngineError as error:
         result = proving.ProofResult(

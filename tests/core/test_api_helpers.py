@@ -11,7 +11,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.test import APIRequestFactory
 
-from core.api_helpers import found_or_404, request_body, request_query
+from core.api_helpers import CommaSeparatedField, found_or_404, request_body, request_query
 
 
 class Body(serializers.Serializer):
@@ -37,6 +37,28 @@ def test_a_query_is_checked_and_cleaned() -> None:
     assert request_query(Body, _request("/?n=2&word=y")) == {"n": 2, "word": "y"}
     with pytest.raises(ValidationError):
         request_query(Body, _request("/?n=zero"))
+
+
+class Query(serializers.Serializer):
+    n = serializers.IntegerField(required=False)
+
+
+def test_an_empty_query_parameter_is_absent_or_refused() -> None:
+    assert request_query(Query, _request("/?n=")) == {}  # as DRF reads a form
+    with pytest.raises(ValidationError) as raised:
+        request_query(Query, _request("/?n="), blank_is_absent=False)
+    assert "n" in raised.value.detail
+
+
+class Lists(serializers.Serializer):
+    names = CommaSeparatedField(default=list)
+    ids = CommaSeparatedField(digits=True, default=list)
+
+
+def test_a_comma_separated_list_keeps_its_stripped_items() -> None:
+    query = _request("/?names=mate, ,fork,&ids=3, x,²,12,")
+    assert request_query(Lists, query) == {"names": ["mate", "fork"], "ids": [3, 12]}
+    assert request_query(Lists, _request("/")) == {"names": [], "ids": []}
 
 
 def test_nothing_found_is_a_404() -> None:

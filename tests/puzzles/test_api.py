@@ -126,6 +126,20 @@ def test_next_and_daily_never_show_solutions(client: Client, make_puzzle) -> Non
     assert client.get("/api/puzzles/next/?variant=feidan").status_code == 404
 
 
+def test_next_reads_its_lists_and_passes_over_what_is_not_a_puzzle_id(
+    client: Client, make_puzzle
+) -> None:
+    puzzle = make_puzzle()
+    # "²" is a digit to str.isdigit() but no number to int(): it was a server error.
+    for exclude in ("²", "x, ,²", f"{puzzle.pk + 1000}, ²"):
+        answer = client.get("/api/puzzles/next/", {"variant": "xiangqi", "exclude": exclude})
+        assert answer.status_code == 200 and answer.json()["id"] == puzzle.pk
+    excluded = client.get("/api/puzzles/next/", {"variant": "xiangqi", "exclude": f" {puzzle.pk},"})
+    assert excluded.status_code == 404
+    blank = client.get("/api/puzzles/next/?variant=xiangqi&exclude=")
+    assert blank.status_code == 400 and "exclude" in blank.json()["error"]["extra"]["fields"]
+
+
 def test_judging_through_the_api(client: Client, make_puzzle) -> None:
     puzzle = make_puzzle()
     attempt = open_attempt(client, puzzle)

@@ -14,18 +14,8 @@ from django.utils import timezone
 from accounts.owners import Owner
 from core.exceptions import ApplicationError
 from engine import Move, Position
+from puzzles import services
 from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleReplay
-from puzzles.services import (
-    JudgeResult,
-    puzzle_attempt_give_up,
-    puzzle_attempt_hint,
-    puzzle_attempt_move,
-    puzzle_attempt_open,
-    puzzle_attempt_score,
-    puzzle_judge,
-    puzzle_line_hint,
-    puzzle_progress_merge,
-)
 from tests.puzzles.positions import MATE_IN_1, MATE_IN_1_KEY, MATE_IN_2, MATE_IN_2_KEY
 
 pytestmark = pytest.mark.django_db
@@ -35,10 +25,10 @@ def winning_line(puzzle: Puzzle) -> list[str]:
     """Play the puzzle out through the judge: the key, then the proof's move after each reply."""
     moves: list[str] = []
     while True:
-        move = puzzle_line_hint(puzzle=puzzle, moves=moves)
+        move = services.puzzle_line_hint(puzzle=puzzle, moves=moves)
         assert move is not None
         moves.append(move)
-        result = puzzle_judge(puzzle=puzzle, moves=moves)
+        result = services.puzzle_judge(puzzle=puzzle, moves=moves)
         if result.verdict == "solved":
             return moves
         assert result.verdict == "continue" and result.reply is not None
@@ -52,12 +42,12 @@ def a_wrong_first_move(puzzle: Puzzle) -> str:
 
 
 def open_attempt(puzzle: Puzzle, player: Owner) -> PuzzleAttempt:
-    attempt, _created = puzzle_attempt_open(puzzle=puzzle, player=player)
+    attempt, _created = services.puzzle_attempt_open(puzzle=puzzle, player=player)
     return attempt
 
 
-def play(attempt: PuzzleAttempt, player: Owner, move: str, **kw: Any) -> JudgeResult:
-    _attempt, result = puzzle_attempt_move(
+def play(attempt: PuzzleAttempt, player: Owner, move: str, **kw: Any) -> services.JudgeResult:
+    _attempt, result = services.puzzle_attempt_move(
         attempt_id=attempt.pk, puzzle=attempt.puzzle, player=player, move=move, **kw
     )
     return result
@@ -67,7 +57,7 @@ def solve(puzzle: Puzzle, player: Owner) -> PuzzleAttempt:
     """Open an attempt and play the winning line in it, move by move."""
     attempt = open_attempt(puzzle, player)
     while attempt.is_open:
-        move = puzzle_line_hint(puzzle=puzzle, moves=attempt.moves)
+        move = services.puzzle_line_hint(puzzle=puzzle, moves=attempt.moves)
         assert move is not None
         play(attempt, player, move)
         attempt.refresh_from_db()
@@ -84,11 +74,11 @@ def fail(puzzle: Puzzle, player: Owner) -> PuzzleAttempt:
 
 def give_up(puzzle: Puzzle, player: Owner) -> PuzzleAttempt:
     attempt = open_attempt(puzzle, player)
-    return puzzle_attempt_give_up(attempt_id=attempt.pk, puzzle=puzzle, player=player)
+    return services.puzzle_attempt_give_up(attempt_id=attempt.pk, puzzle=puzzle, player=player)
 
 
 def hint(attempt: PuzzleAttempt, player: Owner, level: int = 1) -> dict[str, str]:
-    _attempt, answer = puzzle_attempt_hint(
+    _attempt, answer = services.puzzle_attempt_hint(
         attempt_id=attempt.pk, puzzle=attempt.puzzle, player=player, level=level
     )
     return answer
@@ -99,7 +89,7 @@ def hint(attempt: PuzzleAttempt, player: Owner, level: int = 1) -> dict[str, str
 
 def test_the_key_is_answered_with_the_defenders_reply(make_puzzle) -> None:
     puzzle = make_puzzle()
-    result = puzzle_judge(puzzle=puzzle, moves=[MATE_IN_2_KEY])
+    result = services.puzzle_judge(puzzle=puzzle, moves=[MATE_IN_2_KEY])
     assert result.verdict == "continue"
     assert result.move is not None and result.move.iccs == MATE_IN_2_KEY
     assert result.reply is not None
@@ -115,7 +105,7 @@ def test_the_whole_line_solves(make_puzzle) -> None:
     puzzle = make_puzzle()
     line = winning_line(puzzle)
     assert len(line) == 3 and line[0] == MATE_IN_2_KEY
-    result = puzzle_judge(puzzle=puzzle, moves=line)
+    result = services.puzzle_judge(puzzle=puzzle, moves=line)
     assert result.verdict == "solved" and result.termination == "checkmate"
 
 
@@ -133,13 +123,13 @@ def test_any_mating_move_at_the_last_step_is_accepted(make_puzzle) -> None:
         position.pop()
     assert mates
     for mate in mates:
-        assert puzzle_judge(puzzle=puzzle, moves=[*line[:-1], mate]).verdict == "solved"
+        assert services.puzzle_judge(puzzle=puzzle, moves=[*line[:-1], mate]).verdict == "solved"
 
 
 def test_a_wrong_move_is_refuted(make_puzzle) -> None:
     puzzle = make_puzzle()
     wrong = a_wrong_first_move(puzzle)
-    result = puzzle_judge(puzzle=puzzle, moves=[wrong])
+    result = services.puzzle_judge(puzzle=puzzle, moves=[wrong])
     assert result.verdict == "wrong"
     position = Position.from_fen("xiangqi", MATE_IN_2)
     position.push_iccs(wrong)
@@ -155,11 +145,11 @@ def test_a_wrong_move_is_refuted(make_puzzle) -> None:
 def test_a_line_that_is_not_legal_is_refused(make_puzzle) -> None:
     puzzle = make_puzzle()
     with pytest.raises(ApplicationError, match="not a legal move"):
-        puzzle_judge(puzzle=puzzle, moves=["a0a1"])
+        services.puzzle_judge(puzzle=puzzle, moves=["a0a1"])
     with pytest.raises(ApplicationError, match="end with your move"):
-        puzzle_judge(puzzle=puzzle, moves=[])
+        services.puzzle_judge(puzzle=puzzle, moves=[])
     with pytest.raises(ApplicationError, match="Too many moves"):
-        puzzle_judge(puzzle=puzzle, moves=["g8g9", "d9d8", "g9f9", "d8d7", "f9e9"])
+        services.puzzle_judge(puzzle=puzzle, moves=["g8g9", "d9d8", "g9f9", "d8d7", "f9e9"])
 
 
 # --- Attempts played on the server --------------------------------------------------------
@@ -167,11 +157,11 @@ def test_a_line_that_is_not_legal_is_refused(make_puzzle) -> None:
 
 def test_the_server_holds_the_line_and_opening_again_goes_on_with_it(make_puzzle, visitor) -> None:
     puzzle = make_puzzle()
-    attempt, created = puzzle_attempt_open(puzzle=puzzle, player=visitor)
+    attempt, created = services.puzzle_attempt_open(puzzle=puzzle, player=visitor)
     assert created and attempt.is_open and attempt.first_try and attempt.moves == []
     result = play(attempt, visitor, MATE_IN_2_KEY)
     assert result.verdict == "continue" and result.reply is not None
-    again, created = puzzle_attempt_open(puzzle=puzzle, player=visitor)
+    again, created = services.puzzle_attempt_open(puzzle=puzzle, player=visitor)
     assert not created and again.pk == attempt.pk
     assert again.moves == [MATE_IN_2_KEY, result.reply.iccs]
 
@@ -210,11 +200,13 @@ def test_another_players_attempt_does_not_exist_for_them(make_puzzle, make_user)
     attempt = open_attempt(puzzle, owner)
     for stranger in (Owner(user=make_user()), Owner(visitor_id="someone"), None):
         with pytest.raises(Http404):
-            puzzle_attempt_move(
+            services.puzzle_attempt_move(
                 attempt_id=attempt.pk, puzzle=puzzle, player=stranger, move=MATE_IN_2_KEY
             )
         with pytest.raises(Http404):
-            puzzle_attempt_hint(attempt_id=attempt.pk, puzzle=puzzle, player=stranger, level=2)
+            services.puzzle_attempt_hint(
+                attempt_id=attempt.pk, puzzle=puzzle, player=stranger, level=2
+            )
     attempt.refresh_from_db()
     assert attempt.moves == [] and attempt.hints_used == 0
 
@@ -247,7 +239,7 @@ def test_a_solve_is_rated_as_a_game_between_user_and_puzzle(make_puzzle, make_us
     attempt = solve(puzzle, Owner(user=user))
     assert attempt.state == PuzzleAttempt.State.SUBMITTED
     puzzle_before = Puzzle.objects.get(pk=puzzle.pk).rating
-    scored = puzzle_attempt_score(attempt_id=attempt.pk)
+    scored = services.puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None
     assert scored.result == PuzzleAttempt.Result.SOLVED and scored.rated
     rating = PuzzleRating.objects.get(user=user, variant="xiangqi")
@@ -266,7 +258,7 @@ def test_scoring_reads_the_result_the_server_judged(make_puzzle, make_user) -> N
     user = make_user()
     attempt = fail(puzzle, Owner(user=user))
     PuzzleAttempt.objects.filter(pk=attempt.pk).update(moves=winning_line(puzzle))
-    scored = puzzle_attempt_score(attempt_id=attempt.pk)
+    scored = services.puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED and scored.rated
     assert PuzzleRating.objects.get(user=user).rating < 1500
 
@@ -275,7 +267,7 @@ def test_a_failure_lowers_the_user_and_schedules_a_replay(make_puzzle, make_user
     puzzle = make_puzzle()
     user = make_user()
     attempt = fail(puzzle, Owner(user=user))
-    scored = puzzle_attempt_score(attempt_id=attempt.pk)
+    scored = services.puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED and scored.rated
     assert PuzzleRating.objects.get(user=user).rating < 1500
     replay = PuzzleReplay.objects.get(user=user, puzzle=puzzle)
@@ -287,8 +279,8 @@ def test_scoring_twice_scores_once(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     user = make_user()
     attempt = solve(puzzle, Owner(user=user))
-    first = puzzle_attempt_score(attempt_id=attempt.pk)
-    second = puzzle_attempt_score(attempt_id=attempt.pk)
+    first = services.puzzle_attempt_score(attempt_id=attempt.pk)
+    second = services.puzzle_attempt_score(attempt_id=attempt.pk)
     assert first is not None and second is not None
     assert second.scored_at == first.scored_at
     assert PuzzleRating.objects.get(user=user).games == 1
@@ -299,7 +291,7 @@ def test_an_open_attempt_is_not_scored(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     player = Owner(user=make_user())
     attempt = open_attempt(puzzle, player)
-    scored = puzzle_attempt_score(attempt_id=attempt.pk)
+    scored = services.puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None and scored.is_open and not PuzzleRating.objects.exists()
 
 
@@ -307,15 +299,15 @@ def test_only_the_first_unhelped_try_is_rated(make_puzzle, make_user) -> None:
     puzzle = make_puzzle()
     other = make_puzzle(MATE_IN_1, moves_to_win=1)
     player = Owner(user=make_user())
-    first = puzzle_attempt_score(attempt_id=fail(puzzle, player).pk)
-    retry = puzzle_attempt_score(attempt_id=solve(puzzle, player).pk)
+    first = services.puzzle_attempt_score(attempt_id=fail(puzzle, player).pk)
+    retry = services.puzzle_attempt_score(attempt_id=solve(puzzle, player).pk)
     assert first is not None and first.rated
     assert retry is not None and not retry.rated and retry.result == PuzzleAttempt.Result.SOLVED
     assert not retry.first_try
     helped = open_attempt(other, player)
     hint(helped, player)
     play(helped, player, MATE_IN_1_KEY)
-    helped = puzzle_attempt_score(attempt_id=helped.pk)
+    helped = services.puzzle_attempt_score(attempt_id=helped.pk)
     assert helped is not None and helped.result == PuzzleAttempt.Result.SOLVED and not helped.rated
     assert helped.hints_used == 1 and helped.first_try
     assert PuzzleRating.objects.get(user=player.user).games == 1
@@ -330,7 +322,7 @@ def test_hints_stay_with_the_player_and_puzzle(make_puzzle, make_user) -> None:
     assert hint(helped, player, 2)["move"] == MATE_IN_2_KEY
     clean = open_attempt(puzzle, player)  # "a new attempt" is the same open one
     assert clean.pk == helped.pk and clean.hints_used == 1
-    scored = puzzle_attempt_score(attempt_id=solve(puzzle, player).pk)
+    scored = services.puzzle_attempt_score(attempt_id=solve(puzzle, player).pk)
     assert scored is not None and scored.pk == helped.pk
     assert scored.hints_used == 1 and not scored.rated
     assert not PuzzleRating.objects.filter(games__gt=0).exists()
@@ -338,7 +330,7 @@ def test_hints_stay_with_the_player_and_puzzle(make_puzzle, make_user) -> None:
 
 def test_anonymous_tries_are_never_rated(make_puzzle, visitor) -> None:
     puzzle = make_puzzle()
-    attempt = puzzle_attempt_score(attempt_id=solve(puzzle, visitor).pk)
+    attempt = services.puzzle_attempt_score(attempt_id=solve(puzzle, visitor).pk)
     assert attempt is not None and attempt.result == PuzzleAttempt.Result.SOLVED
     assert not attempt.rated and attempt.user_rating_after is None
     assert PuzzleRating.objects.count() == 0
@@ -348,7 +340,7 @@ def test_showing_the_solution_fails_the_try_unrated(make_puzzle, make_user) -> N
     puzzle = make_puzzle()
     attempt = give_up(puzzle, Owner(user=make_user()))
     assert attempt.gave_up and attempt.state == PuzzleAttempt.State.SUBMITTED
-    scored = puzzle_attempt_score(attempt_id=attempt.pk)
+    scored = services.puzzle_attempt_score(attempt_id=attempt.pk)
     assert scored is not None and scored.result == PuzzleAttempt.Result.FAILED
     assert not scored.rated and not PuzzleRating.objects.filter(games__gt=0).exists()
     assert PuzzleReplay.objects.filter(puzzle=puzzle).exists()
@@ -359,28 +351,28 @@ def test_failed_puzzles_come_back_after_1_3_and_7_days_until_solved(make_puzzle,
     player = Owner(user=make_user())
     due = []
     for _ in range(4):
-        puzzle_attempt_score(attempt_id=fail(puzzle, player).pk)
+        services.puzzle_attempt_score(attempt_id=fail(puzzle, player).pk)
         replay = PuzzleReplay.objects.get(user=player.user, puzzle=puzzle)
         due.append(round((replay.due_at - timezone.now()) / timedelta(days=1)))
     assert due == [1, 3, 7, 7]
     attempt = solve(puzzle, player)
     assert attempt.is_replay
-    puzzle_attempt_score(attempt_id=attempt.pk)
+    services.puzzle_attempt_score(attempt_id=attempt.pk)
     assert PuzzleReplay.objects.get(user=player.user, puzzle=puzzle).solved_at is not None
 
 
 def test_a_visitors_history_moves_to_the_account(make_puzzle, make_user, visitor) -> None:
     puzzle = make_puzzle()
     attempt = fail(puzzle, visitor)
-    puzzle_attempt_score(attempt_id=attempt.pk)
+    services.puzzle_attempt_score(attempt_id=attempt.pk)
     user = make_user()
-    puzzle_progress_merge(visitor.visitor_id, user)
-    puzzle_progress_merge(visitor.visitor_id, user)  # idempotent
+    services.puzzle_progress_merge(visitor.visitor_id, user)
+    services.puzzle_progress_merge(visitor.visitor_id, user)  # idempotent
     attempt.refresh_from_db()
     assert attempt.user == user and attempt.visitor_id is None and not attempt.rated
     assert PuzzleReplay.objects.get(puzzle=puzzle).user == user
     # Having seen the puzzle, the account's next try is not rated.
-    retry = puzzle_attempt_score(attempt_id=solve(puzzle, Owner(user=user)).pk)
+    retry = services.puzzle_attempt_score(attempt_id=solve(puzzle, Owner(user=user)).pk)
     assert retry is not None and not retry.rated
 
 
@@ -390,7 +382,7 @@ def test_merging_keeps_one_open_attempt_and_one_first_try(make_puzzle, make_user
     mine = open_attempt(puzzle, Owner(user=user))
     theirs = open_attempt(puzzle, visitor)
     hint(theirs, visitor)
-    puzzle_progress_merge(visitor.visitor_id, user)
+    services.puzzle_progress_merge(visitor.visitor_id, user)
     theirs.refresh_from_db()
     assert theirs.user == user and theirs.state == PuzzleAttempt.State.ABANDONED
     assert not theirs.first_try
@@ -419,7 +411,7 @@ def test_two_workers_racing_on_one_attempt_score_it_once(make_puzzle, make_user)
     def score() -> None:
         try:
             barrier.wait()
-            puzzle_attempt_score(attempt_id=attempt.pk)
+            services.puzzle_attempt_score(attempt_id=attempt.pk)
         except BaseException as error:  # noqa: BLE001 - reported by the assertion below
             errors.append(error)
         finally:
@@ -453,7 +445,7 @@ def test_two_opens_racing_make_one_open_attempt_and_one_first_try(make_puzzle, m
     def go() -> None:
         try:
             barrier.wait()
-            attempt, _created = puzzle_attempt_open(puzzle=puzzle, player=player)
+            attempt, _created = services.puzzle_attempt_open(puzzle=puzzle, player=player)
             opened.append(attempt.pk)
         except BaseException as error:  # noqa: BLE001 - reported by the assertion below
             errors.append(error)

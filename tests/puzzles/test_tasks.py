@@ -19,6 +19,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from puzzles.mining import Chunk
 from puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating
 from puzzles.tasks import daily_puzzles_choose_task, mine_chunk_task, puzzle_attempt_score_task
 from tests.puzzles.positions import COOKED_IN_1, MATE_IN_2, MATE_IN_2_KEY
@@ -138,7 +139,8 @@ def test_the_daily_task_chooses_one_per_variant(celery_worker: Any, make_puzzle)
 
 
 def test_a_mining_chunk_runs_on_a_worker(celery_worker: Any) -> None:
-    entries = mine_chunk_task.delay("xiangqi", "sparse", 7, 1, 1, 60.0).get(timeout=120)
+    chunk = Chunk(variant="xiangqi", strategy="sparse", seed=7, count=1, max_moves=1, seconds=60.0)
+    entries = mine_chunk_task.delay(chunk.as_json()).get(timeout=120)
     assert len(entries) == 1
     entry = entries[0]
     assert entry["proof"]["status"] == "sound_unique" and entry["moves_to_win"] == 1

@@ -2,6 +2,7 @@
 // The page holds no rule: every move and every setup goes to the API, which asks the engine;
 // a refused move comes back explained. While the computer thinks the page polls the game.
 import { api as call, format } from "../core/api.js";
+import { placementFen } from "../core/notation.js";
 
 const page = JSON.parse(document.getElementById("game-page").textContent);
 const L = page.labels;
@@ -58,24 +59,7 @@ function fenPieces(fen) {
 }
 
 function piecesFen(pieces, side = "w") {
-  const rows = [];
-  for (let rank = 9; rank >= 0; rank--) {
-    let row = "";
-    let empty = 0;
-    for (let file = 0; file < width(); file++) {
-      const letter = pieces[`${FILES[file]}${rank}`];
-      if (!letter) {
-        empty += 1;
-        continue;
-      }
-      if (empty) row += String(empty);
-      empty = 0;
-      row += letter;
-    }
-    if (empty) row += String(empty);
-    rows.push(row);
-  }
-  return `${rows.join("/")} ${side} - - 0 1`;
+  return placementFen((point) => pieces[point], width(), side);
 }
 
 // -- the board ----------------------------------------------------------------------------

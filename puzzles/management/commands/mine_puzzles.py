@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from engine.variants import VARIANTS
 from puzzles.bankfile import BANK_PATH, merge, read_bank, write_bank
-from puzzles.mining import DEFAULT_STRATEGIES, STRATEGIES, mine
+from puzzles.mining import DEFAULT_STRATEGIES, STRATEGIES, Chunk, mine
 
 
 class Command(BaseCommand):
@@ -50,26 +50,26 @@ class Command(BaseCommand):
         variant = options["variant"]
         strategies = options["strategy"] or list(DEFAULT_STRATEGIES[variant])
         chunks = max(1, options["chunks"])
-        jobs = [(strategies[i % len(strategies)], options["seed"] + i) for i in range(chunks)]
         per_chunk = max(1, -(-options["count"] * 3 // (2 * chunks)))  # some are dropped below
+        jobs = [
+            Chunk(
+                variant=variant,
+                strategy=strategies[i % len(strategies)],
+                seed=options["seed"] + i,
+                count=per_chunk,
+                max_moves=options["max_moves"],
+                seconds=options["seconds"],
+                want_theme=options["want_theme"],
+            )
+            for i in range(chunks)
+        ]
         started = time.monotonic()
         if options["celery"]:
-            entries = self._run_celery(variant, jobs, per_chunk, options)
+            entries = self._run_celery(jobs, options["seconds"])
         else:
             entries = []
-            for strategy, seed in jobs:
-                found = mine(
-                    variant=variant,
-                    strategy=strategy,
-                    seed=seed,
-                    count=per_chunk,
-                    max_moves=options["max_moves"],
-                    seconds=options["seconds"],
-                    wanted=(lambda p: options["want_theme"] in p.themes)
-                    if options["want_theme"]
-                    else None,
-                    progress=lambda text: self.stdout.write(f"  {text}"),
-                )
+            for chunk in jobs:
+                found = mine(chunk, progress=lambda text: self.stdout.write(f"  {text}"))
                 entries.extend(p.as_entry() for p in found)
         existing = read_bank(options["output"])
         known = {e["key"] for e in existing}
@@ -98,30 +98,15 @@ class Command(BaseCommand):
         total = write_bank(merge(existing, kept), options["output"])
         self.stdout.write(f"Wrote {options['output']}: {total} puzzles ({len(kept)} new).")
 
-    def _run_celery(
-        self, variant: str, jobs: list[tuple[str, int]], per_chunk: int, options: dict[str, Any]
-    ) -> list[dict[str, Any]]:
+    def _run_celery(self, jobs: list[Chunk], seconds: float) -> list[dict[str, Any]]:
         from celery import group
 
         from puzzles.tasks import mine_chunk_task
 
-        signatures = [
-            mine_chunk_task.s(
-                variant,
-                strategy,
-                seed,
-                per_chunk,
-                options["max_moves"],
-                options["seconds"],
-                options["want_theme"],
-            )  # fmt: skip
-            for strategy, seed in jobs
-        ]
+        signatures = [mine_chunk_task.s(chunk.as_json()) for chunk in jobs]
         self.stdout.write(f"Sent {len(signatures)} mining chunks to the workers; waiting…")
         try:
-            results = (
-                group(signatures).apply_async().get(timeout=options["seconds"] * len(jobs) + 600)
-            )
+            results = group(signatures).apply_async().get(timeout=seconds * len(jobs) + 600)
         except Exception as error:  # noqa: BLE001 - a broker or worker failure is reported as such
             raise CommandError(f"mining through Celery failed: {error}") from error
         return [entry for chunk in results for entry in chunk]

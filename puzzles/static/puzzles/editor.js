@@ -1,6 +1,7 @@
 // The puzzle editor: place pieces, pick the variant, side to move, goal and length; the server
 // checks the position as it is composed (the board tells its own faults at once, the server the
 // rest), and a submitted puzzle is proved in the background.
+import { placementFen } from "../core/notation.js";
 import { api, format, sleep } from "./common.js";
 
 const page = JSON.parse(document.getElementById("editor-page").textContent);
@@ -85,25 +86,7 @@ function parseFen(fen) {
 }
 
 function fen() {
-  const w = width();
-  const rows = [];
-  for (let rank = 9; rank >= 0; rank--) {
-    let row = "";
-    let empty = 0;
-    for (let file = 0; file < w; file++) {
-      const piece = state.pieces.get(`${"abcdefghijk"[file]}${rank}`);
-      if (!piece) {
-        empty += 1;
-        continue;
-      }
-      if (empty) row += String(empty);
-      empty = 0;
-      row += piece;
-    }
-    if (empty) row += String(empty);
-    rows.push(row);
-  }
-  return `${rows.join("/")} ${state.turn} - - 0 1`;
+  return placementFen((point) => state.pieces.get(point), width(), state.turn);
 }
 
 function renderPalette() {

@@ -1,6 +1,7 @@
 // The puzzle player: the site plays the defender, every move is judged on the server.
 // The server opens the attempt, holds its line and ends it at the first wrong move; the page
 // never holds the solution: it arrives only once the try is over.
+import { moveText } from "../core/notation.js";
 import { api, format, sleep } from "./common.js";
 
 const page = JSON.parse(document.getElementById("puzzle-page").textContent);
@@ -45,17 +46,6 @@ function say(text, kind = "") {
   statusEl.textContent = text;
   statusEl.className = `status ${kind ? `status-${kind}` : ""}`;
   statusEl.dataset.kind = kind;
-}
-
-// A move in Chinese notation with its ICCS beside it, as on the lesson and analysis pages.
-function moveText(target, move) {
-  const chinese = document.createElement("span");
-  chinese.className = "chinese";
-  chinese.textContent = move.chinese;
-  const iccs = document.createElement("span");
-  iccs.className = "iccs";
-  iccs.textContent = move.iccs;
-  target.append(chinese, " ", iccs);
 }
 
 function addMove(move, who) {

@@ -3,6 +3,7 @@
 // Nothing is decided here: the page only shows the server's answer.
 
 import { ApiError, api } from "../core/api.js";
+import { placementFen } from "../core/notation.js";
 
 const page = JSON.parse(document.getElementById("lesson-page").textContent);
 const { mountBoard, iccsToKey, attachMoveInput } = await import(page.board_module);
@@ -136,26 +137,21 @@ function setCurrentDot() {
   }
 }
 
-function placementFen(half, blackHalf) {
-  const width = 11;
+// The Missile Xiangqi board of a setup step: my half over the revealed black half, if any.
+function setupFen(half, blackHalf) {
   const all = { ...(blackHalf || {}), ...half };
-  const rows = [];
-  for (let rank = 9; rank >= 0; rank--) {
-    let row = "";
-    let empty = 0;
-    for (let file = 0; file < width; file++) {
-      const letter = all["abcdefghijk"[file] + rank];
-      if (!letter) {
-        empty++;
-        continue;
-      }
-      if (empty) row += empty;
-      empty = 0;
-      row += letter;
-    }
-    rows.push(row + (empty ? empty : ""));
-  }
-  return rows.join("/") + " w - - 0 1";
+  return placementFen((point) => all[point], 11, "w");
+}
+
+// The step is done: its stars shown, its dot marked, the success said.
+function stepCompleted(data) {
+  over = true;
+  step.completedNow = true;
+  step.completed = true;
+  showStars(data.progress.stars);
+  markDot(step.key, true);
+  setStatus(data.message.text, "success");
+  document.body.dataset.result = "complete";
 }
 
 function showButtons() {
@@ -208,7 +204,7 @@ function showStep(next) {
     placement = { ...step.placement };
     board.ground.set({ movable: { free: true, showDests: false } });
     board.set({
-      fen: placementFen(placement, step.black_half),
+      fen: setupFen(placement, step.black_half),
       orientation: "red",
       movable: "red",
       dests: [],
@@ -283,14 +279,8 @@ async function onBoardMove(iccs) {
   boardAfter(data);
   showCounter();
   if (data.status === "complete") {
-    over = true;
-    step.completedNow = true;
-    step.completed = true;
     step.stars = data.progress.best_stars;
-    showStars(data.progress.stars);
-    markDot(step.key, true);
-    setStatus(data.message.text, "success");
-    document.body.dataset.result = "complete";
+    stepCompleted(data);
   } else if (data.status === "failed") {
     over = true;
     setStatus(data.message.text, "failed");
@@ -345,14 +335,8 @@ async function answer(point) {
     return;
   }
   if (data.correct) {
-    over = true;
-    step.completedNow = true;
-    step.completed = true;
-    showStars(data.progress.stars);
-    markDot(step.key, true);
     board.set({ shapes: data.answers.map((at) => ({ at, brush: "green" })) });
-    setStatus(data.message.text, "success");
-    document.body.dataset.result = "complete";
+    stepCompleted(data);
   } else {
     board.set({ shapes: [{ at: point, brush: "red" }] });
     setStatus(data.message.text, "failed");
@@ -368,14 +352,14 @@ function onSetupMove(iccs) {
   const to = iccs.slice(2, 4);
   const moving = placement[from];
   if (!moving || (step.black_half && step.black_half[to])) {
-    board.set({ fen: placementFen(placement, step.black_half) });
+    board.set({ fen: setupFen(placement, step.black_half) });
     return;
   }
   const there = placement[to];
   delete placement[from];
   if (there) placement[from] = there; // dropping on your own piece swaps the two
   placement[to] = moving;
-  board.set({ fen: placementFen(placement, step.black_half), lastMove: null, shapes: [] });
+  board.set({ fen: setupFen(placement, step.black_half), lastMove: null, shapes: [] });
   $("retry").hidden = false;
 }
 
@@ -404,13 +388,7 @@ async function submitSetup() {
   list.hidden = data.violations.length === 0;
   board.set({ shapes: data.violations.filter((v) => v.point).map((v) => ({ at: v.point, brush: "red" })) });
   if (data.valid) {
-    over = true;
-    step.completedNow = true;
-    step.completed = true;
-    showStars(data.progress.stars);
-    markDot(step.key, true);
-    setStatus(data.message.text, "success");
-    document.body.dataset.result = "complete";
+    stepCompleted(data);
   } else {
     setStatus(data.message.text, "failed");
     document.body.dataset.result = "wrong";
