@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from engine.errors import EngineError, IllegalMoveError, InvalidMoveError
 from engine.fen import LETTERS, parse_fen, write_fen
@@ -109,14 +109,8 @@ def _side_bit(side: object) -> int:
 # what a FEN writes for one piece: a letter, a turncoat's with its '+' before it
 _PIECE_TEXT: Final = re.compile(r"\+?[A-Za-z]")
 
-# What a move does, as ``_effect`` codes it (bits 12-14 of its answer) and as
-# ``effects`` and ``MoveEffect.kind`` name it.
-_MOVE: Final = 0
-_CAPTURE: Final = 1
-_COLLISION: Final = 2
-_SELF_DESTRUCT: Final = 3
-_CANNON_TAKES_MISSILE: Final = 4
-_DEFECTION: Final = 5
+# What a move does, as ``effects`` and ``MoveEffect.kind`` name it; ``_effect``
+# codes a kind as its index here (bits 12-14 of its answer).
 _KIND_NAME: Final = (
     "move",
     "capture",
@@ -125,16 +119,22 @@ _KIND_NAME: Final = (
     "cannon_takes_missile",
     "defection",
 )
+_CAPTURE: Final = _KIND_NAME.index("capture")
+_COLLISION: Final = _KIND_NAME.index("collision")
+_SELF_DESTRUCT: Final = _KIND_NAME.index("self_destruct")
+_CANNON_TAKES_MISSILE: Final = _KIND_NAME.index("cannon_takes_missile")
+_DEFECTION: Final = _KIND_NAME.index("defection")
 
-# A position's undo record of one ply is one int: the move code (0 for a pass),
-# the values of its two points before it, its kind, both generals' points + 1
-# and the halfmove clock before it.
+# A position's undo record of one ply is one int: the move code (0 for a pass,
+# bits 0-15), the values of its two points before it (6 bits each), its kind
+# (3 bits), both generals' points + 1 (8 bits each) and the halfmove clock
+# before it (the rest). These are where each field starts.
 _REC_BEFORE_FR: Final = 16
-_REC_BEFORE_TO: Final = 22
-_REC_KIND: Final = 28
-_REC_KING0: Final = 31
-_REC_KING1: Final = 39
-_REC_HALFMOVE: Final = 47
+_REC_BEFORE_TO: Final = _REC_BEFORE_FR + 6
+_REC_KIND: Final = _REC_BEFORE_TO + 6
+_REC_KING0: Final = _REC_KIND + 3
+_REC_KING1: Final = _REC_KING0 + 8
+_REC_HALFMOVE: Final = _REC_KING1 + 8
 
 
 def _leaps_of(g: Geometry) -> tuple[int, ...]:
@@ -166,6 +166,26 @@ def _leaps_of(g: Geometry) -> tuple[int, ...]:
     starts.append(first + len(body))
     return (*starts, *body)
 
+
+# ``ZOBRIST`` split in halves that the compiled code keeps as native ints:
+# ``_ZOBRIST_LOW[value << 7 | point]`` is the low 32 bits of ``ZOBRIST[value][point]``,
+# 0 for an empty point (value 0), which changes no hash
+_ZOBRIST_LOW: Final = [
+    key & 0xFFFFFFFF if value else 0 for value, row in enumerate(ZOBRIST) for key in row
+]
+_ZOBRIST_HIGH: Final = [
+    key >> 32 if value else 0 for value, row in enumerate(ZOBRIST) for key in row
+]
+
+# every move code ``from << 8 | to`` of the largest board (11 x 10), one row per from-point:
+# the generator appends these int objects to its list instead of making a new int
+# for each move (the compiled code would box every move code afresh)
+_CODE_ROWS: Final[tuple[tuple[object, ...], ...]] = tuple(
+    tuple(fr << 8 | to for to in range(110)) for fr in range(110)
+)
+
+# ``Position.line_movers`` when no piece moves along the ray
+_NO_MOVERS: Final = 255 | 255 << 8
 
 # board width -> its ``_leaps_of`` table
 _LEAPS: Final[dict[int, tuple[int, ...]]] = {}
@@ -252,7 +272,7 @@ class Position:
         red: set[int] = set()
         black: set[int] = set()
         self.occupied: tuple[set[int], set[int]] = (red, black)
-        h = 0 if red_to_move else ZOBRIST_BLACK
+        low = high = 0
         if placed is None:
             placed = [(sq, v) for sq, v in enumerate(board) if v]
         for sq, v in placed:
@@ -260,10 +280,12 @@ class Position:
                 black.add(sq)
             else:
                 red.add(sq)
-            h ^= ZOBRIST[v][sq]
+            low ^= _ZOBRIST_LOW[v << 7 | sq]
+            high ^= _ZOBRIST_HIGH[v << 7 | sq]
             if v & 15 == KING:
                 self.kings[v >> 5 & 1] = sq
-        self.hash = h
+        h = high << 32 | low
+        self.hash = h if red_to_move else h ^ ZOBRIST_BLACK
         # per ply: the undo record (see ``_REC_BEFORE_FR``) and the hash before it
         self._stack: list[int] = []
         self._hashes: list[int] = []
@@ -434,9 +456,9 @@ class Position:
         by its movement rules (the general along the file counts)?"""
         b = self.board
         g = self.g
+        # the scan of ``line_movers``, written out: the hottest loop of the engine
         rook = CHARIOT | enemy
         missile = MISSILE | enemy
-        cannon = CANNON | enemy
         king = KING | enemy
         for d, ray in enumerate(g.rays[sq]):
             screen = False
@@ -445,7 +467,7 @@ class Position:
                 if q:
                     q &= _MASK
                     if screen:
-                        if q == cannon:
+                        if q == CANNON | enemy:
                             return True
                         break
                     if q in (rook, missile) or q == king and d < 2:
@@ -466,6 +488,36 @@ class Position:
                     return True
         return False
 
+    def line_movers(
+        self, ray: tuple[int, ...], by: int, general: bool = False, quiet: bool = False
+    ) -> int:
+        """The pieces of colour ``by`` that could move along ``ray`` (one of
+        ``Geometry.rays``) onto the point it starts from: the first piece on
+        it if it is a chariot or a missile (also a general, with ``general``;
+        also a cannon, with ``quiet``: a move onto an empty point), and the
+        second if it is a cannon and not ``quiet`` (a cannon takes over a
+        screen). As ``first | second << 8``, each 255 when there is none."""
+        b = self.board
+        first = 255
+        screen = False
+        for s in ray:
+            q = b[s]
+            if q:
+                q &= _MASK
+                if screen:
+                    return first | (s if q == CANNON | by else 255) << 8
+                if (
+                    q == CHARIOT | by
+                    or q == MISSILE | by
+                    or (general and q == KING | by)
+                    or (quiet and q == CANNON | by)
+                ):
+                    first = s
+                if quiet:
+                    break
+                screen = True
+        return first | 255 << 8
+
     def _attacked_through(self, sq: int, enemy: int, fr: int, to: int) -> bool:
         """Like ``attacked``, but only for attacks that pass through or
         start from ``fr`` or ``to`` (enough after a move that changed just
@@ -481,22 +533,8 @@ class Position:
             if d < 0 or d == seen:
                 continue
             seen = d
-            screen = False
-            for s in rays[d]:
-                q = b[s]
-                if q:
-                    q &= _MASK
-                    if screen:
-                        if q == CANNON | enemy:
-                            return True
-                        break
-                    if (
-                        q == CHARIOT | enemy
-                        or q == MISSILE | enemy
-                        or (q == KING | enemy and d < 2)
-                    ):
-                        return True
-                    screen = True
+            if self.line_movers(rays[d], enemy, d < 2) != _NO_MOVERS:
+                return True
         horse = HORSE | enemy
         for h, leg in g.horse_attackers[sq]:
             if leg in (fr, to) and b[h] & _MASK == horse and not b[leg]:
@@ -518,18 +556,11 @@ class Position:
         g = self.g
         found = []
         for d, ray in enumerate(g.rays[sq]):
-            screen = False
-            for s in ray:
-                q = b[s]
-                if q:
-                    q &= _MASK
-                    if screen:
-                        if q == CANNON | enemy:
-                            found.append(s)
-                        break
-                    if q in (CHARIOT | enemy, MISSILE | enemy) or (q == KING | enemy and d < 2):
-                        found.append(s)
-                    screen = True
+            movers = self.line_movers(ray, enemy, d < 2)
+            if movers & 255 != 255:
+                found.append(movers & 255)
+            if movers >> 8 != 255:
+                found.append(movers >> 8)
         for h, leg in g.horse_attackers[sq]:
             if b[h] & _MASK == HORSE | enemy and not b[leg]:
                 found.append(h)
@@ -569,24 +600,24 @@ class Position:
         b = self.board
         own = self.side
         ci = own >> 5
-        moves: list[int] = []
+        moves: list[object] = []  # ints from ``_CODE_ROWS``
         rays = self.g.rays
         leaps = self._leaps
         at = ci * self.g.size
         rows = 2 * self.g.size
-        for fr in self.occupied[ci]:
+        for fr in self._pieces_of(own):
             t = b[fr] & 15
-            base = fr << 8
+            codes = _CODE_ROWS[fr]
             if t in (CHARIOT, MISSILE):
                 for ray in rays[fr]:
                     for s in ray:
                         q = b[s]
                         if not q:
                             if not captures:
-                                moves.append(base | s)
+                                moves.append(codes[s])
                         else:
                             if q & BLACK != own:
-                                moves.append(base | s)
+                                moves.append(codes[s])
                             break
             elif t == CANNON:
                 for ray in rays[fr]:
@@ -596,12 +627,12 @@ class Position:
                         if screen:
                             if q:
                                 if q & BLACK != own:
-                                    moves.append(base | s)
+                                    moves.append(codes[s])
                                 break
                         elif q:
                             screen = True
                         elif not captures:
-                            moves.append(base | s)
+                            moves.append(codes[s])
             else:
                 # a step move: the flat table of ``_leaps_of``
                 row = t * rows + at + fr
@@ -616,10 +647,10 @@ class Position:
                     q = b[to]
                     if not q:
                         if not captures:
-                            moves.append(base | to)
+                            moves.append(codes[to])
                     elif q & BLACK != own and (t != KING or q & 15 not in self.untouchable):
-                        moves.append(base | to)
-        return moves
+                        moves.append(codes[to])
+        return cast("list[int]", moves)
 
     def effects(self, m: int) -> tuple[list[Change], str]:
         """The point changes (point, value before, value after) a pseudo-legal
@@ -636,7 +667,7 @@ class Position:
     def _effect(self, m: int) -> int:
         """What the pseudo-legal move code ``m`` does, as one int: the value
         its from-point holds after it (bits 0-5), its to-point's (6-11) and
-        its kind (``_MOVE``…, from bit 12). A move changes no other point; a
+        its kind (its index in ``_KIND_NAME``, from bit 12). A move changes no other point; a
         self-destruct leaves the to-point as it is."""
         b = self.board
         fr, to = m >> 8, m & 255
@@ -879,14 +910,20 @@ class Position:
         self._push_record(
             m | before_fr << _REC_BEFORE_FR | before_to << _REC_BEFORE_TO | kind << _REC_KIND
         )
-        h = self._place(fr, before_fr, e & 63, self.hash)
+        after = e & 63
+        self._place(fr, before_fr, after)
+        low = _ZOBRIST_LOW[before_fr << 7 | fr] ^ _ZOBRIST_LOW[after << 7 | fr]
+        high = _ZOBRIST_HIGH[before_fr << 7 | fr] ^ _ZOBRIST_HIGH[after << 7 | fr]
         if kind != _SELF_DESTRUCT:
-            h = self._place(to, before_to, e >> 6 & 63, h)
+            after = e >> 6 & 63
+            self._place(to, before_to, after)
+            low ^= _ZOBRIST_LOW[before_to << 7 | to] ^ _ZOBRIST_LOW[after << 7 | to]
+            high ^= _ZOBRIST_HIGH[before_to << 7 | to] ^ _ZOBRIST_HIGH[after << 7 | to]
         self.halfmove = 0 if before_to else self.halfmove + 1
         if self.side:
             self.fullmove += 1
         self.side ^= BLACK
-        self.hash = h ^ ZOBRIST_BLACK
+        self.hash ^= (high << 32 | low) ^ ZOBRIST_BLACK
         self._legal = None
 
     def _push_record(self, move: int) -> None:
@@ -901,29 +938,28 @@ class Position:
         )
         self._hashes.append(self.hash)
 
-    def _place(self, sq: int, before: int, after: int, h: int) -> int:
-        """Put ``after`` on ``sq`` (which holds ``before``) and return the hash
-        ``h`` with the change in it."""
+    def _pieces_of(self, value: int) -> set[int]:
+        """The points of the side of the piece (or colour bit) ``value``."""
         occ = self.occupied
+        return occ[1] if value & BLACK else occ[0]
+
+    def _place(self, sq: int, before: int, after: int) -> None:
+        """Put ``after`` on ``sq``, which holds ``before``."""
         if before:
-            occ[before >> 5 & 1].discard(sq)
-            h ^= ZOBRIST[before][sq]
+            self._pieces_of(before).discard(sq)
         if after:
-            occ[after >> 5 & 1].add(sq)
-            h ^= ZOBRIST[after][sq]
+            self._pieces_of(after).add(sq)
             if after & 15 == KING:
                 self.kings[after >> 5 & 1] = sq
         self.board[sq] = after
-        return h
 
     def _unplace(self, sq: int, before: int) -> None:
         """Put back ``before`` on ``sq``."""
-        occ = self.occupied
         after = self.board[sq]
         if after:
-            occ[after >> 5 & 1].discard(sq)
+            self._pieces_of(after).discard(sq)
         if before:
-            occ[before >> 5 & 1].add(sq)
+            self._pieces_of(before).add(sq)
         self.board[sq] = before
 
     def pop_code(self) -> int:

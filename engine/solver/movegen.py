@@ -111,22 +111,12 @@ def _movers_to(pos: Position, t: int, own: int, out: list[int]) -> None:
     target = b[t]
     if target and target & BLACK == own:
         return
-    rook = CHARIOT | own
-    missile = MISSILE | own
-    cannon = CANNON | own
     for ray in g.rays[t]:
-        screen = False
-        for s in ray:
-            q = b[s]
-            if q:
-                q &= _MASK
-                if screen:
-                    if q == cannon and target:
-                        out.append(s << 8 | t)
-                    break
-                if q in (rook, missile) or q == cannon and not target:
-                    out.append(s << 8 | t)
-                screen = True
+        movers = pos.line_movers(ray, own, False, not target)
+        if movers & 255 != 255:
+            out.append((movers & 255) << 8 | t)
+        if movers >> 8 != 255:
+            out.append((movers >> 8) << 8 | t)
     horse = HORSE | own
     for h, leg in g.horse_attackers[t]:
         if b[h] & _MASK == horse and not b[leg]:
