@@ -800,6 +800,21 @@ class Position:
                     legs.append(l2)
         return line, cannons, legs
 
+    def attacked_after(self, m: int, sq: int, by: int) -> bool:
+        """Would ``sq`` be attacked by colour ``by`` (as ``attacked``) once
+        the pseudo-legal move code ``m`` is made? The board is left as it was."""
+        e = self._effect(m)
+        b = self.board
+        fr, to = m >> 8, m & 255
+        before_fr = b[fr]
+        before_to = b[to]
+        b[fr] = e & 63
+        b[to] = e >> 6 & 63
+        hit = self.attacked(sq, by)
+        b[fr] = before_fr
+        b[to] = before_to
+        return hit
+
     def is_legal_code(self, m: int) -> bool:
         """Is the pseudo-legal move code ``m`` legal (the mover's general
         safe after it)? ``legal_codes`` answers for any code."""

@@ -62,17 +62,10 @@ def checking_moves(pos: Position, legal: list[int]) -> list[int]:
     own = pos.side
     enemy_king = pos.kings[(own >> 5) ^ 1]
     rel = relevance(pos.width, enemy_king, own >> 5)
-    board = pos.board
     out = []
     for m in legal:
-        if (m >> 8) in rel or (m & 255) in rel:
-            changes, _ = pos.effects(m)
-            for sq, _before, after in changes:
-                board[sq] = after
-            if pos.attacked(enemy_king, own):
-                out.append(m)
-            for sq, before, _after in changes:
-                board[sq] = before
+        if ((m >> 8) in rel or (m & 255) in rel) and pos.attacked_after(m, enemy_king, own):
+            out.append(m)
     return out
 
 
@@ -84,14 +77,7 @@ def gives_check(pos: Position, m: int) -> bool:
         pos.width, enemy_king, own >> 5
     ):
         return False
-    changes, _ = pos.effects(m)
-    board = pos.board
-    for sq, _before, after in changes:
-        board[sq] = after
-    hit = pos.attacked(enemy_king, own)
-    for sq, before, _after in changes:
-        board[sq] = before
-    return hit
+    return pos.attacked_after(m, enemy_king, own)
 
 
 def _between(g: Geometry, ksq: int, sq: int) -> tuple[int, ...] | None:
@@ -300,13 +286,9 @@ def legal_checks(pos: Position) -> list[int]:
                 or (t == FIGHTER and to in fighter_points)
             ):
                 continue
-        changes, _ = pos.effects(m)
-        for sq, _before, after in changes:
-            board[sq] = after
-        if pos.attacked(enemy_king, own) and not pos.attacked(to if fr == ksq else ksq, enemy):
+        # a check, by a move that leaves the mover's own general safe
+        if pos.attacked_after(m, enemy_king, own) and pos.is_legal_code(m):
             out.append(m)
-        for sq, before, _after in changes:
-            board[sq] = before
     return out
 
 

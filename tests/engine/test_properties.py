@@ -124,6 +124,20 @@ def test_last_changes_are_the_effects_of_the_move_played(game: tuple[str, list[i
         assert pos.hash_history() == history
 
 
+@FEW
+@given(games())
+def test_attacked_after_a_move_is_check_once_it_is_played(game: tuple[str, list[int]]) -> None:
+    pos = play(*game)
+    board = list(pos.board)
+    enemy_king = pos.kings[(pos.side >> 5) ^ 1]
+    for m in list(pos.legal_codes()):
+        gives = pos.attacked_after(m, enemy_king, pos.side)
+        assert pos.board == board
+        pos.push_code(m)
+        assert gives == pos.is_check()
+        pos.pop_code()
+
+
 @st.composite
 def mutated_fens(draw: st.DrawFn) -> tuple[str, str]:
     variant, fen = draw(st.sampled_from(REAL_FENS))
