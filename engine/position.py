@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from engine.errors import EngineError, IllegalMoveError, InvalidMoveError
 from engine.fen import LETTERS, parse_fen, write_fen
@@ -109,6 +109,87 @@ def _side_bit(side: object) -> int:
 # what a FEN writes for one piece: a letter, a turncoat's with its '+' before it
 _PIECE_TEXT: Final = re.compile(r"\+?[A-Za-z]")
 
+# What a move does, as ``effects`` and ``MoveEffect.kind`` name it; ``_effect``
+# codes a kind as its index here (bits 12-14 of its answer).
+_KIND_NAME: Final = (
+    "move",
+    "capture",
+    "collision",
+    "self_destruct",
+    "cannon_takes_missile",
+    "defection",
+)
+_CAPTURE: Final = _KIND_NAME.index("capture")
+_COLLISION: Final = _KIND_NAME.index("collision")
+_SELF_DESTRUCT: Final = _KIND_NAME.index("self_destruct")
+_CANNON_TAKES_MISSILE: Final = _KIND_NAME.index("cannon_takes_missile")
+_DEFECTION: Final = _KIND_NAME.index("defection")
+
+# A position's undo record of one ply is one int: the move code (0 for a pass,
+# bits 0-15), the values of its two points before it (6 bits each), its kind
+# (3 bits), both generals' points + 1 (8 bits each) and the halfmove clock
+# before it (the rest). These are where each field starts.
+_REC_BEFORE_FR: Final = 16
+_REC_BEFORE_TO: Final = _REC_BEFORE_FR + 6
+_REC_KIND: Final = _REC_BEFORE_TO + 6
+_REC_KING0: Final = _REC_KIND + 3
+_REC_KING1: Final = _REC_KING0 + 8
+_REC_HALFMOVE: Final = _REC_KING1 + 8
+
+
+def _leaps_of(g: Geometry) -> tuple[int, ...]:
+    """Every step move of the pieces that do not slide, as one flat tuple of
+    ints for the move generator: for piece type ``t`` of colour index ``c`` on
+    point ``p``, the moves start at ``starts[(t * 2 + c) * size + p]`` and run
+    to the next start, three ints each: the point moved to and the two points
+    that block it when both are occupied (-1, -1 for a move nothing blocks; a
+    horse's leg or an elephant's eye is given twice). The ``starts`` come
+    first in the tuple, ``16 * 2 * size + 1`` of them."""
+    size = g.size
+    per: list[list[tuple[int, int, int]]] = [[] for _ in range(16 * 2 * size)]
+    for c in range(2):
+        for p in range(size):
+            at = c * size + p  # + t * 2 * size for piece type t
+            per[KING * 2 * size + at] = [(to, -1, -1) for to in g.king_moves[c][p]]
+            per[ADVISOR * 2 * size + at] = [(to, -1, -1) for to in g.advisor_moves[c][p]]
+            per[ELEPHANT * 2 * size + at] = [(to, eye, eye) for to, eye in g.elephant_moves[c][p]]
+            per[HORSE * 2 * size + at] = [(to, leg, leg) for to, leg in g.horse_moves[p]]
+            per[SOLDIER * 2 * size + at] = [(to, -1, -1) for to in g.soldier_moves[c][p]]
+            per[FIGHTER * 2 * size + at] = list(g.fighter_moves[p])
+    starts: list[int] = []
+    body: list[int] = []
+    first = len(per) + 1
+    for moves in per:
+        starts.append(first + len(body))
+        for to, l1, l2 in moves:
+            body.extend((to, l1, l2))
+    starts.append(first + len(body))
+    return (*starts, *body)
+
+
+# ``ZOBRIST`` split in halves that the compiled code keeps as native ints:
+# ``_ZOBRIST_LOW[value << 7 | point]`` is the low 32 bits of ``ZOBRIST[value][point]``,
+# 0 for an empty point (value 0), which changes no hash
+_ZOBRIST_LOW: Final = [
+    key & 0xFFFFFFFF if value else 0 for value, row in enumerate(ZOBRIST) for key in row
+]
+_ZOBRIST_HIGH: Final = [
+    key >> 32 if value else 0 for value, row in enumerate(ZOBRIST) for key in row
+]
+
+# every move code ``from << 8 | to`` of the largest board (11 x 10), one row per from-point:
+# the generator appends these int objects to its list instead of making a new int
+# for each move (the compiled code would box every move code afresh)
+_CODE_ROWS: Final[tuple[tuple[object, ...], ...]] = tuple(
+    tuple(fr << 8 | to for to in range(110)) for fr in range(110)
+)
+
+# ``Position.line_movers`` when no piece moves along the ray
+_NO_MOVERS: Final = 255 | 255 << 8
+
+# board width -> its ``_leaps_of`` table
+_LEAPS: Final[dict[int, tuple[int, ...]]] = {}
+
 
 class LegalMoves:
     """The legal moves of a position: iterable, supports ``in`` and ``len()``."""
@@ -177,6 +258,10 @@ class Position:
     ) -> None:
         self.variant = variant
         self.g: Geometry = geometry(variant.width)
+        leaps = _LEAPS.get(variant.width)
+        if leaps is None:
+            leaps = _LEAPS[variant.width] = _leaps_of(self.g)
+        self._leaps = leaps
         self.width = variant.width
         self.height = variant.height
         self.board = board
@@ -187,7 +272,7 @@ class Position:
         red: set[int] = set()
         black: set[int] = set()
         self.occupied: tuple[set[int], set[int]] = (red, black)
-        h = 0 if red_to_move else ZOBRIST_BLACK
+        low = high = 0
         if placed is None:
             placed = [(sq, v) for sq, v in enumerate(board) if v]
         for sq, v in placed:
@@ -195,12 +280,15 @@ class Position:
                 black.add(sq)
             else:
                 red.add(sq)
-            h ^= ZOBRIST[v][sq]
+            low ^= _ZOBRIST_LOW[v << 7 | sq]
+            high ^= _ZOBRIST_HIGH[v << 7 | sq]
             if v & 15 == KING:
                 self.kings[v >> 5 & 1] = sq
-        self.hash = h
-        # per-ply undo records: (move, changes, halfmove, hash, kings)
-        self._stack: list[tuple[int, list[Change], int, int, tuple[int, int]]] = []
+        h = high << 32 | low
+        self.hash = h if red_to_move else h ^ ZOBRIST_BLACK
+        # per ply: the undo record (see ``_REC_BEFORE_FR``) and the hash before it
+        self._stack: list[int] = []
+        self._hashes: list[int] = []
         self._legal: list[int] | None = None
         self._dead_general = False
         # the variant table, unpacked once for the move generator
@@ -283,6 +371,7 @@ class Position:
         other.occupied = (set(self.occupied[0]), set(self.occupied[1]))
         other.hash = self.hash
         other._stack = list(self._stack)
+        other._hashes = list(self._hashes)
         other._dead_general = self._dead_general
         return other
 
@@ -367,9 +456,9 @@ class Position:
         by its movement rules (the general along the file counts)?"""
         b = self.board
         g = self.g
+        # the scan of ``line_movers``, written out: the hottest loop of the engine
         rook = CHARIOT | enemy
         missile = MISSILE | enemy
-        cannon = CANNON | enemy
         king = KING | enemy
         for d, ray in enumerate(g.rays[sq]):
             screen = False
@@ -378,7 +467,7 @@ class Position:
                 if q:
                     q &= _MASK
                     if screen:
-                        if q == cannon:
+                        if q == CANNON | enemy:
                             return True
                         break
                     if q in (rook, missile) or q == king and d < 2:
@@ -399,42 +488,62 @@ class Position:
                     return True
         return False
 
-    def _attacked_through(self, sq: int, enemy: int, points: tuple[int, ...]) -> bool:
+    def line_movers(
+        self, ray: tuple[int, ...], by: int, general: bool = False, quiet: bool = False
+    ) -> int:
+        """The pieces of colour ``by`` that could move along ``ray`` (one of
+        ``Geometry.rays``) onto the point it starts from: the first piece on
+        it if it is a chariot or a missile (also a general, with ``general``;
+        also a cannon, with ``quiet``: a move onto an empty point), and the
+        second if it is a cannon and not ``quiet`` (a cannon takes over a
+        screen). As ``first | second << 8``, each 255 when there is none."""
+        b = self.board
+        first = 255
+        screen = False
+        for s in ray:
+            q = b[s]
+            if q:
+                q &= _MASK
+                if screen:
+                    return first | (s if q == CANNON | by else 255) << 8
+                if (
+                    q == CHARIOT | by
+                    or q == MISSILE | by
+                    or (general and q == KING | by)
+                    or (quiet and q == CANNON | by)
+                ):
+                    first = s
+                if quiet:
+                    break
+                screen = True
+        return first | 255 << 8
+
+    def _attacked_through(self, sq: int, enemy: int, fr: int, to: int) -> bool:
         """Like ``attacked``, but only for attacks that pass through or
-        start from ``points`` (enough after a move that changed just those
-        points and left the general where it was)."""
+        start from ``fr`` or ``to`` (enough after a move that changed just
+        those points and left the general where it was)."""
         b = self.board
         g = self.g
         ray_index = g.ray_index
         at = sq * g.size
         rays = g.rays[sq]
         seen = -1
-        for p in points:
-            d = ray_index[at + p]
+        for k in range(2):
+            d = ray_index[at + (fr if k == 0 else to)]
             if d < 0 or d == seen:
                 continue
             seen = d
-            screen = False
-            for s in rays[d]:
-                q = b[s]
-                if q:
-                    q &= _MASK
-                    if screen:
-                        if q == CANNON | enemy:
-                            return True
-                        break
-                    if q in (CHARIOT | enemy, MISSILE | enemy) or (q == KING | enemy and d < 2):
-                        return True
-                    screen = True
+            if self.line_movers(rays[d], enemy, d < 2) != _NO_MOVERS:
+                return True
         horse = HORSE | enemy
         for h, leg in g.horse_attackers[sq]:
-            if leg in points and b[h] & _MASK == horse and not b[leg]:
+            if leg in (fr, to) and b[h] & _MASK == horse and not b[leg]:
                 return True
         if self.has_fighters:
             fighter = FIGHTER | enemy
             for f, l1, l2 in g.fighter_attackers[sq]:
                 if (
-                    (l1 in points or l2 in points)
+                    (l1 in (fr, to) or l2 in (fr, to))
                     and b[f] & _MASK == fighter
                     and not (b[l1] and b[l2])
                 ):
@@ -447,18 +556,11 @@ class Position:
         g = self.g
         found = []
         for d, ray in enumerate(g.rays[sq]):
-            screen = False
-            for s in ray:
-                q = b[s]
-                if q:
-                    q &= _MASK
-                    if screen:
-                        if q == CANNON | enemy:
-                            found.append(s)
-                        break
-                    if q in (CHARIOT | enemy, MISSILE | enemy) or (q == KING | enemy and d < 2):
-                        found.append(s)
-                    screen = True
+            movers = self.line_movers(ray, enemy, d < 2)
+            if movers & 255 != 255:
+                found.append(movers & 255)
+            if movers >> 8 != 255:
+                found.append(movers >> 8)
         for h, leg in g.horse_attackers[sq]:
             if b[h] & _MASK == HORSE | enemy and not b[leg]:
                 found.append(h)
@@ -487,24 +589,35 @@ class Position:
     def pseudo_codes(self) -> list[int]:
         """The move codes of every move of the side to move by the movement
         rules alone (legal or not)."""
+        return self._generate(False)
+
+    def capture_codes(self) -> list[int]:
+        """The moves of ``pseudo_codes`` that land on an enemy piece (captures,
+        collisions, self-destructs, defections), in the same order."""
+        return self._generate(True)
+
+    def _generate(self, captures: bool) -> list[int]:
         b = self.board
-        g = self.g
         own = self.side
         ci = own >> 5
-        moves: list[int] = []
-        rays = g.rays
-        for fr in self.occupied[ci]:
+        moves: list[object] = []  # ints from ``_CODE_ROWS``
+        rays = self.g.rays
+        leaps = self._leaps
+        at = ci * self.g.size
+        rows = 2 * self.g.size
+        for fr in self._pieces_of(own):
             t = b[fr] & 15
-            base = fr << 8
+            codes = _CODE_ROWS[fr]
             if t in (CHARIOT, MISSILE):
                 for ray in rays[fr]:
                     for s in ray:
                         q = b[s]
                         if not q:
-                            moves.append(base | s)
+                            if not captures:
+                                moves.append(codes[s])
                         else:
                             if q & BLACK != own:
-                                moves.append(base | s)
+                                moves.append(codes[s])
                             break
             elif t == CANNON:
                 for ray in rays[fr]:
@@ -514,63 +627,61 @@ class Position:
                         if screen:
                             if q:
                                 if q & BLACK != own:
-                                    moves.append(base | s)
+                                    moves.append(codes[s])
                                 break
                         elif q:
                             screen = True
-                        else:
-                            moves.append(base | s)
-            elif t == HORSE:
-                for to, leg in g.horse_moves[fr]:
-                    if not b[leg]:
-                        q = b[to]
-                        if not q or q & BLACK != own:
-                            moves.append(base | to)
-            elif t == SOLDIER:
-                for to in g.soldier_moves[ci][fr]:
+                        elif not captures:
+                            moves.append(codes[s])
+            else:
+                # a step move: the flat table of ``_leaps_of``
+                row = t * rows + at + fr
+                end = leaps[row + 1]
+                i = leaps[row]
+                while i < end:
+                    to = leaps[i]
+                    l1 = leaps[i + 1]
+                    i += 3
+                    if l1 >= 0 and b[l1] and b[leaps[i - 1]]:
+                        continue
                     q = b[to]
-                    if not q or q & BLACK != own:
-                        moves.append(base | to)
-            elif t == ELEPHANT:
-                for to, eye in g.elephant_moves[ci][fr]:
-                    if not b[eye]:
-                        q = b[to]
-                        if not q or q & BLACK != own:
-                            moves.append(base | to)
-            elif t == ADVISOR:
-                for to in g.advisor_moves[ci][fr]:
-                    q = b[to]
-                    if not q or q & BLACK != own:
-                        moves.append(base | to)
-            elif t == KING:
-                for to in g.king_moves[ci][fr]:
-                    q = b[to]
-                    if not q or (q & BLACK != own and q & 15 not in self.untouchable):
-                        moves.append(base | to)
-            elif t == FIGHTER:
-                for to, l1, l2 in g.fighter_moves[fr]:
-                    if not (b[l1] and b[l2]):
-                        q = b[to]
-                        if not q or q & BLACK != own:
-                            moves.append(base | to)
-        return moves
+                    if not q:
+                        if not captures:
+                            moves.append(codes[to])
+                    elif q & BLACK != own and (t != KING or q & 15 not in self.untouchable):
+                        moves.append(codes[to])
+        return cast("list[int]", moves)
 
     def effects(self, m: int) -> tuple[list[Change], str]:
         """The point changes (point, value before, value after) a pseudo-legal
         move code makes, and its kind (``MoveEffect.kind``)."""
+        e = self._effect(m)
+        b = self.board
+        fr, to = m >> 8, m & 255
+        kind = e >> 12
+        changes = [(fr, b[fr], e & 63)]
+        if kind != _SELF_DESTRUCT:
+            changes.append((to, b[to], e >> 6 & 63))
+        return changes, _KIND_NAME[kind]
+
+    def _effect(self, m: int) -> int:
+        """What the pseudo-legal move code ``m`` does, as one int: the value
+        its from-point holds after it (bits 0-5), its to-point's (6-11) and
+        its kind (its index in ``_KIND_NAME``, from bit 12). A move changes no other point; a
+        self-destruct leaves the to-point as it is."""
         b = self.board
         fr, to = m >> 8, m & 255
         p = b[fr]
         cap = b[to]
         if not cap:
-            return [(fr, p, 0), (to, 0, p)], "move"
+            return p << 6
         v = self.variant
         t = p & 15
         ct = cap & 15
         colliding = self.colliding
         if colliding and (ct in colliding or t in colliding):
             if t not in colliding and t in v.collision_survivors:
-                return [(fr, p, 0), (to, cap, p)], "cannon_takes_missile"
+                return p << 6 | _CANNON_TAKES_MISSILE << 12
             if (
                 v.base_self_destruct
                 and t in colliding
@@ -578,51 +689,47 @@ class Position:
                 and fr in self._bases[p >> 5 & 1]
                 and to in self._bases[cap >> 5 & 1]
             ):
-                return [(fr, p, 0)], "self_destruct"
-            return [(fr, p, 0), (to, cap, 0)], "collision"
-        ordinary: list[Change] = [(fr, p, 0), (to, cap, p)]
+                return cap << 6 | _SELF_DESTRUCT << 12
+            return _COLLISION << 12
         if cap & TURNCOAT and t in v.defection.get(ct, ()):
-            defected = ct | (p & BLACK)
-            defection: list[Change] = [(fr, p, defected), (to, cap, p)]
             own = p & BLACK
-            if v.defection_requires_check and not self._gives_check_after(defection, fr, own):
-                return ordinary, "capture"
-            if self._safe_after(defection, own):
-                return defection, "defection"
-        return ordinary, "capture"
+            defected = ct | own
+            if v.defection_requires_check and not self._gives_check_after(fr, defected, to, p, own):
+                return p << 6 | _CAPTURE << 12
+            if self._safe_after(fr, defected, to, p, own):
+                return defected | p << 6 | _DEFECTION << 12
+        return p << 6 | _CAPTURE << 12
 
-    def _apply(self, changes: list[Change]) -> None:
+    def _safe_after(self, fr: int, after_fr: int, to: int, after_to: int, own: int) -> bool:
+        """Is the mover's general out of check once ``fr`` holds ``after_fr``
+        and ``to`` holds ``after_to``?"""
         b = self.board
-        for sq, _, after in changes:
-            b[sq] = after
-
-    def _revert(self, changes: list[Change]) -> None:
-        b = self.board
-        for sq, before, _ in changes:
-            b[sq] = before
-
-    def _king_after(self, changes: list[Change], own: int) -> int:
-        ksq = self.kings[own >> 5]
+        before_fr = b[fr]
+        before_to = b[to]
         king = KING | own
-        for sq, before, after in changes:
-            if after & _MASK == king and before & _MASK != king:
-                return sq
-        return ksq
-
-    def _safe_after(self, changes: list[Change], own: int) -> bool:
-        """Is the mover's general out of check once ``changes`` are made?"""
-        ksq = self._king_after(changes, own)
-        self._apply(changes)
+        ksq = self.kings[own >> 5]
+        if after_fr & _MASK == king and before_fr & _MASK != king:
+            ksq = fr
+        elif after_to & _MASK == king and before_to & _MASK != king:
+            ksq = to
+        b[fr] = after_fr
+        b[to] = after_to
         safe = not self.attacked(ksq, own ^ BLACK)
-        self._revert(changes)
+        b[fr] = before_fr
+        b[to] = before_to
         return safe
 
-    def _gives_check_after(self, changes: list[Change], piece_sq: int, own: int) -> bool:
-        """Does the piece on ``piece_sq`` check the enemy general after ``changes``?"""
-        enemy_king = self.kings[(own >> 5) ^ 1]
-        self._apply(changes)
-        hit = piece_sq in self.attackers(enemy_king, own)
-        self._revert(changes)
+    def _gives_check_after(self, fr: int, after_fr: int, to: int, after_to: int, own: int) -> bool:
+        """Does the piece on ``fr`` check the enemy general once ``fr`` holds
+        ``after_fr`` and ``to`` holds ``after_to``?"""
+        b = self.board
+        before_fr = b[fr]
+        before_to = b[to]
+        b[fr] = after_fr
+        b[to] = after_to
+        hit = fr in self.attackers(self.kings[(own >> 5) ^ 1], own)
+        b[fr] = before_fr
+        b[to] = before_to
         return hit
 
     def _check_points(self, ksq: int, checkers: list[int]) -> set[int]:
@@ -658,6 +765,13 @@ class Position:
         ``general``), -1 when there is none; the same for cannons alone; and
         the legs of every horse and fighter of ``by`` that stands where it
         attacks ``sq`` from, whatever stands on its legs now."""
+        line, cannons, legs = self._lines_and_leg_list(sq, by, general)
+        return line, cannons, set(legs)
+
+    def _lines_and_leg_list(
+        self, sq: int, by: int, general: bool
+    ) -> tuple[list[int], list[int], list[int]]:
+        """``lines_and_legs`` with the legs as a list (a point may repeat)."""
         b = self.board
         g = self.g
         line = [-1, -1, -1, -1]
@@ -673,24 +787,39 @@ class Position:
                             cannons[d] = i
                     elif t == KING and general and d < 2:
                         line[d] = i
-        legs: set[int] = set()
+        legs: list[int] = []
         horse = HORSE | by
         for h, leg in g.horse_attackers[sq]:
             if b[h] & _MASK == horse:
-                legs.add(leg)
+                legs.append(leg)
         if self.has_fighters:
             fighter = FIGHTER | by
             for f, l1, l2 in g.fighter_attackers[sq]:
                 if b[f] & _MASK == fighter:
-                    legs.add(l1)
-                    legs.add(l2)
+                    legs.append(l1)
+                    legs.append(l2)
         return line, cannons, legs
+
+    def attacked_after(self, m: int, sq: int, by: int) -> bool:
+        """Would ``sq`` be attacked by colour ``by`` (as ``attacked``) once
+        the pseudo-legal move code ``m`` is made? The board is left as it was."""
+        e = self._effect(m)
+        b = self.board
+        fr, to = m >> 8, m & 255
+        before_fr = b[fr]
+        before_to = b[to]
+        b[fr] = e & 63
+        b[to] = e >> 6 & 63
+        hit = self.attacked(sq, by)
+        b[fr] = before_fr
+        b[to] = before_to
+        return hit
 
     def is_legal_code(self, m: int) -> bool:
         """Is the pseudo-legal move code ``m`` legal (the mover's general
         safe after it)? ``legal_codes`` answers for any code."""
-        changes, _ = self.effects(m)
-        return self._safe_after(changes, self.side)
+        e = self._effect(m)
+        return self._safe_after(m >> 8, e & 63, m & 255, e >> 6 & 63, self.side)
 
     def legal_codes(self) -> list[int]:
         """The move codes of the legal moves, computed once per position; the
@@ -702,7 +831,7 @@ class Position:
         enemy = own ^ BLACK
         ksq = self.kings[ci]
         b = self.board
-        pseudo = self.pseudo_codes()
+        moves = self.pseudo_codes()
         self._dead_general = False
         checkers = self.attackers(ksq, enemy)
         if checkers:
@@ -711,7 +840,7 @@ class Position:
             relevant = self._check_points(ksq, checkers)
             legal = [
                 m
-                for m in pseudo
+                for m in moves
                 if (m >> 8 == ksq or m >> 8 in relevant or m & 255 in relevant)
                 and self.is_legal_code(m)
             ]
@@ -724,34 +853,46 @@ class Position:
                     legal = []
             self._legal = legal
             return legal
-        # Not in check: only moves touching a line or leg that leads to the
-        # general can expose it; everything else is legal as generated.
-        line, _, sensitive = self.lines_and_legs(ksq, enemy, True)
-        for d, ray in enumerate(self.g.rays[ksq]):
-            if line[d] >= 0:
-                sensitive.update(ray)
-        legal = []
-        for m in pseudo:
+        # Not in check: only a move touching a line or leg that leads to the
+        # general can expose it; everything else is legal as generated. The
+        # illegal ones are taken out of the generated list afterwards (the
+        # list's ints are not copied).
+        line, _, legs = self._lines_and_leg_list(ksq, enemy, True)
+        g = self.g
+        ray_index = g.ray_index
+        at = ksq * g.size
+        illegal: list[int] = []
+        for i in range(len(moves)):
+            m = moves[i]
             fr = m >> 8
             to = m & 255
             if fr == ksq:
-                if self.is_legal_code(m):
-                    legal.append(m)
-            elif fr in sensitive or to in sensitive:
+                if not self.is_legal_code(m):
+                    illegal.append(i)
+                continue
+            d = ray_index[at + fr]
+            e = ray_index[at + to]
+            if (
+                (d >= 0 and line[d] >= 0)
+                or (e >= 0 and line[e] >= 0)
+                or (legs and (fr in legs or to in legs))
+            ):
                 # the general stays put: only lines and legs through the two
                 # changed points can open
-                changes, _ = self.effects(m)
-                for p, _, after in changes:
-                    b[p] = after
-                exposed = self._attacked_through(ksq, enemy, (fr, to))
-                for p, before, _ in changes:
-                    b[p] = before
-                if not exposed:
-                    legal.append(m)
-            else:
-                legal.append(m)
-        self._legal = legal
-        return legal
+                effect = self._effect(m)
+                before_fr = b[fr]
+                before_to = b[to]
+                b[fr] = effect & 63
+                b[to] = effect >> 6 & 63
+                exposed = self._attacked_through(ksq, enemy, fr, to)
+                b[fr] = before_fr
+                b[to] = before_to
+                if exposed:
+                    illegal.append(i)
+        for i in reversed(illegal):
+            del moves[i]
+        self._legal = moves
+        return moves
 
     def cached_legal(self) -> list[int] | None:
         """``legal_codes()`` if it has already been computed for this
@@ -774,47 +915,84 @@ class Position:
 
     def push_code(self, m: int) -> None:
         """Play the move code ``m``, which must be legal (not checked)."""
-        changes, _ = self.effects(m)
-        self._stack.append((m, changes, self.halfmove, self.hash, (self.kings[0], self.kings[1])))
+        e = self._effect(m)
         b = self.board
-        capture = bool(b[m & 255])
-        occ = self.occupied
-        h = self.hash
-        for sq, before, after in changes:
-            if before:
-                occ[before >> 5 & 1].discard(sq)
-                h ^= ZOBRIST[before][sq]
-            if after:
-                occ[after >> 5 & 1].add(sq)
-                h ^= ZOBRIST[after][sq]
-                if after & 15 == KING:
-                    self.kings[after >> 5 & 1] = sq
-            b[sq] = after
-        self.halfmove = 0 if capture else self.halfmove + 1
+        fr = m >> 8
+        to = m & 255
+        before_fr = b[fr]
+        before_to = b[to]
+        kind = e >> 12
+        self._push_record(
+            m | before_fr << _REC_BEFORE_FR | before_to << _REC_BEFORE_TO | kind << _REC_KIND
+        )
+        after = e & 63
+        self._place(fr, before_fr, after)
+        low = _ZOBRIST_LOW[before_fr << 7 | fr] ^ _ZOBRIST_LOW[after << 7 | fr]
+        high = _ZOBRIST_HIGH[before_fr << 7 | fr] ^ _ZOBRIST_HIGH[after << 7 | fr]
+        if kind != _SELF_DESTRUCT:
+            after = e >> 6 & 63
+            self._place(to, before_to, after)
+            low ^= _ZOBRIST_LOW[before_to << 7 | to] ^ _ZOBRIST_LOW[after << 7 | to]
+            high ^= _ZOBRIST_HIGH[before_to << 7 | to] ^ _ZOBRIST_HIGH[after << 7 | to]
+        self.halfmove = 0 if before_to else self.halfmove + 1
         if self.side:
             self.fullmove += 1
         self.side ^= BLACK
-        self.hash = h ^ ZOBRIST_BLACK
+        self.hash ^= (high << 32 | low) ^ ZOBRIST_BLACK
         self._legal = None
+
+    def _push_record(self, move: int) -> None:
+        """Push the undo record of a ply (``move``: its code and what it
+        changes, packed as ``_REC_BEFORE_FR`` tells) and the hash before it."""
+        kings = self.kings
+        self._stack.append(
+            move
+            | (kings[0] + 1) << _REC_KING0
+            | (kings[1] + 1) << _REC_KING1
+            | self.halfmove << _REC_HALFMOVE
+        )
+        self._hashes.append(self.hash)
+
+    def _pieces_of(self, value: int) -> set[int]:
+        """The points of the side of the piece (or colour bit) ``value``."""
+        occ = self.occupied
+        return occ[1] if value & BLACK else occ[0]
+
+    def _place(self, sq: int, before: int, after: int) -> None:
+        """Put ``after`` on ``sq``, which holds ``before``."""
+        if before:
+            self._pieces_of(before).discard(sq)
+        if after:
+            self._pieces_of(after).add(sq)
+            if after & 15 == KING:
+                self.kings[after >> 5 & 1] = sq
+        self.board[sq] = after
+
+    def _unplace(self, sq: int, before: int) -> None:
+        """Put back ``before`` on ``sq``."""
+        after = self.board[sq]
+        if after:
+            self._pieces_of(after).discard(sq)
+        if before:
+            self._pieces_of(before).add(sq)
+        self.board[sq] = before
 
     def pop_code(self) -> int:
         """Take back the last move (or pass) and return its code (0 for a
         pass); there must be one."""
-        m, changes, halfmove, h, kings = self._stack.pop()
-        b = self.board
-        occ = self.occupied
-        for sq, before, after in changes:
-            if after:
-                occ[after >> 5 & 1].discard(sq)
-            if before:
-                occ[before >> 5 & 1].add(sq)
-            b[sq] = before
-        self.kings[0], self.kings[1] = kings
+        r = self._stack.pop()
+        self.hash = self._hashes.pop()
+        m = r & 0xFFFF
+        if m:
+            self._unplace(m >> 8, r >> _REC_BEFORE_FR & 63)
+            if r >> _REC_KIND & 7 != _SELF_DESTRUCT:
+                self._unplace(m & 255, r >> _REC_BEFORE_TO & 63)
+        self.kings[0] = (r >> _REC_KING0 & 255) - 1
+        self.kings[1] = (r >> _REC_KING1 & 255) - 1
         self.side ^= BLACK
         if self.side:
             self.fullmove -= 1
-        self.halfmove = halfmove
-        self.hash = h
+        self.halfmove = r >> _REC_HALFMOVE
         self._legal = None
         return m
 
@@ -837,7 +1015,7 @@ class Position:
         move, never a move of the game. ``pop`` takes it back (it returns
         ``Move(0, 0, 0, 0)`` then). The halfmove clock restarts, so no
         repetition is counted across a pass."""
-        self._stack.append((0, [], self.halfmove, self.hash, (self.kings[0], self.kings[1])))
+        self._push_record(0)
         self.halfmove = 0
         if self.side:
             self.fullmove += 1
@@ -885,24 +1063,35 @@ class Position:
 
     @property
     def move_stack(self) -> list[Move]:
-        return [self.decode(rec[0]) for rec in self._stack]
+        return [self.decode(record & 0xFFFF) for record in self._stack]
 
     def ply_count(self) -> int:
         return len(self._stack)
 
     def last_code(self) -> int:
         """The code of the last move played (0 after a pass or before any move)."""
-        return self._stack[-1][0] if self._stack else 0
+        return self._stack[-1] & 0xFFFF if self._stack else 0
 
     def last_changes(self) -> list[Change]:
         """The point changes (point, before, after) of the last move played
-        (empty after a pass or before any move); the list must not be changed."""
-        return self._stack[-1][1] if self._stack else []
+        (empty after a pass or before any move), as ``effects`` gave them."""
+        if not self._stack:
+            return []
+        r = self._stack[-1]
+        m = r & 0xFFFF
+        if not m:
+            return []
+        b = self.board
+        fr, to = m >> 8, m & 255
+        changes = [(fr, r >> _REC_BEFORE_FR & 63, b[fr])]
+        if r >> _REC_KIND & 7 != _SELF_DESTRUCT:
+            changes.append((to, r >> _REC_BEFORE_TO & 63, b[to]))
+        return changes
 
     def hash_history(self) -> list[int]:
         """The hash of every position of the game, from the first to the
         current one (the last)."""
-        return [record[3] for record in self._stack] + [self.hash]
+        return [*self._hashes, self.hash]
 
     def illegal_reason(self, m: int) -> tuple[str, dict[str, object]]:
         """Why the move code ``m`` is not legal: an error code and its params."""

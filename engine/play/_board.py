@@ -13,16 +13,12 @@ from engine.play.evaluation import Tables
 from engine.position import Change, Position
 from engine.rules import hash_history, judge_cycle
 from engine.variants import (
-    ADVISOR,
     BLACK,
     CANNON,
     CHARIOT,
-    ELEPHANT,
     FIGHTER,
     HORSE,
-    KING,
     MISSILE,
-    SOLDIER,
     TURNCOAT,
 )
 
@@ -94,63 +90,7 @@ def effects(pos: Position, m: int) -> tuple[list[Change], str]:
 def captures(pos: Position) -> list[int]:
     """The legal captures (and collisions, self-destructs, defections) of
     the side to move, which must not be in check."""
-    b = pos.board
-    g = pos.g
-    own = pos.side
-    ci = own >> 5
-    out: list[int] = []
-    add = out.append
-    rays = g.rays
-    untouchable = pos.variant.untouchable_by_general
-    for fr in pos.occupied[ci]:
-        t = b[fr] & 15
-        base = fr << 8
-        if t in (CHARIOT, MISSILE):
-            for ray in rays[fr]:
-                for s in ray:
-                    q = b[s]
-                    if q:
-                        if q & BLACK != own:
-                            add(base | s)
-                        break
-        elif t == CANNON:
-            for ray in rays[fr]:
-                screen = False
-                for s in ray:
-                    q = b[s]
-                    if q:
-                        if screen:
-                            if q & BLACK != own:
-                                add(base | s)
-                            break
-                        screen = True
-        elif t in (HORSE, ELEPHANT):
-            # a step that a piece on its leg (the elephant's eye) blocks
-            steps = g.horse_moves[fr] if t == HORSE else g.elephant_moves[ci][fr]
-            for to, leg in steps:
-                if not b[leg]:
-                    q = b[to]
-                    if q and q & BLACK != own:
-                        add(base | to)
-        elif t in (SOLDIER, ADVISOR):
-            points = g.soldier_moves[ci][fr] if t == SOLDIER else g.advisor_moves[ci][fr]
-            for to in points:
-                q = b[to]
-                if q and q & BLACK != own:
-                    add(base | to)
-        elif t == KING:
-            for to in g.king_moves[ci][fr]:
-                q = b[to]
-                if q and q & BLACK != own and q & 15 not in untouchable:
-                    add(base | to)
-        elif t == FIGHTER:
-            for to, l1, l2 in g.fighter_moves[fr]:
-                if not (b[l1] and b[l2]):
-                    q = b[to]
-                    if q and q & BLACK != own:
-                        add(base | to)
-    is_legal = pos.is_legal_code
-    return [m for m in out if is_legal(m)]
+    return [m for m in pos.capture_codes() if pos.is_legal_code(m)]
 
 
 def capture_gain(pos: Position, m: int, t: Tables) -> int:

@@ -62,17 +62,10 @@ def checking_moves(pos: Position, legal: list[int]) -> list[int]:
     own = pos.side
     enemy_king = pos.kings[(own >> 5) ^ 1]
     rel = relevance(pos.width, enemy_king, own >> 5)
-    board = pos.board
     out = []
     for m in legal:
-        if (m >> 8) in rel or (m & 255) in rel:
-            changes, _ = pos.effects(m)
-            for sq, _before, after in changes:
-                board[sq] = after
-            if pos.attacked(enemy_king, own):
-                out.append(m)
-            for sq, before, _after in changes:
-                board[sq] = before
+        if ((m >> 8) in rel or (m & 255) in rel) and pos.attacked_after(m, enemy_king, own):
+            out.append(m)
     return out
 
 
@@ -84,14 +77,7 @@ def gives_check(pos: Position, m: int) -> bool:
         pos.width, enemy_king, own >> 5
     ):
         return False
-    changes, _ = pos.effects(m)
-    board = pos.board
-    for sq, _before, after in changes:
-        board[sq] = after
-    hit = pos.attacked(enemy_king, own)
-    for sq, before, _after in changes:
-        board[sq] = before
-    return hit
+    return pos.attacked_after(m, enemy_king, own)
 
 
 def _between(g: Geometry, ksq: int, sq: int) -> tuple[int, ...] | None:
@@ -111,22 +97,12 @@ def _movers_to(pos: Position, t: int, own: int, out: list[int]) -> None:
     target = b[t]
     if target and target & BLACK == own:
         return
-    rook = CHARIOT | own
-    missile = MISSILE | own
-    cannon = CANNON | own
     for ray in g.rays[t]:
-        screen = False
-        for s in ray:
-            q = b[s]
-            if q:
-                q &= _MASK
-                if screen:
-                    if q == cannon and target:
-                        out.append(s << 8 | t)
-                    break
-                if q in (rook, missile) or q == cannon and not target:
-                    out.append(s << 8 | t)
-                screen = True
+        movers = pos.line_movers(ray, own, False, not target)
+        if movers & 255 != 255:
+            out.append((movers & 255) << 8 | t)
+        if movers >> 8 != 255:
+            out.append((movers >> 8) << 8 | t)
     horse = HORSE | own
     for h, leg in g.horse_attackers[t]:
         if b[h] & _MASK == horse and not b[leg]:
@@ -310,13 +286,9 @@ def legal_checks(pos: Position) -> list[int]:
                 or (t == FIGHTER and to in fighter_points)
             ):
                 continue
-        changes, _ = pos.effects(m)
-        for sq, _before, after in changes:
-            board[sq] = after
-        if pos.attacked(enemy_king, own) and not pos.attacked(to if fr == ksq else ksq, enemy):
+        # a check, by a move that leaves the mover's own general safe
+        if pos.attacked_after(m, enemy_king, own) and pos.is_legal_code(m):
             out.append(m)
-        for sq, before, _after in changes:
-            board[sq] = before
     return out
 
 

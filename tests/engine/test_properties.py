@@ -14,6 +14,7 @@ from engine import (
     Move,
     Position,
 )
+from engine.variants import BLACK
 
 FIXED = settings(
     derandomize=True,
@@ -96,6 +97,45 @@ def test_every_generated_move_is_accepted_by_push_iccs(game: tuple[str, list[int
         assert pos.push_iccs(move.iccs()) == move
         pos.pop()
     assert pos.fen() == fen
+
+
+@FEW
+@given(games())
+def test_capture_codes_are_the_generated_moves_onto_enemy_pieces(
+    game: tuple[str, list[int]],
+) -> None:
+    pos = play(*game)
+    b = pos.board
+    onto_enemy = [m for m in pos.pseudo_codes() if b[m & 255] and b[m & 255] & BLACK != pos.side]
+    assert pos.capture_codes() == onto_enemy
+
+
+@FEW
+@given(games())
+def test_last_changes_are_the_effects_of_the_move_played(game: tuple[str, list[int]]) -> None:
+    pos = play(*game)
+    history = pos.hash_history()
+    for m in list(pos.legal_codes()):
+        changes, _ = pos.effects(m)
+        pos.push_code(m)
+        assert pos.last_changes() == changes
+        assert pos.hash_history()[:-1] == history
+        pos.pop_code()
+        assert pos.hash_history() == history
+
+
+@FEW
+@given(games())
+def test_attacked_after_a_move_is_check_once_it_is_played(game: tuple[str, list[int]]) -> None:
+    pos = play(*game)
+    board = list(pos.board)
+    enemy_king = pos.kings[(pos.side >> 5) ^ 1]
+    for m in list(pos.legal_codes()):
+        gives = pos.attacked_after(m, enemy_king, pos.side)
+        assert pos.board == board
+        pos.push_code(m)
+        assert gives == pos.is_check()
+        pos.pop_code()
 
 
 @st.composite
