@@ -20,6 +20,10 @@ marked. The machine's load average is printed with the results.
     .venv/bin/python bench/prover_bench.py --hard     # 副夺魁 and 填塞道路 only
     .venv/bin/python bench/prover_bench.py --compare  # do the provers agree
                                                       # on the bank and classics?
+    .venv/bin/python bench/prover_bench.py --bank     # the bank's re-proof, each
+                                                      # algorithm, in CPU time
+    .venv/bin/python bench/prover_bench.py --memory   # df-pn's peak memory on the
+                                                      # hardest classic, default bound
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -41,6 +47,9 @@ from uci import UciEngine  # noqa: E402
 
 from engine import Position  # noqa: E402
 from engine.solver import Budget, Proof, find_win, solve  # noqa: E402
+from engine.solver.dfpn import DEFAULT_MEMORY_MIB  # noqa: E402
+from engine.solver.search import OutOfBudget  # noqa: E402
+from puzzles.bankfile import REPROVE_NODES, REPROVE_SECONDS, read_bank  # noqa: E402
 
 DATA = ROOT / "puzzles" / "data" / "classic-puzzles.json"
 BANK = ROOT / "puzzles" / "data" / "bank.json"
@@ -51,6 +60,9 @@ HARD = (
     ("填塞道路", "2b6/3k5/9/4P4/9/9/9/4C4/5K3/9 w - - 0 1", "win", 9),
 )
 PEER = "/usr/games/fairy-stockfish"
+# the classic that fills df-pn's table soonest: 第427局 踊跃用兵, stalemate in 11 (full mode)
+HARDEST = ("踊跃用兵", "4kab2/4a4/4b4/4P4/9/9/9/9/3K5/7C1 w - - 0 1", "win", 11)
+BANK_ALGORITHMS = ("search", "dfpn", "auto")
 
 
 class Peer(UciEngine):
@@ -168,25 +180,140 @@ def compare(seconds: float, max_length: int, verbose: bool) -> int:
     return 1 if differ else 0
 
 
-def hard(seconds: float, peer: Peer | None, algorithms: list[str]) -> None:
-    """副夺魁 and 填塞道路 in full mode with each algorithm, and the peer."""
-    print(f"full mode, budget {seconds:.0f} s; {_load()}")
+def hard(seconds: float, nodes: int | None, peer: Peer | None, algorithms: list[str]) -> None:
+    """副夺魁 and 填塞道路 in full mode with each algorithm, and the peer: nodes (what does not
+    change with the machine's load), CPU and wall seconds."""
+    print(f"full mode, budget {seconds:.0f} s, {nodes or 'no limit of'} nodes; {_load()}")
     for title, fen, goal, n in HARD:
         for a in algorithms:
+            cpu = time.process_time()
             proof = solve(
-                Position.from_fen("xiangqi", fen), goal, n, Budget(seconds=seconds), algorithm=a
+                Position.from_fen("xiangqi", fen),
+                goal,
+                n,
+                Budget(nodes=nodes, seconds=seconds),
+                algorithm=a,
             )
-            rate = proof.nodes / proof.seconds if proof.seconds else 0.0
+            cpu = time.process_time() - cpu
+            rate = proof.nodes / cpu if cpu else 0.0
             print(
                 f"{title} ({goal} in {n}) {a:6}: {proof.status} n={proof.moves_to_win} "
-                f"keys={','.join(proof.key_moves)} {_fmt(proof.seconds)} s, {proof.nodes} nodes, "
-                f"{rate:.0f} nodes/s",
+                f"keys={','.join(proof.key_moves)} {proof.nodes} nodes, {_fmt(cpu)} s CPU "
+                f"({_fmt(proof.seconds)} s wall), {rate:.0f} nodes per CPU second",
                 flush=True,
             )
         if peer is not None:
             secs, score = peer.mate(fen, n)
             print(f"{title} peer: {_fmt(secs)} s, score {score}", flush=True)
     print(_load())
+
+
+def bank_sample(per_group: int) -> list[dict]:
+    """A fixed sample of the shipped bank: for each variant, mode, goal and length, the
+    ``per_group`` entries whose stored proof times lie nearest the group's median (ties by
+    key); 0: the whole bank."""
+    entries = read_bank()
+    if per_group <= 0:
+        return entries
+    groups: dict[tuple[str, str, str, int], list[dict]] = {}
+    for e in entries:
+        groups.setdefault((e["variant"], e["mode"], e["goal"], e["moves_to_win"]), []).append(e)
+    sample = []
+    for key in sorted(groups):
+        mine = sorted(groups[key], key=lambda e: (e["seconds"], e["key"]))
+        start = max(0, len(mine) // 2 - per_group // 2)
+        sample += mine[start : start + per_group]
+    return sample
+
+
+def bank(seconds: float, per_group: int, algorithms: list[str], verbose: bool) -> int:
+    """The bank's re-proof with each algorithm in the same run, entry by entry (``search``:
+    the depth-first prover; ``dfpn``; ``auto``: what the bank uses): the re-proving budget
+    (``REPROVE_NODES``, at most ``seconds`` each), CPU time per algorithm, the ratios, and
+    whether every proof still comes out sound with the stored key."""
+    sample = bank_sample(per_group)
+    budget = Budget(nodes=REPROVE_NODES, seconds=min(seconds, REPROVE_SECONDS))
+    times = {a: 0.0 for a in algorithms}
+    nodes = {a: 0 for a in algorithms}
+    unsound = {a: 0 for a in algorithms}
+    load_before = _load()
+    for e in sample:
+        line = []
+        for a in algorithms:
+            start = time.process_time()
+            proof = solve(
+                Position.from_fen(e["variant"], e["fen"]),
+                e["goal"],
+                e["moves_to_win"],
+                budget,
+                mode=e["mode"],
+                algorithm=a,
+            )
+            spent = time.process_time() - start
+            times[a] += spent
+            nodes[a] += proof.nodes
+            ok = proof.status == "sound_unique" and proof.key_moves[:1] == tuple(
+                e["proof"]["keys"][:1]
+            )
+            unsound[a] += not ok
+            line.append(f"{a} {proof.status} {_fmt(spent)}s")
+        if verbose:
+            print(f"{e['variant']} {e['mode']} {e['goal']} m{e['moves_to_win']} "
+                  f"{e.get('title') or e['key']}: " + " | ".join(line), flush=True)  # fmt: skip
+    print(f"\nBank re-proof, {len(sample)} of {len(read_bank())} shipped puzzles "
+          f"({per_group or 'all'} per variant, mode, goal and length), at most "
+          f"{budget.seconds:.0f} s and {REPROVE_NODES:,} nodes each, CPU time")  # fmt: skip
+    print(f"before: {load_before}; after: {_load()}")
+    for a in algorithms:
+        rate = nodes[a] / times[a] if times[a] else 0.0
+        print(f"{a:6}: {times[a]:8.1f} s, {nodes[a]:,} nodes, {rate:,.0f} nodes/s, "
+              f"{unsound[a]} not sound with the stored key")  # fmt: skip
+    peer = "search" if "search" in algorithms else algorithms[0]
+    for a in algorithms:
+        if a != peer and times[a]:
+            print(f"{peer} / {a}: {times[peer] / times[a]:.2f}x")
+    return 0
+
+
+def _rss_mib() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def memory(seconds: float, nodes: int | None, memory_mib: int) -> int:
+    """df-pn's peak memory on the hardest classic (``HARDEST``, full mode) with the table's
+    bound, in a fresh process: the peak resident size (``ru_maxrss``) less the size before the
+    proof, the table's entries and how often it was full."""
+    if os.environ.get("PROVER_BENCH_CHILD") != "memory":
+        child = subprocess.run(
+            [sys.executable, __file__, "--memory", "--seconds", str(seconds),
+             "--memory-mib", str(memory_mib), *(["--nodes", str(nodes)] if nodes else [])],
+            env={**os.environ, "PROVER_BENCH_CHILD": "memory"},
+            check=True,
+        )  # fmt: skip
+        return child.returncode
+    from engine.solver.prover import _search
+
+    title, fen, goal, n = HARDEST
+    pos = Position.from_fen("xiangqi", fen)
+    _search(pos, goal, n, "full", None, "auto", memory_mib).distance(1)  # imports, caches
+    before = _rss_mib()
+    budget = Budget(nodes=nodes, seconds=seconds)
+    search = _search(pos, goal, n, "full", budget, "auto", memory_mib)
+    cpu = time.process_time()
+    status = "finished"
+    try:
+        search.distance(n)
+    except OutOfBudget:
+        status = "out of budget"
+    cpu = time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    entries = getattr(search, "_entries", lambda: len(search.table))()
+    print(f"{title} ({goal} in {n}, full mode), bound {memory_mib} MiB: {status} after "
+          f"{search.nodes:,} nodes, {cpu:.0f} s CPU; resident before {before:.0f} MiB, peak "
+          f"{peak:.0f} MiB (+{peak - before:.0f} MiB); {entries:,} table entries, "
+          f"{getattr(search, 'purges', 0)} purges; {_load()}")  # fmt: skip
+    return 0
 
 
 def main() -> int:
@@ -203,13 +330,26 @@ def main() -> int:
     parser.add_argument("--no-find", action="store_true", help="time solve only")
     parser.add_argument("--hard", action="store_true", help="副夺魁 and 填塞道路 only")
     parser.add_argument("--compare", action="store_true", help="check that the provers agree")
+    parser.add_argument("--bank", action="store_true", help="the bank's re-proof, each algorithm")
+    parser.add_argument(
+        "--per-group", type=int, default=2, help="bank entries per group (0: the whole bank)"
+    )
+    parser.add_argument("--memory", action="store_true", help="df-pn's peak memory")
+    parser.add_argument("--nodes", type=int, default=None, help="node budget per proof")
+    parser.add_argument("--memory-mib", type=int, default=DEFAULT_MEMORY_MIB, help="its bound")
     args = parser.parse_args()
     algorithms = [a for a in args.algorithms.split(",") if a]
+    if args.bank:
+        if args.algorithms == ",".join(ALGORITHMS):
+            algorithms = list(BANK_ALGORITHMS)
+        return bank(args.seconds, args.per_group, algorithms, args.verbose)
+    if args.memory:
+        return memory(args.seconds, args.nodes, args.memory_mib)
     if args.compare:
         return compare(args.seconds, args.max_length, args.verbose)
     if args.hard:
         hard_peer = Peer(PEER) if not args.no_peer and shutil.which(PEER) else None
-        hard(args.seconds, hard_peer, algorithms)
+        hard(args.seconds, args.nodes, hard_peer, algorithms)
         if hard_peer is not None:
             hard_peer.close()
         return 0

@@ -40,11 +40,12 @@ moves of a position are kept as one flat list of ints.
 
 The tables are bounded by memory (``memory_mib``, default 256 MiB): at most
 three quarters for the results, at an estimated ``ENTRY_BYTES`` each (when
-full, the unfinished entries are dropped first, then everything), the rest,
-and what the results do not use, for the move lists of expanded nodes at
-``EXPANSION_BYTES`` each (dropped when the whole is full). Results are only
-lost, never wrong. The exact search's own table is bounded by its count of
-entries (``search._TABLE_LIMIT``).
+full, the unfinished entries are dropped first, then everything), at most a
+sixteenth for the rulings of cycles at ``CYCLE_BYTES`` each (dropped when
+full), the rest, and what those do not use, for the move lists of expanded
+nodes at ``EXPANSION_BYTES`` each (dropped when the whole is full). Results
+are only lost, never wrong. The exact search's own table is bounded by its
+count of entries (``search._TABLE_LIMIT``).
 """
 
 from __future__ import annotations
@@ -66,8 +67,11 @@ DISPROVED: Final = INF  # pn infinite, dn 0
 MAX_N: Final = 31  # attacker moves left, at most (five bits in a result)
 DEFAULT_MEMORY_MIB = 256
 QUIET_PN: Final = 24  # the first proof number of a move that gives no check
-ENTRY_BYTES = 110  # a dict slot with an int key and an int value (measured, CPython 3.11)
+# a dict slot with a 64-bit int key and an int value: 106-128 bytes between the dict's
+# resizes (tracemalloc, CPython 3.11)
+ENTRY_BYTES = 128
 EXPANSION_BYTES = 4000  # one expansion: about 135 bytes a move (measured), 30 moves
+CYCLE_BYTES = 360  # a cycle's ruling: a dict slot, a tuple of six hashes (measured)
 # kinds of an attacker move in an expansion (a positive kind: a first proof number)
 _WINS: Final = 0
 _ENDS: Final = -1
@@ -110,6 +114,7 @@ class DfpnSearch(Search):
         # (and what the results leave) for the expansions
         self.memory = memory_mib << 20
         self.entry_limit = max(1024, memory_mib * (3 << 18) // ENTRY_BYTES)
+        self.cycle_limit = max(64, memory_mib * (1 << 16) // CYCLE_BYTES)
         self.winner = _COLOUR[self.attacker >> 5]
         self.rtaint = _NEVER  # the path index the last result depends on (_NEVER: none)
         # the last refutation found at each depth of the path (a killer move)
@@ -159,7 +164,12 @@ class DfpnSearch(Search):
         entries = len(self.tt) + len(self.res) + len(self.ptt)
         if entries >= self.entry_limit:
             self._make_room()
-        elif entries * ENTRY_BYTES + len(self.expansions) * EXPANSION_BYTES > self.memory:
+        elif (
+            entries * ENTRY_BYTES
+            + len(self.expansions) * EXPANSION_BYTES
+            + len(self.cycles) * CYCLE_BYTES
+            > self.memory
+        ):
             self.expansions.clear()
         pn = v & LOW
         dn = v >> SHIFT
@@ -203,6 +213,8 @@ class DfpnSearch(Search):
         if won is None:
             outcome = judge_cycle(self.pos, len(path) - 1 - first)
             won = outcome is not None and outcome.winner == self.winner
+            if len(self.cycles) >= self.cycle_limit:
+                self.cycles.clear()
             self.cycles[key] = won
         return _NEVER if won else first
 
@@ -352,9 +364,8 @@ class DfpnSearch(Search):
         moves = self.expansions.get(pk)
         if moves is None:
             moves = self._generate_or()
-            if (
-                len(self.expansions) + 1
-            ) * EXPANSION_BYTES + self._entries() * ENTRY_BYTES > self.memory:
+            used = self._entries() * ENTRY_BYTES + len(self.cycles) * CYCLE_BYTES
+            if used + (len(self.expansions) + 1) * EXPANSION_BYTES > self.memory:
                 self.expansions.clear()
             self.expansions[pk] = moves
         self._count(len(moves) // 3)

@@ -24,6 +24,9 @@ DFPN_FROM = {"full": 5, "checks_only": 8}
 # stalemate in 9 (填塞道路), which df-pn proves
 DFPN_FROM_WIN = {"full": 7, "checks_only": 8}
 TREE_LIMIT = 4000  # attacker nodes in a stored solution tree
+# df-pn looks for a shorter win within this many times the nodes spent so far before it
+# shows first that the other first moves fail (``_shortest``)
+SHORTER_FIRST = 1
 
 
 def check_request(
@@ -106,7 +109,7 @@ def solve(
         status="no_win",
     )
     try:
-        shortest = search.distance(max_moves)
+        shortest, winners = _shortest(search, max_moves)
         if shortest is None:
             code = "proof.no_win"
             if mode == "checks_only" and not search.candidate_moves():
@@ -119,7 +122,7 @@ def solve(
                 reason=reason,
                 escape=_escape(search),
             )
-        keys = _keys(search, shortest)
+        keys = _keys(search, shortest, winners)
     except OutOfBudget:
         search.reset()
         return replace(
@@ -161,15 +164,70 @@ def solve(
     )
 
 
-def _keys(search: Search, n: int) -> list[str]:
+def _capped(search: DfpnSearch, n: int, nodes: int) -> bool | None:
+    """``search.attack_dfpn(n)`` within ``nodes`` more nodes, or ``None`` when they ran out
+    first: the search is then back at its start, and what it stored stays."""
+    limit = search.node_limit
+    cap = search.nodes + nodes
+    if limit is not None and limit <= cap:
+        return search.attack_dfpn(n)
+    search.node_limit = cap
+    try:
+        return search.attack_dfpn(n)
+    except OutOfBudget:
+        if search.nodes < cap:
+            raise  # the time ran out
+        search.reset()
+        return None
+    finally:
+        search.node_limit = limit
+
+
+def _shortest(search: Search, n: int) -> tuple[int | None, list[int] | None]:
+    """``search.distance(n)``, and the first moves that win at that length when they were
+    found on the way (``None``: not looked for).
+
+    Showing that there is no shorter win is most of a long proof's work, and the first moves
+    that do not win at the length found are then shown to fail one move deeper (``_keys``).
+    df-pn stores a failure within k moves as one within every shorter length: once those
+    first moves are shown to fail, the shorter question needs only the winning ones. That
+    order wastes the failures when there is a shorter win after all, so df-pn first looks
+    for one within as many nodes as it has spent so far (a win is usually found soon when
+    there is one). The answers are the same in either order; only the work differs.
+    """
+    if not isinstance(search, DfpnSearch):
+        return search.distance(n), None
+    if not search.attack_dfpn(n):
+        return None, None
+    d = n
+    winners = None
+    while d > 1:
+        shorter = _capped(search, d - 1, SHORTER_FIRST * search.nodes)
+        if shorter is None:
+            winners = _winning_moves(search, d)
+            shorter = search.attack_dfpn(d - 1)
+        if not shorter:
+            break
+        d -= 1
+        winners = None
+    return d, winners
+
+
+def _winning_moves(search: Search, n: int) -> list[int]:
     """Every first move that forces the goal within ``n``, the table's first."""
-    pos = search.pos
     best = search.best_move()
     candidates = search.candidate_moves()
     if best in candidates:
         candidates.remove(best)
         candidates.insert(0, best)
-    keys = [m for m in candidates if search.move_wins(m, n)]
+    return [m for m in candidates if search.move_wins(m, n)]
+
+
+def _keys(search: Search, n: int, winners: list[int] | None = None) -> list[str]:
+    """Every first move that forces the goal within ``n`` (``winners``: when already found),
+    the table's first."""
+    pos = search.pos
+    keys = _winning_moves(search, n) if winners is None else winners
     if not keys:
         return []
     first = _iccs(pos, keys[0])

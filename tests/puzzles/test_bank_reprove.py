@@ -10,7 +10,14 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from puzzles.bankfile import read_bank, reprove_entry
+from puzzles.bankfile import (
+    CLASSIC_FULL_NODES,
+    CLASSIC_FULL_SECONDS,
+    REPROVE_NODES,
+    REPROVE_SECONDS,
+    read_bank,
+    reprove_entry,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -26,3 +33,10 @@ def test_every_shipped_puzzle_proves_sound_again() -> None:
         results = list(pool.map(reprove_entry, entries, chunksize=4))
     failed = [f"{r.key}: {r.problem}" for r in results if not r.ok]
     assert not failed, "\n".join(failed)
+
+
+def test_the_proving_budgets_are_set_by_their_nodes() -> None:
+    # the seconds are wall clock: on a loaded machine (a few times slower than
+    # 100,000 nodes a second) they must still allow every node of the budget
+    assert REPROVE_SECONDS >= REPROVE_NODES / 20_000
+    assert CLASSIC_FULL_SECONDS >= CLASSIC_FULL_NODES / 20_000

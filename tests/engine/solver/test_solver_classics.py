@@ -61,8 +61,9 @@ SHORTER = {
 }
 # Problems whose line has quiet moves, for full mode only, within a node
 # budget. (副夺魁 (湖涯集), a mate in 7 with quiet moves, takes the
-# proof-number prover about half a million nodes; 填塞道路 (橘中秘) about 24
-# million, most of them to show that there is no win in 8.)
+# proof-number prover about half a million nodes; 填塞道路 (橘中秘) about 11
+# million, most of them to show that the first moves other than its five keys
+# do not win in 9 and that there is no win in 8.)
 FULL_BUDGET = Budget(nodes=6_000_000)
 LONG_BUDGET = {"2b6/3k5/9/4P4/9/9/9/4C4/5K3/9 w - - 0 1": Budget(nodes=40_000_000)}
 # Longer problems with quiet moves that the budget does not finish (they are

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from engine import Position
-from engine.solver import Budget, SolverInputError, find_win, solve
+from engine.solver import Budget, SolverInputError, find_win, prover, solve
 from engine.solver.dfpn import ENTRY_BYTES, DfpnSearch
 from engine.solver.prover import DFPN_FROM, DFPN_FROM_WIN, _search
-from engine.solver.search import Search
+from engine.solver.search import OutOfBudget, Search
 from tests.engine.solver.test_solver_statuses import (
     EVERY_STATUS,
     MATE_IN_FIVE,
@@ -95,6 +95,8 @@ def test_a_perpetual_check_is_judged_by_df_pn_itself() -> None:
 # 填塞道路 (橘中秘): a stalemate in 9 with quiet moves on both sides, where
 # the defender can walk back into a position of the line
 SHUFFLE = "2b6/3k5/9/4P4/9/9/9/4C4/5K3/9 w - - 0 1"
+# 副夺魁 (湖涯集): a mate in 7 with quiet moves
+FU_DUO_KUI = "4ka3/3Pa4/b3b1CRN/9/6P2/9/9/2p1p4/4pp3/3K5 w - - 0 1"
 
 
 def test_repetitions_are_judged_by_df_pn_itself() -> None:
@@ -121,6 +123,81 @@ def test_the_table_stays_within_its_memory_bound() -> None:
     small.entry_limit = roomy._entries() // 4
     assert small.distance(5) == 5
     assert small.purges > 0 and small._entries() <= small.entry_limit
+
+
+def test_the_rulings_of_cycles_stay_within_their_share() -> None:
+    # 填塞道路 walks back into positions of the line: the rulings are a cache,
+    # dropped when full, with the same verdict
+    search = DfpnSearch(Position.from_fen("xiangqi", SHUFFLE), "win", False, memory_mib=1)
+    assert search.cycle_limit < 256
+    search.cycle_limit = 8
+    assert search.attack_dfpn(4) is False
+    assert 0 < len(search.cycles) <= 8
+
+
+@pytest.mark.parametrize(("variant", "fen", "goal", "n", "mode"), CASES)
+def test_the_first_moves_shown_to_fail_first_give_the_same_proof(
+    variant: str, fen: str, goal: str, n: int, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # with no nodes to look for a shorter win first, df-pn shows first which
+    # first moves win at the length found, then that there is no shorter
+    # win: the same proof as asking the other way round
+    pos = Position.from_fen(variant, fen)
+    if pos.status() != "ongoing":
+        pytest.skip("the game is over")
+    search = DfpnSearch(pos, goal, mode == "checks_only")
+    plain = search.distance(n)
+    keys = prover._winning_moves(search, plain) if plain else None
+    monkeypatch.setattr(prover, "SHORTER_FIRST", 0)
+    search = DfpnSearch(pos, goal, mode == "checks_only")
+    shortest, winners = prover._shortest(search, n)
+    assert shortest == plain
+    if winners is not None:
+        assert winners == keys
+    monkeypatch.undo()
+    new = solve(pos, goal, n, mode=mode, algorithm="dfpn")
+    monkeypatch.setattr(prover, "SHORTER_FIRST", 0)
+    first = solve(pos, goal, n, mode=mode, algorithm="dfpn")
+    assert (first.status, first.moves_to_win) == (new.status, new.moves_to_win)
+    assert first.key_moves[:1] == new.key_moves[:1]
+    assert set(first.key_moves) == set(new.key_moves)
+    assert (first.tree is None) is (new.tree is None)
+    if first.tree is not None and new.tree is not None:
+        assert (first.tree.distance, set(first.tree.moves)) == (
+            new.tree.distance,
+            set(new.tree.moves),
+        )
+
+
+def test_the_winning_first_moves_are_found_before_the_shorter_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 副夺魁 (湖涯集), mate in 7 with quiet moves, when the question "a mate in
+    # 6?" gets no nodes of its own: the first moves are decided first (the
+    # book's key alone), then that there is no mate in 6
+    monkeypatch.setattr(prover, "SHORTER_FIRST", 0)
+    pos = Position.from_fen("xiangqi", FU_DUO_KUI)
+    search = DfpnSearch(pos, "mate", False)
+    shortest, winners = prover._shortest(search, 7)
+    assert shortest == 7 and winners is not None
+    assert [pos.decode(m).iccs() for m in winners] == ["h7h1"]
+    assert search.pos.fen() == pos.fen()
+
+
+def test_a_capped_question_gives_up_and_goes_back_to_the_start() -> None:
+    # 填塞道路 has no win in 4; showing it takes thousands of nodes
+    pos = Position.from_fen("xiangqi", SHUFFLE)
+    search = DfpnSearch(pos, "win", False, Budget(nodes=10_000_000))
+    start = search.pos.fen()
+    assert prover._capped(search, 4, 1000) is None
+    assert 1000 <= search.nodes < 2000
+    assert search.pos.fen() == start and search.node_limit == 10_000_000
+    assert search.path == search.pos.hash_history()
+    assert prover._capped(search, 4, 10_000_000) is False
+    # within the whole budget: it runs out as before
+    search = DfpnSearch(pos, "win", False, Budget(nodes=1000))
+    with pytest.raises(OutOfBudget):
+        prover._capped(search, 4, 100_000)
 
 
 def test_find_win_agrees() -> None:
