@@ -30,7 +30,7 @@ random. Games run in parallel over ``--jobs`` processes.
 With ``--record FILE`` every finished game is appended to FILE as one JSON
 line (section, variant, players, game number and seeds, opening, colour,
 result, ending, plies, the first player's CPU seconds a move, and the digest
-of the engine's sources); a game already in FILE for the same digest is not
+of the engine's code, comments aside); a game already in FILE for the same digest is not
 played again but counted from the record, so a long match is built up over
 several runs (stop one at any time: only the game in progress is lost).
 ``--summary FILE`` prints the recorded matches without playing.
@@ -51,6 +51,7 @@ colours.
 from __future__ import annotations
 
 import argparse
+import ast
 import atexit
 import hashlib
 import json
@@ -312,14 +313,15 @@ def openings(variant: str, count: int, seed: int = 1) -> list[str]:
 
 
 def engine_digest(root: Path = ROOT) -> str:
-    """A digest of the engine's sources (``engine/**/*.py``): a recorded game
-    is replayed only when they change. The opponents written here (random,
-    greedy) and the peer engine are not part of it."""
+    """A digest of the engine's code (``engine/**/*.py``, parsed: comments and
+    layout do not count, docstrings do): a recorded game is replayed only when
+    the code changes. The opponents written here (random, greedy) and the
+    peer engine are not part of it."""
     h = hashlib.sha256()
     for path in sorted((root / "engine").rglob("*.py")):
         h.update(path.relative_to(root).as_posix().encode())
         h.update(b"\0")
-        h.update(path.read_bytes())
+        h.update(ast.dump(ast.parse(path.read_text("utf-8"))).encode())
         h.update(b"\0")
     return h.hexdigest()[:16]
 

@@ -88,3 +88,23 @@ def test_a_record_of_another_engine_version_is_played_again(tmp_path: Path) -> N
     out = _bench(*quick, str(record))
     assert "from the record" not in out
     assert len(record.read_text().splitlines()) == 4
+
+
+def test_the_engine_digest_ignores_comments_but_not_code(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import play_bench
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    for source in (ROOT / "engine").rglob("*.py"):
+        copy = tmp_path / source.relative_to(ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(source.read_text("utf-8"), "utf-8")
+    before = play_bench.engine_digest(tmp_path)
+    assert before == play_bench.engine_digest(ROOT)
+    levels = tmp_path / "engine" / "play" / "__init__.py"
+    text = levels.read_text("utf-8")
+    levels.write_text(text.replace("LEVELS: Final", "# a comment\nLEVELS:  Final"), "utf-8")
+    assert play_bench.engine_digest(tmp_path) == before
+    levels.write_text(text.replace("nodes=160_000", "nodes=150_000"), "utf-8")
+    assert play_bench.engine_digest(tmp_path) != before
