@@ -93,15 +93,16 @@ class Level:
 
 
 LEVELS: Final = range(1, 9)
-# Each level searches about one ply deeper than the one below: levels 1-5
-# stop at their depth cap (2 and 3 differ by the quiescence search) in the
-# middlegame, 6-8 reach about 5.5, 6.5 and 8 plies on their node budgets
-# (2-3 times the one below). In xinban's opening, where defections make the
-# capture sequences long, the budgets bind first: there level 5 (9,000
-# nodes) reaches about 3 plies and level 6 4-5; with level 5's former
-# 12,000 nodes and noise 20 it reached level 6's depth and scored 7/20
-# against it. Noise and, at 1-3, no check extension hold the low levels
-# back further, so that each level beats the one below in every variant.
+# Each level searches about one ply deeper than the one below: in the
+# middlegame levels 1-5 stop at their depth cap (2 and 3 differ by the
+# quiescence search), 6-8 reach about 5.5, 6.5 and 8 plies on their node
+# budgets (2-3 times the one below). In xinban's opening, where defections
+# make the capture sequences long, the budgets bind first: there level 5
+# reaches 3-4 plies and level 6 3-6, often only one more, and level 5's
+# noise and budget keep it below (at 12,000 nodes and noise 20 it scored
+# 7/20 against level 6). Noise and, at 1-3, no check extension hold the low
+# levels back further, so that each level beats the one below in every
+# variant.
 LEVEL_TABLE: Final[dict[int, Level]] = {
     1: Level(depth=1, nodes=400, noise=150, quiescence=False, extensions=False),
     2: Level(depth=2, nodes=1_000, noise=100, quiescence=False, extensions=False),
