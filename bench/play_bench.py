@@ -16,13 +16,24 @@ Sections (``--sections``, comma-separated; all by default):
 - ``tactics``: the shipped xiangqi classics up to mate in 3: does the top
   level (its own budget and cap) play the key within 2 s?
 - ``tune``: self-play between evaluation versions (default weights against
-  one changed weight), the way the weights were chosen.
+  one changed weight), the way the weights were chosen;
+- ``cap``: the top level as the site plays it, at its own budget with the
+  wall-clock cap ``MOVETIME_CAP_MS``: wall and CPU seconds a move (median,
+  95th percentile, worst) over ``--cap-positions`` positions a variant.
 
 Every level plays at its own node budget (``LEVEL_TABLE``, times
 ``--ladder-scale`` / ``--top-nodes`` when given), passed as an explicit node
 budget, so no clock is involved and every game is the same on any machine
 for the same seeds; only the peer engine's choices at a skill level are
 random. Games run in parallel over ``--jobs`` processes.
+
+With ``--record FILE`` every finished game is appended to FILE as one JSON
+line (section, variant, players, game number and seeds, opening, colour,
+result, ending, plies, the first player's CPU seconds a move, and the digest
+of the engine's code, comments aside); a game already in FILE for the same digest is not
+played again but counted from the record, so a long match is built up over
+several runs (stop one at any time: only the game in progress is lost).
+``--summary FILE`` prints the recorded matches without playing.
 
 Games are judged by the engine's own ``outcome()``; a game still running
 after ``--max-plies`` is counted as a draw and reported as adjudicated.
@@ -33,12 +44,16 @@ colours.
     .venv/bin/python bench/play_bench.py --quick      # a smoke run (tiny settings)
     .venv/bin/python bench/play_bench.py --sections ladder --ladder-games 10 --jobs 2
     .venv/bin/python bench/play_bench.py --sections peer --peer-games 10 --peer-skills 0,5,10
+    .venv/bin/python bench/play_bench.py --sections strength --record bench/records/strength.jsonl
+    .venv/bin/python bench/play_bench.py --summary bench/records/strength.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import atexit
+import hashlib
 import json
 import multiprocessing
 import multiprocessing.pool
@@ -61,6 +76,7 @@ from engine.play import (  # noqa: E402
     DEFAULT_WEIGHTS,
     LEVEL_TABLE,
     LEVELS,
+    MOVETIME_CAP_MS,
     Limits,
     Weights,
     level_limits,
@@ -296,10 +312,35 @@ def openings(variant: str, count: int, seed: int = 1) -> list[str]:
     return starts
 
 
+def engine_digest(root: Path = ROOT) -> str:
+    """A digest of the engine's code (``engine/**/*.py``, parsed: comments and
+    layout do not count, docstrings do): a recorded game is replayed only when
+    the code changes. The opponents written here (random, greedy) and the
+    peer engine are not part of it."""
+    h = hashlib.sha256()
+    for path in sorted((root / "engine").rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(b"\0")
+        h.update(ast.dump(ast.parse(path.read_text("utf-8"))).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
 Task = tuple[str, str, Spec, Spec, int, bool, int]
 
 
-def _one_game(task: Task) -> tuple[float, str, list[float]]:
+@dataclass
+class Game:
+    """One finished game of a match: the first player's score and CPU seconds a move."""
+
+    game: int
+    result: float
+    ending: str
+    plies: int
+    times: list[float]
+
+
+def _one_game(task: Task) -> Game:
     """One game of a match (run in a worker): the first player's score, the
     ending, and the first player's CPU seconds a move when it is the engine."""
     variant, fen, first, second, i, first_red, max_plies = task
@@ -307,14 +348,14 @@ def _one_game(task: Task) -> tuple[float, str, list[float]]:
     red, black = (a, b) if first_red else (b, a)
     mine = "red" if first_red else "black"
     timed = mine if first[0] in ("level", "weights") else None
-    winner, ending, _plies, times = play_game(variant, fen, red, black, max_plies, timed)
-    return (0.5 if winner is None else float(winner == mine)), ending, times
+    winner, ending, plies, times = play_game(variant, fen, red, black, max_plies, timed)
+    return Game(i, (0.5 if winner is None else float(winner == mine)), ending, plies, times)
 
 
 _POOL: multiprocessing.pool.Pool | None = None
 
 
-def _results(tasks: list[Task], jobs: int) -> Iterator[tuple[float, str, list[float]]]:
+def _results(tasks: list[Task], jobs: int) -> Iterator[Game]:
     """The games' results as they finish (in any order with ``jobs`` > 1)."""
     global _POOL
     if jobs <= 1:
@@ -325,8 +366,81 @@ def _results(tasks: list[Task], jobs: int) -> Iterator[tuple[float, str, list[fl
     yield from _POOL.imap_unordered(_one_game, tasks)
 
 
+class Record:
+    """The games of ``--record FILE``: one JSON object a line, appended as
+    each game ends. A game is known by its key (digest, section, variant,
+    players, game number, opening, colour, ply limit)."""
+
+    def __init__(self, path: Path | None, digest: str) -> None:
+        self.path = path
+        self.digest = digest
+        self.games: dict[str, dict[str, Any]] = {}
+        if path is not None and path.exists():
+            for line in path.read_text("utf-8").splitlines():
+                if line.strip():
+                    entry = json.loads(line)
+                    self.games[self.key(entry)] = entry
+
+    @staticmethod
+    def key(entry: dict[str, Any]) -> str:
+        fields = ("digest", "section", "variant", "players", "game", "opening", "first_red")
+        return json.dumps([entry[f] for f in fields] + [entry["max_plies"]])
+
+    def entry(self, section: str, task: Task) -> dict[str, Any]:
+        variant, fen, first, second, i, first_red, max_plies = task
+        return {
+            "digest": self.digest,
+            "section": section,
+            "variant": variant,
+            "players": [list(first), list(second)],
+            "game": i,
+            "seeds": [i, 1000 + i],
+            "opening": fen,
+            "first_red": first_red,
+            "max_plies": max_plies,
+        }
+
+    def find(self, section: str, task: Task) -> Game | None:
+        found = self.games.get(self.key(self.entry(section, task)))
+        if found is None:
+            return None
+        return Game(found["game"], found["result"], found["ending"], found["plies"], [])
+
+    def add(self, section: str, task: Task, game: Game) -> None:
+        if self.path is None:
+            return
+        entry = self.entry(section, task)
+        cpu = sorted(game.times)
+        entry.update(
+            result=game.result,
+            ending=game.ending,
+            plies=game.plies,
+            first_moves=len(cpu),
+            first_cpu_s={
+                "mean": round(sum(cpu) / len(cpu), 3) if cpu else None,
+                "max": round(cpu[-1], 3) if cpu else None,
+            },
+            compiled=_native_compiled(),
+            date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        )
+        self.games[self.key(entry)] = entry
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry, separators=(",", ":")) + "\n")
+
+
+def _native_compiled() -> bool:
+    from engine import _native
+
+    return _native.compiled
+
+
+RECORD = Record(None, "")
+
+
 def match(
     args: argparse.Namespace,
+    section: str,
     variant: str,
     first: Spec,
     second: Spec,
@@ -334,24 +448,61 @@ def match(
     label: str,
 ) -> Tally:
     """``games`` games (openings played with both colours); the score is ``first``'s.
-    With ``--progress`` the running score is printed after every game."""
+    Games already in the record are counted, not played again. With
+    ``--progress`` the running score is printed after every game."""
     starts = openings(variant, (games + 1) // 2)
     tasks: list[Task] = [
         (variant, starts[i // 2], first, second, i, i % 2 == 0, args.max_plies)
         for i in range(games)
     ]
     tally = Tally()
+    todo = []
+    for task in tasks:
+        known = RECORD.find(section, task)
+        if known is None:
+            todo.append(task)
+        else:
+            tally.add(known.result, known.ending)
+    recorded = tally.games
     t0 = time.perf_counter()
-    for result, ending, times in _results(tasks, args.jobs):
-        tally.add(result, ending)
-        tally.moves += len(times)
-        tally.move_s += sum(times)
-        tally.worst_move_s = max([tally.worst_move_s, *times])
+    for game in _results(todo, args.jobs):
+        RECORD.add(section, tasks[game.game], game)
+        tally.add(game.result, game.ending)
+        tally.moves += len(game.times)
+        tally.move_s += sum(game.times)
+        tally.worst_move_s = max([tally.worst_move_s, *game.times])
         if args.progress and tally.games < games:
             print(f"    ... {variant} {label}: {tally.line()}", flush=True)
-    print(f"  {variant:8} {label:34} {tally.line()}  ({time.perf_counter() - t0:.0f} s)")
+    note = f", {recorded} from the record" if recorded else ""
+    print(f"  {variant:8} {label:34} {tally.line()}  ({time.perf_counter() - t0:.0f} s{note})")
     sys.stdout.flush()
     return tally
+
+
+def summary(path: Path) -> None:
+    """The matches of a record file: per digest, section, variant and players."""
+    groups: dict[tuple[str, str, str, str], Tally] = {}
+    plies: dict[tuple[str, str, str, str], list[int]] = {}
+    for line in path.read_text("utf-8").splitlines():
+        if not line.strip():
+            continue
+        e = json.loads(line)
+        first, second = (" ".join(str(x) for x in p) for p in e["players"])
+        k = (e["digest"], e["section"], e["variant"], f"{first} vs {second}")
+        tally = groups.setdefault(k, Tally())
+        tally.add(e["result"], e["ending"])
+        plies.setdefault(k, []).append(e["plies"])
+        mean = (e.get("first_cpu_s") or {}).get("mean")
+        if mean is not None:
+            tally.moves += e["first_moves"]
+            tally.move_s += mean * e["first_moves"]
+            tally.worst_move_s = max(tally.worst_move_s, e["first_cpu_s"]["max"])
+    for (digest, section, variant, players), tally in sorted(groups.items()):
+        p = sorted(plies[(digest, section, variant, players)])
+        print(
+            f"{digest} {section:8} {variant:8} {players:36} {tally.line()}  "
+            f"plies median {p[len(p) // 2]}"
+        )
 
 
 # -- sections ----------------------------------------------------------------
@@ -424,6 +575,39 @@ def section_levels(args: argparse.Namespace) -> None:
         sys.stdout.flush()
 
 
+def _quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+
+
+def section_cap(args: argparse.Namespace) -> None:
+    count = 2 if args.quick else args.cap_positions
+    print(
+        f"\n## top level at its own budget with the {MOVETIME_CAP_MS} ms cap, as the site plays "
+        f"it ({count} positions a variant): wall and CPU s a move, median / p95 / worst"
+    )
+    cap_s = MOVETIME_CAP_MS / 1000
+    for variant in VARIANTS:
+        walls, cpus, capped = [], [], 0
+        for pos in sample_positions(variant, count):
+            limits = level_limits(8)
+            if args.quick:
+                limits = replace(limits, nodes=500)
+            t0 = time.perf_counter()
+            c0 = time.process_time()
+            search_position(pos, limits)
+            cpus.append(time.process_time() - c0)
+            walls.append(time.perf_counter() - t0)
+            capped += walls[-1] >= cap_s * 0.99
+        print(
+            f"  {variant:8} wall {_quantile(walls, 0.5):.2f} / {_quantile(walls, 0.95):.2f} / "
+            f"{max(walls):.2f}  CPU {_quantile(cpus, 0.5):.2f} / {_quantile(cpus, 0.95):.2f} / "
+            f"{max(cpus):.2f}  stopped by the cap {capped}/{len(walls)}"
+        )
+        sys.stdout.flush()
+
+
 def _top(args: argparse.Namespace) -> Spec:
     return ("level", 8, args.top_nodes)
 
@@ -435,7 +619,9 @@ def section_strength(args: argparse.Namespace) -> None:
     )
     for variant in args.variants.split(","):
         for opponent in args.opponents.split(","):
-            match(args, variant, _top(args), (opponent,), args.games, f"top vs {opponent}")
+            match(
+                args, "strength", variant, _top(args), (opponent,), args.games, f"top vs {opponent}"
+            )
 
 
 def section_ladder(args: argparse.Namespace) -> None:
@@ -448,6 +634,7 @@ def section_ladder(args: argparse.Namespace) -> None:
         for level in [int(x) for x in args.ladder_levels.split(",")]:
             match(
                 args,
+                "ladder",
                 variant,
                 level_spec(level, scale),
                 level_spec(level - 1, scale),
@@ -476,7 +663,7 @@ def section_peer(args: argparse.Namespace) -> None:
         for k in [int(x) for x in args.peer_skills.split(",") if x]
     ]
     for label, spec in peers:
-        match(args, "xiangqi", _top(args), spec, args.peer_games, label)
+        match(args, "peer", "xiangqi", _top(args), spec, args.peer_games, label)
 
 
 def section_tactics(args: argparse.Namespace) -> None:
@@ -535,6 +722,7 @@ def section_tune(args: argparse.Namespace) -> None:
             continue
         match(
             args,
+            "tune",
             variant,
             ("weights", "", args.tune_nodes),
             ("weights", name, args.tune_nodes),
@@ -551,6 +739,7 @@ SECTIONS = {
     "peer": section_peer,
     "tactics": section_tactics,
     "tune": section_tune,
+    "cap": section_cap,
 }
 
 
@@ -579,9 +768,17 @@ def main() -> int:
     parser.add_argument(
         "--tune-only", default="", help="comma-separated variant:version, e.g. xinban:mobility 2/4"
     )
+    parser.add_argument("--cap-positions", type=int, default=20, help="for the cap section")
     parser.add_argument("--tactics-mate", type=int, default=3, help="longest mate tried")
     parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--record", type=Path, default=None, help="JSON-lines file of games")
+    parser.add_argument("--summary", type=Path, default=None, help="print a record and stop")
     args = parser.parse_args()
+    if args.summary is not None:
+        summary(args.summary)
+        return 0
+    global RECORD
+    RECORD = Record(args.record, engine_digest())
     if args.top_nodes is None:
         args.top_nodes = LEVEL_TABLE[8].nodes
     if args.quick:

@@ -93,17 +93,22 @@ class Level:
 
 
 LEVELS: Final = range(1, 9)
-# Each level searches about one ply deeper than the one below: levels 1-5
-# stop at their depth cap (2 and 3 differ by the quiescence search), 6-8
-# reach about 5.5, 6.5 and 8 plies on their node budgets (about 2.5 times
-# the one below). Noise and, at 1-3, no check extension hold the low levels
-# back further, so that each level beats the one below in every variant.
+# Each level searches about one ply deeper than the one below: in the
+# middlegame levels 1-5 stop at their depth cap (2 and 3 differ by the
+# quiescence search), 6-8 reach about 5.5, 6.5 and 8 plies on their node
+# budgets (2-3 times the one below). In xinban's opening, where defections
+# make the capture sequences long, the budgets bind first: there level 5
+# reaches 3-4 plies and level 6 3-6, often only one more, and level 5's
+# noise and budget keep it below (at 12,000 nodes and noise 20 it scored
+# 7/20 against level 6). Noise and, at 1-3, no check extension hold the low
+# levels back further, so that each level beats the one below in every
+# variant.
 LEVEL_TABLE: Final[dict[int, Level]] = {
     1: Level(depth=1, nodes=400, noise=150, quiescence=False, extensions=False),
     2: Level(depth=2, nodes=1_000, noise=100, quiescence=False, extensions=False),
-    3: Level(depth=2, nodes=2_500, noise=60, extensions=False),
-    4: Level(depth=3, nodes=6_000, noise=35),
-    5: Level(depth=4, nodes=12_000, noise=20),
+    3: Level(depth=2, nodes=2_000, noise=60, extensions=False),
+    4: Level(depth=3, nodes=4_500, noise=40),
+    5: Level(depth=4, nodes=9_000, noise=30),
     6: Level(depth=64, nodes=25_000, noise=10),
     7: Level(depth=64, nodes=60_000, noise=4),
     8: Level(depth=64, nodes=160_000, noise=0),

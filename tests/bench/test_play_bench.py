@@ -1,6 +1,7 @@
 """The playing engine's benchmark runs end to end with tiny settings (the
 figures themselves are not checked here)."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ def test_play_bench_quick_run_prints_every_section() -> None:
             "bench/play_bench.py",
             "--quick",
             "--sections",
-            "speed,levels,strength,ladder,tactics,tune",
+            "speed,levels,strength,ladder,tactics,tune,cap",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -31,8 +32,79 @@ def test_play_bench_quick_run_prints_every_section() -> None:
         "## each level",
         "## tactics",
         "## tuning",
+        "## top level at its own budget with the",
     ):
         assert heading in out
     for variant in ("xiangqi", "feidan", "xinban"):
         assert variant in out
     assert "solved " in out
+
+
+def _bench(*args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "bench/play_bench.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_recorded_games_are_not_played_again(tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    quick = ("--quick", "--sections", "strength", "--variants", "xiangqi", "--record")
+    first = _bench(*quick, str(record))
+    lines = record.read_text().splitlines()
+    assert len(lines) == 2  # one game against each opponent
+    entry = json.loads(lines[0])
+    assert entry["section"] == "strength"
+    assert entry["players"][1] == ["random"]
+    assert entry["result"] in (0.0, 0.5, 1.0)
+    assert entry["plies"] > 0 and len(entry["digest"]) == 16
+    again = _bench(*quick, str(record))
+    assert record.read_text().splitlines() == lines  # nothing played twice
+    assert again.count("1 from the record") == 2
+    # the same tallies either way
+    tallies = [
+        [line.split("(")[0].split()[-1] for line in out.splitlines() if " vs " in line]
+        for out in (first, again)
+    ]
+    assert tallies[0] == tallies[1]
+    summary = _bench("--summary", str(record))
+    assert "strength" in summary and "vs random" in summary and "vs greedy" in summary
+
+
+def test_a_record_of_another_engine_version_is_played_again(tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    quick = ("--quick", "--sections", "strength", "--variants", "xiangqi", "--record")
+    _bench(*quick, str(record))
+    stale = [
+        json.dumps({**json.loads(line), "digest": "0" * 16})
+        for line in record.read_text().splitlines()
+    ]
+    record.write_text("\n".join(stale) + "\n")
+    out = _bench(*quick, str(record))
+    assert "from the record" not in out
+    assert len(record.read_text().splitlines()) == 4
+
+
+def test_the_engine_digest_ignores_comments_but_not_code(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import play_bench
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    for source in (ROOT / "engine").rglob("*.py"):
+        copy = tmp_path / source.relative_to(ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(source.read_text("utf-8"), "utf-8")
+    before = play_bench.engine_digest(tmp_path)
+    assert before == play_bench.engine_digest(ROOT)
+    levels = tmp_path / "engine" / "play" / "__init__.py"
+    text = levels.read_text("utf-8")
+    levels.write_text(text.replace("LEVELS: Final", "# a comment\nLEVELS:  Final"), "utf-8")
+    assert play_bench.engine_digest(tmp_path) == before
+    levels.write_text(text.replace("nodes=160_000", "nodes=150_000"), "utf-8")
+    assert play_bench.engine_digest(tmp_path) != before
