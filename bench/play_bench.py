@@ -29,10 +29,13 @@ random. Games run in parallel over ``--jobs`` processes.
 
 With ``--record FILE`` every finished game is appended to FILE as one JSON
 line (section, variant, players, game number and seeds, opening, colour,
-result, ending, plies, the first player's CPU seconds a move, and the digest
-of the engine's code, comments aside); a game already in FILE for the same digest is not
-played again but counted from the record, so a long match is built up over
-several runs (stop one at any time: only the game in progress is lost).
+result, ending, plies, the first player's CPU seconds a move, and the
+engine's behaviour digest: what a fixed probe of searches and rules gives,
+see ``behaviour_digest``); a game already in FILE for the same behaviour is
+not played again but counted from the record, so a long match is built up
+over several runs (stop one at any time: only the game in progress is lost)
+and survives changes of the code that change nothing the probe sees.
+``--digest`` prints the behaviour digest and stops.
 ``--summary FILE`` prints the recorded matches without playing.
 
 Games are judged by the engine's own ``outcome()``; a game still running
@@ -62,7 +65,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -314,15 +317,63 @@ def openings(variant: str, count: int, seed: int = 1) -> list[str]:
 
 def engine_digest(root: Path = ROOT) -> str:
     """A digest of the engine's code (``engine/**/*.py``, parsed: comments and
-    layout do not count, docstrings do): a recorded game is replayed only when
-    the code changes. The opponents written here (random, greedy) and the
-    peer engine are not part of it."""
+    layout do not count, docstrings do). It names the code a behaviour digest
+    was taken of, so the probe runs once per version of the code. The
+    opponents written here (random, greedy) and the peer engine are not part
+    of it."""
     h = hashlib.sha256()
     for path in sorted((root / "engine").rglob("*.py")):
         h.update(path.relative_to(root).as_posix().encode())
         h.update(b"\0")
         h.update(ast.dump(ast.parse(path.read_text("utf-8"))).encode())
         h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+PROBE_PLIES = (0, 14, 40)  # the probe's positions: plies of a seeded random walk
+
+
+def probe(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> Iterator[str]:
+    """What the engine does in the games of this bench, as lines of text: the
+    level table and the material values; along a seeded random walk in each
+    variant, every position's legal moves, what each captures and the
+    position's outcome; and at three of its positions the search of every
+    level at its own node budget (times ``scale``) with two seeds: move,
+    score, mate, depth, node count and line."""
+    table = sorted((n, astuple(level)) for n, level in LEVEL_TABLE.items())
+    yield repr((scale, table, sorted(MATERIAL.items()), astuple(weights)))
+    for variant in VARIANTS:
+        rng = random.Random(f"probe {variant}")
+        pos = Position.start(variant)
+        for ply in range(max(PROBE_PLIES) + 1):
+            outcome = pos.outcome()
+            moves = sorted(pos.legal_moves, key=lambda m: m.iccs())
+            captures = [str(pos.move_effect(m).captured) for m in moves]
+            yield repr((variant, ply, [m.iccs() for m in moves], captures, outcome))
+            if ply in PROBE_PLIES:
+                for level in LEVELS:
+                    nodes = max(50, int(LEVEL_TABLE[level].nodes * scale))
+                    for seed in (0, 7):
+                        limits = replace(
+                            level_limits(level, nodes=nodes, seed=seed), weights=weights
+                        )
+                        found = search_position(pos, limits).to_json()
+                        yield json.dumps([variant, ply, level, seed, found], sort_keys=True)
+            if outcome is not None:
+                break
+            pos.push(rng.choice(moves))
+
+
+def behaviour_digest(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> str:
+    """A digest of ``probe``: of what the engine does, not of how its code
+    reads. A change that keeps it keeps, as far as the probe can tell, every
+    recorded game, so records are kept across refactors and speed work; a
+    change of the search or the evaluation starts new records. About a minute of
+    CPU at ``scale`` 1 on the compiled build."""
+    h = hashlib.sha256()
+    for line in probe(scale, weights):
+        h.update(line.encode())
+        h.update(b"\n")
     return h.hexdigest()[:16]
 
 
@@ -368,18 +419,35 @@ def _results(tasks: list[Task], jobs: int) -> Iterator[Game]:
 
 class Record:
     """The games of ``--record FILE``: one JSON object a line, appended as
-    each game ends. A game is known by its key (digest, section, variant,
-    players, game number, opening, colour, ply limit)."""
+    each game ends. A game is known by its key (the engine's behaviour
+    digest, section, variant, players, game number, opening, colour, ply
+    limit). Each entry also names the code (``engine_digest``) and the probe's
+    scale, so the probe runs only for code the file has not seen."""
 
-    def __init__(self, path: Path | None, digest: str) -> None:
+    def __init__(self, path: Path | None, code: str, scale: float = 1.0) -> None:
         self.path = path
-        self.digest = digest
+        self.code = code
+        self.scale = scale
+        self._digest: str | None = None
         self.games: dict[str, dict[str, Any]] = {}
         if path is not None and path.exists():
             for line in path.read_text("utf-8").splitlines():
                 if line.strip():
                     entry = json.loads(line)
                     self.games[self.key(entry)] = entry
+
+    @property
+    def digest(self) -> str:
+        """The behaviour digest: from an entry of the same code and probe, else probed."""
+        if self._digest is None:
+            for entry in self.games.values():
+                if entry.get("code") == self.code and entry.get("probe") == self.scale:
+                    self._digest = str(entry["digest"])
+                    break
+            else:
+                print("(probing the engine's behaviour for the record)", flush=True)
+                self._digest = behaviour_digest(self.scale)
+        return self._digest
 
     @staticmethod
     def key(entry: dict[str, Any]) -> str:
@@ -390,6 +458,8 @@ class Record:
         variant, fen, first, second, i, first_red, max_plies = task
         return {
             "digest": self.digest,
+            "code": self.code,
+            "probe": self.scale,
             "section": section,
             "variant": variant,
             "players": [list(first), list(second)],
@@ -401,6 +471,8 @@ class Record:
         }
 
     def find(self, section: str, task: Task) -> Game | None:
+        if self.path is None:
+            return None
         found = self.games.get(self.key(self.entry(section, task)))
         if found is None:
             return None
@@ -773,12 +845,14 @@ def main() -> int:
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--record", type=Path, default=None, help="JSON-lines file of games")
     parser.add_argument("--summary", type=Path, default=None, help="print a record and stop")
+    parser.add_argument("--digest", action="store_true", help="print the behaviour digest")
     args = parser.parse_args()
     if args.summary is not None:
         summary(args.summary)
         return 0
-    global RECORD
-    RECORD = Record(args.record, engine_digest())
+    if args.digest:
+        print(behaviour_digest(0.01 if args.quick else 1.0))
+        return 0
     if args.top_nodes is None:
         args.top_nodes = LEVEL_TABLE[8].nodes
     if args.quick:
@@ -795,6 +869,8 @@ def main() -> int:
         args.tune_games = min(args.tune_games, 1)
         args.tune_nodes = min(args.tune_nodes, 200)
         args.max_plies = min(args.max_plies, 60)
+    global RECORD
+    RECORD = Record(args.record, engine_digest(), 0.01 if args.quick else 1.0)
     for name in args.sections.split(","):
         SECTIONS[name](args)
     if _POOL is not None:

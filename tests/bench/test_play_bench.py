@@ -81,7 +81,7 @@ def test_a_record_of_another_engine_version_is_played_again(tmp_path: Path) -> N
     quick = ("--quick", "--sections", "strength", "--variants", "xiangqi", "--record")
     _bench(*quick, str(record))
     stale = [
-        json.dumps({**json.loads(line), "digest": "0" * 16})
+        json.dumps({**json.loads(line), "digest": "0" * 16, "code": "0" * 16})
         for line in record.read_text().splitlines()
     ]
     record.write_text("\n".join(stale) + "\n")
@@ -108,3 +108,40 @@ def test_the_engine_digest_ignores_comments_but_not_code(tmp_path: Path) -> None
     assert play_bench.engine_digest(tmp_path) == before
     levels.write_text(text.replace("nodes=160_000", "nodes=150_000"), "utf-8")
     assert play_bench.engine_digest(tmp_path) != before
+
+
+def test_a_record_survives_a_change_of_code_that_keeps_the_behaviour(tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    quick = ("--quick", "--sections", "strength", "--variants", "xiangqi", "--record")
+    _bench(*quick, str(record))
+    other_code = [
+        json.dumps({**json.loads(line), "code": "f" * 16})
+        for line in record.read_text().splitlines()
+    ]
+    record.write_text("\n".join(other_code) + "\n")
+    out = _bench(*quick, str(record))
+    assert "probing the engine's behaviour" in out  # the code is new to the record
+    assert out.count("1 from the record") == 2  # but it plays as the recorded one
+    assert len(record.read_text().splitlines()) == 2
+
+
+def _play_bench():  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import play_bench
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    return play_bench
+
+
+def test_the_behaviour_probe_sees_the_searches_not_only_the_tables() -> None:
+    play_bench = _play_bench()
+    from dataclasses import replace
+
+    lines = list(play_bench.probe(0.01))
+    assert lines == list(play_bench.probe(0.01))  # deterministic
+    other = list(play_bench.probe(0.01, replace(play_bench.DEFAULT_WEIGHTS, tempo=300)))
+    searches = [i for i, line in enumerate(lines) if line.startswith("[")]
+    assert len(searches) == 3 * len(play_bench.PROBE_PLIES) * 8 * 2
+    assert any(lines[i] != other[i] for i in searches)  # a weight moves some search
+    assert play_bench.behaviour_digest(0.01) == play_bench.behaviour_digest(0.01)
