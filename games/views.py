@@ -15,6 +15,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from accounts.owners import owner_for_request
+from core.selectors import variant_title
+from core.starts import start_choice, start_name
 from engine import VARIANTS
 from games import selectors
 from games.models import LEVELS, Game
@@ -22,23 +24,8 @@ from games.services import SETUPS_BY_VARIANT
 from tutorials.curriculum.endings import ENDINGS
 
 
-def _setup_labels() -> dict[str, str]:
-    return {
-        "standard": _("Standard start"),
-        "plum_blossom": _("Plum-blossom numbers (梅花易数): drawn from the moment the game starts"),
-        "five_soldiers": _("Secret setup: five soldiers guard the gate (五兵守门)"),
-        "middle_soldier": _("Secret setup: middle soldier guards the gate (中兵守门)"),
-        "new": _("New rules for both sides"),
-        "traditional": _("Traditional rules for both sides"),
-        "red-new": _("New rules for Red, traditional for Black"),
-        "black-new": _("New rules for Black, traditional for Red"),
-    }
-
-
 def _variant_title(name: str) -> str:
-    variant = VARIANTS[name]
-    zh = (get_language() or "").lower().startswith("zh")
-    return variant.title_zh if zh else variant.title_en
+    return variant_title(VARIANTS[name])
 
 
 def _termination_labels() -> dict[str, str]:
@@ -50,22 +37,19 @@ def _termination_labels() -> dict[str, str]:
 @require_GET
 def play(request: HttpRequest) -> HttpResponse:
     """Start a game: variant, start, side, level, clock; or two players at one board."""
-    labels = _setup_labels()
     page = {
         "api": {"create": reverse("games-api:list")},
         "variants": [
             {
                 "name": name,
                 "title": _variant_title(name),
-                "setups": [{"name": s, "label": labels[s]} for s in SETUPS_BY_VARIANT[name]],
+                "setups": [{"name": s, "label": start_choice(s)} for s in SETUPS_BY_VARIANT[name]],
             }
             for name in SETUPS_BY_VARIANT
         ],
         "labels": {"error": _("Something went wrong. Please try again.")},
     }
-    return render(
-        request, "games/play.html", {"page": page, "levels": list(LEVELS), "labels": labels}
-    )
+    return render(request, "games/play.html", {"page": page, "levels": list(LEVELS)})
 
 
 def _page_labels() -> dict[str, Any]:
@@ -164,7 +148,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             "page": page,
             "game": found,
             "variant_title": title,
-            "setup_label": _setup_labels()[found.setup],
+            "setup_label": start_name(found.setup),
         },
     )
 
@@ -174,13 +158,12 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def mine(request: HttpRequest) -> HttpResponse:
     """My games, newest first, each with its result and the rule that ended it."""
     owner = owner_for_request(request, create=False)
-    setups = _setup_labels()
     terminations = _termination_labels()
     rows = [
         {
             "game": g,
             "variant": _variant_title(g.variant),
-            "setup": setups.get(g.setup, g.setup),
+            "setup": start_name(g.setup),
             "termination": terminations.get(g.termination, ""),
         }
         for g in selectors.game_list(owner=owner, limit=200)
