@@ -101,6 +101,13 @@ class Game(OwnerScopedModel):
         return len(self.moves)
 
     @property
+    def move_count(self) -> int:
+        """Moves as players count them: Red's ply and Black's answer are one move (from a
+        start with Black to move, Black's first ply is move 1 alone)."""
+        black_first = self.start_fen.split(" ")[1:2] == ["b"]
+        return (self.ply + (1 if black_first else 0) + 1) // 2
+
+    @property
     def iccs_moves(self) -> list[str]:
         return [entry["iccs"] for entry in self.moves]
 

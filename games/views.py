@@ -59,7 +59,8 @@ def _page_labels() -> dict[str, Any]:
         "your_turn": _("Your move."),
         "to_move": _("{side} to move."),
         "thinking": _("The computer is thinking…"),
-        "check": _("Check!"),
+        "check_your_turn": _("Check! Your move."),
+        "check_to_move": _("Check! {side} to move."),
         "draw_declined": _("The computer declines the draw."),
         "draw_offered": _("You offered a draw: the computer answers before its next move."),
         "draw_offered_thinking": _(
@@ -72,10 +73,17 @@ def _page_labels() -> dict[str, Any]:
             "Drag your pieces to arrange your half. Drop a piece on another of yours to swap "
             "them. The computer arranges its half unseen; both are revealed when you are ready."
         ),
+        "setup_status": _("Set up your half, then reveal it."),
+        "setup_status_local": _("{side} sets up."),
         "setup_help_local": _(
             "{side} arranges its half while the other player looks away; then the other side "
             "does the same. Both halves are revealed together."
         ),
+        "setup_help_local_second": _(
+            "{side} arranges its half while the other player looks away. Then both halves are "
+            "revealed together."
+        ),
+        "setup_hand_over": _("Done: {side} sets up next"),
         "setup_legal": _("Your setup is legal."),
         "setup_ready": _("Reveal"),
         "void": _("The reveal does not count:"),

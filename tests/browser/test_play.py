@@ -387,6 +387,12 @@ def test_the_clock_runs_while_the_computer_thinks(
     )
     page.reload()
     expect(page.locator("#status")).to_have_attribute("data-kind", "thinking")
+    # the sign that it thinks is a drawn, turning ring: no emoji a font may lack
+    after = page.evaluate(
+        "() => { const s = getComputedStyle(document.getElementById('status'), '::after');"
+        " return [s.content, s.animationName]; }"
+    )
+    assert after == ['""', "thinking-turn"]
     top = page.locator("#clock-top")  # Black plays from the bottom: Red's clock is on top
     expect(top).to_have_class("clock running")
     expect(top).to_contain_text("红方")
@@ -441,3 +447,56 @@ def test_a_draw_offered_while_the_computer_thinks_is_answered_after_its_move(
     expect(note).to_contain_text("The computer declines the draw.")
     offer = Game.objects.get(pk=gid).draw_offers[-1]
     assert offer == {"ply": 0, "by": "player", "accepted": False, "answered_ply": 1}
+
+
+def fits_the_width(page: Page) -> bool:
+    return bool(
+        page.evaluate(
+            "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+    )
+
+
+def test_the_play_pages_fit_a_phone(phone: Page, artifacts: Path) -> None:
+    page = phone
+    page.goto("/play/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.select_option("#variant", "xinban")  # the rules of each side: long choices
+    expect(page.locator("#red-rules")).to_be_visible()
+    assert fits_the_width(page)
+    gid = start(page, "feidan", "plum_blossom", mode="local")
+    # the start's name and the opponent go on a line of their own under the variant's name
+    title = page.locator(".play-head h1").bounding_box()
+    meta = page.locator(".game-meta").bounding_box()
+    assert title and meta and meta["x"] - title["x"] < 2
+    assert fits_the_width(page)
+    click_move(page, "f3f4")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")
+    page.goto("/play/games/")
+    row = page.locator(f"tr:has(a[href='/play/{gid}/'])")
+    expect(row.locator("td").nth(4)).to_have_text("1")  # one move (Red's half of move 1)
+    assert fits_the_width(page)
+    expect(row.locator(f"a[href='/play/{gid}/']")).to_be_in_viewport()
+    page.screenshot(path=str(artifacts / "play-my-games-390x844.png"), full_page=True)
+
+
+def test_at_one_board_red_sets_up_hands_over_and_black_reveals(page: Page) -> None:
+    gid = start(page, "feidan", "five_soldiers", mode="local")
+    status, reveal = page.locator("#status"), page.locator("#setup-reveal")
+    expect(status).to_have_text("红方布局。")
+    expect(reveal).to_have_text("摆好了，轮到黑方布局")
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    reveal.click()
+    expect(status).to_have_text("黑方布局。")
+    expect(reveal).to_have_text("揭开布局")
+    expect(page.locator("#setup-help")).to_contain_text("摆好后两边一起揭开")
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    reveal.click()
+    expect(page.locator("#setup-panel")).to_be_hidden()
+    expect(status).to_have_text("轮到红方走。")
+    # Red in check: one sentence, typeset as Chinese (no space after the exclamation mark)
+    Game.objects.filter(pk=gid).update(
+        start_fen="3k5/9/9/9/9/9/9/9/4r4/4K4 w - - 0 1", variant="xiangqi", moves=[]
+    )
+    page.reload()
+    expect(status).to_have_text("将军！轮到红方走。")

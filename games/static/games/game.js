@@ -246,8 +246,12 @@ function renderSetup() {
   }
   $("setup-panel").hidden = false;
   $("setup-title").textContent = L.setup_title;
-  $("setup-help").textContent =
-    g.mode === "local" ? format(L.setup_help_local, { side: sideName(color) }) : L.setup_help;
+  // at one board Red sets up first and hands over; Black's half completes the pair
+  const local = g.mode === "local";
+  const first = local && color === "red";
+  const help = !local ? L.setup_help : first ? L.setup_help_local : L.setup_help_local_second;
+  $("setup-help").textContent = format(help, { side: sideName(color) });
+  $("setup-reveal").textContent = first ? format(L.setup_hand_over, { side: sideName("black") }) : L.setup_ready;
   const voids = g.setup_info.void_reveals || [];
   const voidBox = $("void-reveal");
   voidBox.hidden = !voids.length;
@@ -261,7 +265,7 @@ function renderSetup() {
     check: null,
   });
   renderViolations();
-  setStatus(L.setup_title, "setup");
+  setStatus(local ? format(L.setup_status_local, { side: sideName(color) }) : L.setup_status, "setup");
   for (const id of ["game-controls", "move-form", "replay-controls", "position-links", "move-box"]) {
     $(id).hidden = true;
   }
@@ -349,10 +353,10 @@ function renderStatus() {
   } else if (g.thinking) {
     setStatus(L.thinking, "thinking");
   } else if (g.mode === "computer") {
-    setStatus(g.check ? `${L.check} ${L.your_turn}` : L.your_turn, g.check ? "check" : "your-turn");
+    setStatus(g.check ? L.check_your_turn : L.your_turn, g.check ? "check" : "your-turn");
   } else {
-    const text = format(L.to_move, { side: sideName(g.turn) });
-    setStatus(g.check ? `${L.check} ${text}` : text, g.check ? "check" : "your-turn");
+    const text = format(g.check ? L.check_to_move : L.to_move, { side: sideName(g.turn) });
+    setStatus(text, g.check ? "check" : "your-turn");
   }
   $("board").dataset.thinking = g.thinking ? "1" : "0";
 }
