@@ -93,9 +93,8 @@ def _page_labels() -> dict[str, Any]:
             "{lunar}: year branch Y = {y}, lunar month M = {m}, lunar day D = {d}, hour branch "
             "H = {h}. Upper trigram (Y+M+D) mod 8 = {u} ({ut}), lower trigram (Y+M+D+H) mod 8 = "
             "{l} ({lt}), moving line (Y+M+D+H) mod 6 = {x} (a remainder of 0 counts as 8 or 6). "
-            "Hexagram {hex} ({pinyin}, "
-            "“{english}”); number S = {s} picks arrangement {a} of the 2520 ways to place the "
-            "chariots, horses, cannons and fighters. Black mirrors Red."
+            "Hexagram {hex} ({gloss}); number S = {s} picks arrangement {a} of the 2520 ways "
+            "to place the chariots, horses, cannons and fighters. Black mirrors Red."
         ),
         "ply": _("Move {n}, {side}"),
         "replaying": _("Replay: {where} (ply {ply} of {total})."),

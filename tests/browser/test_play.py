@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from engine import Position
 from games.models import Game
+from tests.text_rules import chinese_text_faults
 
 YOUR_TURN = re.compile(r"^(your-turn|check)$")
 
@@ -196,6 +197,9 @@ def test_a_plum_blossom_start_shows_its_hexagram_and_why(page: Page, artifacts: 
     expect(why).to_contain_text(info["lunar_date"])
     expect(why).to_contain_text(f"S = {info['number']}")
     expect(why).to_contain_text(f"第 {info['arrangement_index']} 种")
+    # typeset as Chinese once filled in, and without the English gloss
+    assert not chinese_text_faults(why.inner_text())
+    assert info["hexagram_english"] not in why.inner_text() + page.inner_text("#plum-hexagram")
     expect(page.locator("#board")).to_have_attribute("data-fen", Game.objects.get(pk=gid).start_fen)
     page.screenshot(path=str(artifacts / "play-plum-blossom-1280x800.png"))
 

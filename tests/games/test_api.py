@@ -511,6 +511,20 @@ def test_the_puzzle_editor_opens_a_games_position(client: Client, django_user_mo
     assert '"initial": null' in bad.content.decode()
 
 
+def test_a_visitor_is_told_that_making_a_puzzle_needs_an_account(
+    client: Client, new_game: Any, django_user_model: Any
+) -> None:
+    client.cookies["django_language"] = "en"
+    gid = new_game(client, mode="local")["id"]
+    note = "Making a puzzle needs an account"
+    assert note in client.get(f"/play/{gid}/").content.decode()
+    user = django_user_model.objects.create_user(username="author", password="x")
+    client.force_login(user)
+    Game.objects.filter(pk=gid).update(user=user, visitor_id=None)
+    page = client.get(f"/play/{gid}/")
+    assert page.status_code == 200 and note not in page.content.decode()
+
+
 def test_a_placement_of_other_things_is_refused_or_explained(client: Client) -> None:
     body = {"method": "five_soldiers", "color": "red"}
     for placement in ({"a0": 0}, {}, {"a0": ["M"]}):

@@ -111,7 +111,9 @@ function renderPlum() {
   $("plum-panel").hidden = !info;
   if (!info) return;
   $("plum-title").textContent = L.plum_title;
-  $("plum-hexagram").textContent = `${info.hexagram} · ${info.hexagram_pinyin} · ${info.hexagram_english}`;
+  // the hexagram's English name is for English readers
+  const english = zh ? "" : ` · ${info.hexagram_english}`;
+  $("plum-hexagram").textContent = `${info.hexagram} · ${info.hexagram_pinyin}${english}`;
   const moment = new Date(info.moment).toLocaleString(zh ? "zh-CN" : "en-GB", {
     timeZone: "Asia/Shanghai",
   });
@@ -128,8 +130,7 @@ function renderPlum() {
     lt: info.lower_trigram,
     x: info.moving_line,
     hex: info.hexagram,
-    pinyin: info.hexagram_pinyin,
-    english: info.hexagram_english,
+    gloss: zh ? info.hexagram_pinyin : `${info.hexagram_pinyin}, “${info.hexagram_english}”`,
     s: info.number,
     a: info.arrangement_index,
   });
