@@ -264,6 +264,12 @@ def test_the_move_list_numbers_moves_not_plies(page: Page, artifacts: Path) -> N
     expect(rows.nth(1)).to_contain_text("马二进三")
     page.click("#moves li[data-number='1'] button[data-side='black']")
     expect(page.locator("#replay-ply")).to_have_text("第 1 回合，黑方")
+    # at one board a takeback undoes the last ply, and that move is played again
+    page.click("#takeback")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "2")
+    expect(rows).to_have_count(1)
+    click_move(page, "h0g2")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "3")
 
     # a start with Black to move: "1. … (Black's move)"
     black_start = Position.start("xiangqi").fen().replace(" w ", " b ")

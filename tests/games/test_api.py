@@ -67,6 +67,17 @@ def test_a_game_starts_in_every_variant_and_start(
     assert set(game["legal_moves"]) <= set(game["board_moves"])
 
 
+def test_a_random_side_is_drawn_from_the_games_seed(client: Client, new_game: Any) -> None:
+    ids = [new_game(client, side="random", level=1)["id"] for _ in range(24)]
+    games = list(Game.objects.filter(pk__in=ids))
+    # both sides come up (all 24 alike: one chance in eight million) ...
+    assert {g.human_side for g in games} == {"red", "black"}
+    # ... and the side is the seed's, so a game replays with the side it had
+    for g in games:
+        assert g.human_side == random.Random(g.seed).choice(("red", "black"))
+        assert g.computer_side == ("black" if g.human_side == "red" else "red")
+
+
 def test_moves_are_played_and_recorded_for_replay(client: Client, new_game: Any, move: Any) -> None:
     game = new_game(client, mode="local")
     gid = game["id"]
