@@ -111,6 +111,10 @@ def _page_labels() -> dict[str, Any]:
             "defection": _("defection"),
         },
         "attack_power": _("Attack power: Red {red}, Black {black}"),
+        "attack_power_rule": _(
+            "When both are below 10, the side with more (either side, if they are equal) may "
+            "declare a draw."
+        ),
         "clock_red": _("Red clock"),
         "clock_black": _("Black clock"),
         "board": _("board"),

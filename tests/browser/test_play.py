@@ -140,6 +140,9 @@ def test_xinban_defection_on_the_board(
     gid = start(page, "xinban", mode="computer", side="red", level="1", **{"red-rules": "new"})
     assert Game.objects.get(pk=gid).setup == "new"
     wait_my_turn(page, 0)
+    # the totals, and when the attack-power draw may be declared (not now: its button waits)
+    expect(page.locator("#attack-power")).to_contain_text("双方都低于 10 时")
+    expect(page.locator("#claim")).to_be_disabled()
     click_move(page, "h2h9")  # the cannon takes the turncoat horse: it defects to h2
     expect(page.locator("#moves li button").first).to_have_attribute("data-effect", "defection")
     expect(page.locator("#moves li").first).to_contain_text("反间策反")

@@ -444,7 +444,14 @@ function renderControls() {
   $("resign").disabled = state.busy;
   const power = $("attack-power");
   power.hidden = !g.attack_power;
-  if (g.attack_power) power.textContent = format(L.attack_power, g.attack_power);
+  if (g.attack_power) {
+    // the totals, and the rule that says when the button may be used
+    power.textContent = format(L.attack_power, g.attack_power);
+    const rule = document.createElement("span");
+    rule.className = "attack-power-rule";
+    rule.textContent = L.attack_power_rule;
+    power.append(rule);
+  }
 }
 
 function renderPlay() {
