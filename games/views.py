@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.owners import owner_for_request
 from core.selectors import variant_title
-from core.starts import start_choice, start_name
+from core.starts import START_DESCRIPTIONS, start_name
 from engine import VARIANTS
 from games import selectors
 from games.models import LEVELS, Game
@@ -26,6 +26,15 @@ from tutorials.curriculum.endings import ENDINGS
 
 def _variant_title(name: str) -> str:
     return variant_title(VARIANTS[name])
+
+
+def _setup_choice(setup: str) -> dict[str, str]:
+    description = START_DESCRIPTIONS.get(setup)
+    return {
+        "name": setup,
+        "label": start_name(setup),
+        "description": description.get(get_language()) if description else "",
+    }
 
 
 def _termination_labels() -> dict[str, str]:
@@ -43,7 +52,7 @@ def play(request: HttpRequest) -> HttpResponse:
             {
                 "name": name,
                 "title": _variant_title(name),
-                "setups": [{"name": s, "label": start_choice(s)} for s in SETUPS_BY_VARIANT[name]],
+                "setups": [_setup_choice(s) for s in SETUPS_BY_VARIANT[name]],
             }
             for name in SETUPS_BY_VARIANT
         ],

@@ -477,6 +477,13 @@ def test_the_play_pages_fit_a_phone(phone: Page, artifacts: Path) -> None:
     page.select_option("#variant", "xinban")  # the rules of each side: long choices
     expect(page.locator("#red-rules")).to_be_visible()
     assert fits_the_width(page)
+    # feidan's four ways to start, each said in a sentence under the choice
+    page.select_option("#variant", "feidan")
+    description = page.locator("#setup-description")
+    expect(description).to_contain_text("in the open")
+    page.select_option("#setup", "middle_soldier")
+    expect(description).to_contain_text("only the centre soldier staying on its point")
+    assert fits_the_width(page)
     gid = start(page, "feidan", "plum_blossom", mode="local")
     # the start's name and the opponent go on a line of their own under the variant's name
     title = page.locator(".play-head h1").bounding_box()

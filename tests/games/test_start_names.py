@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from core.starts import START_NAMES
+from core.starts import START_DESCRIPTIONS, START_NAMES
 from engine import VARIANTS
 from games.models import Game
 from tests.games.conftest import post
@@ -51,11 +51,12 @@ def test_the_model_and_the_pages_say_the_same_name(client: Client, new_game: Any
         play = page_data(client.get("/play/").content.decode(), "play-page")
         for variant in play["variants"]:
             for setup in variant["setups"]:
-                assert setup["label"].startswith(START_NAMES[setup["name"]].get(key))
+                assert setup["label"] == START_NAMES[setup["name"]].get(key)
+                if variant["name"] == "feidan":  # its four ways, each explained
+                    assert setup["description"] == START_DESCRIPTIONS[setup["name"]].get(key)
 
         for gid, setup in ((plum, "plum_blossom"), (mixed, "red-new")):
             heading = client.get(f"/play/{gid}/").content.decode()
-            # the game's heading says the name alone, not the form's hint
             meta = re.search(r'<span class="[^"]*game-meta[^"]*">(.*?)</span>', heading, re.S)
             assert meta and meta.group(1).strip().startswith(START_NAMES[setup].get(key) + " ·")
         mine = client.get("/play/games/").content.decode()
