@@ -254,6 +254,10 @@ def test_a_secret_setup_as_black_on_a_phone(phone: Page, artifacts: Path) -> Non
 def test_the_move_list_numbers_moves_not_plies(page: Page, artifacts: Path) -> None:
     page.set_viewport_size(DESKTOP)
     gid = start(page, "xiangqi", mode="local")
+    # the side panel stands beside the board, not across an empty half of the page
+    board = page.locator("#board .xb-wrap").bounding_box()
+    side = page.locator(".game-side").bounding_box()
+    assert board and side and 0 < side["x"] - (board["x"] + board["width"]) < 120
     for plies, move in enumerate(("h2e2", "h9g7", "h0g2"), start=1):
         click_move(page, move)
         expect(page.locator("#board")).to_have_attribute("data-plies", str(plies))
