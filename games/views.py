@@ -95,7 +95,6 @@ def _page_labels() -> dict[str, Any]:
         "setup_hand_over": _("Done: {side} sets up next"),
         "setup_legal": _("Your setup is legal."),
         "setup_ready": _("Reveal"),
-        "void": _("The reveal does not count:"),
         "plum_title": _("Plum-blossom setup"),
         "plum_why": _(
             "The moment the game started ({moment}, China time) reads on the Chinese calendar as "

@@ -362,6 +362,23 @@ def test_a_void_reveal_is_set_up_again_and_then_played(client: Client, new_game:
     assert len(game["legal_moves"]) > 0
 
 
+def test_a_void_reveal_at_one_board_is_set_up_again_by_both_players(
+    client: Client, new_game: Any
+) -> None:
+    gid = new_game(client, variant="feidan", setup="middle_soldier", mode="local")["id"]
+    red, black = standard_half("red"), standard_half("black")
+    red["e1"] = red.pop("f0")  # the two generals on the open e-file: they face each other
+    black["e8"] = black.pop("f9")
+    post(client, f"/api/games/{gid}/setup/", {"placement": red})
+    game = post(client, f"/api/games/{gid}/setup/", {"placement": black}).json()
+    assert game["status"] == "setting_up" and game["setup_info"]["pending"] == "red"
+    void = game["setup_info"]["void_reveals"]
+    assert void[0]["reasons"] == ["generals_facing"]
+    # no computer at this board: the sentence does not speak of one
+    assert "电脑" not in void[0]["text"]["zh"] and "computer" not in void[0]["text"]["en"]
+    assert "双方重新布局" in void[0]["text"]["zh"]
+
+
 def test_the_computers_half_is_never_shown_before_the_reveal(client: Client, new_game: Any) -> None:
     gid = new_game(client, variant="feidan", setup="five_soldiers", side="black")["id"]
     body = client.get(f"/api/games/{gid}/").content.decode()

@@ -256,7 +256,7 @@ function renderSetup() {
   const voids = g.setup_info.void_reveals || [];
   const voidBox = $("void-reveal");
   voidBox.hidden = !voids.length;
-  if (voids.length) voidBox.textContent = `${L.void} ${pick(voids[voids.length - 1].text)}`;
+  if (voids.length) voidBox.textContent = pick(voids[voids.length - 1].text); // says why it does not count
   board.set({
     fen: piecesFen(state.placement, color === "red" ? "w" : "b"),
     orientation: color,
