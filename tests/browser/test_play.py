@@ -478,6 +478,7 @@ def test_the_play_pages_fit_a_phone(phone: Page, artifacts: Path) -> None:
     page = phone
     page.goto("/play/")
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator("#setup-field")).to_be_hidden()  # xiangqi has one start: no choice
     page.select_option("#variant", "xinban")  # the rules of each side: long choices
     expect(page.locator("#red-rules")).to_be_visible()
     assert fits_the_width(page)

@@ -23,7 +23,8 @@ function renderSetups() {
   const variant = page.variants.find((v) => v.name === $("variant").value);
   const xinban = variant.name === "xinban";
   $("xinban-rules").hidden = !xinban;
-  $("setup-field").hidden = xinban;
+  // xinban has the rules of each side instead; a variant with one start needs no choice
+  $("setup-field").hidden = xinban || variant.setups.length < 2;
   const select = $("setup");
   select.textContent = "";
   for (const setup of variant.setups) {
