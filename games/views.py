@@ -107,6 +107,7 @@ def _page_labels() -> dict[str, Any]:
         "ply": _("Move {n}, {side}"),
         "replaying": _("Replay: {where} (ply {ply} of {total})."),
         "resign_confirm": _("Click again to resign"),
+        "draw_agree_confirm": _("Click again: both agree to a draw"),
         "start": _("Start"),
         "analyse": _("Analyse from here"),
         "puzzle": _("Make a puzzle from this position"),

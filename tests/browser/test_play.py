@@ -188,6 +188,16 @@ def test_two_players_at_one_board_on_a_phone(phone: Page, artifacts: Path) -> No
     puzzle = page.get_attribute("#puzzle-link", "href") or ""
     assert puzzle.startswith("/puzzles/create/?variant=xiangqi&fen=")
     page.screenshot(path=str(artifacts / "play-local-390x844.png"), full_page=True)
+    # at one board both players agree a draw: the first click asks, the second ends the game
+    page.click("#last")
+    draw = page.locator("#draw")
+    expect(draw).to_have_text("Agree a draw")
+    draw.click()
+    expect(draw).to_have_attribute("data-armed", "1")
+    expect(draw).to_have_text("Click again: both agree to a draw")
+    expect(page.locator("#status")).not_to_have_attribute("data-kind", "over")
+    draw.click()
+    expect(page.locator("#status")).to_have_attribute("data-kind", "over")
 
 
 def test_a_plum_blossom_start_shows_its_hexagram_and_why(page: Page, artifacts: Path) -> None:

@@ -547,29 +547,37 @@ $("move-form").addEventListener("submit", (event) => {
   input.value = "";
   play(text);
 });
-$("resign").addEventListener("click", () => {
-  const button = $("resign");
-  if (!state.resignArmed) {
-    // a resignation cannot be taken back: the first click asks, the second resigns
-    state.resignArmed = true;
-    state.resignLabel = button.textContent;
-    button.textContent = L.resign_confirm;
-    button.dataset.armed = "1";
-    setTimeout(() => {
-      state.resignArmed = false;
-      button.textContent = state.resignLabel;
-      delete button.dataset.armed;
-    }, 4000);
-    return;
-  }
-  state.resignArmed = false;
-  button.textContent = state.resignLabel;
-  delete button.dataset.armed;
-  send(page.api.resign, {});
-});
+// An ending that cannot be taken back: the first click asks, the second does it (`ask`:
+// whether this click needs asking).
+function confirmTwice(id, question, action, ask = () => true) {
+  const button = $(id);
+  let timer = null;
+  let label = "";
+  const disarm = () => {
+    clearTimeout(timer);
+    timer = null;
+    button.textContent = label;
+    delete button.dataset.armed;
+  };
+  button.addEventListener("click", () => {
+    if (!ask()) {
+      action();
+    } else if (timer === null) {
+      label = button.textContent;
+      button.textContent = question;
+      button.dataset.armed = "1";
+      timer = setTimeout(disarm, 4000);
+    } else {
+      disarm();
+      action();
+    }
+  });
+}
+confirmTwice("resign", L.resign_confirm, () => send(page.api.resign, {}));
+// against the computer a draw is offered (it answers); at one board both players agree it
+confirmTwice("draw", L.draw_agree_confirm, () => send(page.api.draw, {}), () => state.game.mode === "local");
 $("takeback").addEventListener("click", () => send(page.api.takeback, {}));
 $("claim").addEventListener("click", () => send(page.api.claim, {}));
-$("draw").addEventListener("click", () => send(page.api.draw, {}));
 $("offer-accept").addEventListener("click", () => send(page.api.draw_answer, { accept: true }));
 $("offer-decline").addEventListener("click", () => send(page.api.draw_answer, { accept: false }));
 $("flip").addEventListener("click", () => {
