@@ -404,6 +404,11 @@ def language_of(language: str | None = None) -> str:
     return "en" if code.startswith("en") else "zh"
 
 
+def reads_chinese(language: str | None = None) -> bool:
+    """Whether the reader reads Chinese: the given language, or the request's."""
+    return language_of(language) == "zh"
+
+
 def piece_name(piece: str, colour: str | None, language: str) -> str:
     """A piece's name: 仕 (Red), 士 (Black), 士 (either side) / advisor."""
     if language == "en":

@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.cache import never_cache
@@ -21,19 +21,12 @@ from django.views.decorators.http import require_GET
 from core.exceptions import error_body
 from core.middleware import is_api_request
 from core.selectors import health_report_cached, variant_board, variant_list
+from core.starts import START_NAMES, start_name
 from engine.vocab import OUTCOME_TERMINATIONS
 from tutorials.curriculum.endings import ENDINGS
 
 # Seconds a client is asked to wait when the database cannot be reached.
 RETRY_AFTER_SECONDS = 5
-
-START_LABELS = {
-    "standard": gettext_lazy("Standard start"),
-    "new": gettext_lazy("Both sides new rules"),
-    "traditional": gettext_lazy("Both sides traditional"),
-    "red-new": gettext_lazy("Red new rules, Black traditional"),
-    "black-new": gettext_lazy("Black new rules, Red traditional"),
-}
 
 
 def _variant_cards() -> list[dict[str, object]]:
@@ -95,7 +88,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
             },
             "custom_fen": _("Position from FEN"),
             "board": _("Board"),
-            "starts": {key: str(label) for key, label in START_LABELS.items()},
+            "starts": {key: start_name(key) for key in START_NAMES},
         },
     }
     return render(request, "core/analysis.html", {"page": page, "variants": variants})

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.owners import OwnerScopedModel, owner_check, owner_indexes, owner_user_field
 from core.models import Variant
+from core.starts import start_label
 
 LEVELS = range(1, 9)
 TAKEBACK_MAX_LEVEL = 3
@@ -28,14 +29,15 @@ class Game(OwnerScopedModel):
         FINISHED = "finished", _("Finished")
 
     class Setup(models.TextChoices):
-        STANDARD = "standard", _("Standard start")
-        PLUM_BLOSSOM = "plum_blossom", _("Plum-blossom numbers")
-        FIVE_SOLDIERS = "five_soldiers", _("Secret setup: five soldiers guard the gate")
-        MIDDLE_SOLDIER = "middle_soldier", _("Secret setup: middle soldier guards the gate")
-        XINBAN_NEW = "new", _("New rules for both sides")
-        XINBAN_TRADITIONAL = "traditional", _("Traditional rules for both sides")
-        XINBAN_RED_NEW = "red-new", _("New rules for Red, traditional for Black")
-        XINBAN_BLACK_NEW = "black-new", _("New rules for Black, traditional for Red")
+        # the names, in both languages, are core.starts.START_NAMES
+        STANDARD = "standard", start_label("standard")
+        PLUM_BLOSSOM = "plum_blossom", start_label("plum_blossom")
+        FIVE_SOLDIERS = "five_soldiers", start_label("five_soldiers")
+        MIDDLE_SOLDIER = "middle_soldier", start_label("middle_soldier")
+        XINBAN_NEW = "new", start_label("new")
+        XINBAN_TRADITIONAL = "traditional", start_label("traditional")
+        XINBAN_RED_NEW = "red-new", start_label("red-new")
+        XINBAN_BLACK_NEW = "black-new", start_label("black-new")
 
     class Side(models.TextChoices):
         RED = "red", _("Red")
@@ -97,6 +99,13 @@ class Game(OwnerScopedModel):
     @property
     def ply(self) -> int:
         return len(self.moves)
+
+    @property
+    def move_count(self) -> int:
+        """Moves as players count them: Red's ply and Black's answer are one move (from a
+        start with Black to move, Black's first ply is move 1 alone)."""
+        black_first = self.start_fen.split(" ")[1:2] == ["b"]
+        return (self.ply + (1 if black_first else 0) + 1) // 2
 
     @property
     def iccs_moves(self) -> list[str]:

@@ -393,7 +393,9 @@ def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str
                     {
                         "fen": reveal.fen,
                         "reasons": list(reveal.reasons),
-                        "text": void_reveal_text(reveal.reasons).as_dict(),
+                        "text": void_reveal_text(
+                            reveal.reasons, computer=game.mode == Game.Mode.COMPUTER
+                        ).as_dict(),
                     },
                 ]
                 info["round"] = info.get("round", 0) + 1

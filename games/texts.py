@@ -45,10 +45,17 @@ _VOID_REASONS: dict[str, Text] = {
 }
 
 
-def void_reveal_text(reasons: tuple[str, ...] | list[str]) -> Text:
+def void_reveal_text(reasons: tuple[str, ...] | list[str], *, computer: bool = True) -> Text:
+    """Why a reveal does not count; ``computer``: against the computer, which draws a new half
+    (at one board both players simply set up again)."""
     parts = [_VOID_REASONS[r] for r in reasons if r in _VOID_REASONS]
     zh = "、".join(p.zh for p in parts)
     en = " and ".join(p.en for p in parts)
+    if not computer:
+        return Text(
+            f"揭开后{zh}，这次布局无效，双方重新布局。",
+            f"On the reveal {en}, so it does not count: both sides set up again.",
+        )
     return Text(
         f"揭开后{zh}，这次布局无效，双方重新布局（电脑重新摆它的一半）。",
         f"On the reveal {en}, so it does not count: both sides set up again (the computer "

@@ -15,6 +15,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from accounts.owners import owner_for_request
+from core.selectors import variant_title
+from core.starts import START_DESCRIPTIONS, start_name
 from engine import VARIANTS
 from games import selectors
 from games.models import LEVELS, Game
@@ -22,23 +24,17 @@ from games.services import SETUPS_BY_VARIANT
 from tutorials.curriculum.endings import ENDINGS
 
 
-def _setup_labels() -> dict[str, str]:
-    return {
-        "standard": _("Standard start"),
-        "plum_blossom": _("Plum-blossom numbers (梅花易数): drawn from the moment the game starts"),
-        "five_soldiers": _("Secret setup: five soldiers guard the gate (五兵守门)"),
-        "middle_soldier": _("Secret setup: middle soldier guards the gate (中兵守门)"),
-        "new": _("New rules for both sides"),
-        "traditional": _("Traditional rules for both sides"),
-        "red-new": _("New rules for Red, traditional for Black"),
-        "black-new": _("New rules for Black, traditional for Red"),
-    }
-
-
 def _variant_title(name: str) -> str:
-    variant = VARIANTS[name]
-    zh = (get_language() or "").lower().startswith("zh")
-    return variant.title_zh if zh else variant.title_en
+    return variant_title(VARIANTS[name])
+
+
+def _setup_choice(setup: str) -> dict[str, str]:
+    description = START_DESCRIPTIONS.get(setup)
+    return {
+        "name": setup,
+        "label": start_name(setup),
+        "description": description.get(get_language()) if description else "",
+    }
 
 
 def _termination_labels() -> dict[str, str]:
@@ -50,22 +46,19 @@ def _termination_labels() -> dict[str, str]:
 @require_GET
 def play(request: HttpRequest) -> HttpResponse:
     """Start a game: variant, start, side, level, clock; or two players at one board."""
-    labels = _setup_labels()
     page = {
         "api": {"create": reverse("games-api:list")},
         "variants": [
             {
                 "name": name,
                 "title": _variant_title(name),
-                "setups": [{"name": s, "label": labels[s]} for s in SETUPS_BY_VARIANT[name]],
+                "setups": [_setup_choice(s) for s in SETUPS_BY_VARIANT[name]],
             }
             for name in SETUPS_BY_VARIANT
         ],
         "labels": {"error": _("Something went wrong. Please try again.")},
     }
-    return render(
-        request, "games/play.html", {"page": page, "levels": list(LEVELS), "labels": labels}
-    )
+    return render(request, "games/play.html", {"page": page, "levels": list(LEVELS)})
 
 
 def _page_labels() -> dict[str, Any]:
@@ -75,7 +68,8 @@ def _page_labels() -> dict[str, Any]:
         "your_turn": _("Your move."),
         "to_move": _("{side} to move."),
         "thinking": _("The computer is thinking…"),
-        "check": _("Check!"),
+        "check_your_turn": _("Check! Your move."),
+        "check_to_move": _("Check! {side} to move."),
         "draw_declined": _("The computer declines the draw."),
         "draw_offered": _("You offered a draw: the computer answers before its next move."),
         "draw_offered_thinking": _(
@@ -88,26 +82,32 @@ def _page_labels() -> dict[str, Any]:
             "Drag your pieces to arrange your half. Drop a piece on another of yours to swap "
             "them. The computer arranges its half unseen; both are revealed when you are ready."
         ),
+        "setup_status": _("Set up your half, then reveal it."),
+        "setup_status_local": _("{side} sets up."),
         "setup_help_local": _(
             "{side} arranges its half while the other player looks away; then the other side "
             "does the same. Both halves are revealed together."
         ),
+        "setup_help_local_second": _(
+            "{side} arranges its half while the other player looks away. Then both halves are "
+            "revealed together."
+        ),
+        "setup_hand_over": _("Done: {side} sets up next"),
         "setup_legal": _("Your setup is legal."),
         "setup_ready": _("Reveal"),
-        "void": _("The reveal does not count:"),
         "plum_title": _("Plum-blossom setup"),
         "plum_why": _(
             "The moment the game started ({moment}, China time) reads on the Chinese calendar as "
             "{lunar}: year branch Y = {y}, lunar month M = {m}, lunar day D = {d}, hour branch "
             "H = {h}. Upper trigram (Y+M+D) mod 8 = {u} ({ut}), lower trigram (Y+M+D+H) mod 8 = "
             "{l} ({lt}), moving line (Y+M+D+H) mod 6 = {x} (a remainder of 0 counts as 8 or 6). "
-            "Hexagram {hex} ({pinyin}, "
-            "“{english}”); number S = {s} picks arrangement {a} of the 2520 ways to place the "
-            "chariots, horses, cannons and fighters. Black mirrors Red."
+            "Hexagram {hex} ({gloss}); number S = {s} picks arrangement {a} of the 2520 ways "
+            "to place the chariots, horses, cannons and fighters. Black mirrors Red."
         ),
         "ply": _("Move {n}, {side}"),
         "replaying": _("Replay: {where} (ply {ply} of {total})."),
         "resign_confirm": _("Click again to resign"),
+        "draw_agree_confirm": _("Click again: both agree to a draw"),
         "start": _("Start"),
         "analyse": _("Analyse from here"),
         "puzzle": _("Make a puzzle from this position"),
@@ -120,6 +120,10 @@ def _page_labels() -> dict[str, Any]:
             "defection": _("defection"),
         },
         "attack_power": _("Attack power: Red {red}, Black {black}"),
+        "attack_power_rule": _(
+            "When both are below 10, the side with more (either side, if they are equal) may "
+            "declare a draw."
+        ),
         "clock_red": _("Red clock"),
         "clock_black": _("Black clock"),
         "board": _("board"),
@@ -164,7 +168,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             "page": page,
             "game": found,
             "variant_title": title,
-            "setup_label": _setup_labels()[found.setup],
+            "setup_label": start_name(found.setup),
         },
     )
 
@@ -174,13 +178,12 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def mine(request: HttpRequest) -> HttpResponse:
     """My games, newest first, each with its result and the rule that ended it."""
     owner = owner_for_request(request, create=False)
-    setups = _setup_labels()
     terminations = _termination_labels()
     rows = [
         {
             "game": g,
             "variant": _variant_title(g.variant),
-            "setup": setups.get(g.setup, g.setup),
+            "setup": start_name(g.setup),
             "termination": terminations.get(g.termination, ""),
         }
         for g in selectors.game_list(owner=owner, limit=200)

@@ -13,11 +13,12 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts.owners import owner_for_request
+from core.messages import reads_chinese
 from core.selectors import variant_board, variant_list
 from engine import Position
 from puzzles import selectors, services
@@ -25,10 +26,6 @@ from puzzles.editor_checks import position_messages, position_rules
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
-
-
-def _zh() -> bool:
-    return (get_language() or "").lower().startswith("zh")
 
 
 def _variants() -> list[dict[str, Any]]:
@@ -41,13 +38,13 @@ THEMES_SECONDS = 300
 
 
 def _themes() -> list[dict[str, Any]]:
-    key = f"puzzles:themes:{'zh' if _zh() else 'en'}"
+    key = f"puzzles:themes:{'zh' if reads_chinese() else 'en'}"
     themes: list[dict[str, Any]] | None = cache.get(key)
     if themes is None:
         themes = [
             {
                 "slug": t.slug,
-                "name": t.name_zh if _zh() else t.name_en,
+                "name": t.name_zh if reads_chinese() else t.name_en,
                 "published": t.published,  # type: ignore[attr-defined]  # annotated by theme_list
             }
             for t in selectors.theme_list()
@@ -227,7 +224,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "theme_stats": [
                 {
                     "stat": s,
-                    "name": s.name_zh if _zh() else s.name_en,
+                    "name": s.name_zh if reads_chinese() else s.name_en,
                     "percent": round(100 * s.rate),
                 }
                 for s in board.themes

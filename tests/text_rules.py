@@ -41,7 +41,8 @@ ITEM_ROWS = {"site-nav", "site-tools", "puzzle-nav", "controls-row", "lesson-but
              "language-form", "buttons", "crumbs", "form-alt"}  # fmt: skip
 # Inline elements the site's styles show as blocks of their own.
 BLOCK_CLASSES = {"lesson-number", "lesson-text", "lesson-title", "lesson-summary", "lesson-meta",
-                 "lesson-stars", "lesson-steps", "continue-label", "continue-where"}  # fmt: skip
+                 "lesson-stars", "lesson-steps", "continue-label", "continue-where",
+                 "game-meta"}  # fmt: skip
 
 
 def has_chinese(text: str) -> bool:

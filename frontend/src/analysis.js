@@ -168,45 +168,21 @@ function requestBody(moves) {
   return body;
 }
 
-// Read the whole line again (it changed), then show the position after state.ply of its moves.
-function refresh() {
+// One step of the board through the server, in turn: busy while `work` runs, then the
+// position it returns shown (null: nothing to change) or the server's reason said. Resolves
+// to true when the board shows what was asked.
+function step(work) {
   return inTurn(async () => {
     state.busy = true;
     document.body.dataset.ready = "";
     try {
-      const line = await analyse(requestBody(state.moves));
-      const played = line.played.map((m) => m.iccs);
-      const at = Math.min(state.ply, played.length);
-      const shown = at === played.length ? line : await analyse(requestBody(played.slice(0, at)));
-      state.moves = played;
-      state.ply = at;
-      state.line = line;
-      showError("");
-      render(shown);
-      return true;
-    } catch (error) {
-      showError(error.message);
-      return false;
-    } finally {
-      state.busy = false;
-    }
-  });
-}
-
-// Show the position after the first `ply` moves of the line; the line itself stays.
-function goTo(ply) {
-  if (state.busy || !state.line) return Promise.resolve(false);
-  return inTurn(async () => {
-    const target = Math.max(0, Math.min(ply, state.moves.length));
-    if (target === state.ply) return true;
-    state.busy = true;
-    document.body.dataset.ready = "";
-    try {
-      const shown =
-        target === state.moves.length ? state.line : await analyse(requestBody(state.moves.slice(0, target)));
-      state.ply = target;
-      showError("");
-      render(shown);
+      const shown = await work();
+      if (shown === null) {
+        document.body.dataset.ready = "1";
+      } else {
+        showError("");
+        render(shown);
+      }
       return true;
     } catch (error) {
       showError(error.message);
@@ -215,6 +191,33 @@ function goTo(ply) {
     } finally {
       state.busy = false;
     }
+  });
+}
+
+// Read the whole line again (it changed), then show the position after state.ply of its moves.
+function refresh() {
+  return step(async () => {
+    const line = await analyse(requestBody(state.moves));
+    const played = line.played.map((m) => m.iccs);
+    const at = Math.min(state.ply, played.length);
+    const shown = at === played.length ? line : await analyse(requestBody(played.slice(0, at)));
+    state.moves = played;
+    state.ply = at;
+    state.line = line;
+    return shown;
+  });
+}
+
+// Show the position after the first `ply` moves of the line; the line itself stays.
+function goTo(ply) {
+  if (state.busy || !state.line) return Promise.resolve(false);
+  return step(async () => {
+    const target = Math.max(0, Math.min(ply, state.moves.length));
+    if (target === state.ply) return null;
+    const shown =
+      target === state.moves.length ? state.line : await analyse(requestBody(state.moves.slice(0, target)));
+    state.ply = target;
+    return shown;
   });
 }
 

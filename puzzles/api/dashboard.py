@@ -14,8 +14,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import owner_for_request
+from core.messages import reads_chinese
 from puzzles import selectors
-from puzzles.api.serializers import AttemptSerializer, zh
+from puzzles.api.serializers import AttemptSerializer
 
 
 class DashboardRatingSerializer(serializers.Serializer):
@@ -36,7 +37,7 @@ class ThemeStatSerializer(serializers.Serializer):
     rate = serializers.FloatField()
 
     def get_name(self, stat: Any) -> str:
-        return stat.name_zh if zh() else stat.name_en
+        return stat.name_zh if reads_chinese() else stat.name_en
 
 
 class ReplaySerializer(serializers.Serializer):

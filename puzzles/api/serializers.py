@@ -7,17 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from django.utils.translation import get_language
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.messages import reads_chinese
 from puzzles import selectors
 from puzzles.classics import classic_title, collection_name
 from puzzles.models import Puzzle, PuzzleAttempt
-
-
-def zh() -> bool:
-    return (get_language() or "").lower().startswith("zh")
 
 
 class PuzzleMoveSerializer(serializers.Serializer):
@@ -38,10 +34,10 @@ class ThemeSerializer(serializers.Serializer):
     published = serializers.IntegerField(required=False, help_text="published puzzles with it")
 
     def get_name(self, theme: Any) -> str:
-        return theme.name_zh if zh() else theme.name_en
+        return theme.name_zh if reads_chinese() else theme.name_en
 
     def get_description(self, theme: Any) -> str:
-        return theme.description_zh if zh() else theme.description_en
+        return theme.description_zh if reads_chinese() else theme.description_en
 
 
 class PuzzleSerializer(serializers.Serializer):

@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from engine import Position
 from games.models import Game
+from tests.text_rules import chinese_text_faults
 
 YOUR_TURN = re.compile(r"^(your-turn|check)$")
 
@@ -139,6 +140,9 @@ def test_xinban_defection_on_the_board(
     gid = start(page, "xinban", mode="computer", side="red", level="1", **{"red-rules": "new"})
     assert Game.objects.get(pk=gid).setup == "new"
     wait_my_turn(page, 0)
+    # the totals, and when the attack-power draw may be declared (not now: its button waits)
+    expect(page.locator("#attack-power")).to_contain_text("双方都低于 10 时")
+    expect(page.locator("#claim")).to_be_disabled()
     click_move(page, "h2h9")  # the cannon takes the turncoat horse: it defects to h2
     expect(page.locator("#moves li button").first).to_have_attribute("data-effect", "defection")
     expect(page.locator("#moves li").first).to_contain_text("反间策反")
@@ -184,6 +188,16 @@ def test_two_players_at_one_board_on_a_phone(phone: Page, artifacts: Path) -> No
     puzzle = page.get_attribute("#puzzle-link", "href") or ""
     assert puzzle.startswith("/puzzles/create/?variant=xiangqi&fen=")
     page.screenshot(path=str(artifacts / "play-local-390x844.png"), full_page=True)
+    # at one board both players agree a draw: the first click asks, the second ends the game
+    page.click("#last")
+    draw = page.locator("#draw")
+    expect(draw).to_have_text("Agree a draw")
+    draw.click()
+    expect(draw).to_have_attribute("data-armed", "1")
+    expect(draw).to_have_text("Click again: both agree to a draw")
+    expect(page.locator("#status")).not_to_have_attribute("data-kind", "over")
+    draw.click()
+    expect(page.locator("#status")).to_have_attribute("data-kind", "over")
 
 
 def test_a_plum_blossom_start_shows_its_hexagram_and_why(page: Page, artifacts: Path) -> None:
@@ -196,6 +210,9 @@ def test_a_plum_blossom_start_shows_its_hexagram_and_why(page: Page, artifacts: 
     expect(why).to_contain_text(info["lunar_date"])
     expect(why).to_contain_text(f"S = {info['number']}")
     expect(why).to_contain_text(f"第 {info['arrangement_index']} 种")
+    # typeset as Chinese once filled in, and without the English gloss
+    assert not chinese_text_faults(why.inner_text())
+    assert info["hexagram_english"] not in why.inner_text() + page.inner_text("#plum-hexagram")
     expect(page.locator("#board")).to_have_attribute("data-fen", Game.objects.get(pk=gid).start_fen)
     page.screenshot(path=str(artifacts / "play-plum-blossom-1280x800.png"))
 
@@ -247,6 +264,10 @@ def test_a_secret_setup_as_black_on_a_phone(phone: Page, artifacts: Path) -> Non
 def test_the_move_list_numbers_moves_not_plies(page: Page, artifacts: Path) -> None:
     page.set_viewport_size(DESKTOP)
     gid = start(page, "xiangqi", mode="local")
+    # the side panel stands beside the board, not across an empty half of the page
+    board = page.locator("#board .xb-wrap").bounding_box()
+    side = page.locator(".game-side").bounding_box()
+    assert board and side and 0 < side["x"] - (board["x"] + board["width"]) < 120
     for plies, move in enumerate(("h2e2", "h9g7", "h0g2"), start=1):
         click_move(page, move)
         expect(page.locator("#board")).to_have_attribute("data-plies", str(plies))
@@ -260,6 +281,12 @@ def test_the_move_list_numbers_moves_not_plies(page: Page, artifacts: Path) -> N
     expect(rows.nth(1)).to_contain_text("马二进三")
     page.click("#moves li[data-number='1'] button[data-side='black']")
     expect(page.locator("#replay-ply")).to_have_text("第 1 回合，黑方")
+    # at one board a takeback undoes the last ply, and that move is played again
+    page.click("#takeback")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "2")
+    expect(rows).to_have_count(1)
+    click_move(page, "h0g2")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "3")
 
     # a start with Black to move: "1. … (Black's move)"
     black_start = Position.start("xiangqi").fen().replace(" w ", " b ")
@@ -387,6 +414,12 @@ def test_the_clock_runs_while_the_computer_thinks(
     )
     page.reload()
     expect(page.locator("#status")).to_have_attribute("data-kind", "thinking")
+    # the sign that it thinks is a drawn, turning ring: no emoji a font may lack
+    after = page.evaluate(
+        "() => { const s = getComputedStyle(document.getElementById('status'), '::after');"
+        " return [s.content, s.animationName]; }"
+    )
+    assert after == ['""', "thinking-turn"]
     top = page.locator("#clock-top")  # Black plays from the bottom: Red's clock is on top
     expect(top).to_have_class("clock running")
     expect(top).to_contain_text("红方")
@@ -441,3 +474,75 @@ def test_a_draw_offered_while_the_computer_thinks_is_answered_after_its_move(
     expect(note).to_contain_text("The computer declines the draw.")
     offer = Game.objects.get(pk=gid).draw_offers[-1]
     assert offer == {"ply": 0, "by": "player", "accepted": False, "answered_ply": 1}
+
+
+def fits_the_width(page: Page) -> bool:
+    return bool(
+        page.evaluate(
+            "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+    )
+
+
+def test_the_play_pages_fit_a_phone(phone: Page, artifacts: Path) -> None:
+    page = phone
+    page.goto("/play/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator("#setup-field")).to_be_hidden()  # xiangqi has one start: no choice
+    page.select_option("#variant", "xinban")  # the rules of each side: long choices
+    expect(page.locator("#red-rules")).to_be_visible()
+    assert fits_the_width(page)
+    # feidan's four ways to start, each said in a sentence under the choice
+    page.select_option("#variant", "feidan")
+    description = page.locator("#setup-description")
+    expect(description).to_contain_text("in the open")
+    page.select_option("#setup", "middle_soldier")
+    expect(description).to_contain_text("only the centre soldier staying on its point")
+    assert fits_the_width(page)
+    gid = start(page, "feidan", "plum_blossom", mode="local")
+    # the start's name and the opponent go on a line of their own under the variant's name
+    title = page.locator(".play-head h1").bounding_box()
+    meta = page.locator(".game-meta").bounding_box()
+    assert title and meta and meta["x"] - title["x"] < 2
+    assert fits_the_width(page)
+    click_move(page, "f3f4")
+    expect(page.locator("#board")).to_have_attribute("data-plies", "1")
+    page.goto("/play/games/")
+    row = page.locator(f"tr:has(a[href='/play/{gid}/'])")
+    expect(row.locator("td").nth(4)).to_have_text("1")  # one move (Red's half of move 1)
+    assert fits_the_width(page)
+    expect(row.locator(f"a[href='/play/{gid}/']")).to_be_in_viewport()
+    page.screenshot(path=str(artifacts / "play-my-games-390x844.png"), full_page=True)
+
+
+def test_at_one_board_red_sets_up_hands_over_and_black_reveals(page: Page) -> None:
+    gid = start(page, "feidan", "five_soldiers", mode="local")
+    status, reveal = page.locator("#status"), page.locator("#setup-reveal")
+    expect(status).to_have_text("红方布局。")
+    expect(reveal).to_have_text("摆好了，轮到黑方布局")
+    # both generals step onto the open e-file: the reveal does not count, and says why once
+    click_move(page, "f0e1")
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    reveal.click()
+    expect(status).to_have_text("黑方布局。")
+    click_move(page, "f9e8")
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    reveal.click()
+    void = page.locator("#void-reveal")
+    expect(void).to_have_text("揭开后两个将帅在同一直线上直接对面，这次布局无效，双方重新布局。")
+    expect(status).to_have_text("红方布局。")
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    reveal.click()
+    expect(status).to_have_text("黑方布局。")
+    expect(reveal).to_have_text("揭开布局")
+    expect(page.locator("#setup-help")).to_contain_text("摆好后两边一起揭开")
+    expect(page.locator("#violations li.ok")).to_have_count(1)
+    reveal.click()
+    expect(page.locator("#setup-panel")).to_be_hidden()
+    expect(status).to_have_text("轮到红方走。")
+    # Red in check: one sentence, typeset as Chinese (no space after the exclamation mark)
+    Game.objects.filter(pk=gid).update(
+        start_fen="3k5/9/9/9/9/9/9/9/4r4/4K4 w - - 0 1", variant="xiangqi", moves=[]
+    )
+    page.reload()
+    expect(status).to_have_text("将军！轮到红方走。")

@@ -39,6 +39,8 @@ def test_the_rules_find_what_they_should() -> None:
 def chinese_pages(client: Client) -> list[str]:
     lessons = [f"/learn/{slug}/" for slug in Lesson.objects.values_list("slug", flat=True)]
     assert len(lessons) > 20
+    body = {"variant": "feidan", "setup": "plum_blossom", "mode": "local"}
+    game = client.post("/api/games/", body, content_type="application/json").json()["id"]
     return [
         "/",
         "/learn/",
@@ -55,6 +57,8 @@ def chinese_pages(client: Client) -> list[str]:
         "/analysis/",
         "/analysis/?variant=xinban",
         "/accounts/profile/",
+        f"/play/{game}/",
+        "/play/games/",
     ]
 
 
@@ -63,6 +67,8 @@ ANONYMOUS_PAGES = [
     "/learn/",
     "/puzzles/",
     "/analysis/",
+    "/play/",
+    "/play/games/",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password-reset/",

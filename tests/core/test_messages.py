@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
-from core.messages import APP_EN, APP_ZH, ENGINE_ZH, TEXT_PARAMS, render
+from core.messages import APP_EN, APP_ZH, ENGINE_ZH, TEXT_PARAMS, reads_chinese, render
 from engine import Position
 from engine.errors import CODES, MESSAGES
 
@@ -156,3 +157,12 @@ def test_the_api_answers_in_chinese_with_no_english_sentence(
     english = _post(client, "en", **body)
     assert english["code"] == code and english["params"] == error["params"]
     assert not CJK.search(re.sub("炮二平二|[前中后平]", "", english["message"])), english["message"]
+
+
+def test_reads_chinese_follows_the_given_or_the_current_language() -> None:
+    assert reads_chinese("zh-hans") and reads_chinese("zh-cn")
+    assert not reads_chinese("en") and not reads_chinese("en-us")
+    with translation.override("en"):
+        assert not reads_chinese()
+    with translation.override("zh-hans"):
+        assert reads_chinese()

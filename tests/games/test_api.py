@@ -67,6 +67,17 @@ def test_a_game_starts_in_every_variant_and_start(
     assert set(game["legal_moves"]) <= set(game["board_moves"])
 
 
+def test_a_random_side_is_drawn_from_the_games_seed(client: Client, new_game: Any) -> None:
+    ids = [new_game(client, side="random", level=1)["id"] for _ in range(24)]
+    games = list(Game.objects.filter(pk__in=ids))
+    # both sides come up (all 24 alike: one chance in eight million) ...
+    assert {g.human_side for g in games} == {"red", "black"}
+    # ... and the side is the seed's, so a game replays with the side it had
+    for g in games:
+        assert g.human_side == random.Random(g.seed).choice(("red", "black"))
+        assert g.computer_side == ("black" if g.human_side == "red" else "red")
+
+
 def test_moves_are_played_and_recorded_for_replay(client: Client, new_game: Any, move: Any) -> None:
     game = new_game(client, mode="local")
     gid = game["id"]
@@ -351,6 +362,23 @@ def test_a_void_reveal_is_set_up_again_and_then_played(client: Client, new_game:
     assert len(game["legal_moves"]) > 0
 
 
+def test_a_void_reveal_at_one_board_is_set_up_again_by_both_players(
+    client: Client, new_game: Any
+) -> None:
+    gid = new_game(client, variant="feidan", setup="middle_soldier", mode="local")["id"]
+    red, black = standard_half("red"), standard_half("black")
+    red["e1"] = red.pop("f0")  # the two generals on the open e-file: they face each other
+    black["e8"] = black.pop("f9")
+    post(client, f"/api/games/{gid}/setup/", {"placement": red})
+    game = post(client, f"/api/games/{gid}/setup/", {"placement": black}).json()
+    assert game["status"] == "setting_up" and game["setup_info"]["pending"] == "red"
+    void = game["setup_info"]["void_reveals"]
+    assert void[0]["reasons"] == ["generals_facing"]
+    # no computer at this board: the sentence does not speak of one
+    assert "电脑" not in void[0]["text"]["zh"] and "computer" not in void[0]["text"]["en"]
+    assert "双方重新布局" in void[0]["text"]["zh"]
+
+
 def test_the_computers_half_is_never_shown_before_the_reveal(client: Client, new_game: Any) -> None:
     gid = new_game(client, variant="feidan", setup="five_soldiers", side="black")["id"]
     body = client.get(f"/api/games/{gid}/").content.decode()
@@ -509,6 +537,20 @@ def test_the_puzzle_editor_opens_a_games_position(client: Client, django_user_mo
     assert '"initial": {"variant": "xinban", "fen": "' + fen + '"}' in page
     bad = client.get("/puzzles/create/", {"variant": "xinban", "fen": "not a fen"})
     assert '"initial": null' in bad.content.decode()
+
+
+def test_a_visitor_is_told_that_making_a_puzzle_needs_an_account(
+    client: Client, new_game: Any, django_user_model: Any
+) -> None:
+    client.cookies["django_language"] = "en"
+    gid = new_game(client, mode="local")["id"]
+    note = "Making a puzzle needs an account"
+    assert note in client.get(f"/play/{gid}/").content.decode()
+    user = django_user_model.objects.create_user(username="author", password="x")
+    client.force_login(user)
+    Game.objects.filter(pk=gid).update(user=user, visitor_id=None)
+    page = client.get(f"/play/{gid}/")
+    assert page.status_code == 200 and note not in page.content.decode()
 
 
 def test_a_placement_of_other_things_is_refused_or_explained(client: Client) -> None:

@@ -111,7 +111,9 @@ function renderPlum() {
   $("plum-panel").hidden = !info;
   if (!info) return;
   $("plum-title").textContent = L.plum_title;
-  $("plum-hexagram").textContent = `${info.hexagram} · ${info.hexagram_pinyin} · ${info.hexagram_english}`;
+  // the hexagram's English name is for English readers
+  const english = zh ? "" : ` · ${info.hexagram_english}`;
+  $("plum-hexagram").textContent = `${info.hexagram} · ${info.hexagram_pinyin}${english}`;
   const moment = new Date(info.moment).toLocaleString(zh ? "zh-CN" : "en-GB", {
     timeZone: "Asia/Shanghai",
   });
@@ -128,8 +130,7 @@ function renderPlum() {
     lt: info.lower_trigram,
     x: info.moving_line,
     hex: info.hexagram,
-    pinyin: info.hexagram_pinyin,
-    english: info.hexagram_english,
+    gloss: zh ? info.hexagram_pinyin : `${info.hexagram_pinyin}, “${info.hexagram_english}”`,
     s: info.number,
     a: info.arrangement_index,
   });
@@ -246,12 +247,16 @@ function renderSetup() {
   }
   $("setup-panel").hidden = false;
   $("setup-title").textContent = L.setup_title;
-  $("setup-help").textContent =
-    g.mode === "local" ? format(L.setup_help_local, { side: sideName(color) }) : L.setup_help;
+  // at one board Red sets up first and hands over; Black's half completes the pair
+  const local = g.mode === "local";
+  const first = local && color === "red";
+  const help = !local ? L.setup_help : first ? L.setup_help_local : L.setup_help_local_second;
+  $("setup-help").textContent = format(help, { side: sideName(color) });
+  $("setup-reveal").textContent = first ? format(L.setup_hand_over, { side: sideName("black") }) : L.setup_ready;
   const voids = g.setup_info.void_reveals || [];
   const voidBox = $("void-reveal");
   voidBox.hidden = !voids.length;
-  if (voids.length) voidBox.textContent = `${L.void} ${pick(voids[voids.length - 1].text)}`;
+  if (voids.length) voidBox.textContent = pick(voids[voids.length - 1].text); // says why it does not count
   board.set({
     fen: piecesFen(state.placement, color === "red" ? "w" : "b"),
     orientation: color,
@@ -261,7 +266,7 @@ function renderSetup() {
     check: null,
   });
   renderViolations();
-  setStatus(L.setup_title, "setup");
+  setStatus(local ? format(L.setup_status_local, { side: sideName(color) }) : L.setup_status, "setup");
   for (const id of ["game-controls", "move-form", "replay-controls", "position-links", "move-box"]) {
     $(id).hidden = true;
   }
@@ -349,10 +354,10 @@ function renderStatus() {
   } else if (g.thinking) {
     setStatus(L.thinking, "thinking");
   } else if (g.mode === "computer") {
-    setStatus(g.check ? `${L.check} ${L.your_turn}` : L.your_turn, g.check ? "check" : "your-turn");
+    setStatus(g.check ? L.check_your_turn : L.your_turn, g.check ? "check" : "your-turn");
   } else {
-    const text = format(L.to_move, { side: sideName(g.turn) });
-    setStatus(g.check ? `${L.check} ${text}` : text, g.check ? "check" : "your-turn");
+    const text = format(g.check ? L.check_to_move : L.to_move, { side: sideName(g.turn) });
+    setStatus(text, g.check ? "check" : "your-turn");
   }
   $("board").dataset.thinking = g.thinking ? "1" : "0";
 }
@@ -439,7 +444,14 @@ function renderControls() {
   $("resign").disabled = state.busy;
   const power = $("attack-power");
   power.hidden = !g.attack_power;
-  if (g.attack_power) power.textContent = format(L.attack_power, g.attack_power);
+  if (g.attack_power) {
+    // the totals, and the rule that says when the button may be used
+    power.textContent = format(L.attack_power, g.attack_power);
+    const rule = document.createElement("span");
+    rule.className = "attack-power-rule";
+    rule.textContent = L.attack_power_rule;
+    power.append(rule);
+  }
 }
 
 function renderPlay() {
@@ -535,29 +547,37 @@ $("move-form").addEventListener("submit", (event) => {
   input.value = "";
   play(text);
 });
-$("resign").addEventListener("click", () => {
-  const button = $("resign");
-  if (!state.resignArmed) {
-    // a resignation cannot be taken back: the first click asks, the second resigns
-    state.resignArmed = true;
-    state.resignLabel = button.textContent;
-    button.textContent = L.resign_confirm;
-    button.dataset.armed = "1";
-    setTimeout(() => {
-      state.resignArmed = false;
-      button.textContent = state.resignLabel;
-      delete button.dataset.armed;
-    }, 4000);
-    return;
-  }
-  state.resignArmed = false;
-  button.textContent = state.resignLabel;
-  delete button.dataset.armed;
-  send(page.api.resign, {});
-});
+// An ending that cannot be taken back: the first click asks, the second does it (`ask`:
+// whether this click needs asking).
+function confirmTwice(id, question, action, ask = () => true) {
+  const button = $(id);
+  let timer = null;
+  let label = "";
+  const disarm = () => {
+    clearTimeout(timer);
+    timer = null;
+    button.textContent = label;
+    delete button.dataset.armed;
+  };
+  button.addEventListener("click", () => {
+    if (!ask()) {
+      action();
+    } else if (timer === null) {
+      label = button.textContent;
+      button.textContent = question;
+      button.dataset.armed = "1";
+      timer = setTimeout(disarm, 4000);
+    } else {
+      disarm();
+      action();
+    }
+  });
+}
+confirmTwice("resign", L.resign_confirm, () => send(page.api.resign, {}));
+// against the computer a draw is offered (it answers); at one board both players agree it
+confirmTwice("draw", L.draw_agree_confirm, () => send(page.api.draw, {}), () => state.game.mode === "local");
 $("takeback").addEventListener("click", () => send(page.api.takeback, {}));
 $("claim").addEventListener("click", () => send(page.api.claim, {}));
-$("draw").addEventListener("click", () => send(page.api.draw, {}));
 $("offer-accept").addEventListener("click", () => send(page.api.draw_answer, { accept: true }));
 $("offer-decline").addEventListener("click", () => send(page.api.draw_answer, { accept: false }));
 $("flip").addEventListener("click", () => {

@@ -23,7 +23,8 @@ function renderSetups() {
   const variant = page.variants.find((v) => v.name === $("variant").value);
   const xinban = variant.name === "xinban";
   $("xinban-rules").hidden = !xinban;
-  $("setup-field").hidden = xinban;
+  // xinban has the rules of each side instead; a variant with one start needs no choice
+  $("setup-field").hidden = xinban || variant.setups.length < 2;
   const select = $("setup");
   select.textContent = "";
   for (const setup of variant.setups) {
@@ -32,6 +33,16 @@ function renderSetups() {
     option.textContent = setup.label;
     select.append(option);
   }
+  renderDescription();
+}
+
+// What the chosen start means, where the variant offers more than one
+function renderDescription() {
+  const variant = page.variants.find((v) => v.name === $("variant").value);
+  const setup = variant.setups.find((s) => s.name === $("setup").value);
+  const box = $("setup-description");
+  box.textContent = variant.setups.length > 1 && setup ? setup.description : "";
+  box.hidden = !box.textContent;
 }
 
 function renderMode() {
@@ -40,6 +51,7 @@ function renderMode() {
 }
 
 $("variant").addEventListener("change", renderSetups);
+$("setup").addEventListener("change", renderDescription);
 for (const input of form.querySelectorAll('input[name="mode"]')) {
   input.addEventListener("change", renderMode);
 }
