@@ -79,8 +79,9 @@ def computer_offers_draw(
     )
 
 
-def computer_accepts_offer_after_move(judged: Judged) -> bool:
-    """Does the computer take a draw offered while it was thinking, its move judged so?"""
-    from engine.play import Judgement, accepts_offer_after_move
+def computer_accepts_offer_after_move(judged: Judged, *, letters: Iterable[str]) -> bool:
+    """Does the computer take a draw offered while it was thinking, its move judged so?
+    ``letters``: the pieces on the board after its move."""
+    from engine.play import Judgement, accepts_offer_after_move, attacking_material
 
-    return bool(accepts_offer_after_move(Judgement(*judged)))
+    return bool(accepts_offer_after_move(Judgement(*judged), material=attacking_material(letters)))

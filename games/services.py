@@ -578,7 +578,9 @@ def game_computer_move(*, game_id: int, ply: int) -> str:
         game.moves = [*game.moves[:-1], entry]
         if game.status == Game.Status.PLAYING:
             if offer is not None:
-                accepted = computer_accepts_offer_after_move(judgement)
+                accepted = computer_accepts_offer_after_move(
+                    judgement, letters=list(pos.pieces().values())
+                )
                 _answer_offer(game, offer, accepted=accepted)
                 if accepted:
                     _finish(game, "agreement", None, now=now)

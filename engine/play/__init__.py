@@ -34,12 +34,14 @@ _native.activate_subpackage("play", __path__)
 from engine.errors import EngineError
 from engine.play import _board as B
 from engine.play.decisions import (
+    ACCEPT_AFTER_MOVE_BELOW,
     Judgement,
     Resignation,
     accepts_offer_after_move,
     attacking_material,
     offers_draw,
     resignation,
+    takes_draw,
 )
 from engine.play.evaluation import DEFAULT_WEIGHTS, Weights
 from engine.play.search import MATE_BOUND, Limits, Searcher, is_mate_score, mate_in
@@ -117,7 +119,8 @@ LEVEL_TABLE: Final[dict[int, Level]] = {
 # 8's budget takes 1.0-1.6 s of one core of the reference machine; the cap
 # only bites on a slower or loaded machine, and keeps a move under 2 s.
 MOVETIME_CAP_MS: Final = 1_900
-DRAW_ACCEPT_BELOW = -50  # the engine accepts a draw when it stands this badly or worse
+# the engine accepts a draw when it stands this badly or worse (one line with decisions)
+DRAW_ACCEPT_BELOW: Final = ACCEPT_AFTER_MOVE_BELOW
 DEFAULT_TT_MIB = 64
 
 
@@ -306,7 +309,9 @@ def accepts_draw(variant: str, fen: str, moves: Sequence[str] = (), *, level: in
 
     It searches at ``level`` (half its node budget and half the safety cap,
     no noise) and accepts when it stands at ``DRAW_ACCEPT_BELOW`` centipawns
-    or worse, or is being mated."""
+    or worse, or is being mated, or when the position is dead even with
+    little attacking material left (``decisions.takes_draw``: two bare
+    generals, say)."""
     started = time.perf_counter()
     lv = _level(level)
     pos = _position(variant, fen, moves)
@@ -319,7 +324,11 @@ def accepts_draw(variant: str, fen: str, moves: Sequence[str] = (), *, level: in
     root, won = _root(pos)
     if won is not None:
         return False
-    score = Searcher(pos, limits, started).run(root, None).score
-    if score < -MATE_BOUND:
-        return True
-    return score <= DRAW_ACCEPT_BELOW
+    found = Searcher(pos, limits, started).run(root, None)
+    mate = None
+    if found.score < -MATE_BOUND:
+        mate = -1
+    elif found.score > MATE_BOUND:
+        mate = 1
+    judgement = Judgement(None if mate is not None else found.score, mate)
+    return takes_draw(judgement, material=attacking_material(pos.pieces().values()))

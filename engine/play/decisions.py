@@ -12,8 +12,12 @@ with the moves, so the history of a game is the list of the computer's judgement
   ``DRAW_OFFER_AFTER`` searches all within ``DRAW_OFFER_MARGIN`` of zero, little material
   left (``DRAW_MATERIAL_AT_MOST``, see ``attacking_material``), and never within
   ``DRAW_OFFER_EVERY`` of its own moves of its last offer.
-- **Answer a draw offered while it was thinking** (``accepts_offer_after_move``): after its
-  move, by that move's score, on the line ``engine.play.accepts_draw`` draws.
+- **Take a draw** (``takes_draw``, the one line for an offer answered before its search,
+  ``engine.play.accepts_draw``, and for one offered while it was thinking,
+  ``accepts_offer_after_move``): when it stands at ``ACCEPT_AFTER_MOVE_BELOW`` or worse, or
+  when the position is as even as it would offer a draw in: within ``DRAW_OFFER_MARGIN`` of
+  zero with no more than ``DRAW_MATERIAL_AT_MOST`` of attacking material left (two bare
+  generals, say, where neither side can give mate).
 
 Every function is deterministic: the same history gives the same decision.
 """
@@ -122,8 +126,22 @@ def offers_draw(
     )
 
 
-def accepts_offer_after_move(judgement: Judgement) -> bool:
+def takes_draw(judgement: Judgement, *, material: int) -> bool:
+    """Does the computer take a draw, its position judged so, with ``material`` (from
+    ``attacking_material``) on the board? Yes when it stands at ``ACCEPT_AFTER_MOVE_BELOW``
+    or worse (being mated included), or when the position is dead even with little
+    material: the line on which it offers one itself, less the wait."""
+    if judgement.at_most(ACCEPT_AFTER_MOVE_BELOW):
+        return True
+    return (
+        material <= DRAW_MATERIAL_AT_MOST
+        and judgement.mate is None
+        and judgement.score is not None
+        and judgement.score <= DRAW_OFFER_MARGIN
+    )
+
+
+def accepts_offer_after_move(judgement: Judgement, *, material: int) -> bool:
     """Does the computer take a draw the player offered while it was thinking? Answered after
-    its move by the score of that move: it takes it when it stands at
-    ``ACCEPT_AFTER_MOVE_BELOW`` or worse (being mated included), as ``accepts_draw`` does."""
-    return judgement.at_most(ACCEPT_AFTER_MOVE_BELOW)
+    its move by the score of that move and the material left (``takes_draw``)."""
+    return takes_draw(judgement, material=material)

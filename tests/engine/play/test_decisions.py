@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 from engine import Position
-from engine.play import DRAW_ACCEPT_BELOW
 from engine.play.decisions import (
     ACCEPT_AFTER_MOVE_BELOW,
     DRAW_MATERIAL_AT_MOST,
     DRAW_OFFER_AFTER,
     DRAW_OFFER_EVERY,
+    DRAW_OFFER_MARGIN,
     RESIGN_AFTER,
     RESIGN_BELOW,
     Judgement,
@@ -21,6 +21,7 @@ from engine.play.decisions import (
     attacking_material,
     offers_draw,
     resignation,
+    takes_draw,
 )
 
 EVEN = Judgement(score=10)
@@ -121,12 +122,19 @@ def test_never_more_than_once_every_so_many_moves() -> None:
 
 
 def test_an_offer_during_the_search_is_answered_by_the_moves_score() -> None:
-    assert accepts_offer_after_move(Judgement(ACCEPT_AFTER_MOVE_BELOW))
-    assert accepts_offer_after_move(Judgement(None, -9))
-    assert not accepts_offer_after_move(Judgement(ACCEPT_AFTER_MOVE_BELOW + 1))
-    assert not accepts_offer_after_move(Judgement(None, 9))
-    assert not accepts_offer_after_move(Judgement(0))
+    much = DRAW_MATERIAL_AT_MOST + 1
+    assert accepts_offer_after_move(Judgement(ACCEPT_AFTER_MOVE_BELOW), material=much)
+    assert accepts_offer_after_move(Judgement(None, -9), material=much)
+    assert not accepts_offer_after_move(Judgement(ACCEPT_AFTER_MOVE_BELOW + 1), material=much)
+    assert not accepts_offer_after_move(Judgement(None, 9), material=much)
+    assert not accepts_offer_after_move(Judgement(0), material=much)
 
 
-def test_the_after_move_line_is_the_engines_draw_line() -> None:
-    assert ACCEPT_AFTER_MOVE_BELOW == DRAW_ACCEPT_BELOW
+def test_a_dead_even_position_with_little_material_takes_the_draw() -> None:
+    # the line on which the computer offers a draw itself, less the wait
+    assert takes_draw(Judgement(0), material=0)
+    assert takes_draw(Judgement(DRAW_OFFER_MARGIN), material=DRAW_MATERIAL_AT_MOST)
+    assert not takes_draw(Judgement(DRAW_OFFER_MARGIN + 1), material=0)
+    assert not takes_draw(Judgement(0), material=DRAW_MATERIAL_AT_MOST + 1)
+    assert not takes_draw(Judgement(None, 3), material=0)  # it mates: no draw
+    assert accepts_offer_after_move(Judgement(-DRAW_OFFER_MARGIN), material=0)

@@ -366,6 +366,18 @@ def test_draw_offers() -> None:
     assert not accepts_draw("xiangqi", start("xiangqi"), level=3)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_computer_accepts_a_draw_with_bare_generals(variant: str) -> None:
+    # neither side can give mate: an even position with no attacking material
+    fen = {
+        "xiangqi": "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "feidan": "4k6/11/11/11/11/11/11/11/11/5K5 w - - 0 1",
+        "xinban": "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+    }[variant]
+    assert accepts_draw(variant, fen, level=8)
+    assert accepts_draw(variant, fen, level=1)
+
+
 def test_level_one_makes_a_beginners_mistake_the_others_do_not() -> None:
     # the horse on a5 is protected by the chariot on a9: taking it loses the chariot
     fen = "r4k3/9/9/9/n8/9/9/9/9/R3K4 w - - 0 1"
