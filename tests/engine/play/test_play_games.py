@@ -60,10 +60,19 @@ def loses_by_rule_needlessly(pos: Position, move: Move) -> bool:
     return loses(move) and not all(loses(m) for m in pos.legal_moves)
 
 
+# (Red's level, Black's level, nodes a move): a beginner pair and a strong one, at small
+# budgets so the games stay quick; the levels still differ in depth cap, noise,
+# quiescence and check extensions
+PAIRS = [(1, 2, 250), (8, 5, 600)]
+
+
+@pytest.mark.parametrize(("red", "black", "nodes"), PAIRS, ids=[f"{r}v{b}" for r, b, _ in PAIRS])
 @pytest.mark.parametrize(
     ("variant", "fen"), STARTS, ids=[f"{v}-{i}" for i, (v, _) in enumerate(STARTS)]
 )
-def test_a_game_between_levels_runs_to_its_end(variant: str, fen: str) -> None:
+def test_a_game_between_levels_runs_to_its_end(
+    variant: str, fen: str, red: int, black: int, nodes: int
+) -> None:
     # a halfmove clock near the natural limit keeps the games short
     fields = fen.split()
     fields[4] = "40"
@@ -71,10 +80,12 @@ def test_a_game_between_levels_runs_to_its_end(variant: str, fen: str) -> None:
     pos = Position.from_fen(variant, fen)
     played: list[str] = []
     check_reference = variant == "xiangqi" or fen.startswith("+")
-    levels = {"red": 1, "black": 2}
+    levels = {"red": red, "black": black}
     while pos.outcome() is None:
         assert len(played) < 1000
-        found = bestmove(variant, fen, played, level=levels[pos.turn], nodes=250, seed=len(played))
+        found = bestmove(
+            variant, fen, played, level=levels[pos.turn], nodes=nodes, seed=len(played)
+        )
         move = Move.from_iccs(found.move)
         assert move in pos.legal_moves
         if check_reference:
