@@ -35,7 +35,8 @@ see ``behaviour_digest``); a game already in FILE for the same behaviour is
 not played again but counted from the record, so a long match is built up
 over several runs (stop one at any time: only the game in progress is lost)
 and survives changes of the code that change nothing the probe sees.
-``--digest`` prints the behaviour digest and stops.
+``--digest`` prints the behaviour digest and stops; ``--probe FILE`` writes the
+probe's lines, so two builds' answers can be compared line by line.
 ``--summary FILE`` prints the recorded matches without playing.
 
 Games are judged by the engine's own ``outcome()``; a game still running
@@ -846,12 +847,19 @@ def main() -> int:
     parser.add_argument("--record", type=Path, default=None, help="JSON-lines file of games")
     parser.add_argument("--summary", type=Path, default=None, help="print a record and stop")
     parser.add_argument("--digest", action="store_true", help="print the behaviour digest")
+    parser.add_argument(
+        "--probe", type=Path, default=None, help="write the probe's lines to FILE (to diff)"
+    )
     args = parser.parse_args()
     if args.summary is not None:
         summary(args.summary)
         return 0
     if args.digest:
         print(behaviour_digest(0.01 if args.quick else 1.0))
+        return 0
+    if args.probe is not None:
+        lines = probe(0.01 if args.quick else 1.0)
+        args.probe.write_text("".join(line + "\n" for line in lines), "utf-8")
         return 0
     if args.top_nodes is None:
         args.top_nodes = LEVEL_TABLE[8].nodes

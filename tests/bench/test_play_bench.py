@@ -145,3 +145,15 @@ def test_the_behaviour_probe_sees_the_searches_not_only_the_tables() -> None:
     assert len(searches) == 3 * len(play_bench.PROBE_PLIES) * 8 * 2
     assert any(lines[i] != other[i] for i in searches)  # a weight moves some search
     assert play_bench.behaviour_digest(0.01) == play_bench.behaviour_digest(0.01)
+
+
+def test_the_probe_written_to_a_file_is_what_the_digest_hashes(tmp_path: Path) -> None:
+    import hashlib
+
+    play_bench = _play_bench()
+    out = tmp_path / "probe.txt"
+    _bench("--quick", "--probe", str(out))
+    text = out.read_text("utf-8")
+    assert text.splitlines() == list(play_bench.probe(0.01))
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == play_bench.behaviour_digest(0.01)
+    assert _bench("--quick", "--digest").strip() == play_bench.behaviour_digest(0.01)
