@@ -22,7 +22,8 @@
   64 nodes, and only when there is a time budget); the node budget is never
   exceeded. The time budget is a deadline for the whole call: the search
   stops at the first look at the clock from which waiting for the next look
-  and then finishing could pass it (see ``Searcher.look``). When either
+  and then finishing could pass it, keeping at least 0.1 s in hand (see
+  ``Searcher.look``). When either
   budget runs out the move played is the best of the last completed
   iteration, or a move the unfinished iteration has already proven better
   (searched to the end with a full window). Deterministic for a given seed
@@ -71,6 +72,10 @@ CLOCK_MASK = 63  # the clock is looked at when the node count is a multiple of 6
 # in proportion to the tables the search filled, so it takes the same share
 # under any load. Measured 0.4-0.8 % compiled (160,000 nodes and fewer); kept at 2 %.
 FINISH_SHARE = 0.02
+# The least time kept in hand for the wait and the finishing: a process that
+# waited little for the CPU so far may still wait long once (0.1-0.25 s seen
+# at a load of 8-11 at nice 10).
+MIN_MARGIN = 0.1
 
 
 class _Stop(Exception):
@@ -295,8 +300,8 @@ class Searcher:
         unless the search can wait for the next look and still finish by
         the deadline. The wait is taken as the longest gap seen so far
         between two looks (on a loaded machine the process waits for the CPU
-        between them), the finishing as one such gap more plus
-        ``FINISH_SHARE`` of the time spent."""
+        between them), the finishing as one such gap more (at least
+        ``MIN_MARGIN`` for the two) plus ``FINISH_SHARE`` of the time spent."""
         now = self.clock()
         gap = now - self.last_look
         self.last_look = now
@@ -304,7 +309,8 @@ class Searcher:
             self.longest_gap = gap
         deadline = self.deadline
         assert deadline is not None
-        if now + 2.0 * self.longest_gap + FINISH_SHARE * (now - self.started) > deadline:
+        margin = max(2.0 * self.longest_gap, MIN_MARGIN) + FINISH_SHARE * (now - self.started)
+        if now + margin > deadline:
             raise _Stop
 
     def qsearch(self, alpha: int, beta: int, ply: int, qply: int) -> int:

@@ -11,7 +11,7 @@ import pytest
 
 from engine import Position
 from engine.play import _root
-from engine.play.search import CLOCK_MASK, FINISH_SHARE, Limits, Result, Searcher
+from engine.play.search import CLOCK_MASK, FINISH_SHARE, MIN_MARGIN, Limits, Result, Searcher
 
 LOOK = CLOCK_MASK + 1  # nodes between two looks at the clock
 
@@ -55,8 +55,8 @@ def search(
 def first_stopping_look(clock: Clock, deadline: float) -> int:
     """The number of the look at which the rule stops the search: the first
     from which the longest gap seen, twice over (the wait for the next look
-    and the finishing), and ``FINISH_SHARE`` of the time spent reach past
-    the deadline."""
+    and the finishing; at least ``MIN_MARGIN``), and ``FINISH_SHARE`` of the
+    time spent reach past the deadline."""
     probe = Clock(clock.step, clock.jumps)
     last = probe()  # the searcher's reading when it is made
     longest = 0.0
@@ -66,7 +66,7 @@ def first_stopping_look(clock: Clock, deadline: float) -> int:
         now = probe()
         longest = max(longest, now - last)
         last = now
-        if now + 2 * longest + FINISH_SHARE * now > deadline:
+        if now + max(2 * longest, MIN_MARGIN) + FINISH_SHARE * now > deadline:
             return look
 
 
@@ -87,27 +87,28 @@ def test_the_clock_is_looked_at_every_64_nodes() -> None:
 
 @pytest.mark.parametrize("variant", ["xiangqi", "feidan", "xinban"])
 def test_it_stops_at_the_first_look_that_could_not_wait_for_another(variant: str) -> None:
-    # 1 ms between looks, a 100 ms budget: it stops when the next look
-    # and the finishing could no longer both come before the deadline
-    clock = Clock(step=0.001)
-    found = search(middlegame(variant), Limits(nodes=10**6, movetime_ms=100), clock)
-    look = first_stopping_look(clock, 0.1)
-    assert 80 < look < 100  # about 2 ms and 3 % short of the deadline
+    # 10 ms between looks, a 1 s budget: it stops when the wait and the
+    # finishing (the 0.1 s kept in hand at least) and 2 % of the time spent
+    # would pass the deadline
+    clock = Clock(step=0.01)
+    found = search(middlegame(variant), Limits(nodes=10**6, movetime_ms=1_000), clock)
+    look = first_stopping_look(clock, 1.0)
+    assert 85 < look < 90  # at about 0.88 s
     assert found.nodes == look * LOOK
     assert clock.readings == 1 + look
 
 
 def test_a_long_wait_for_the_cpu_makes_it_keep_a_wider_margin() -> None:
-    # the 10th look comes 50 ms late (the process waited for the CPU): from
-    # then on it keeps twice that in hand before the deadline
-    steady = first_stopping_look(Clock(step=0.001), 0.3)
-    clock = Clock(step=0.001, jumps={10: 0.05})
-    found = search(middlegame(), Limits(nodes=10**6, movetime_ms=300), clock)
-    look = first_stopping_look(clock, 0.3)
+    # the 10th look comes 0.2 s late (the process waited for the CPU): from
+    # then on it keeps twice that in hand before the deadline, not 0.1 s
+    steady = first_stopping_look(Clock(step=0.01), 1.0)
+    clock = Clock(step=0.01, jumps={10: 0.2})
+    found = search(middlegame(), Limits(nodes=10**6, movetime_ms=1_000), clock)
+    look = first_stopping_look(clock, 1.0)
     assert found.nodes == look * LOOK
-    assert steady - look > 50  # about 100 looks (1 ms each) earlier less the 50 lost
-    # the stopping look's time stays about a tenth of a second short of the deadline
-    assert 0.3 - (0.05 + look * 0.001) > 0.1
+    assert steady - look > 40  # 0.3 s more in hand and 0.2 s lost: 50 looks of 10 ms earlier
+    # the stopping look's time stays about 0.4 s short of the deadline
+    assert 1.0 - (0.2 + look * 0.01) > 0.4
 
 
 def test_the_deadline_counts_from_the_callers_start() -> None:
@@ -125,7 +126,7 @@ def test_stopped_by_the_clock_it_plays_its_last_completed_iteration() -> None:
     # it: the same move, score, depth and line; that is the last completed
     # iteration's move, which a search capped at that depth finds
     pos = middlegame("feidan")
-    timed = search(pos, Limits(nodes=10**6, movetime_ms=200), Clock(step=0.001))
+    timed = search(pos, Limits(nodes=10**6, movetime_ms=300), Clock(step=0.001))
     assert timed.nodes % LOOK == 0
     counted = search(pos, Limits(nodes=timed.nodes - 1), Clock(step=0.0))
     assert (timed.move, timed.score, timed.depth, timed.pv) == (
