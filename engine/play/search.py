@@ -22,8 +22,8 @@
   64 nodes, and only when there is a time budget); the node budget is never
   exceeded. The time budget is a deadline for the whole call: the search
   stops at the first look at the clock from which waiting for the next look
-  and then finishing could pass it, keeping at least 0.1 s in hand (see
-  ``Searcher.look``). When either
+  and then finishing could pass it, keeping at least 0.1 s (or a tenth of
+  the budget) in hand (see ``Searcher.look``). When either
   budget runs out the move played is the best of the last completed
   iteration, or a move the unfinished iteration has already proven better
   (searched to the end with a full window). Deterministic for a given seed
@@ -74,7 +74,7 @@ CLOCK_MASK = 63  # the clock is looked at when the node count is a multiple of 6
 FINISH_SHARE = 0.02
 # The least time kept in hand for the wait and the finishing: a process that
 # waited little for the CPU so far may still wait long once (0.1-0.25 s seen
-# at a load of 8-11 at nice 10).
+# at a load of 8-11 at nice 10). A tenth of the budget when that is shorter.
 MIN_MARGIN = 0.1
 
 
@@ -144,9 +144,11 @@ class Searcher:
         self.deadline: float | None = None
         self.last_look = 0.0
         self.longest_gap = 0.0
+        self.min_margin = 0.0
         if limits.movetime_ms is not None:
             self.started = clock() if started is None else started
             self.deadline = self.started + limits.movetime_ms / 1000.0
+            self.min_margin = min(MIN_MARGIN, limits.movetime_ms / 10_000.0)
         slots = tt_slots(limits.tt_mib, limits.nodes)
         self.tt_mask = slots - 1
         self.tt: list[tuple[int, int, int, int, int] | None] = [None] * slots
@@ -300,8 +302,9 @@ class Searcher:
         unless the search can wait for the next look and still finish by
         the deadline. The wait is taken as the longest gap seen so far
         between two looks (on a loaded machine the process waits for the CPU
-        between them), the finishing as one such gap more (at least
-        ``MIN_MARGIN`` for the two) plus ``FINISH_SHARE`` of the time spent."""
+        between them), the finishing as one such gap more (the two at least
+        ``MIN_MARGIN``, or a tenth of the budget) plus ``FINISH_SHARE`` of
+        the time spent."""
         now = self.clock()
         gap = now - self.last_look
         self.last_look = now
@@ -309,7 +312,7 @@ class Searcher:
             self.longest_gap = gap
         deadline = self.deadline
         assert deadline is not None
-        margin = max(2.0 * self.longest_gap, MIN_MARGIN) + FINISH_SHARE * (now - self.started)
+        margin = max(2.0 * self.longest_gap, self.min_margin) + FINISH_SHARE * (now - self.started)
         if now + margin > deadline:
             raise _Stop
 

@@ -55,8 +55,8 @@ def search(
 def first_stopping_look(clock: Clock, deadline: float) -> int:
     """The number of the look at which the rule stops the search: the first
     from which the longest gap seen, twice over (the wait for the next look
-    and the finishing; at least ``MIN_MARGIN``), and ``FINISH_SHARE`` of the
-    time spent reach past the deadline."""
+    and the finishing; at least ``MIN_MARGIN`` or a tenth of the budget), and
+    ``FINISH_SHARE`` of the time spent reach past the deadline (the budget)."""
     probe = Clock(clock.step, clock.jumps)
     last = probe()  # the searcher's reading when it is made
     longest = 0.0
@@ -66,7 +66,8 @@ def first_stopping_look(clock: Clock, deadline: float) -> int:
         now = probe()
         longest = max(longest, now - last)
         last = now
-        if now + max(2 * longest, MIN_MARGIN) + FINISH_SHARE * now > deadline:
+        floor = min(MIN_MARGIN, deadline / 10)
+        if now + max(2 * longest, floor) + FINISH_SHARE * now > deadline:
             return look
 
 
@@ -96,6 +97,15 @@ def test_it_stops_at_the_first_look_that_could_not_wait_for_another(variant: str
     assert 85 < look < 90  # at about 0.88 s
     assert found.nodes == look * LOOK
     assert clock.readings == 1 + look
+
+
+def test_a_short_budget_keeps_a_tenth_of_itself_in_hand() -> None:
+    # 1 ms between looks, a 100 ms budget: 10 ms in hand, not 0.1 s
+    clock = Clock(step=0.001)
+    found = search(middlegame(), Limits(nodes=10**6, movetime_ms=100), clock)
+    look = first_stopping_look(clock, 0.1)
+    assert 85 < look < 90  # at about 88 ms
+    assert found.nodes == look * LOOK
 
 
 def test_a_long_wait_for_the_cpu_makes_it_keep_a_wider_margin() -> None:
