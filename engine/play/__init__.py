@@ -117,7 +117,10 @@ LEVEL_TABLE: Final[dict[int, Level]] = {
 }
 # The wall-clock safety cap of a search at a level's own node budget. Level
 # 8's budget takes 1.0-1.6 s of one core of the reference machine; the cap
-# only bites on a slower or loaded machine, and keeps a move under 2 s.
+# only bites on a slower or loaded machine, and keeps a move under 2 s. It
+# is a deadline for the whole call (the game's moves replayed, the root's
+# checks, the search and the answer built after it): the search stops early
+# enough to finish by it (``engine.play.search.Searcher.look``).
 MOVETIME_CAP_MS: Final = 1_900
 # the engine accepts a draw when it stands this badly or worse (one line with decisions)
 DRAW_ACCEPT_BELOW: Final = ACCEPT_AFTER_MOVE_BELOW
