@@ -71,6 +71,8 @@ MASK64: Final = (1 << 64) - 1
 # (the same order as the pair ``(key, move)``, without a tuple per move)
 MOVE_BITS: Final = 16
 MOVE_MASK: Final = (1 << MOVE_BITS) - 1
+# the history table, indexed by move code (every code of the 11 x 10 board is below)
+HISTORY_SIZE: Final = 110 << 8
 
 
 class _Stop(Exception):
@@ -148,7 +150,7 @@ class Searcher:
         self.attack_power = bool(pos.variant.attack_power)
         self.eval_cache: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 8)]
-        self.hist: dict[int, int] = {}
+        self.hist: list[int] = [0] * HISTORY_SIZE
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
         self.noise = limits.noise
         self.extensions = limits.extensions
@@ -300,7 +302,7 @@ class Searcher:
             elif m == k2:
                 key = 1 << 23
             else:
-                key = hist.get(m, 0)
+                key = hist[m]
             keyed.append(key << MOVE_BITS | m)
         keyed.sort(reverse=True)
         return [k & MOVE_MASK for k in keyed]
@@ -469,7 +471,7 @@ class Searcher:
                             if k[0] != m:
                                 k[1] = k[0]
                                 k[0] = m
-                            self.hist[m] = self.hist.get(m, 0) + depth * depth
+                            self.hist[m] += depth * depth
                         break
         if best == -INF:
             best = alpha  # every move was futile: a fail-low
