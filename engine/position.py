@@ -826,29 +826,10 @@ class Position:
                     legal = []
             self._legal = legal
             return legal
-        self._drop_exposing(moves)
-        self._legal = moves
-        return moves
-
-    def legal_capture_codes(self) -> list[int]:
-        """The legal moves of ``capture_codes``, in its order."""
-        moves = self.capture_codes()
-        if self.is_check():
-            return [m for m in moves if self.is_legal_code(m)]
-        self._drop_exposing(moves)
-        return moves
-
-    def _drop_exposing(self, moves: list[int]) -> None:
-        """Delete from ``moves`` (pseudo-legal, the side to move not in
-        check) the moves that leave the general attacked."""
         # Not in check: only a move touching a line or leg that leads to the
         # general can expose it; everything else is legal as generated. The
         # illegal ones are taken out of the generated list afterwards (the
         # list's ints are not copied).
-        own = self.side
-        enemy = own ^ BLACK
-        ksq = self.kings[own >> 5]
-        b = self.board
         line, _, legs = self._lines_and_leg_list(ksq, enemy, True)
         g = self.g
         ray_index = g.ray_index
@@ -883,6 +864,8 @@ class Position:
                     illegal.append(i)
         for i in reversed(illegal):
             del moves[i]
+        self._legal = moves
+        return moves
 
     def cached_legal(self) -> list[int] | None:
         """``legal_codes()`` if it has already been computed for this

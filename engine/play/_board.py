@@ -92,7 +92,7 @@ def effects(pos: Position, m: int) -> tuple[list[Change], str]:
 def captures(pos: Position) -> list[int]:
     """The legal captures (and collisions, self-destructs, defections) of
     the side to move."""
-    return pos.legal_capture_codes()
+    return [m for m in pos.capture_codes() if pos.is_legal_code(m)]
 
 
 def capture_gain(pos: Position, m: int, t: Tables) -> int:
