@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from engine.variants import ADVISOR, ELEPHANT, FIGHTER, HORSE, KING, SOLDIER
+
 HEIGHT = 10
 
 # (d_file, d_rank) steps
@@ -55,12 +57,51 @@ class Geometry:
     ray_dir: tuple[dict[int, int], ...]
     # the same as one flat tuple: ray_index[sq * size + p], -1 off sq's lines
     ray_index: tuple[int, ...]
+    # every step move as one flat tuple of ints for the move generator (``_leaps``)
+    leaps: tuple[int, ...]
 
     def square(self, file: int, rank: int) -> int:
         return rank * self.width + file
 
     def name(self, sq: int) -> str:
         return "abcdefghijk"[sq % self.width] + str(sq // self.width)
+
+
+def _leaps(
+    size: int,
+    king_moves: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]],
+    advisor_moves: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]],
+    elephant_moves: list[tuple[tuple[tuple[int, int], ...], ...]],
+    horse_moves: list[tuple[tuple[int, int], ...]],
+    soldier_moves: list[tuple[tuple[int, ...], ...]],
+    fighter_moves: list[tuple[tuple[int, int, int], ...]],
+) -> tuple[int, ...]:
+    """Every step move of the pieces that do not slide, as one flat tuple of
+    ints for the move generator: for piece type ``t`` of colour index ``c`` on
+    point ``p``, the moves start at ``starts[(t * 2 + c) * size + p]`` and run
+    to the next start, three ints each: the point moved to and the two points
+    that block it when both are occupied (-1, -1 for a move nothing blocks; a
+    horse's leg or an elephant's eye is given twice). The ``starts`` come
+    first in the tuple, ``16 * 2 * size + 1`` of them."""
+    per: list[list[tuple[int, int, int]]] = [[] for _ in range(16 * 2 * size)]
+    for c in range(2):
+        for p in range(size):
+            at = c * size + p  # + t * 2 * size for piece type t
+            per[KING * 2 * size + at] = [(to, -1, -1) for to in king_moves[c][p]]
+            per[ADVISOR * 2 * size + at] = [(to, -1, -1) for to in advisor_moves[c][p]]
+            per[ELEPHANT * 2 * size + at] = [(to, eye, eye) for to, eye in elephant_moves[c][p]]
+            per[HORSE * 2 * size + at] = [(to, leg, leg) for to, leg in horse_moves[p]]
+            per[SOLDIER * 2 * size + at] = [(to, -1, -1) for to in soldier_moves[c][p]]
+            per[FIGHTER * 2 * size + at] = list(fighter_moves[p])
+    starts: list[int] = []
+    body: list[int] = []
+    first = len(per) + 1
+    for moves in per:
+        starts.append(first + len(body))
+        for to, l1, l2 in moves:
+            body.extend((to, l1, l2))
+    starts.append(first + len(body))
+    return (*starts, *body)
 
 
 @cache
@@ -237,4 +278,13 @@ def geometry(width: int) -> Geometry:
         lines=tuple(lines),
         ray_dir=tuple(ray_dir),
         ray_index=tuple(ray_dir[s].get(p, -1) for s in range(size) for p in range(size)),
+        leaps=_leaps(
+            size,
+            king_moves,
+            advisor_moves,
+            elephant_moves,
+            horse_moves,
+            soldier_moves,
+            fighter_moves,
+        ),
     )

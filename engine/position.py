@@ -22,11 +22,9 @@ from engine.geometry import Geometry, geometry
 from engine.move import FILES, Move
 from engine.notation import chinese as chinese_notation
 from engine.variants import (
-    ADVISOR,
     BLACK,
     CANNON,
     CHARIOT,
-    ELEPHANT,
     ENGLISH_NAME,
     FIGHTER,
     HORSE,
@@ -49,6 +47,9 @@ _MASK: Final = PIECE_MASK  # colour + type, turncoat bit ignored
 _rng = random.Random(0x5EED_C0DE)
 ZOBRIST: Final = [[_rng.getrandbits(64) for _ in range(128)] for _ in range(64)]
 ZOBRIST_BLACK: Final = _rng.getrandbits(64)
+# its halves, XORed into a move's key change while that is still two native ints
+_ZOBRIST_BLACK_LOW: Final = ZOBRIST_BLACK & 0xFFFFFFFF
+_ZOBRIST_BLACK_HIGH: Final = ZOBRIST_BLACK >> 32
 
 # A change of one point: (point, value before, value after)
 Change = tuple[int, int, int]
@@ -137,36 +138,6 @@ _REC_KING1: Final = _REC_KING0 + 8
 _REC_HALFMOVE: Final = _REC_KING1 + 8
 
 
-def _leaps_of(g: Geometry) -> tuple[int, ...]:
-    """Every step move of the pieces that do not slide, as one flat tuple of
-    ints for the move generator: for piece type ``t`` of colour index ``c`` on
-    point ``p``, the moves start at ``starts[(t * 2 + c) * size + p]`` and run
-    to the next start, three ints each: the point moved to and the two points
-    that block it when both are occupied (-1, -1 for a move nothing blocks; a
-    horse's leg or an elephant's eye is given twice). The ``starts`` come
-    first in the tuple, ``16 * 2 * size + 1`` of them."""
-    size = g.size
-    per: list[list[tuple[int, int, int]]] = [[] for _ in range(16 * 2 * size)]
-    for c in range(2):
-        for p in range(size):
-            at = c * size + p  # + t * 2 * size for piece type t
-            per[KING * 2 * size + at] = [(to, -1, -1) for to in g.king_moves[c][p]]
-            per[ADVISOR * 2 * size + at] = [(to, -1, -1) for to in g.advisor_moves[c][p]]
-            per[ELEPHANT * 2 * size + at] = [(to, eye, eye) for to, eye in g.elephant_moves[c][p]]
-            per[HORSE * 2 * size + at] = [(to, leg, leg) for to, leg in g.horse_moves[p]]
-            per[SOLDIER * 2 * size + at] = [(to, -1, -1) for to in g.soldier_moves[c][p]]
-            per[FIGHTER * 2 * size + at] = list(g.fighter_moves[p])
-    starts: list[int] = []
-    body: list[int] = []
-    first = len(per) + 1
-    for moves in per:
-        starts.append(first + len(body))
-        for to, l1, l2 in moves:
-            body.extend((to, l1, l2))
-    starts.append(first + len(body))
-    return (*starts, *body)
-
-
 # ``ZOBRIST`` split in halves that the compiled code keeps as native ints:
 # ``_ZOBRIST_LOW[value << 7 | point]`` is the low 32 bits of ``ZOBRIST[value][point]``,
 # 0 for an empty point (value 0), which changes no hash
@@ -186,9 +157,6 @@ _CODE_ROWS: Final[tuple[tuple[object, ...], ...]] = tuple(
 
 # ``Position.line_movers`` when no piece moves along the ray
 _NO_MOVERS: Final = 255 | 255 << 8
-
-# board width -> its ``_leaps_of`` table
-_LEAPS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 class LegalMoves:
@@ -257,12 +225,9 @@ class Position:
         placed: list[tuple[int, int]] | None = None,
     ) -> None:
         self.variant = variant
-        self.g: Geometry = geometry(variant.width)
-        leaps = _LEAPS.get(variant.width)
-        if leaps is None:
-            leaps = _LEAPS[variant.width] = _leaps_of(self.g)
-        self._leaps = leaps
-        self.width = variant.width
+        width = variant.width
+        self.g: Geometry = geometry(width)
+        self.width = width
         self.height = variant.height
         self.board = board
         self.side = 0 if red_to_move else BLACK
@@ -290,6 +255,8 @@ class Position:
         self._stack: list[int] = []
         self._hashes: list[int] = []
         self._legal: list[int] | None = None
+        # is_check() of this position: -1 not asked yet, else 0 or 1
+        self._check = -1
         self._dead_general = False
         # the variant table, unpacked once for the move generator
         self._bases, has_fighters = _variant_tables(variant)
@@ -478,7 +445,9 @@ class Position:
             if b[h] & _MASK == horse and not b[leg]:
                 return True
         soldier = SOLDIER | enemy
-        for s in g.soldier_attackers[enemy >> 5][sq]:
+        # a fixed index: indexing the pair with a variable would box it
+        soldiers = g.soldier_attackers[1] if enemy else g.soldier_attackers[0]
+        for s in soldiers[sq]:
             if b[s] & _MASK == soldier:
                 return True
         if self.has_fighters:
@@ -564,7 +533,8 @@ class Position:
         for h, leg in g.horse_attackers[sq]:
             if b[h] & _MASK == HORSE | enemy and not b[leg]:
                 found.append(h)
-        for s in g.soldier_attackers[enemy >> 5][sq]:
+        soldiers = g.soldier_attackers[1] if enemy else g.soldier_attackers[0]
+        for s in soldiers[sq]:
             if b[s] & _MASK == SOLDIER | enemy:
                 found.append(s)
         if self.has_fighters:
@@ -574,9 +544,12 @@ class Position:
         return found
 
     def is_check(self) -> bool:
-        """Is the side to move in check (facing generals count)?"""
-        ci = self.side >> 5
-        return self.attacked(self.kings[ci], self.side ^ BLACK)
+        """Is the side to move in check (facing generals count)? Computed
+        once per position."""
+        if self._check < 0:
+            ci = self.side >> 5
+            self._check = 1 if self.attacked(self.kings[ci], self.side ^ BLACK) else 0
+        return self._check == 1
 
     def checkers(self) -> list[str]:
         """The points of the pieces giving check to the side to move."""
@@ -602,7 +575,7 @@ class Position:
         ci = own >> 5
         moves: list[object] = []  # ints from ``_CODE_ROWS``
         rays = self.g.rays
-        leaps = self._leaps
+        leaps = self.g.leaps
         at = ci * self.g.size
         rows = 2 * self.g.size
         for fr in self._pieces_of(own):
@@ -634,7 +607,7 @@ class Position:
                         elif not captures:
                             moves.append(codes[s])
             else:
-                # a step move: the flat table of ``_leaps_of``
+                # a step move: the flat table ``Geometry.leaps``
                 row = t * rows + at + fr
                 end = leaps[row + 1]
                 i = leaps[row]
@@ -938,8 +911,12 @@ class Position:
         if self.side:
             self.fullmove += 1
         self.side ^= BLACK
-        self.hash ^= (high << 32 | low) ^ ZOBRIST_BLACK
+        # one 64-bit XOR (the halves above are native ints; 64-bit ones are not)
+        low ^= _ZOBRIST_BLACK_LOW
+        high ^= _ZOBRIST_BLACK_HIGH
+        self.hash ^= high << 32 | low
         self._legal = None
+        self._check = -1
 
     def _push_record(self, move: int) -> None:
         """Push the undo record of a ply (``move``: its code and what it
@@ -994,6 +971,7 @@ class Position:
             self.fullmove -= 1
         self.halfmove = r >> _REC_HALFMOVE
         self._legal = None
+        self._check = -1
         return m
 
     def push(self, move: Move) -> None:
@@ -1022,6 +1000,7 @@ class Position:
         self.side ^= BLACK
         self.hash ^= ZOBRIST_BLACK
         self._legal = None
+        self._check = -1
 
     def push_iccs(self, text: str) -> Move:
         move = Move.from_iccs(text)

@@ -9,6 +9,8 @@ the rest of ``engine.play`` calls these functions.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.play.evaluation import Tables
 from engine.position import Change, Position
 from engine.rules import hash_history, judge_cycle
@@ -58,7 +60,7 @@ def push_null(pos: Position) -> None:
     pos.push_pass()
 
 
-_OFFICERS = (CHARIOT, HORSE, CANNON, FIGHTER, MISSILE)
+_OFFICERS: Final = (CHARIOT, HORSE, CANNON, FIGHTER, MISSILE)
 
 
 def has_pieces(pos: Position) -> bool:
@@ -89,7 +91,7 @@ def effects(pos: Position, m: int) -> tuple[list[Change], str]:
 
 def captures(pos: Position) -> list[int]:
     """The legal captures (and collisions, self-destructs, defections) of
-    the side to move, which must not be in check."""
+    the side to move."""
     return [m for m in pos.capture_codes() if pos.is_legal_code(m)]
 
 
@@ -101,12 +103,10 @@ def capture_gain(pos: Position, m: int, t: Tables) -> int:
     victim = b[m & 255]
     if not victim:
         return 0
-    v = pos.variant
     worth = t.worth
     attacker = b[m >> 8]
-    if v.colliding_types and (
-        victim & 15 in v.colliding_types or attacker & 15 in v.colliding_types
-    ):
+    colliding = pos.colliding  # the variant's ``colliding_types``
+    if colliding and (victim & 15 in colliding or attacker & 15 in colliding):
         _, kind = pos.effects(m)
         if kind == "self_destruct":
             return -worth[attacker]
@@ -114,7 +114,7 @@ def capture_gain(pos: Position, m: int, t: Tables) -> int:
             return worth[victim] - worth[attacker]
         return worth[victim]
     gain = worth[victim]
-    if victim & TURNCOAT and attacker & 15 in v.defection.get(victim & 15, ()):
+    if victim & TURNCOAT and attacker & 15 in pos.variant.defection.get(victim & 15, ()):
         # most defections stand (the fallback to an ordinary capture is rare)
         gain += worth[(victim & 15) | (attacker & BLACK)]
     return gain

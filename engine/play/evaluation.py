@@ -19,14 +19,20 @@ Nothing here asks for a variant's name. What the table says decides:
   are below the limit, a side that may claim a draw never scores below 0.
 
 Material and the tables are summed incrementally by the search from the
-point changes a move makes (``delta``), so a collision, a self-destruct or a
-defection is valued exactly by what it does to the board.
+point changes a move makes (``delta``, or the flat ``Tables.squares`` read at
+the two points a move changes), so a collision, a self-destruct or a
+defection is valued exactly by what it does to the board. So are the counts
+the general's safety is made of (``Tables.safety``, ``safety``): with the
+mobility weights at 0 (the default) the whole positional term is a function
+of them and no position is scanned (``positional`` is the full scan, kept
+for mobility and as the reference the counts are tested against).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from engine.geometry import geometry
 from engine.variants import (
@@ -80,8 +86,16 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 
-ATTACKERS = frozenset({HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE})
-GUARDS = frozenset({ADVISOR, ELEPHANT})
+ATTACKERS: Final = frozenset({HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE})
+GUARDS: Final = frozenset({ADVISOR, ELEPHANT})
+
+# The counts ``positional`` scores the generals' safety by, packed in one int
+# of 8 bits a count (a board holds far fewer than 256 pieces): each colour's
+# guards, its attackers in the enemy half and, of those, its dead-general
+# pieces in the enemy palace, at these bits plus 8 times the colour index.
+GUARD_BITS: Final = 0
+ATTACKER_BITS: Final = 16
+INTRUDER_BITS: Final = 32
 
 
 def _square_bonus(kind: int, off: int, rank: int, half_width: int) -> int:
@@ -128,6 +142,13 @@ class Tables:
     # piece worth by board value (always positive; colour-blind)
     worth: tuple[int, ...]
     width: int
+    # points on the board (width * 10)
+    size: int
+    # ``psq`` as one flat tuple: ``squares[value * size + point]``
+    squares: tuple[int, ...]
+    # what a piece adds to the packed safety counts (``GUARD_BITS``), by
+    # ``value * size + point``
+    safety: tuple[int, ...]
 
 
 @cache
@@ -156,13 +177,58 @@ def tables(variant: Variant, weights: Weights = DEFAULT_WEIGHTS) -> Tables:
             row.append(-v if black else v)
         psq.append(tuple(row))
         worth.append(base)
-    return Tables(psq=tuple(psq), worth=tuple(worth), width=w)
+    g = geometry(w)
+    safety: list[int] = []
+    for value in range(64):
+        kind = value & 15
+        ci = value >> 5 & 1
+        for sq in range(size):
+            counts = 0
+            if value:
+                if kind in GUARDS:
+                    counts += 1 << (GUARD_BITS + 8 * ci)
+                if kind in ATTACKERS and sq in g.own_half[ci ^ 1]:
+                    counts += 1 << (ATTACKER_BITS + 8 * ci)
+                    if kind in variant.dead_general_types and sq in g.palace[ci ^ 1]:
+                        counts += 1 << (INTRUDER_BITS + 8 * ci)
+            safety.append(counts)
+    return Tables(
+        psq=tuple(psq),
+        worth=tuple(worth),
+        width=w,
+        size=size,
+        squares=tuple(v for row in psq for v in row),
+        safety=tuple(safety),
+    )
 
 
 def material_and_squares(board: list[int], t: Tables) -> int:
     """Sum of material and tables, from Red's point of view."""
     psq = t.psq
     return sum(psq[v][sq] for sq, v in enumerate(board) if v)
+
+
+def safety_counts(board: list[int], t: Tables) -> int:
+    """The packed safety counts (``GUARD_BITS``) of a board."""
+    safety = t.safety
+    size = t.size
+    return sum(safety[v * size + sq] for sq, v in enumerate(board) if v)
+
+
+def safety(counts: int, weights: Weights = DEFAULT_WEIGHTS) -> int:
+    """The generals' safety from the packed counts, from Red's point of
+    view: ``positional`` when the mobility weights are 0."""
+    score = 0
+    for ci in (0, 1):
+        attackers = counts >> (ATTACKER_BITS + 8 * ci) & 255
+        intruders = counts >> (INTRUDER_BITS + 8 * ci) & 255
+        missing = 4 - (counts >> (GUARD_BITS + 8 * (ci ^ 1)) & 255)
+        pressure = attackers * (
+            weights.attacker_in_half + weights.attacker_per_missing_guard * missing
+        )
+        part = intruders * weights.palace_intruder + pressure
+        score += part if ci == 0 else -part
+    return score
 
 
 def delta(changes: list[tuple[int, int, int]], t: Tables) -> int:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from engine.play import _board as B
 from engine.play.evaluation import (
@@ -45,37 +46,48 @@ from engine.play.evaluation import (
     Tables,
     Weights,
     attack_power_clamp,
-    delta,
     material_and_squares,
     positional,
+    safety,
+    safety_counts,
     tables,
 )
 from engine.position import Position
 from engine.rules import Outcome, repetition_outcome
 
-MATE = 30000
-MATE_BOUND = MATE - 1000  # scores beyond this are forced wins or losses
-INF = MATE + 1
-MAX_PLY = 96
-EXACT, LOWER, UPPER = 0, 1, 2
-ENTRY_BYTES = (
+# Final: the compiled code inlines these instead of looking them up in the module
+MATE: Final = 30000
+MATE_BOUND: Final = MATE - 1000  # scores beyond this are forced wins or losses
+INF: Final = MATE + 1
+MAX_PLY: Final = 96
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
+ENTRY_BYTES: Final = (
     200  # one filled slot in CPython: the list slot, a 5-tuple and its ints (~182 measured)
 )
-QS_CHECK_PLIES = 3  # quiescence plies in which a check is answered by every evasion
-EVAL_CACHE = 1 << 17
-NULL_MOVE_R = 2
-FUTILITY_DEPTH = 2
-FUTILITY_MARGIN = 150  # centipawns per ply of depth left
-CLOCK_MASK = 63  # the clock is looked at when the node count is a multiple of 64
+QS_CHECK_PLIES: Final = 3  # quiescence plies in which a check is answered by every evasion
+EVAL_CACHE: Final = 1 << 17
+NULL_MOVE_R: Final = 2
+FUTILITY_DEPTH: Final = 2
+FUTILITY_MARGIN: Final = 150  # centipawns per ply of depth left
+MASK64: Final = (1 << 64) - 1
+# A move code is below 2**16: ordering sorts ``key << MOVE_BITS | move`` as one int
+# (the same order as the pair ``(key, move)``, without a tuple per move)
+MOVE_BITS: Final = 16
+MOVE_MASK: Final = (1 << MOVE_BITS) - 1
+# the history table, indexed by move code (every code of the 11 x 10 board is below)
+HISTORY_SIZE: Final = 110 << 8
+CLOCK_MASK: Final = 63  # the clock is looked at when the node count is a multiple of 64
 # The work after the search stops (unwinding, freeing the tables, the line
 # checked move by move) as a share of the wall time spent until then: it is
 # in proportion to the tables the search filled, so it takes the same share
 # under any load. Measured 0.4-0.8 % compiled (160,000 nodes and fewer); kept at 2 %.
-FINISH_SHARE = 0.02
+FINISH_SHARE: Final = 0.02
 # The least time kept in hand for the wait and the finishing: a process that
 # waited little for the CPU so far may still wait long once (0.1-0.25 s seen
 # at a load of 8-11 at nice 10). A tenth of the budget when that is shorter.
-MIN_MARGIN = 0.1
+MIN_MARGIN: Final = 0.1
 
 
 class _Stop(Exception):
@@ -158,13 +170,19 @@ class Searcher:
             self.seen[h] = self.seen.get(h, 0) + 1
         self.psq = material_and_squares(self.pos.board, self.t)
         self.psq_stack: list[int] = []
+        # the generals' safety counts (``evaluation.GUARD_BITS``), kept like ``psq``
+        self.counts = safety_counts(self.pos.board, self.t)
+        self.counts_stack: list[int] = []
+        # with mobility weighted, the positional term needs the full scan
+        self.mobility = bool(limits.weights.mobility_line or limits.weights.mobility_leg)
+        self.attack_power = bool(pos.variant.attack_power)
         self.eval_cache: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 8)]
-        self.hist: dict[int, int] = {}
+        self.hist: list[int] = [0] * HISTORY_SIZE
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
         self.noise = limits.noise
         self.extensions = limits.extensions
-        self.seed_mix = (limits.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & (2**64 - 1)
+        self.seed_mix = (limits.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK64
         self.cycle_cache: dict[tuple[int, ...], Outcome | None] = {}
         if self.deadline is not None:
             self.last_look = clock()
@@ -173,21 +191,48 @@ class Searcher:
     # make / unmake with the incremental sum
 
     def make(self, m: int) -> None:
+        # a move changes its two points only (``Position.effects``; a
+        # self-destruct leaves the to-point as it was): the sums move by the
+        # tables' values there, as ``delta`` of the move's changes gives them
         pos = self.pos
+        b = pos.board
+        fr = m >> 8
+        to = m & 255
+        before_fr = b[fr]
+        before_to = b[to]
         B.push(pos, m)
-        self._entered(delta(B.last_changes(pos), self.t))
+        after_fr = b[fr]
+        after_to = b[to]
+        t = self.t
+        size = t.size
+        squares = t.squares
+        self.psq_stack.append(self.psq)
+        self.psq += (
+            squares[after_fr * size + fr]
+            - squares[before_fr * size + fr]
+            + squares[after_to * size + to]
+            - squares[before_to * size + to]
+        )
+        counts = t.safety
+        self.counts_stack.append(self.counts)
+        self.counts += (
+            counts[after_fr * size + fr]
+            - counts[before_fr * size + fr]
+            + counts[after_to * size + to]
+            - counts[before_to * size + to]
+        )
+        self._entered()
 
     def make_null(self) -> None:
         """Pass (for null-move pruning); no repetition is looked for across it.
         ``unmake`` takes it back."""
         B.push_null(self.pos)
-        self._entered(0)
-
-    def _entered(self, gain: int) -> None:
-        """Record the position just entered, whose move changed the
-        incremental sum by ``gain``."""
         self.psq_stack.append(self.psq)
-        self.psq += gain
+        self.counts_stack.append(self.counts)
+        self._entered()
+
+    def _entered(self) -> None:
+        """Record the position just entered (its incremental sums are set)."""
         h = self.pos.hash
         self.history.append(h)
         self.seen[h] = self.seen.get(h, 0) + 1
@@ -197,6 +242,7 @@ class Searcher:
         self.seen[h] -= 1
         B.pop(self.pos)
         self.psq = self.psq_stack.pop()
+        self.counts = self.counts_stack.pop()
 
     # ------------------------------------------------------------------
     # evaluation
@@ -205,11 +251,14 @@ class Searcher:
         pos = self.pos
         cached = self.eval_cache.get(pos.hash)
         if cached is None:
-            score = self.psq + positional(pos.board, pos.occupied, self.variant, self.weights)
+            if self.mobility:
+                score = self.psq + positional(pos.board, pos.occupied, self.variant, self.weights)
+            else:
+                score = self.psq + safety(self.counts, self.weights)
             if pos.side:
                 score = -score
             score += self.weights.tempo
-            if self.variant.attack_power:
+            if self.attack_power:
                 score = attack_power_clamp(score, pos.board, self.variant, pos.side)
             if len(self.eval_cache) >= EVAL_CACHE:
                 self.eval_cache.clear()
@@ -217,7 +266,7 @@ class Searcher:
         else:
             score = cached
         if self.noise:
-            x = ((pos.hash ^ self.seed_mix) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+            x = ((pos.hash ^ self.seed_mix) * 0xBF58476D1CE4E5B9) & MASK64
             score += (x >> 33) % (2 * self.noise + 1) - self.noise
         return score
 
@@ -271,21 +320,22 @@ class Searcher:
         board = self.pos.board
         k1, k2 = self.killers[ply]
         hist = self.hist
-        keyed = []
+        worth = self.t.worth
+        keyed: list[int] = []
         for m in moves:
             if m == hash_move:
                 key = 1 << 30
             elif board[m & 255]:
-                key = (1 << 24) + self.gain(m) * 16 - self.t.worth[board[m >> 8]] // 16
+                key = (1 << 24) + self.gain(m) * 16 - worth[board[m >> 8]] // 16
             elif m == k1:
                 key = (1 << 23) + 1
             elif m == k2:
                 key = 1 << 23
             else:
-                key = hist.get(m, 0)
-            keyed.append((key, m))
+                key = hist[m]
+            keyed.append(key << MOVE_BITS | m)
         keyed.sort(reverse=True)
-        return [m for _, m in keyed]
+        return [k & MOVE_MASK for k in keyed]
 
     # ------------------------------------------------------------------
     # search
@@ -335,16 +385,16 @@ class Searcher:
         if stand > alpha:
             alpha = stand
         best = stand
-        caps = []
+        caps: list[int] = []  # gain << MOVE_BITS | move, as ``order`` sorts
         for m in B.captures(pos):
             g = self.gain(m)
             if g <= 0 and qply > 0:
                 continue
             if stand + g + 200 <= alpha:
                 continue  # even winning it all would not reach alpha
-            caps.append((g, m))
+            caps.append(g << MOVE_BITS | m)
         caps.sort(reverse=True)
-        return self._qsearch_moves([m for _g, m in caps], best, alpha, beta, ply, qply)
+        return self._qsearch_moves([c & MOVE_MASK for c in caps], best, alpha, beta, ply, qply)
 
     def _qsearch_moves(
         self, moves: list[int], best: int, alpha: int, beta: int, ply: int, qply: int
@@ -466,7 +516,7 @@ class Searcher:
                             if k[0] != m:
                                 k[1] = k[0]
                                 k[0] = m
-                            self.hist[m] = self.hist.get(m, 0) + depth * depth
+                            self.hist[m] += depth * depth
                         break
         if best == -INF:
             best = alpha  # every move was futile: a fail-low
