@@ -44,7 +44,7 @@ from engine.play.decisions import (
     takes_draw,
 )
 from engine.play.evaluation import DEFAULT_WEIGHTS, Weights
-from engine.play.search import MATE_BOUND, Limits, Searcher, is_mate_score, mate_in
+from engine.play.search import Limits, Searcher, is_mate_score, mate_in
 from engine.position import Position
 from engine.rules import Outcome
 
@@ -328,10 +328,6 @@ def accepts_draw(variant: str, fen: str, moves: Sequence[str] = (), *, level: in
     if won is not None:
         return False
     found = Searcher(pos, limits, started).run(root, None)
-    mate = None
-    if found.score < -MATE_BOUND:
-        mate = -1
-    elif found.score > MATE_BOUND:
-        mate = 1
-    judgement = Judgement(None if mate is not None else found.score, mate)
+    score = found.score
+    judgement = Judgement(None, mate_in(score)) if is_mate_score(score) else Judgement(score)
     return takes_draw(judgement, material=attacking_material(pos.pieces().values()))
