@@ -30,13 +30,16 @@ random. Games run in parallel over ``--jobs`` processes.
 With ``--record FILE`` every finished game is appended to FILE as one JSON
 line (section, variant, players, game number and seeds, opening, colour,
 result, ending, plies, the first player's CPU seconds a move, and the
-engine's behaviour digest: what a fixed probe of searches and rules gives,
-see ``behaviour_digest``); a game already in FILE for the same behaviour is
-not played again but counted from the record, so a long match is built up
-over several runs (stop one at any time: only the game in progress is lost)
-and survives changes of the code that change nothing the probe sees.
-``--digest`` prints the behaviour digest and stops; ``--probe FILE`` writes the
-probe's lines, so two builds' answers can be compared line by line.
+behaviour digest of the levels that played it: what a fixed probe of the
+rules and of those levels' searches gives, see ``behaviour_digest``); a game
+already in FILE for the same behaviour is not played again but counted from
+the record, so a long match is built up over several runs (stop one at any
+time: only the game in progress is lost) and survives changes of the code
+that change nothing the probe sees, and a change of one level's row of the
+table replays only the games that level played. ``--digest`` prints the
+behaviour digest of all levels and of each part of the probe, and stops;
+``--probe FILE`` writes the probe's lines, so two builds' answers can be
+compared line by line.
 ``--summary FILE`` prints the recorded matches without playing.
 
 Games are judged by the engine's own ``outcome()``; a game still running
@@ -65,7 +68,7 @@ import random
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -335,15 +338,21 @@ def engine_digest(root: Path = ROOT) -> str:
 PROBE_PLIES = (0, 14, 40)  # the probe's positions: plies of a seeded random walk
 
 
-def probe(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> Iterator[str]:
-    """What the engine does in the games of this bench, as lines of text: the
-    level table and the material values; along a seeded random walk in each
-    variant, every position's legal moves, what each captures and the
-    position's outcome; and at three of its positions the search of every
-    level at its own node budget (times ``scale``) with two seeds: move,
-    score, mate, depth, node count and line."""
-    table = sorted((n, astuple(level)) for n, level in LEVEL_TABLE.items())
-    yield repr((scale, table, sorted(MATERIAL.items()), astuple(weights)))
+def probe_parts(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> dict[str, list[str]]:
+    """What the engine does in the games of this bench, as lines of text in
+    parts: ``"rules"`` holds the material values and weights and, along a
+    seeded random walk in each variant, every position's legal moves, what
+    each captures and the position's outcome; ``"level N"`` holds level N's
+    row of the table and, at three of the walk's positions, its search at its
+    own node budget (times ``scale``) with two seeds: move, score, mate,
+    depth, node count and line. A game between levels depends on the rules
+    part and the parts of the levels that play it, so a change of one level's
+    row keeps the records of the games the other levels played."""
+    parts: dict[str, list[str]] = {
+        "rules": [repr((scale, sorted(MATERIAL.items()), astuple(weights)))]
+    }
+    for level in LEVELS:
+        parts[f"level {level}"] = [repr((level, astuple(LEVEL_TABLE[level])))]
     for variant in VARIANTS:
         rng = random.Random(f"probe {variant}")
         pos = Position.start(variant)
@@ -351,7 +360,9 @@ def probe(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> Iterator[st
             outcome = pos.outcome()
             moves = sorted(pos.legal_moves, key=lambda m: m.iccs())
             captures = [str(pos.move_effect(m).captured) for m in moves]
-            yield repr((variant, ply, [m.iccs() for m in moves], captures, outcome))
+            parts["rules"].append(
+                repr((variant, ply, [m.iccs() for m in moves], captures, outcome))
+            )
             if ply in PROBE_PLIES:
                 for level in LEVELS:
                     nodes = max(50, int(LEVEL_TABLE[level].nodes * scale))
@@ -360,23 +371,61 @@ def probe(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> Iterator[st
                             level_limits(level, nodes=nodes, seed=seed), weights=weights
                         )
                         found = search_position(pos, limits).to_json()
-                        yield json.dumps([variant, ply, level, seed, found], sort_keys=True)
+                        line = json.dumps([variant, ply, level, seed, found], sort_keys=True)
+                        parts[f"level {level}"].append(line)
             if outcome is not None:
                 break
             pos.push(rng.choice(moves))
+    return parts
 
 
-def behaviour_digest(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> str:
-    """A digest of ``probe``: of what the engine does, not of how its code
-    reads. A change that keeps it keeps, as far as the probe can tell, every
-    recorded game, so records are kept across refactors and speed work; a
-    change of the search or the evaluation starts new records. About a minute of
-    CPU at ``scale`` 1 on the compiled build."""
+def probe(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> Iterator[str]:
+    """The probe's lines, part after part (``probe_parts``), each part headed."""
+    for name, lines in probe_parts(scale, weights).items():
+        yield f"# {name}"
+        yield from lines
+
+
+def _hash(lines: Iterable[str]) -> str:
     h = hashlib.sha256()
-    for line in probe(scale, weights):
+    for line in lines:
         h.update(line.encode())
         h.update(b"\n")
     return h.hexdigest()[:16]
+
+
+def part_digests(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> dict[str, str]:
+    """Each part of the probe hashed: about a minute of CPU at ``scale`` 1 on
+    the compiled build."""
+    return {name: _hash(lines) for name, lines in probe_parts(scale, weights).items()}
+
+
+def combine(parts: dict[str, str], levels: Iterable[int]) -> str:
+    """The behaviour digest of games played by ``levels``: the rules part's
+    digest and those levels' parts, hashed."""
+    names = ["rules", *(f"level {n}" for n in sorted(set(levels)))]
+    return _hash(f"{name} {parts[name]}" for name in names)
+
+
+def behaviour_digest(
+    scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS, levels: Iterable[int] = LEVELS
+) -> str:
+    """A digest of ``probe``: of what the engine does, not of how its code
+    reads, for the games of ``levels`` (all by default). A change that keeps
+    it keeps, as far as the probe can tell, every recorded game of those
+    levels, so records are kept across refactors and speed work; a change of
+    the search or the evaluation starts new records, a change of one level's
+    row new records of that level's games."""
+    return combine(part_digests(scale, weights), levels)
+
+
+def spec_levels(spec: Spec) -> list[int]:
+    """The levels whose behaviour a player's games depend on."""
+    if spec[0] == "level":
+        return [int(spec[1])]
+    if spec[0] == "weights":
+        return [8]
+    return []
 
 
 Task = tuple[str, str, Spec, Spec, int, bool, int]
@@ -430,7 +479,7 @@ class Record:
         self.path = path
         self.code = code
         self.scale = scale
-        self._digest: str | None = None
+        self._parts: dict[str, str] | None = None
         self.games: dict[str, dict[str, Any]] = {}
         if path is not None and path.exists():
             for line in path.read_text("utf-8").splitlines():
@@ -439,17 +488,22 @@ class Record:
                     self.games[self.key(entry)] = entry
 
     @property
-    def digest(self) -> str:
-        """The behaviour digest: from an entry of the same code and probe, else probed."""
-        if self._digest is None:
+    def parts(self) -> dict[str, str]:
+        """The probe's part digests: from an entry of the same code and probe, else probed."""
+        if self._parts is None:
             for entry in self.games.values():
-                if entry.get("code") == self.code and entry.get("probe") == self.scale:
-                    self._digest = str(entry["digest"])
+                same = entry.get("code") == self.code and entry.get("probe") == self.scale
+                if same and "parts" in entry:
+                    self._parts = dict(entry["parts"])
                     break
             else:
                 print("(probing the engine's behaviour for the record)", flush=True)
-                self._digest = behaviour_digest(self.scale)
-        return self._digest
+                self._parts = part_digests(self.scale)
+        return self._parts
+
+    def digest(self, first: Spec, second: Spec) -> str:
+        """The behaviour digest of a game between these players."""
+        return combine(self.parts, [*spec_levels(first), *spec_levels(second)])
 
     @staticmethod
     def key(entry: dict[str, Any]) -> str:
@@ -459,9 +513,10 @@ class Record:
     def entry(self, section: str, task: Task) -> dict[str, Any]:
         variant, fen, first, second, i, first_red, max_plies = task
         return {
-            "digest": self.digest,
+            "digest": self.digest(first, second),
             "code": self.code,
             "probe": self.scale,
+            "parts": self.parts,
             "section": section,
             "variant": variant,
             "players": [list(first), list(second)],
@@ -554,7 +609,7 @@ def match(
 
 
 def summary(path: Path) -> None:
-    """The matches of a record file: per digest, section, variant and players."""
+    """The matches of a record file: per section, variant, players and digest."""
     groups: dict[tuple[str, str, str, str], Tally] = {}
     plies: dict[tuple[str, str, str, str], list[int]] = {}
     for line in path.read_text("utf-8").splitlines():
@@ -571,7 +626,9 @@ def summary(path: Path) -> None:
             tally.moves += e["first_moves"]
             tally.move_s += mean * e["first_moves"]
             tally.worst_move_s = max(tally.worst_move_s, e["first_cpu_s"]["max"])
-    for (digest, section, variant, players), tally in sorted(groups.items()):
+    for (digest, section, variant, players), tally in sorted(
+        groups.items(), key=lambda item: (item[0][1], item[0][2], item[0][3], item[0][0])
+    ):
         p = sorted(plies[(digest, section, variant, players)])
         print(
             f"{digest} {section:8} {variant:8} {players:36} {tally.line()}  "
@@ -859,7 +916,10 @@ def main() -> int:
         summary(args.summary)
         return 0
     if args.digest:
-        print(behaviour_digest(0.01 if args.quick else 1.0))
+        parts = part_digests(0.01 if args.quick else 1.0)
+        print(combine(parts, LEVELS))
+        for name, digest in parts.items():
+            print(f"  {name:8} {digest}")
         return 0
     if args.probe is not None:
         lines = probe(0.01 if args.quick else 1.0)

@@ -108,7 +108,7 @@ def _page_labels() -> dict[str, Any]:
         "replaying": _("Replay: {where} (ply {ply} of {total})."),
         "resign_confirm": _("Click again to resign"),
         "draw_agree_confirm": _("Click again: both agree to a draw"),
-        "start": _("Start"),
+        "start": _("Starting position"),
         "analyse": _("Analyse from here"),
         "puzzle": _("Make a puzzle from this position"),
         "result": _("Result"),

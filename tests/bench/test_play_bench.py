@@ -148,12 +148,51 @@ def test_the_behaviour_probe_sees_the_searches_not_only_the_tables() -> None:
 
 
 def test_the_probe_written_to_a_file_is_what_the_digest_hashes(tmp_path: Path) -> None:
-    import hashlib
-
     play_bench = _play_bench()
     out = tmp_path / "probe.txt"
     _bench("--quick", "--probe", str(out))
     text = out.read_text("utf-8")
     assert text.splitlines() == list(play_bench.probe(0.01))
-    assert hashlib.sha256(text.encode()).hexdigest()[:16] == play_bench.behaviour_digest(0.01)
-    assert _bench("--quick", "--digest").strip() == play_bench.behaviour_digest(0.01)
+    parts = play_bench.probe_parts(0.01)
+    assert list(parts) == ["rules", *(f"level {n}" for n in range(1, 9))]
+    assert [line for line in text.splitlines() if not line.startswith("# ")] == [
+        line for lines in parts.values() for line in lines
+    ]
+    printed = _bench("--quick", "--digest").splitlines()
+    assert printed[0] == play_bench.behaviour_digest(0.01)
+    assert printed[1:] == [f"  {n:8} {d}" for n, d in play_bench.part_digests(0.01).items()]
+
+
+def test_a_change_of_one_level_changes_the_digest_of_its_games_only(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    play_bench = _play_bench()
+    before = play_bench.part_digests(0.01)
+    table = play_bench.LEVEL_TABLE
+    monkeypatch.setitem(table, 8, replace(table[8], nodes=table[8].nodes * 2))
+    after = play_bench.part_digests(0.01)
+    assert [n for n in before if before[n] != after[n]] == ["level 8"]
+    assert play_bench.combine(after, [6, 7]) == play_bench.combine(before, [7, 6])
+    assert play_bench.combine(after, [8, 7]) != play_bench.combine(before, [8, 7])
+    assert play_bench.combine(after, []) == play_bench.combine(before, [])  # peer against peer
+    assert play_bench.spec_levels(("level", 8, 300)) == [8]
+    assert play_bench.spec_levels(("random",)) == []
+
+
+def test_a_record_of_other_levels_is_kept_when_one_level_changes(tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    quick = ("--quick", "--sections", "ladder", "--record", str(record))
+    _bench(*quick)
+    entries = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [e["players"][0][1] for e in entries] == [2, 5, 8]
+    # as if level 8's part of the probe had changed
+    forged = [
+        {**e, "parts": {**e["parts"], "level 8": "0" * 16}, "code": "0" * 16} for e in entries
+    ]
+    levels_7_8 = forged[2]["digest"]
+    forged[2]["digest"] = "1" * 16
+    record.write_text("".join(json.dumps(e) + "\n" for e in forged))
+    out = _bench(*quick)
+    assert out.count("1 from the record") == 2  # 2-1 and 5-4 kept, 8-7 played again
+    last = json.loads(record.read_text().splitlines()[-1])
+    assert last["players"][0][1] == 8 and last["digest"] == levels_7_8

@@ -123,6 +123,8 @@ def test_feidan_secret_setup_against_the_computer_then_resign(
     page.click("#first")
     expect(page.locator("#board")).to_have_attribute("data-ply", "0")
     expect(page.locator("#board")).to_have_attribute("data-fen", game.start_fen)
+    expect(page.locator("#replay-ply")).to_have_text("开局局面")  # a position, not a button
+    expect(page.locator("#status")).to_contain_text("回放：开局局面")
     page.click("#next")
     page.click("#next")
     expect(page.locator("#board")).to_have_attribute("data-fen", game.moves[1]["fen"])
