@@ -111,7 +111,7 @@ def _page_labels() -> dict[str, Any]:
         "start": _("Starting position"),
         "analyse": _("Analyse from here"),
         "puzzle": _("Make a puzzle from this position"),
-        "result": _("Result"),
+        "result_line": _("Result: {ending}"),
         "terminations": _termination_labels(),
         "effects": {
             "collision": _("collision"),

@@ -124,12 +124,19 @@ def test_feidan_secret_setup_against_the_computer_then_resign(
     expect(page.locator("#board")).to_have_attribute("data-ply", "0")
     expect(page.locator("#board")).to_have_attribute("data-fen", game.start_fen)
     expect(page.locator("#replay-ply")).to_have_text("开局局面")  # a position, not a button
+    # the result stays in sight while the game is replayed, and goes at its last move
+    expect(page.locator("#result-line")).to_be_visible()
+    expect(page.locator("#result-line")).to_contain_text("结果：红方认输")
     expect(page.locator("#status")).to_contain_text("回放：开局局面")
     page.click("#next")
     page.click("#next")
     expect(page.locator("#board")).to_have_attribute("data-fen", game.moves[1]["fen"])
     analyse = page.get_attribute("#analyse-link", "href") or ""
     assert "moves=" + "%2C".join(m["iccs"] for m in game.moves[:2]) in analyse
+    page.click("#last")
+    expect(page.locator("#result-line")).to_be_hidden()
+    expect(page.locator("#status")).to_contain_text("认输")
+    page.click("#prev")
     page.screenshot(path=str(artifacts / "play-feidan-resigned.png"), full_page=True)
     page.goto("/play/games/")
     expect(page.locator(f"a[href='/play/{gid}/']")).to_have_count(1)

@@ -345,6 +345,10 @@ function renderStatus() {
   const g = state.game;
   $("draw-note").textContent = drawNote();
   $("draw-note").hidden = !drawNote();
+  // replaying a finished game, its result stays in sight (at its last move the status says it)
+  const result = $("result-line");
+  result.hidden = g.status !== "finished" || isLive();
+  result.textContent = result.hidden ? "" : format(L.result_line, { ending: pick(g.ending) });
   if (!isLive()) {
     const ply = shownPly();
     const where = ply === 0 ? L.start : moveLabel(ply);
