@@ -407,16 +407,14 @@ def combine(parts: dict[str, str], levels: Iterable[int]) -> str:
     return _hash(f"{name} {parts[name]}" for name in names)
 
 
-def behaviour_digest(
-    scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS, levels: Iterable[int] = LEVELS
-) -> str:
-    """A digest of ``probe``: of what the engine does, not of how its code
-    reads, for the games of ``levels`` (all by default). A change that keeps
-    it keeps, as far as the probe can tell, every recorded game of those
-    levels, so records are kept across refactors and speed work; a change of
-    the search or the evaluation starts new records, a change of one level's
-    row new records of that level's games."""
-    return combine(part_digests(scale, weights), levels)
+def behaviour_digest(scale: float = 1.0, weights: Weights = DEFAULT_WEIGHTS) -> str:
+    """A digest of ``probe`` for the games of every level: of what the engine
+    does, not of how its code reads. A change that keeps it keeps, as far as
+    the probe can tell, every recorded game, so records are kept across
+    refactors and speed work; a change of the search or the evaluation starts
+    new records, a change of one level's row new records of that level's
+    games (``combine``)."""
+    return combine(part_digests(scale, weights), LEVELS)
 
 
 def spec_levels(spec: Spec) -> list[int]:
