@@ -252,6 +252,10 @@ APP_EN: Final[Mapping[str, str]] = {
     "game.not_your_turn": "It is not your turn.",
     "game.illegal_setup": "The setup breaks the rules:{faults}",
     "game.move_explained": "{explanation}",
+    "game.share_not_finished": (
+        "Only a finished game can be shared: finish or resign it first, so that its link "
+        "gives nothing away while it is played."
+    ),
     "lesson.unknown": "There is no lesson “{lesson}”.",
     "lesson.unknown_step": "Lesson “{lesson}” has no step “{step}”.",
     "lesson.refused": "{explanation}",
@@ -356,6 +360,7 @@ APP_ZH: Final[Mapping[str, str]] = {
     "game.not_your_turn": "现在不是你走。",
     "game.illegal_setup": "布局不符合规则：{faults}",
     "game.move_explained": "{explanation}",
+    "game.share_not_finished": "只有下完的棋才能分享：先下完或认输，免得对局还在进行时链接泄露棋局。",
     "lesson.unknown": "没有“{lesson}”这一课。",
     "lesson.unknown_step": "“{lesson}”这一课没有“{step}”这一步。",
     "lesson.refused": "{explanation}",

@@ -74,6 +74,9 @@ class GameSerializer(GameSummarySerializer):
         allow_null=True,
         help_text="why the computer resigned: {reason: mate | lost, moves, mate, score}",
     )
+    share_url = serializers.CharField(
+        allow_null=True, help_text="the finished game's share link (POST share/), or null"
+    )
 
 
 def _owner(request: Request) -> Owner:
@@ -303,6 +306,24 @@ class GameClaimApi(GameActionApi):
 
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_attack_power_claim(game_id=game_id, owner=owner)
+
+
+@post_operation("games_share")
+class GameShareApi(GameActionApi):
+    """Share my finished game: its link (``share_url``) opens a replay anyone can watch, and
+    asking again gives the same link. ``share: false`` takes the link back (it then answers
+    404). A game not finished is refused (400, code ``share_not_finished``)."""
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "Share"
+
+        share = serializers.BooleanField(
+            default=True, help_text="true: share (the default); false: stop sharing"
+        )
+
+    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
+        return services.game_share(game_id=game_id, owner=owner, share=body["share"])
 
 
 @post_operation("games_takeback")

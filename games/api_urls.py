@@ -16,6 +16,7 @@ game = [
     path("draw/answer/", api.GameDrawAnswerApi.as_view(), name="draw-answer"),
     path("claim/", api.GameClaimApi.as_view(), name="claim"),
     path("takeback/", api.GameTakebackApi.as_view(), name="takeback"),
+    path("share/", api.GameShareApi.as_view(), name="share"),
 ]
 
 urlpatterns = [

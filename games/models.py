@@ -78,6 +78,9 @@ class Game(OwnerScopedModel):
     # When the computer's move was last queued (a poll queues it again if it was lost).
     computer_queued_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The random part of the game's share link (``/play/g/<slug>/``), set when its owner
+    # shares the finished game and cleared when they stop: no link, no public page.
+    share_slug = models.CharField(max_length=16, unique=True, null=True, blank=True)
 
     class Meta(OwnerScopedModel.Meta):
         indexes = owner_indexes("-created_at")

@@ -105,6 +105,20 @@ def game_get(*, owner: Owner | None, game_id: int) -> Game | None:
     return Game.objects.filter(owner.q(), pk=game_id).first()
 
 
+def game_get_shared(*, slug: str) -> Game | None:
+    """The finished game whose owner shared it under ``slug``; None when there is none (a
+    link taken back, or mistyped)."""
+    if not slug:
+        return None
+    return Game.objects.filter(share_slug=slug, status=Game.Status.FINISHED).first()
+
+
+def share_url(game: Game) -> str | None:
+    if game.share_slug is None:
+        return None
+    return reverse("games:shared", kwargs={"slug": game.share_slug})
+
+
 def game_list(*, owner: Owner | None, limit: int = PAGE_SIZE, offset: int = 0) -> QuerySet[Game]:
     if owner is None:
         return Game.objects.none()
@@ -199,6 +213,7 @@ def game_state(game: Game, *, language: str | None = None) -> dict[str, Any]:
             "draw_offer": draw_offer_last(game),
             "computer_draw_offer": computer_draw_offer_pending(game),
             "end_reason": game.end_reason or None,
+            "share_url": share_url(game),
         }
     )
     if game.status == Game.Status.SETTING_UP:

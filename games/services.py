@@ -25,6 +25,7 @@ from django.utils import timezone
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
 from core.messages import render
+from core.models import new_share_slug
 from engine import (
     VARIANTS,
     AmbiguousMoveError,
@@ -811,6 +812,37 @@ def game_takeback(*, game_id: int, owner: Owner) -> Game:
             game.turn_started_at = now
         game.save()
     return game
+
+
+# -- sharing -------------------------------------------------------------------------------
+
+
+def game_share(*, game_id: int, owner: Owner, share: bool = True) -> Game:
+    """Give a finished game a share link (the same one if it has one), or take the link away
+    (``share=False``: the link stops working). A game still being played or set up cannot
+    be shared: a shared game is a finished record, not a window onto a game in progress
+    whose moves an onlooker could follow and advise."""
+    with transaction.atomic():
+        game = _locked(game_id, owner)
+        if not share:
+            if game.share_slug is not None:
+                game.share_slug = None
+                game.save(update_fields=["share_slug", "updated_at"])
+            return game
+        if game.status != Game.Status.FINISHED:
+            raise _refuse("share_not_finished")
+        if game.share_slug is None:
+            game.share_slug = _free_share_slug()
+            game.save(update_fields=["share_slug", "updated_at"])
+    return game
+
+
+def _free_share_slug() -> str:
+    """A slug no game has (31**8 slugs: a clash is rare, but the column is unique)."""
+    while True:
+        slug = new_share_slug()
+        if not Game.objects.filter(share_slug=slug).exists():
+            return slug
 
 
 # -- merge ---------------------------------------------------------------------------------

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", views.play, name="play"),
     path("games/", views.mine, name="mine"),
     path("<int:game_id>/", views.game, name="game"),
+    path("g/<str:slug>/", views.shared, name="shared"),
 ]

@@ -112,6 +112,7 @@ def _page_labels() -> dict[str, Any]:
         "analyse": _("Analyse from here"),
         "puzzle": _("Make a puzzle from this position"),
         "result_line": _("Result: {ending}"),
+        "copied": _("Copied"),
         "terminations": _termination_labels(),
         "effects": {
             "collision": _("collision"),
@@ -139,20 +140,43 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     if found is None:
         raise Http404
     base = f"/api/games/{found.pk}/"
+    api = {
+        "detail": base,
+        "move": base + "moves/",
+        "setup": base + "setup/",
+        "setup_check": reverse("games-api:setup-check"),
+        "resign": base + "resign/",
+        "draw": base + "draw/",
+        "draw_answer": base + "draw/answer/",
+        "claim": base + "claim/",
+        "takeback": base + "takeback/",
+        "share": base + "share/",
+    }
+    return _game_page(request, found, api=api, shared=False)
+
+
+@never_cache  # a link taken back stops working at once
+@require_GET
+def shared(request: HttpRequest, slug: str) -> HttpResponse:
+    """A finished game its owner shared: the replay, for anyone with the link. The page
+    calls no API: the game is over and nothing on it can be changed."""
+    found = selectors.game_get_shared(slug=slug)
+    if found is None:
+        raise Http404
+    return _game_page(request, found, api={}, shared=True)
+
+
+def _game_page(
+    request: HttpRequest, found: Game, *, api: dict[str, str], shared: bool
+) -> HttpResponse:
+    state = selectors.game_state(found)
+    if shared:  # what only the owner uses: their page's address and the link they gave
+        state.update({"url": None, "share_url": None})
     page = {
         "board_module": static("build/board.js"),
-        "game": selectors.game_state(found),
-        "api": {
-            "detail": base,
-            "move": base + "moves/",
-            "setup": base + "setup/",
-            "setup_check": reverse("games-api:setup-check"),
-            "resign": base + "resign/",
-            "draw": base + "draw/",
-            "draw_answer": base + "draw/answer/",
-            "claim": base + "claim/",
-            "takeback": base + "takeback/",
-        },
+        "game": state,
+        "shared": shared,
+        "api": api,
         "links": {
             "analysis": reverse("core:analysis"),
             "puzzle": reverse("puzzles:create"),
@@ -167,6 +191,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "page": page,
             "game": found,
+            "shared": shared,
             "variant_title": title,
             "setup_label": start_name(found.setup),
         },

@@ -9,7 +9,6 @@ and a line of a puzzle is judged (searched) once.
 
 from __future__ import annotations
 
-import secrets
 import uuid
 from typing import TYPE_CHECKING
 
@@ -19,19 +18,13 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.owners import OwnerScopedModel, owner_check, owner_unique, owner_user_field
-from core.models import TimeStampedModel, Variant
+from core.models import TimeStampedModel, Variant, new_share_slug
 from puzzles import glicko2
 
 if TYPE_CHECKING:
     from puzzles.proving import Problem
 
-SLUG_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read aloud
-SLUG_LENGTH = 8
 MAX_MOVES_TO_WIN = 30
-
-
-def new_share_slug() -> str:
-    return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
 
 
 class Goal(models.TextChoices):

@@ -2,7 +2,8 @@
 game with a secret setup (a fault explained, the reveal, a few moves answered, resign), a
 xinban game where a capture makes a turncoat defect on the board, a game at one board replayed
 move by move, its moves numbered as players count them; the computer offering a draw (taken,
-declined), resigning a lost game with its reason, and its clock running while it thinks.
+declined), resigning a lost game with its reason, and its clock running while it thinks; a
+finished game shared and replayed by someone else until its link is taken back.
 Screenshots at 1280 × 800 and 390 × 844 land in test-artifacts/."""
 
 from __future__ import annotations
@@ -555,3 +556,52 @@ def test_at_one_board_red_sets_up_hands_over_and_black_reveals(page: Page) -> No
     )
     page.reload()
     expect(status).to_have_text("将军！轮到红方走。")
+
+
+def test_a_finished_game_is_shared_and_replayed_by_a_stranger(
+    page: Page, phone: Page, artifacts: Path
+) -> None:
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "xiangqi", mode="local")
+    for ply, move in enumerate(("h2e2", "h7e7", "b0c2"), start=1):
+        click_move(page, move)
+        expect(page.locator("#board")).to_have_attribute("data-plies", str(ply))
+    expect(page.locator("#share-panel")).to_be_hidden()  # not while the game is played
+    page.click("#resign")
+    page.click("#resign")
+    expect(page.locator("#status")).to_have_attribute("data-kind", "over")
+    expect(page.locator("#share-panel")).to_be_visible()
+    page.click("#share")
+    expect(page.locator("#share-box")).to_be_visible()
+    expect(page.locator("#share")).to_be_hidden()
+    link = page.input_value("#share-link")
+    slug = Game.objects.get(pk=gid).share_slug
+    assert slug and link.endswith(f"/play/g/{slug}/") and link.startswith("http")
+    page.click("#copy-link")
+    expect(page.locator("#copy-link")).to_have_text("已复制")
+    page.screenshot(path=str(artifacts / "play-share-1280x800.png"))
+    # someone else, on a phone: the replay, and nothing that acts on the game
+    stranger = phone
+    stranger.goto(link)
+    expect(stranger.locator("body[data-ready='1']")).to_have_count(1)
+    expect(stranger.locator("[data-testid='shared-note']")).to_be_visible()
+    expect(stranger.locator("#status")).to_contain_text("resigned")
+    expect(stranger.locator("#moves li button")).to_have_count(3)
+    expect(stranger.locator("#share-panel")).to_have_count(0)
+    for hidden in ("#game-controls", "#move-form"):
+        expect(stranger.locator(hidden)).to_be_hidden()
+    stranger.locator("#first").click()
+    expect(stranger.locator("#board")).to_have_attribute("data-ply", "0")
+    expect(stranger.locator("#result-line")).to_contain_text("Result:")
+    stranger.locator("#next").click()
+    expect(stranger.locator("#board")).to_have_attribute("data-ply", "1")
+    analyse = stranger.get_attribute("#analyse-link", "href") or ""
+    assert analyse.startswith("/analysis/?variant=xiangqi") and "moves=h2e2" in analyse
+    assert fits_the_width(stranger)
+    stranger.screenshot(path=str(artifacts / "play-shared-390x844.png"), full_page=True)
+    # the owner takes the link back: it no longer opens
+    page.click("#unshare")
+    expect(page.locator("#share")).to_be_visible()
+    expect(page.locator("#share-box")).to_be_hidden()
+    assert Game.objects.get(pk=gid).share_slug is None
+    assert stranger.goto(link).status == 404

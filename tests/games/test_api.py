@@ -157,6 +157,7 @@ def test_someone_elses_game_is_refused(client: Client, new_game: Any, move: Any)
         ("claim/", {}),
         ("draw/", {}),
         ("setup/", {"placement": standard_half("red")}),
+        ("share/", {}),
     ):
         assert post(other, f"/api/games/{gid}/{path}", body).status_code == 404, path
     assert Game.objects.get(pk=gid).status == "playing" and Game.objects.get(pk=gid).moves == []

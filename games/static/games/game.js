@@ -1,7 +1,9 @@
 // One game: set up (secret setups), play against the computer or at one board, replay.
 // The page holds no rule: every move and every setup goes to the API, which asks the engine;
 // a refused move comes back explained. While the computer thinks the page polls the game.
+// A shared game (page.shared) is its replay only: the page calls no API.
 import { api as call, format } from "../core/api.js";
+import { copyLink } from "../core/copy.js";
 import { placementFen } from "../core/notation.js";
 
 const page = JSON.parse(document.getElementById("game-page").textContent);
@@ -458,6 +460,19 @@ function renderControls() {
   }
 }
 
+function renderShare() {
+  const panel = $("share-panel");
+  if (!panel) return; // a shared game's page has none: the link is its owner's to give
+  const g = state.game;
+  panel.hidden = g.status !== "finished";
+  const link = g.share_url ? new URL(g.share_url, window.location.origin).href : "";
+  $("share").hidden = Boolean(link);
+  $("share").disabled = state.busy;
+  $("unshare").disabled = state.busy;
+  $("share-box").hidden = !link;
+  $("share-link").value = link;
+}
+
 function renderPlay() {
   const g = state.game;
   $("setup-panel").hidden = true;
@@ -480,6 +495,7 @@ function renderPlay() {
   renderMoves();
   renderLinks();
   renderControls();
+  renderShare();
 }
 
 function render() {
@@ -584,6 +600,11 @@ $("takeback").addEventListener("click", () => send(page.api.takeback, {}));
 $("claim").addEventListener("click", () => send(page.api.claim, {}));
 $("offer-accept").addEventListener("click", () => send(page.api.draw_answer, { accept: true }));
 $("offer-decline").addEventListener("click", () => send(page.api.draw_answer, { accept: false }));
+if ($("share-panel")) {
+  $("share").addEventListener("click", () => send(page.api.share, { share: true }));
+  $("unshare").addEventListener("click", () => send(page.api.share, { share: false }));
+  $("copy-link").addEventListener("click", () => copyLink($("share-link"), $("copy-link"), L.copied));
+}
 $("flip").addEventListener("click", () => {
   state.flipped = !state.flipped;
   render();
@@ -613,7 +634,8 @@ state.clockTimer = setInterval(async () => {
 }, 250);
 
 window.addEventListener("pageshow", async (event) => {
-  if (!event.persisted) return; // back to a page kept in memory: read the game again
+  // back to a page kept in memory: read the game again (a shared game cannot change)
+  if (!event.persisted || page.shared) return;
   await refresh();
   render();
   schedulePoll();

@@ -1,6 +1,7 @@
 // The puzzle player: the site plays the defender, every move is judged on the server.
 // The server opens the attempt, holds its line and ends it at the first wrong move; the page
 // never holds the solution: it arrives only once the try is over.
+import { copyLink } from "../core/copy.js";
 import { moveText } from "../core/notation.js";
 import { api, format, sleep } from "./common.js";
 
@@ -417,19 +418,7 @@ giveUpButton.addEventListener("click", giveUp);
 retryButton.addEventListener("click", () => reset());
 if (nextButton && page.mode === "next") nextButton.addEventListener("click", load);
 el("flip").addEventListener("click", () => board && board.flip());
-el("copy-link").addEventListener("click", async (event) => {
-  const button = event.currentTarget;
-  const link = el("share-link");
-  try {
-    await navigator.clipboard.writeText(link.value);
-  } catch {
-    link.select();
-    document.execCommand("copy");
-  }
-  const before = button.textContent;
-  button.textContent = L.copied;
-  setTimeout(() => (button.textContent = before), 1200);
-});
+el("copy-link").addEventListener("click", () => copyLink(el("share-link"), el("copy-link"), L.copied));
 // A typed move (ICCS or Chinese notation) is played as if the pieces had been moved by hand.
 attachMoveInput(el("move-form"), { board: () => board, onMove: (iccs) => play(iccs) });
 
