@@ -116,7 +116,7 @@ LEVEL_TABLE: Final[dict[int, Level]] = {
     8: Level(depth=64, nodes=160_000, noise=0),
 }
 # The wall-clock safety cap of a search at a level's own node budget. Level
-# 8's budget takes 1.2-2.0 s of one quiet core, by machine and position; the
+# 8's budget takes 0.8-2.0 s of one quiet core, by machine and position; the
 # cap bites on a slower or loaded machine, and keeps a move under 2 s. It
 # is a deadline for the whole call (the game's moves replayed, the root's
 # checks, the search and the answer built after it): the search stops early
