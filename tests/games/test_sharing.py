@@ -52,6 +52,9 @@ def test_a_finished_game_is_replayed_by_anyone_with_its_link(
     # the owner's own address and the link they hold are theirs only
     assert game["url"] is None and game["share_url"] is None
     assert 'data-testid="shared-note"' in html and 'id="share-panel"' not in html
+    # a link is for those it is given to: search engines are asked not to list it
+    assert '<meta name="robots" content="noindex">' in html
+    assert "noindex" not in client.get(f"/play/{gid}/").content.decode()
     # the link opens the replay, not the game: its API is still the owner's alone
     assert stranger.get(f"/api/games/{gid}/").status_code == 404
     assert post(stranger, f"/api/games/{gid}/share/", {"share": False}).status_code == 404
