@@ -108,8 +108,6 @@ def game_get(*, owner: Owner | None, game_id: int) -> Game | None:
 def game_get_shared(*, slug: str) -> Game | None:
     """The finished game whose owner shared it under ``slug``; None when there is none (a
     link taken back, or mistyped)."""
-    if not slug:
-        return None
     return Game.objects.filter(share_slug=slug, status=Game.Status.FINISHED).first()
 
 
