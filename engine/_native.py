@@ -24,6 +24,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 ROOT = PACKAGE_DIR.parent
 BUILD_DIR = Path(os.environ.get("ENGINE_BUILD_DIR", ROOT / "build" / "native"))
 STAMP_NAME = "engine-sources.sha256"
+# The type-checker settings the modules are compiled with (never the project's mypy settings,
+# whose Django plugins the site's own install does not have).
+CONFIG_FILE = PACKAGE_DIR / "mypyc.ini"
 
 # The modules compiled ahead of time, as paths relative to the repository root.
 MODULES = (
@@ -54,7 +57,11 @@ def source_stamp(root: Path = ROOT) -> str:
     h.update(sys.version.encode())
     h.update(sys.implementation.cache_tag.encode())
     sources = sorted(
-        {*MODULES, *(p.relative_to(root).as_posix() for p in (root / "engine").rglob("*.py"))}
+        {
+            *MODULES,
+            CONFIG_FILE.relative_to(ROOT).as_posix(),
+            *(p.relative_to(root).as_posix() for p in (root / "engine").rglob("*.py")),
+        }
     )
     for rel in sources:
         h.update(rel.encode())

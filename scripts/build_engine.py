@@ -62,7 +62,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="engine-build-") as tmp:
         staging = Path(tmp) / "lib"
         print("  type-checking and generating C …", flush=True)
-        extensions = mypycify(modules, opt_level="3", target_dir=str(Path(tmp) / "c"))
+        # the engine's own settings, not pyproject.toml's (whose plugins need the test extras)
+        options = ["--config-file", str(native.CONFIG_FILE)]
+        extensions = mypycify([*options, *modules], opt_level="3", target_dir=str(Path(tmp) / "c"))
         dist = Distribution({"name": "engine-native", "ext_modules": extensions})
         cmd = dist.get_command_obj("build_ext")
         cmd.build_lib = str(staging)
