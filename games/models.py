@@ -131,3 +131,52 @@ class Game(OwnerScopedModel):
     @property
     def computer_to_move(self) -> bool:
         return self.status == self.Status.PLAYING and self.turn == self.computer_side
+
+
+class MasterGame(models.Model):
+    """A game of the master games collection (traditional xiangqi), as the site ships it
+    (games/data/master-games.jsonl.gz, read by games.masters). Read-only on the site: it is
+    replaced whole by the content loader whenever the shipped file changes."""
+
+    class Result(models.TextChoices):
+        RED = "1-0", _("Red won")
+        BLACK = "0-1", _("Black won")
+        DRAW = "1/2-1/2", _("Draw")
+        UNKNOWN = "*", _("Result not recorded")
+
+    id = models.PositiveIntegerField(primary_key=True)  # the collection's own number
+    event = models.CharField(max_length=200, blank=True)
+    date = models.CharField(max_length=64, blank=True)  # as the record writes it
+    year = models.PositiveSmallIntegerField(null=True, blank=True, db_index=True)
+    site = models.CharField(max_length=200, blank=True)
+    red = models.CharField(max_length=100, blank=True, db_index=True)
+    black = models.CharField(max_length=100, blank=True, db_index=True)
+    result = models.CharField(max_length=8, choices=Result.choices)
+    ecco = models.CharField(max_length=8, blank=True)
+    moves = models.TextField(blank=True)  # ICCS, space-separated: every move that could be read
+    plies = models.PositiveIntegerField()
+    record_plies = models.PositiveIntegerField()  # how many moves the record writes
+    stop_ply = models.PositiveIntegerField(null=True, blank=True)  # first move not readable
+    stop_text = models.CharField(max_length=64, blank=True)
+    stop_reason = models.CharField(max_length=300, blank=True)
+    # the names and the event in simplified characters: what a search matches, and what
+    # Chinese pages show (the record writes traditional characters)
+    red_simplified = models.CharField(max_length=100, blank=True)
+    black_simplified = models.CharField(max_length=100, blank=True)
+    event_simplified = models.CharField(max_length=200, blank=True)
+    digest = models.CharField(max_length=16)  # of the shipped entry: a change reloads the row
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(plies__lte=models.F("record_plies")), name="master_game_plies_read"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.red} – {self.black} ({self.date or '?'})"
+
+    @property
+    def complete(self) -> bool:
+        return self.stop_ply is None

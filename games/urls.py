@@ -11,4 +11,6 @@ urlpatterns = [
     path("games/", views.mine, name="mine"),
     path("<int:game_id>/", views.game, name="game"),
     path("g/<str:slug>/", views.shared, name="shared"),
+    path("masters/", views.masters, name="masters"),
+    path("masters/<int:game_id>/", views.master_game, name="master-game"),
 ]

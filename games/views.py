@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -18,8 +19,8 @@ from accounts.owners import owner_for_request
 from core.selectors import variant_title
 from core.starts import START_DESCRIPTIONS, start_name
 from engine import VARIANTS
-from games import selectors
-from games.models import LEVELS, Game
+from games import library, selectors
+from games.models import LEVELS, Game, MasterGame
 from games.services import SETUPS_BY_VARIANT
 from tutorials.curriculum.endings import ENDINGS
 
@@ -214,3 +215,120 @@ def mine(request: HttpRequest) -> HttpResponse:
         for g in selectors.game_list(owner=owner, limit=200)
     ]
     return render(request, "games/mine.html", {"rows": rows, "Status": Game.Status})
+
+
+def _master_result(game: MasterGame) -> dict[str, str]:
+    """The recorded result in both languages (the collection records no way of ending)."""
+    texts = {
+        MasterGame.Result.RED: ("Red won", "红方胜"),
+        MasterGame.Result.BLACK: ("Black won", "黑方胜"),
+        MasterGame.Result.DRAW: ("Draw", "和棋"),
+        MasterGame.Result.UNKNOWN: ("Result not recorded", "结果未记录"),
+    }
+    en, zh = texts[MasterGame.Result(game.result)]
+    return {"en": en, "zh": zh}
+
+
+def _record_names(game: MasterGame) -> dict[str, str]:
+    """The players and the event as a reader of the page's language expects them: simplified
+    characters on Chinese pages, as the record writes them elsewhere."""
+    if (get_language() or "").startswith("zh"):
+        red, black, event = game.red_simplified, game.black_simplified, game.event_simplified
+    else:
+        red, black, event = game.red, game.black, game.event
+    return {"red": red or "?", "black": black or "?", "event": event}
+
+
+@require_GET
+def masters(request: HttpRequest) -> HttpResponse:
+    """The master games library: search by player, event, year and result; 50 a page."""
+    search, ignored = library.master_game_filter_parse(request.GET)
+    paginator = Paginator(library.master_game_list(search), library.PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "games/masters.html",
+        {
+            "page": page,
+            "rows": [{"game": g, **_record_names(g)} for g in page.object_list],
+            "search": search,
+            "ignored": ignored,
+            "results": MasterGame.Result.choices,
+            "query": query.urlencode(),
+        },
+    )
+
+
+@require_GET
+def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One master game's replay: the same page and board as a shared game, read-only."""
+    found = library.master_game_get(game_id=game_id)
+    if found is None:
+        raise Http404
+    moves = library.master_game_replay(found)
+    winner = {"1-0": "red", "0-1": "black"}.get(found.result)
+    result = _master_result(found)
+    state = {
+        "id": None,
+        "url": None,
+        "mode": Game.Mode.LOCAL,
+        "variant": "xiangqi",
+        "setup": "traditional",
+        "level": None,
+        "human_side": None,
+        "status": Game.Status.FINISHED,
+        "result": found.result,
+        "winner": winner,
+        "termination": None,
+        "plies": len(moves),
+        "created_at": None,
+        "start_fen": library.START_FEN,
+        "seed": None,
+        "moves": moves,
+        "turn": "red" if len(moves) % 2 == 0 else "black",
+        "computer_side": None,
+        "thinking": False,
+        "setup_info": {},
+        "ending": result,
+        "ended_by": None,
+        "clock": None,
+        "takeback_allowed": False,
+        "fen": moves[-1]["fen"] if moves else library.START_FEN,
+        "legal_moves": [],
+        "board_moves": [],
+        "check": moves[-1]["check"] if moves else None,
+        "attack_power": None,
+        "can_claim_draw": False,
+        "draw_offered_this_ply": False,
+        "draw_offer": None,
+        "computer_draw_offer": None,
+        "end_reason": None,
+        "share_url": None,
+    }
+    page = {
+        "board_module": static("build/board.js"),
+        "game": state,
+        "shared": True,
+        "api": {},
+        "links": {
+            "analysis": reverse("core:analysis"),
+            "puzzle": reverse("puzzles:create"),
+            "new": reverse("games:play"),
+        },
+        "labels": _page_labels(),
+    }
+    return render(
+        request,
+        "games/game.html",
+        {
+            "page": page,
+            "game": found,
+            "shared": True,
+            "record": found,
+            "record_names": _record_names(found),
+            "variant_title": _variant_title("xiangqi"),
+            "setup_label": start_name("traditional"),
+        },
+    )
