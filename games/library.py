@@ -20,7 +20,8 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 
 from engine import Position
-from games.masters import COLLECTION, SHIPPED_FILE, MasterGame as ShippedGame, read_shipped
+from games.masters import COLLECTION, SHIPPED_FILE, read_shipped
+from games.masters import MasterGame as ShippedGame
 from games.models import MasterGame
 from games.selectors import check_point
 

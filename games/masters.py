@@ -234,14 +234,16 @@ def write_shipped(games: Iterable[MasterGame], path: Path) -> int:
     count = 0
     fd, tmp = tempfile.mkstemp(prefix=path.name, dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as raw:
-            with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as packed:
-                text = io.TextIOWrapper(packed, encoding="utf-8", newline="\n")
-                for game in games:
-                    text.write(json.dumps(game.as_json(), ensure_ascii=False) + "\n")
-                    count += 1
-                text.flush()
-                text.detach()
+        with (
+            os.fdopen(fd, "wb") as raw,
+            gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as packed,
+        ):
+            text = io.TextIOWrapper(packed, encoding="utf-8", newline="\n")
+            for game in games:
+                text.write(json.dumps(game.as_json(), ensure_ascii=False) + "\n")
+                count += 1
+            text.flush()
+            text.detach()
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -4,38 +4,53 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_share_link'),
+        ("games", "0005_share_link"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MasterGame',
+            name="MasterGame",
             fields=[
-                ('id', models.PositiveIntegerField(primary_key=True, serialize=False)),
-                ('event', models.CharField(blank=True, max_length=200)),
-                ('date', models.CharField(blank=True, max_length=64)),
-                ('year', models.PositiveSmallIntegerField(blank=True, db_index=True, null=True)),
-                ('site', models.CharField(blank=True, max_length=200)),
-                ('red', models.CharField(blank=True, db_index=True, max_length=100)),
-                ('black', models.CharField(blank=True, db_index=True, max_length=100)),
-                ('result', models.CharField(choices=[('1-0', 'Red won'), ('0-1', 'Black won'), ('1/2-1/2', 'Draw'), ('*', 'Result not recorded')], max_length=8)),
-                ('ecco', models.CharField(blank=True, max_length=8)),
-                ('moves', models.TextField(blank=True)),
-                ('plies', models.PositiveIntegerField()),
-                ('record_plies', models.PositiveIntegerField()),
-                ('stop_ply', models.PositiveIntegerField(blank=True, null=True)),
-                ('stop_text', models.CharField(blank=True, max_length=64)),
-                ('stop_reason', models.CharField(blank=True, max_length=300)),
-                ('red_simplified', models.CharField(blank=True, max_length=100)),
-                ('black_simplified', models.CharField(blank=True, max_length=100)),
-                ('event_simplified', models.CharField(blank=True, max_length=200)),
-                ('digest', models.CharField(max_length=16)),
+                ("id", models.PositiveIntegerField(primary_key=True, serialize=False)),
+                ("event", models.CharField(blank=True, max_length=200)),
+                ("date", models.CharField(blank=True, max_length=64)),
+                ("year", models.PositiveSmallIntegerField(blank=True, db_index=True, null=True)),
+                ("site", models.CharField(blank=True, max_length=200)),
+                ("red", models.CharField(blank=True, db_index=True, max_length=100)),
+                ("black", models.CharField(blank=True, db_index=True, max_length=100)),
+                (
+                    "result",
+                    models.CharField(
+                        choices=[
+                            ("1-0", "Red won"),
+                            ("0-1", "Black won"),
+                            ("1/2-1/2", "Draw"),
+                            ("*", "Result not recorded"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("ecco", models.CharField(blank=True, max_length=8)),
+                ("moves", models.TextField(blank=True)),
+                ("plies", models.PositiveIntegerField()),
+                ("record_plies", models.PositiveIntegerField()),
+                ("stop_ply", models.PositiveIntegerField(blank=True, null=True)),
+                ("stop_text", models.CharField(blank=True, max_length=64)),
+                ("stop_reason", models.CharField(blank=True, max_length=300)),
+                ("red_simplified", models.CharField(blank=True, max_length=100)),
+                ("black_simplified", models.CharField(blank=True, max_length=100)),
+                ("event_simplified", models.CharField(blank=True, max_length=200)),
+                ("digest", models.CharField(max_length=16)),
             ],
             options={
-                'ordering': ['id'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('plies__lte', models.F('record_plies'))), name='master_game_plies_read')],
+                "ordering": ["id"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("plies__lte", models.F("record_plies"))),
+                        name="master_game_plies_read",
+                    )
+                ],
             },
         ),
     ]
