@@ -1,4 +1,4 @@
-"""README and the pages of docs/ point only at what exists: every relative link and image names a
+"""README, the pages of docs/ and the other Markdown pages point only at what exists: every relative link and image names a
 file of the repository, and every #anchor a heading (or an ``<a id>``) of the page it names, by
 GitHub's rules for anchors. README maps every page of docs/."""
 
@@ -8,13 +8,17 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from tests.docs.markdown import anchors, links, slug
+from tests.docs.test_rules_doc import repository_files
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
 
 def pages() -> list[Path]:
-    return [README, *sorted((ROOT / "docs").glob("*.md"))]
+    """README, docs/ and every other Markdown page of the repository (the apps' own READMEs)."""
+    found = {path for path in repository_files() if path.suffix == ".md" and path.is_file()}
+    assert README in found and ROOT / "docs" / "architecture.md" in found
+    return sorted(found)
 
 
 def link_faults(page: Path, text: str) -> list[str]:
