@@ -7,7 +7,7 @@ Starts the site as deployed (production settings over plain HTTP on the loopback
 a Celery worker, PostgreSQL and RabbitMQ; see bench/load/settings.py) against a database of its
 own, with the site's content (lessons, puzzle bank) and seeded players and puzzles, and drives
 it with locust (bench/load/locustfile.py): page views, position API calls, puzzle views and
-attempts played through the judge (with hints and shown solutions). As README's Deployment advises, the position API has a pool of its own
+attempts played through the judge (with hints and shown solutions). As docs/deployment.md advises, the position API has a pool of its own
 (threaded, keep-alive, ahead of the rest on the CPU) and the worker runs behind the web
 requests (nice 10). Then it waits until the
 worker has scored every accepted attempt and checks that each was scored exactly once.
@@ -395,7 +395,7 @@ def main() -> int:
     parser.add_argument(
         "--cache-url",
         default=os.environ.get("LOAD_CACHE_URL", "redis://127.0.0.1:6379/2"),
-        help="throttle counters and sessions, as README's Deployment advises; 'db://' for the "
+        help="throttle counters and sessions, as docs/deployment.md advises; 'db://' for the "
         "database table",
     )
     parser.add_argument("--keep", action="store_true", help="keep the database and logs")
@@ -473,7 +473,7 @@ def main() -> int:
             else []
         )  # fmt: skip
         if args.positions_workers > 0:
-            # As the proxy does in a deployment (README, Deployment): the position API has a
+            # As the proxy does in a deployment (docs/deployment.md): the position API has a
             # pool of its own, so its 2 ms calls never wait behind attempts and pages.
             positions_port = free_port()
             positions_url = f"http://127.0.0.1:{positions_port}"

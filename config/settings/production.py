@@ -1,7 +1,7 @@
 """Settings for a deployed site: everything secret or host-specific must come from the environment.
 
 Required: ``SECRET_KEY``, ``ALLOWED_HOSTS``, ``DATABASE_URL``, ``CELERY_BROKER_URL``
-(RabbitMQ: ``amqp://user:pass@host:5672/vhost``, see the README's Deployment section).
+(RabbitMQ: ``amqp://user:pass@host:5672/vhost``, see docs/deployment.md).
 Served behind a TLS-terminating proxy: set ``SECURE_PROXY_SSL_HEADER=1`` if it sends
 ``X-Forwarded-Proto``, and ``TRUSTED_PROXY_COUNT`` to the number of proxies that append to
 ``X-Forwarded-For`` (throttles count per client address).

@@ -1,6 +1,6 @@
 """A full proving queue holds up nothing else: attempts are scored while the prover is busy.
 
-As deployed (README, Deployment), proving and scoring have queues and workers of their own.
+As deployed (docs/deployment.md), proving and scoring have queues and workers of their own.
 Authors fill the proving queue with the hardest draft there is — the start position as a
 "mate in 7", which uses the prover's whole budget — until the site refuses more (503 with
 Retry-After) and refuses a second proof of an author still waiting for the first; meanwhile
