@@ -23,7 +23,7 @@ from core.middleware import is_api_request
 from core.selectors import health_report_cached, variant_board, variant_list
 from core.starts import START_NAMES, start_name
 from engine.vocab import OUTCOME_TERMINATIONS
-from tutorials.curriculum.endings import ENDINGS
+from words.endings import ENDINGS
 
 # Seconds a client is asked to wait when the database cannot be reached.
 RETRY_AFTER_SECONDS = 5
