@@ -52,6 +52,14 @@ def variant_board(variant: Variant) -> dict[str, Any]:
     }
 
 
+def variant_cards() -> list[dict[str, Any]]:
+    """Every variant's board, with the names of the starts it can begin from."""
+    return [
+        {**variant_board(variant), "starts": [name for name, _fen in variant.starts]}
+        for variant in variant_list()
+    ]
+
+
 @dataclass
 class Check:
     """One service's state. ``detail`` is a fixed word or count, never an error's text: the
