@@ -21,7 +21,7 @@ from engine import VARIANTS
 from games import selectors
 from games.models import LEVELS, Game
 from games.services import SETUPS_BY_VARIANT
-from tutorials.curriculum.endings import ENDINGS
+from words.endings import ENDINGS
 
 
 def _variant_title(name: str) -> str:
