@@ -17,6 +17,5 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
-    path("profile/", views.profile, name="profile"),
     path("password-reset/", include(password_reset)),
 ]

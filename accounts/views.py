@@ -1,4 +1,5 @@
-"""Sign up, log in, log out, password reset and the profile page.
+"""Sign up, log in, log out and password reset. The profile page shows the other apps' progress
+and lives above them, in ``pages``.
 
 Sign-up, log-in and password-reset requests are throttled (``core.throttles``): per client
 address for all three, per account name tried for log-in (guessing a password is slow from
@@ -16,12 +17,12 @@ import hashlib
 import math
 from typing import Any
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect, render
-from django.urls import reverse, reverse_lazy
+from django.shortcuts import redirect, render, resolve_url
+from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
@@ -71,7 +72,7 @@ def _next_url(request: HttpRequest) -> str | None:
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("accounts:profile")
+        return redirect(settings.LOGIN_REDIRECT_URL)
     if request.method == "POST" and (
         refused := _throttled(request, [("signup", client_address(request))])
     ):
@@ -80,7 +81,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         user_login(request=request, user=user)
-        return HttpResponseRedirect(_next_url(request) or reverse("accounts:profile"))
+        return HttpResponseRedirect(_next_url(request) or resolve_url(settings.LOGIN_REDIRECT_URL))
     return render(request, "accounts/signup.html", {"form": form, "next": _next_url(request)})
 
 
@@ -136,25 +137,3 @@ def admin_login(request: HttpRequest) -> HttpResponse:
 
 class LogoutView(auth_views.LogoutView):
     """Log out (POST only, so that a link cannot log anyone out)."""
-
-
-@login_required
-@require_http_methods(["GET"])
-def profile(request: HttpRequest) -> HttpResponse:
-    """The account: puzzle rating per variant, lesson progress per course, links onwards."""
-    # The other apps build on accounts, so their reads are imported here, not at the top.
-    from core.selectors import variant_list, variant_title
-    from puzzles.selectors import user_ratings
-    from tutorials.selectors import course_map, learner_get
-
-    rows = user_ratings(user=request.user)
-    ratings = [
-        {"variant": variant.name, "title": variant_title(variant), "row": rows.get(variant.name)}
-        for variant in variant_list()
-    ]
-    courses = course_map(learner=learner_get(request))
-    return render(
-        request,
-        "accounts/profile.html",
-        {"profile_user": request.user, "ratings": ratings, "courses": courses},
-    )

@@ -11,6 +11,7 @@ from accounts import views as accounts_views
 from core import views as core_views
 
 urlpatterns = [
+    path("", include("pages.urls")),
     path("", include("core.urls")),
     path("accounts/", include("accounts.urls")),
     path("learn/", include("tutorials.urls")),

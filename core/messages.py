@@ -17,7 +17,7 @@ from django.utils import translation
 
 from engine.errors import MESSAGES as ENGINE_EN
 from engine.errors import english
-from tutorials.curriculum.endings import ending_name
+from words.endings import ending_name
 
 Params = Mapping[str, object]
 

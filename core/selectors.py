@@ -1,4 +1,8 @@
-"""Reads: the variants the engine knows, and the health of the site's services."""
+"""Reads: the variants the engine knows, and the health of the site's services.
+
+The broker and worker checks use ``celery.current_app``: the site's Celery app (``config.celery``),
+which is loaded with the settings, so the core app does not import ``config``, the floor above
+every app (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -50,6 +55,14 @@ def variant_board(variant: Variant) -> dict[str, Any]:
         "width": variant.width,
         "height": variant.height,
     }
+
+
+def variant_cards() -> list[dict[str, Any]]:
+    """Every variant's board, with the names of the starts it can begin from."""
+    return [
+        {**variant_board(variant), "starts": [name for name, _fen in variant.starts]}
+        for variant in variant_list()
+    ]
 
 
 @dataclass
@@ -101,12 +114,10 @@ def cache_check() -> Check:
 
 def broker_check(*, url: str | None = None, timeout: float = HEALTH_TIMEOUT_SECONDS) -> Check:
     """Connect to the broker (the site's, or ``url``)."""
-    from config.celery import app
-
-    url = url or str(app.conf.broker_url)
+    url = url or str(current_app.conf.broker_url)
     transport = url.split("://", 1)[0]
     try:
-        with app.connection_for_write(url) as conn:
+        with current_app.connection_for_write(url) as conn:
             conn.ensure_connection(max_retries=1, timeout=timeout)
     except Exception as error:  # noqa: BLE001 - any failure means "unreachable"; it is logged
         return _unreachable("broker", error, transport=transport)
@@ -125,11 +136,9 @@ def worker_check(
 
     Workers on the same broker that read other queues (another site, another prefix) are not
     counted: they would never run this site's tasks."""
-    from config.celery import app
-
     queues = queues or site_queues()
     try:
-        replies = app.control.inspect(timeout=timeout).active_queues() or {}
+        replies = current_app.control.inspect(timeout=timeout).active_queues() or {}
     except Exception as error:  # noqa: BLE001 - any failure means "unreachable"; it is logged
         return _unreachable("workers", error, queues={name: [] for name in queues})
     consumers: dict[str, list[str]] = {name: [] for name in queues}

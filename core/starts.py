@@ -10,7 +10,7 @@ from typing import Final
 from django.utils.functional import lazy
 from django.utils.translation import get_language
 
-from tutorials.curriculum.texts import Text
+from words.texts import Text
 
 START_NAMES: Final[dict[str, Text]] = {
     "standard": Text("标准开局", "Standard start"),

@@ -5,6 +5,5 @@ from core import views
 app_name = "core"
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("analysis/", views.analysis, name="analysis"),
 ]

@@ -1,4 +1,5 @@
-"""Pages of the core app: home, the analysis board, /healthz, and the server error answer."""
+"""Pages of the core app: the analysis board, /healthz, and the server error answer. The home
+page shows several apps and lives above them, in ``pages``."""
 
 from __future__ import annotations
 
@@ -20,45 +21,20 @@ from django.views.decorators.http import require_GET
 
 from core.exceptions import error_body
 from core.middleware import is_api_request
-from core.selectors import health_report_cached, variant_board, variant_list
+from core.selectors import health_report_cached, variant_cards
 from core.starts import START_NAMES, start_name
 from engine.vocab import OUTCOME_TERMINATIONS
-from tutorials.curriculum.endings import ENDINGS
+from words.endings import ENDINGS
 
 # Seconds a client is asked to wait when the database cannot be reached.
 RETRY_AFTER_SECONDS = 5
-
-
-def _variant_cards() -> list[dict[str, object]]:
-    return [
-        {**variant_board(variant), "starts": [name for name, _fen in variant.starts]}
-        for variant in variant_list()
-    ]
-
-
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    """The home page. It only reads: today's puzzles are chosen by the scheduled task (or the
-    daily page), never by a visit here."""
-    from puzzles.selectors import daily_cards, daily_puzzles_for
-    from tutorials.selectors import continue_lesson_for
-
-    return render(
-        request,
-        "core/home.html",
-        {
-            "variants": _variant_cards(),
-            "daily_cards": daily_cards(daily_puzzles_for()),
-            "continue_lesson": continue_lesson_for(request),
-        },
-    )
 
 
 @require_GET
 def analysis(request: HttpRequest) -> HttpResponse:
     """The analysis board; ``?variant=&fen=&setup=&moves=a,b,c&ply=n`` restore a shared
     position (``ply``: how many of the moves the board shows, default all)."""
-    variants = _variant_cards()
+    variants = variant_cards()
     names = [v["name"] for v in variants]
     variant = request.GET.get("variant", "")
     moves = [m for m in request.GET.get("moves", "").split(",") if m.strip()]

@@ -12,8 +12,9 @@ from accounts.owners import Owner
 from engine import Move, Position, attack_power, can_claim_draw, find_variant
 from games.models import TAKEBACK_MAX_LEVEL, Game
 from games.texts import computer_resignation_text
-from tutorials.curriculum.endings import ending_sentence
-from tutorials.curriculum.texts import Text
+from words.endings import ending_sentence
+from words.explain import pattern_moves
+from words.texts import Text
 
 PAGE_SIZE = 50
 
@@ -227,8 +228,6 @@ def game_state(game: Game, *, language: str | None = None) -> dict[str, Any]:
         claimant = game.human_side if game.mode == Game.Mode.COMPUTER else game.turn
         state["can_claim_draw"] = claimant == game.turn and can_claim_draw(pos, claimant)
         if not game.computer_to_move:
-            from tutorials.curriculum.explain import pattern_moves
-
             legal = sorted(m.iccs() for m in pos.legal_moves)
             state["legal_moves"] = legal
             # What the board lets the player try: legal moves and the pattern moves around

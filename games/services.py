@@ -60,6 +60,7 @@ from games.selectors import (
     setup_pending_side,
 )
 from games.texts import violation_text, void_reveal_text
+from words.explain import explain_illegal
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -430,8 +431,6 @@ def _require_playing(game: Game) -> None:
 
 def _explain(pos: Position, text: str, error: EngineError) -> ApplicationError:
     """Why a move the player tried is refused, as the lessons say it."""
-    from tutorials.curriculum.explain import explain_illegal
-
     reason = getattr(error, "reason", str(error))
     # a Chinese move that reads as a move its piece cannot make: the engine names it in ICCS
     named = re.match(r"([a-k]\d[a-k]\d):", reason)

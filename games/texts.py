@@ -1,5 +1,5 @@
 """What the play page says about an ending or a secret setup, in both languages
-(``tutorials.curriculum.texts.Text``); refusals are said by ``core.messages``."""
+(``words.texts.Text``); refusals are said by ``core.messages``."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import re
 from collections.abc import Mapping
 
 from engine import Violation
-from tutorials.curriculum.texts import Text, piece_name, side_name
+from words.texts import Text, piece_name, side_name
 
 # -- endings -------------------------------------------------------------------------------
-# The sentence for each way a game ends is in tutorials.curriculum.endings.
+# The sentence for each way a game ends is in words.endings.
 
 
 def computer_resignation_text(winner: str | None, reason: Mapping[str, object]) -> Text:

@@ -22,7 +22,7 @@ from engine import VARIANTS
 from games import library, selectors
 from games.models import LEVELS, Game, MasterGame
 from games.services import SETUPS_BY_VARIANT
-from tutorials.curriculum.endings import ENDINGS
+from words.endings import ENDINGS
 
 
 def _variant_title(name: str) -> str:

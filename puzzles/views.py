@@ -158,7 +158,7 @@ def share(request: HttpRequest, slug: str) -> HttpResponse:
 
 def daily_cards(date: Any = None) -> list[dict[str, Any]]:
     """Today's puzzles as cards for ``puzzles/_daily_cards.html``, choosing the day's puzzles
-    first if nobody has yet (idempotent; the home page only reads, see core.views.home)."""
+    first if nobody has yet (idempotent; the home page only reads, see pages.views.home)."""
     date = date or timezone.localdate()
     return selectors.daily_cards(services.daily_puzzles_ensure(date=date))
 

@@ -25,7 +25,6 @@ from core.api_helpers import (
     request_body,
 )
 from core.exceptions import ApplicationError
-from tutorials.curriculum.explain import Explanation
 from tutorials.models import Step as StepRow
 from tutorials.selectors import (
     continue_lesson,
@@ -42,6 +41,7 @@ from tutorials.services import (
     step_point_answer,
     step_setup_submit,
 )
+from words.explain import Explanation
 
 
 class StrictSerializer(serializers.Serializer):

@@ -15,9 +15,10 @@ from django.utils.translation import get_language
 from accounts.owners import Owner, owner_for_request
 from core.exceptions import ApplicationError
 from engine import find_variant
-from tutorials.curriculum import COURSES, Step, Text, language_key, step_from_data
+from tutorials.curriculum import COURSES, Step, step_from_data
 from tutorials.models import Lesson, StepProgress
 from tutorials.models import Step as StepRow
+from words.texts import Text, language_key
 
 
 def learner_get(request: HttpRequest, *, create: bool = False) -> Owner | None:

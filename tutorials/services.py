@@ -20,11 +20,11 @@ from django.utils import timezone
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
 from tutorials import curriculum
-from tutorials.curriculum import Explanation
 from tutorials.curriculum.schema import LESSONS_DIR
 from tutorials.models import Lesson, StepProgress
 from tutorials.models import Step as StepRow
 from tutorials.selectors import step_rules
+from words.explain import Explanation
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -173,8 +173,8 @@ if CACHE_URL and CACHE_URL.startswith(("redis://", "rediss://")):
 
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
-LOGIN_REDIRECT_URL = "accounts:profile"
-LOGOUT_REDIRECT_URL = "core:home"
+LOGIN_REDIRECT_URL = "pages:profile"
+LOGOUT_REDIRECT_URL = "pages:home"
 # Argon2id first; the others only read hashes made before (they are upgraded at the next log-in,
 # as are Argon2 hashes made with other parameters).
 PASSWORD_HASHERS = [

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.db import connection, connections
 from django.test import Client, override_settings
 from pytest_django import DjangoAssertNumQueries
@@ -132,6 +133,12 @@ def test_an_unreachable_service_is_reported_without_its_error_text() -> None:
     assert database.as_dict() == {"ok": False, "detail": "unreachable"}
     text = json.dumps([broker.as_dict(), database.as_dict()])
     assert str(port) not in text and "127.0.0.1" not in text
+
+
+def test_the_broker_and_worker_checks_ask_the_site_s_own_celery_app() -> None:
+    # core reads the app as celery's current one, since config (which defines it) is above it
+    assert current_app._get_current_object() is app
+    assert broker_check().data["transport"] == str(app.conf.broker_url).split("://")[0]
 
 
 def test_the_cache_check_reads_back_what_it_wrote() -> None:

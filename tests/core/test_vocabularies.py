@@ -15,8 +15,8 @@ from engine.vocab import (
 )
 from puzzles import proving
 from tutorials.curriculum import schema
-from tutorials.curriculum.endings import ENDINGS, GAME_ENDS
 from tutorials.curriculum.referees.moves import EFFECT_TEXT, TERMINATION_TEXT
+from words.endings import ENDINGS, GAME_ENDS
 
 
 def test_the_analysis_board_and_the_lessons_label_every_outcome() -> None:

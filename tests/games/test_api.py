@@ -523,7 +523,7 @@ def test_a_chinese_move_and_an_illegal_chinese_move(
 
 def test_every_ending_of_the_engine_has_its_sentence() -> None:
     from engine.rules import TERMINATIONS
-    from tutorials.curriculum.endings import GAME_ENDS, ending_sentence
+    from words.endings import GAME_ENDS, ending_sentence
 
     for termination in (*TERMINATIONS, *GAME_ENDS):
         for winner in ("red", "black", None):

@@ -34,5 +34,5 @@ def test_api_serializers_do_not_call_the_engine_or_services() -> None:
 
 
 def test_the_home_page_does_not_import_puzzle_views() -> None:
-    core_views = APP.parent / "core" / "views.py"
-    assert not {n for n in imported(core_views) if n.startswith("puzzles.views")}
+    pages_views = APP.parent / "pages" / "views.py"
+    assert not {n for n in imported(pages_views) if n.startswith("puzzles.views")}

@@ -14,7 +14,7 @@ from tutorials.curriculum.audit import (
     what_happened,
 )
 from tutorials.curriculum.schema import board_fen, lesson_from_data
-from tutorials.curriculum.texts import Text
+from words.texts import Text
 
 TEXT = {"zh": "中文", "en": "English"}
 

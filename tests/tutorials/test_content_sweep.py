@@ -26,7 +26,7 @@ import pytest
 from django.test import Client
 
 from engine import Move, Position
-from tutorials.curriculum import COURSES, Explanation, Lesson, Step, StepRefused, Text, read_lessons
+from tutorials.curriculum import COURSES, Lesson, Step, StepRefused, read_lessons
 from tutorials.curriculum.audit import (
     completions,
     description_problems,
@@ -37,6 +37,8 @@ from tutorials.curriculum.referees.moves import MoveRun, success_text
 from tutorials.curriculum.referees.points import answer_point, point_answers
 from tutorials.curriculum.schema import MOVE_GOALS
 from tutorials.curriculum.solve import shortest_solution
+from words.explain import Explanation
+from words.texts import Text
 
 LESSONS = read_lessons()
 LANGUAGES = {"zh": "zh-hans", "en": "en"}

@@ -10,19 +10,18 @@ import pytest
 
 from engine import Position, plum_blossom
 from tutorials.curriculum import (
-    Explanation,
     StepRefused,
     answer_point,
     check_setup,
     dynamic_board,
-    explain_illegal,
     play_moves,
     stars_for,
     stars_for_mistakes,
     start_state,
 )
 from tutorials.curriculum.schema import LessonFileError, lesson_from_data
-from tutorials.curriculum.texts import Text
+from words.explain import Explanation, explain_illegal
+from words.texts import Text
 
 TEXT = {"zh": "中文", "en": "English"}
 

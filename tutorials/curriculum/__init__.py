@@ -1,11 +1,11 @@
 """The curriculum without the web: lesson files (``schema``), the referees that check every step
-(``referees``: moves, points, setups), the explanations of wrong moves (``explain``), and the
-search that proves each step can be done (``solve``, ``audit``).
+(``referees``: moves, points, setups), and the search that proves each step can be done
+(``solve``, ``audit``). The words they say (``Text``, piece names, endings, why a move is
+illegal) are the site's shared ``words`` package.
 
 Nothing here imports Django; the app's services call it.
 """
 
-from tutorials.curriculum.explain import Explanation, explain_illegal, pattern_moves
 from tutorials.curriculum.referees import (
     Dynamic,
     MoveState,
@@ -33,14 +33,12 @@ from tutorials.curriculum.schema import (
     read_lessons,
     step_from_data,
 )
-from tutorials.curriculum.texts import Text, language_key
 
 __all__ = [
     "COURSES",
     "GOAL_KINDS",
     "MOVE_GOALS",
     "Dynamic",
-    "Explanation",
     "Goal",
     "Lesson",
     "LessonFileError",
@@ -49,14 +47,10 @@ __all__ = [
     "SetupState",
     "Step",
     "StepRefused",
-    "Text",
     "answer_point",
     "check_setup",
     "dynamic_board",
-    "explain_illegal",
-    "language_key",
     "lesson_files",
-    "pattern_moves",
     "play_moves",
     "read_lesson_file",
     "read_lessons",

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from engine import Position
 from tutorials.curriculum.referees import MoveRun, StepRefused, success_text
 from tutorials.curriculum.schema import Step
-from tutorials.curriculum.texts import KIND_OF_ENGLISH_NAME, Text, piece_kind
+from words.texts import KIND_OF_ENGLISH_NAME, Text, piece_kind
 
 # Piece names by kind (FEN letter, upper case). Words that name an event of the general (check,
 # mate) count as naming the general: the general takes part in every check.

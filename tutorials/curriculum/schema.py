@@ -37,7 +37,7 @@ from engine.errors import InvalidMoveError
 from engine.fen import write_fen
 from engine.setups import SECRET_METHODS
 from engine.vocab import MOVE_EFFECTS, OUTCOME_TERMINATIONS
-from tutorials.curriculum.texts import Text
+from words.texts import Text
 
 COURSES = ("xiangqi", "feidan", "xinban")
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 
 from engine import IllegalMoveError, InvalidMoveError, Move, Position
 from engine.vocab import OUTCOME_TERMINATIONS
-from tutorials.curriculum.endings import ENDINGS
-from tutorials.curriculum.explain import Explanation, explain_illegal, pattern_moves
 from tutorials.curriculum.referees.refusal import StepRefused, refuse
 from tutorials.curriculum.schema import Step
-from tutorials.curriculum.texts import Text, piece_kind, piece_name
+from words.endings import ENDINGS
+from words.explain import Explanation, explain_illegal, pattern_moves
+from words.texts import Text, piece_kind, piece_name
 
 # The endings a move can bring about (not a resignation, an agreement or a clock).
 TERMINATION_TEXT: dict[str, Text] = {

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 
 from engine import Position, can_claim_draw, find_variant, plum_blossom
 from engine.setups import plum_blossom_from_numbers
-from tutorials.curriculum.explain import Explanation
 from tutorials.curriculum.referees.refusal import refuse
 from tutorials.curriculum.schema import Step
-from tutorials.curriculum.texts import Text
+from words.explain import Explanation
+from words.texts import Text
 
 
 @dataclass(frozen=True)

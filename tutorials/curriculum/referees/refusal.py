@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tutorials.curriculum.explain import Explanation
-from tutorials.curriculum.texts import Text
+from words.explain import Explanation
+from words.texts import Text
 
 
 class StepRefused(ValueError):

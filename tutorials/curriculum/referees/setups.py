@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine import combine_secret_setups, validate_secret_half
-from tutorials.curriculum.explain import Explanation
 from tutorials.curriculum.referees.refusal import refuse
 from tutorials.curriculum.schema import Step
-from tutorials.curriculum.texts import KIND_OF_ENGLISH_NAME, Text, piece_kind, piece_name
+from words.explain import Explanation
+from words.texts import KIND_OF_ENGLISH_NAME, Text, piece_kind, piece_name
 
 _VIOLATION_ZH = {
     "unknown_point": "{p}不是棋盘上的点。",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from tutorials.curriculum.texts import Text, side_name
+from words.texts import Text, side_name
 
 #: Endings a game has that no position decides: the players' own.
 GAME_ENDS: Final = ("agreement", "resignation", "timeout")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Move, Position
-from tutorials.curriculum.texts import Text, piece_kind, piece_name
+from words.texts import Text, piece_kind, piece_name
 
 FILES = "abcdefghijk"
 

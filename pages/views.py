@@ -1,0 +1,44 @@
+"""The home page and the profile: each reads from several apps through their selectors."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from core.selectors import variant_cards, variant_list, variant_title
+from puzzles.selectors import daily_cards, daily_puzzles_for, user_ratings
+from tutorials.selectors import continue_lesson_for, course_map, learner_get
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The home page. It only reads: today's puzzles are chosen by the scheduled task (or the
+    daily page), never by a visit here."""
+    return render(
+        request,
+        "core/home.html",
+        {
+            "variants": variant_cards(),
+            "daily_cards": daily_cards(daily_puzzles_for()),
+            "continue_lesson": continue_lesson_for(request),
+        },
+    )
+
+
+@login_required
+@require_GET
+def profile(request: HttpRequest) -> HttpResponse:
+    """The account: puzzle rating per variant, lesson progress per course, links onwards."""
+    rows = user_ratings(user=request.user)
+    ratings = [
+        {"variant": variant.name, "title": variant_title(variant), "row": rows.get(variant.name)}
+        for variant in variant_list()
+    ]
+    courses = course_map(learner=learner_get(request))
+    return render(
+        request,
+        "accounts/profile.html",
+        {"profile_user": request.user, "ratings": ratings, "courses": courses},
+    )
