@@ -1,6 +1,6 @@
 """The master games library: loading the shipped collection, finding games, replaying one.
 
-``master_games_load`` puts the shipped file (games.masters) into the database and is safe to
+``master_games_load`` puts the shipped file (core.masters) into the database and is safe to
 run on every start: a game whose shipped entry has not changed is not written again, a changed
 one is updated, and one that has left the file is removed. The selectors list and search the
 games; ``master_game_replay`` plays a game's moves through the engine to give the replay page
@@ -19,9 +19,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
+from core.masters import COLLECTION, SHIPPED_FILE, read_shipped
+from core.masters import MasterGame as ShippedGame
 from engine import Position
-from games.masters import COLLECTION, SHIPPED_FILE, read_shipped
-from games.masters import MasterGame as ShippedGame
 from games.models import MasterGame
 from games.selectors import check_point
 
@@ -38,8 +38,10 @@ def _to_simplified() -> Any:
     return opencc.OpenCC("t2s")
 
 
+@cache
 def simplified(text: str) -> str:
-    """``text`` in simplified characters (text already simplified, or not Chinese, is kept)."""
+    """``text`` in simplified characters (text already simplified, or not Chinese, is kept).
+    Cached: the collection names the same players and events thousands of times."""
     return str(_to_simplified().convert(text)) if text else text
 
 
@@ -48,7 +50,7 @@ def _digest(entry: ShippedGame) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _row(entry: ShippedGame) -> MasterGame:
+def _row(entry: ShippedGame, digest: str) -> MasterGame:
     stop = entry.stop or {}
     return MasterGame(
         id=entry.id,
@@ -69,7 +71,7 @@ def _row(entry: ShippedGame) -> MasterGame:
         red_simplified=simplified(entry.red),
         black_simplified=simplified(entry.black),
         event_simplified=simplified(entry.event),
-        digest=_digest(entry),
+        digest=digest,
     )
 
 
@@ -87,11 +89,10 @@ def master_games_load(path: Path = SHIPPED_FILE) -> dict[str, int]:
     shipped: set[int] = set()
     for entry in read_shipped(path):
         shipped.add(entry.id)
-        row = _row(entry)
-        if entry.id not in known:
-            added.append(row)
-        elif known[entry.id] != row.digest:
-            changed.append(row)
+        digest = _digest(entry)
+        if known.get(entry.id) == digest:
+            continue  # unchanged: nothing to convert or write
+        (changed if entry.id in known else added).append(_row(entry, digest))
     gone = [game_id for game_id in known if game_id not in shipped]
     with transaction.atomic():
         MasterGame.objects.bulk_create(added, batch_size=LOAD_BATCH)

@@ -135,7 +135,7 @@ class Game(OwnerScopedModel):
 
 class MasterGame(models.Model):
     """A game of the master games collection (traditional xiangqi), as the site ships it
-    (games/data/master-games.jsonl.gz, read by games.masters). Read-only on the site: it is
+    (core/data/master-games/master-games.jsonl.gz, read by core.masters). Read-only on the site: it is
     replaced whole by the content loader whenever the shipped file changes."""
 
     class Result(models.TextChoices):

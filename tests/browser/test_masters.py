@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from core.masters import import_collection
 from games.library import master_games_load
-from games.masters import import_collection
 from tests.games.test_masters import record, write_source
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

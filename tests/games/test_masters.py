@@ -1,9 +1,10 @@
-"""The master games collection (games.masters, games.library): the import from the source
+"""The master games collection (core.masters, games.library): the import from the source
 records, the shipped file, the library's load, search and replay pages."""
 
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import random
 from pathlib import Path
@@ -12,9 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from engine import Move, Position
-from games.library import master_game_replay, master_games_load
-from games.masters import (
+from core.masters import (
     SHIPPED_FILE,
     SOURCE_FILE,
     ImportReport,
@@ -24,9 +23,11 @@ from games.masters import (
     write_shipped,
     year_of,
 )
-from games.masters import (
+from core.masters import (
     MasterGame as ShippedGame,
 )
+from engine import Move, Position
+from games.library import master_game_replay, master_games_load
 from games.models import MasterGame
 
 START = Position.start("xiangqi").fen()
@@ -326,3 +327,23 @@ def test_the_replay_gives_each_move_its_notation_and_position() -> None:
     assert [m["chinese"] for m in moves] == ["炮二平五", "马8进7", "马二进三", "车9平8"]
     assert moves[-1]["fen"].startswith("rnbakabr1/9/1c4nc1/")
     assert [m["by"] for m in moves] == ["red", "black", "red", "black"]
+
+
+def test_the_import_command_reports_what_it_skipped_and_refuses_a_missing_file(
+    tmp_path: Path,
+) -> None:
+    from django.core.management import CommandError, call_command
+
+    source = write_source(
+        tmp_path / "s.jsonl.gz",
+        [json.dumps(record(1)), "{not json", json.dumps(record(2, red="甲"))],
+    )
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_master_games", str(source), out=str(tmp_path / "o.jsonl.gz"),
+                 stdout=out, stderr=err)  # fmt: skip
+    assert "2 games kept of 3 records" in out.getvalue()
+    assert "skipped line 2: not a whole JSON record" in err.getvalue()
+    with pytest.raises(CommandError, match="no such file"):
+        call_command("import_master_games", str(tmp_path / "missing.gz"), stdout=out)
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command("import_master_games", str(source), limit=0, stdout=out)

@@ -1,12 +1,13 @@
 """The master games collection: reading the source records, and the file the site ships.
 
-The source (``games/data/sources/ccpd-games.jsonl.gz``) is the Chinese Chess Practical Dataset
-(CC BY 4.0; see games/data/sources/README.md): one JSON object a line with the record's headers
+The source (``core/data/master-games/sources/ccpd-games.jsonl.gz``) is the Chinese Chess
+Practical Dataset (CC BY 4.0; see core/data/master-games/README.md): one JSON object a line with the record's headers
 as written and its moves in Chinese notation. ``import_collection`` reads every record with the
 engine's record reader (``engine.records``), which stops at the first move it cannot play, and
-writes the shipped file (``games/data/master-games.jsonl.gz``): the same headers, the moves in
+writes the shipped file (``core/data/master-games/master-games.jsonl.gz``): the same headers, the moves in
 ICCS, and where and why a record stopped early. The site loads the shipped file; only the
-``import_master_games`` command reads the source.
+``import_master_games`` command reads the source. It lives in core because both the games
+app (the library's pages) and the puzzles app (puzzles mined from these games) read it.
 
 Bad input never gets half in: a line that is not a whole JSON record (a cut file), a record
 without a field, a start the engine refuses, a game seen before: each is reported and skipped,
@@ -33,7 +34,7 @@ from typing import Any
 from engine import EngineError
 from engine.records import read_record
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parent / "data" / "master-games"
 SOURCE_FILE = DATA_DIR / "sources" / "ccpd-games.jsonl.gz"
 SHIPPED_FILE = DATA_DIR / "master-games.jsonl.gz"
 COLLECTION = "ccpd"  # the collection's name where a game's source is recorded
@@ -244,6 +245,7 @@ def write_shipped(games: Iterable[MasterGame], path: Path) -> int:
                 count += 1
             text.flush()
             text.detach()
+        os.chmod(tmp, 0o644)  # mkstemp's file is private; the shipped file is for everyone
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

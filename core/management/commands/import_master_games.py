@@ -5,7 +5,7 @@
     manage.py import_master_games SOURCE --out FILE
 
 Every record is read with the engine, which stops at the first move it cannot play; records
-that cannot be read at all are reported and skipped (games.masters). The site loads the
+that cannot be read at all are reported and skipped (core.masters). The site loads the
 written file on its next start (manage.py load_content).
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.masters import SHIPPED_FILE, SOURCE_FILE, ImportReport, import_collection
+from core.masters import SHIPPED_FILE, SOURCE_FILE, ImportReport, import_collection
 
 
 class Command(BaseCommand):
@@ -29,7 +29,8 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, default=None, help="read this many records")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        source: Path = options["source"]
+        source = Path(options["source"])
+        target = Path(options["out"])
         if not source.is_file():
             raise CommandError(f"{source}: no such file")
         if options["limit"] is not None and options["limit"] < 1:
@@ -41,9 +42,7 @@ class Command(BaseCommand):
             self.stdout.write(f"  {report.records} records, {report.kept} kept ({rate:.0f}/s)")
 
         try:
-            report = import_collection(
-                source, options["out"], limit=options["limit"], progress=progress
-            )
+            report = import_collection(source, target, limit=options["limit"], progress=progress)
         except OSError as error:
             raise CommandError(f"{source}: {error}") from error
         seconds = time.monotonic() - started
@@ -51,7 +50,7 @@ class Command(BaseCommand):
             self.stderr.write(f"skipped line {line}: {why}")
         self.stdout.write(report.summary())
         self.stdout.write(
-            f"wrote {options['out']} in {seconds:.0f} s "
+            f"wrote {target} in {seconds:.0f} s "
             f"({report.records / max(seconds, 1e-9):.0f} records/s, "
             f"{report.plies / max(seconds, 1e-9):.0f} moves/s)"
         )
