@@ -5,6 +5,12 @@ Candidates come from two seeded sources, both checked by the engine:
 - ``game``: a game played from a start position by a simple seeded policy (random moves, with
   a preference for captures and checks), followed until material thins out; every position
   on the way with the side to move not in check is a candidate.
+- ``master``: every position of the master games (core.masters) from the tenth ply on, for the
+  side to move, whoever won: masters resign before the mate, and a mate either player missed is
+  a puzzle too. The playing search (``engine.bestmove`` at ``MASTER_FIND_NODES``) is the cheap
+  first filter: only a position where it sees a mate is proved. At most ``MASTER_PER_GAME``
+  puzzles come from one game, and never two from one line (after a puzzle, the plies of its
+  mating line are passed over). Each keeps its game and ply (``source_game``, ``ply``).
 - ``sparse``: sparse endgame positions built by placing a few pieces at random on legal points
   (generals in their palaces, advisors and elephants on their own points), then a few random
   moves played from there. Biased kinds aim at the themes random play rarely reaches:
@@ -28,14 +34,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine import EngineError, Position, find_variant
+from core.masters import MasterGame, read_shipped
+from engine import EngineError, Move, Position, bestmove, find_variant
 from engine.fen import START_COUNT, material_limits, write_fen
 from engine.geometry import geometry
 from engine.variants import TYPE_OF_LETTER
 from puzzles import proving
 from puzzles.themes import derive_themes
 
-STRATEGIES = ("game", "sparse", "dead_general", "defection", "collision")
+STRATEGIES = ("game", "sparse", "dead_general", "defection", "collision", "master")
 DEFAULT_STRATEGIES = {
     "xiangqi": ("game", "sparse"),
     "feidan": ("game", "sparse", "dead_general", "collision"),
@@ -47,6 +54,12 @@ FIND_NODES = 6_000
 PROVE_NODES = 250_000
 PROVE_SECONDS = 20.0
 
+# Master games: the playing search's budget per position (its mate scores pick what to prove),
+# the first ply looked at, and the most puzzles one game gives.
+MASTER_FIND_NODES = 8_000
+MASTER_FIRST_PLY = 10
+MASTER_PER_GAME = 2
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -54,6 +67,8 @@ class Candidate:
     fen: str
     goal: str
     origin: str  # the strategy that produced it
+    source_game: str = ""  # the game the position comes from (``ccpd:<number>``), if any
+    ply: int = 0  # the plies played in that game before the position
 
     @property
     def problem(self) -> proving.Problem:
@@ -80,11 +95,15 @@ class MinedPuzzle:
     collection: str = ""
     rating: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    source_game: str = ""  # ``ccpd:<number>``: the master game the position comes from
+    ply: int | None = None  # plies played in that game before the puzzle's position
+    game: dict[str, Any] | None = None  # that game's players, event and year, as written
 
     def as_entry(self) -> dict[str, Any]:
         data = asdict(self)
-        if not data["extra"]:
-            data.pop("extra")
+        for name in ("extra", "source_game", "ply", "game"):
+            if not data[name]:
+                data.pop(name)
         if data["rating"] is None:
             data.pop("rating")
         return data
@@ -333,6 +352,189 @@ def candidates(variant: str, strategy: str, rng: random.Random) -> Iterator[Cand
             yield Candidate(variant, position.fen(), goal, strategy)
 
 
+# --- Master games ---------------------------------------------------------------------------
+
+
+def master_games(first: int, count: int) -> list[MasterGame]:
+    """``count`` games of the shipped master games, from the ``first``-th (0-based)."""
+    games: list[MasterGame] = []
+    for index, game in enumerate(read_shipped()):
+        if index >= first + count:
+            break
+        if index >= first:
+            games.append(game)
+    return games
+
+
+def master_candidates(game: MasterGame) -> Iterator[Candidate]:
+    """Every position of one master game from ``MASTER_FIRST_PLY`` on, for the side to move,
+    while the game goes on by this site's rules."""
+    position = Position.start("xiangqi")
+    for ply, text in enumerate(game.moves, start=1):
+        position.push(Move.from_iccs(text))
+        if position.outcome() is not None:
+            return  # over here (a mate, or a repetition this site's rules end)
+        if ply >= MASTER_FIRST_PLY:
+            fen = Position.from_fen("xiangqi", position.fen()).fen()
+            yield Candidate("xiangqi", fen, "mate", "master", f"ccpd:{game.id}", ply)
+
+
+def trivial(fen: str, main_line: list[str], moves_to_win: int) -> bool:
+    """A mate in 1 that a reader finds without looking: the mating move is a capture (a reader
+    who tries captures first meets it at once) or the only check there is (one who tries checks
+    first has nothing else to try)."""
+    if moves_to_win != 1 or not main_line:
+        return False
+    position = Position.from_fen("xiangqi", fen)
+    key = Move.from_iccs(main_line[0])
+    if position.piece_at(main_line[0][2:]) is not None:
+        return True
+    checks = 0
+    for move in position.legal_moves:
+        position.push(move)
+        checks += position.is_check()
+        position.pop()
+    return checks <= 1 and key in position.legal_moves
+
+
+def mirrored_board(fen: str) -> str:
+    """The board of ``fen`` seen in a mirror (files a..i reversed): the same puzzle."""
+    return "/".join(_mirror_rank(rank) for rank in fen.split(" ")[0].split("/"))
+
+
+def _mirror_rank(rank: str) -> str:
+    cells: list[str] = []
+    i = 0
+    while i < len(rank):
+        ch = rank[i]
+        if ch.isdigit():
+            j = i
+            while j < len(rank) and rank[j].isdigit():
+                j += 1
+            cells.extend(["1"] * int(rank[i:j]))
+            i = j
+        elif ch == "+":
+            cells.append(rank[i : i + 2])
+            i += 2
+        else:
+            cells.append(ch)
+            i += 1
+    out: list[str] = []
+    run = 0
+    for cell in reversed(cells):
+        if cell == "1":
+            run += 1
+            continue
+        if run:
+            out.append(str(run))
+            run = 0
+        out.append(cell)
+    if run:
+        out.append(str(run))
+    return "".join(out)
+
+
+def position_key(fen: str) -> str:
+    """One key for a position and its mirror image, with the side to move."""
+    board = fen.split(" ")[0]
+    return f"{min(board, mirrored_board(fen))} {fen.split(' ')[1]}"
+
+
+def examine_master(
+    candidate: Candidate,
+    *,
+    max_moves: int,
+    seed: int,
+    find_nodes: int = MASTER_FIND_NODES,
+    prove_nodes: int = PROVE_NODES,
+    prove_seconds: float = PROVE_SECONDS,
+) -> MinedPuzzle | None:
+    """The puzzle at a master game's position, if the playing search sees a mate within
+    ``max_moves`` and the prover proves it sound and unique (and it is not trivial)."""
+    seen = bestmove("xiangqi", candidate.fen, nodes=find_nodes, seed=seed)
+    if seen.mate is None or not 0 < seen.mate <= max_moves:
+        return None
+    problem = candidate.problem
+    n = seen.mate
+    result = proving.prove(**problem, moves_to_win=n, nodes=prove_nodes, seconds=prove_seconds)
+    if result.status == "shorter" and result.moves_to_win:
+        n = result.moves_to_win
+        result = proving.prove(
+            **problem, moves_to_win=n, nodes=prove_nodes, seconds=prove_seconds
+        )
+    if not result.sound or result.proof is None:
+        return None
+    if trivial(candidate.fen, result.main_line, n):
+        return None
+    themes = derive_themes(**problem, moves_to_win=n, main_line=result.main_line, mode=result.mode)
+    return MinedPuzzle(
+        key=bank_key(**problem, moves_to_win=n),
+        variant=candidate.variant,
+        fen=candidate.fen,
+        goal=candidate.goal,
+        moves_to_win=n,
+        mode=result.mode,
+        themes=themes,
+        main_line=result.main_line,
+        proof=result.proof,
+        nodes=result.nodes,
+        seconds=round(result.seconds, 3),
+        origin="master",
+        seed=seed,
+        source="game",
+        source_game=candidate.source_game,
+        ply=candidate.ply,
+    )
+
+
+def mine_master(
+    chunk: Chunk,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> list[MinedPuzzle]:
+    """The puzzles of the chunk's master games (``chunk.first``, ``chunk.games``): at most
+    ``MASTER_PER_GAME`` a game, never two from one line, none whose position (or its mirror)
+    came earlier in the chunk. Stops at ``chunk.count`` puzzles or ``chunk.seconds``."""
+    started = time.monotonic()
+    found: list[MinedPuzzle] = []
+    seen: set[str] = set()
+    for game in master_games(chunk.first, chunk.games):
+        kept = 0
+        line_ends = 0  # the last ply of the mating line of this game's latest puzzle
+        for candidate in master_candidates(game):
+            if len(found) >= chunk.count or kept >= MASTER_PER_GAME:
+                break
+            if chunk.seconds is not None and time.monotonic() - started > chunk.seconds:
+                return found
+            if candidate.ply <= line_ends:
+                continue
+            key = position_key(candidate.fen)
+            if key in seen:
+                continue
+            puzzle = examine_master(candidate, max_moves=chunk.max_moves, seed=chunk.seed)
+            if puzzle is None:
+                continue
+            seen.add(key)
+            kept += 1
+            line_ends = candidate.ply + 2 * puzzle.moves_to_win - 1
+            puzzle.game = {
+                "red": game.red,
+                "black": game.black,
+                "event": game.event,
+                "date": game.date,
+                "year": game.year,
+            }
+            found.append(puzzle)
+            if progress is not None:
+                progress(
+                    f"ccpd:{game.id} ply {candidate.ply}: mate in {puzzle.moves_to_win} "
+                    f"{' '.join(puzzle.themes)} ({len(found)}/{chunk.count})"
+                )
+        if len(found) >= chunk.count:
+            break
+    return found
+
+
 # --- Proving --------------------------------------------------------------------------------
 
 
@@ -384,6 +586,8 @@ class Chunk:
     max_moves: int = 3
     seconds: float | None = None
     want_theme: str | None = None
+    first: int = 0  # master games: the index of the chunk's first game in the shipped file
+    games: int = 0  # master games: how many games the chunk reads
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -402,6 +606,10 @@ def mine(
     variant, strategy, seed, count = chunk.variant, chunk.strategy, chunk.seed, chunk.count
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    if strategy == "master":
+        if variant != "xiangqi":
+            raise ValueError("the master games are traditional xiangqi")
+        return mine_master(chunk, progress=progress)
     rng = random.Random(f"{variant}:{strategy}:{seed}")
     started = time.monotonic()
     found: list[MinedPuzzle] = []
