@@ -150,6 +150,27 @@ class Puzzle(TimeStampedModel):
         return glicko2.Rating(self.rating, self.rating_deviation, self.rating_volatility)
 
 
+class ProvingRequest(models.Model):
+    """A puzzle's place in the proving queue (``services.authoring``), kept apart from the
+    puzzle's row so that claiming it never waits on the puzzle.
+
+    ``address`` is where it was sent from (a keyed hash, ``core.addresses``; forgotten an hour
+    after its proof started); ``asked_at`` when a verification message was last sent for it;
+    ``started_at`` and ``task`` when the prover started on it and which task message claimed it
+    (a message delivered again after its worker died goes on with it). A puzzle waiting
+    (``verifying``) with no row waits with no address, in the order of its
+    ``verify_requested_at``."""
+
+    puzzle = models.OneToOneField(Puzzle, on_delete=models.CASCADE, related_name="proving")
+    address = models.CharField(max_length=32, blank=True, default="")
+    asked_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    task = models.CharField(max_length=64, blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"proving {self.puzzle_id}"
+
+
 class UnratedReason(models.TextChoices):
     """Why a finished try is not rated, said to the player with the try."""
 
