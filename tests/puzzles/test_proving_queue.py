@@ -256,3 +256,38 @@ def test_a_proof_whose_worker_is_gone_waits_again_in_its_turn() -> None:
     assert proving_queue_next(task_id="new") == lost
     assert ProvingRequest.objects.get(puzzle_id=done).address == ""
     assert ProvingRequest.objects.get(puzzle_id=lost).address != ""
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@override_settings(THROTTLE_RATES=NO_THROTTLE, PROVING_ADDRESS_LIMIT=10)
+def test_the_worker_proves_a_newcomer_before_the_rest_of_a_flood(celery_worker: Any) -> None:
+    """Three accounts at one address send hard puzzles (a second or more each), then an honest
+    author elsewhere sends one: the worker, busy with the flood's first, proves the honest
+    author's next, then the flood's others."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (advisory locks)")
+    flood = [author_at(f"flood{i}", FLOOD) for i in range(3)]
+    flooded = []
+    for i, client in enumerate(flood):
+        puzzle = Puzzle.objects.create(
+            author=User.objects.get(username=f"flood{i}"), variant="xiangqi", fen=HARD_MATE_IN_4,
+            goal="mate", moves_to_win=4, source=Puzzle.Source.AUTHORED, status=Puzzle.Status.DRAFT,
+        )  # fmt: skip
+        assert submit(client, puzzle.pk).status_code == 202
+        flooded.append(puzzle.pk)
+    honest = author_at("honest", HONEST)
+    mine = draft(honest)
+    assert submit(honest, mine).status_code == 202
+    everything = [*flooded, mine]
+    deadline = time.monotonic() + 180
+    while Puzzle.objects.filter(pk__in=everything, status=Puzzle.Status.VERIFYING).exists():
+        assert time.monotonic() < deadline, celery_worker.output()
+        time.sleep(0.2)
+    started = ProvingRequest.objects.filter(puzzle_id__in=everything).order_by("started_at")
+    assert list(started.values_list("puzzle_id", flat=True)) == [
+        flooded[0], mine, flooded[1], flooded[2]
+    ]  # fmt: skip
+    assert set(Puzzle.objects.filter(pk__in=everything).values_list("status", flat=True)) == {
+        Puzzle.Status.PUBLISHED
+    }
