@@ -225,6 +225,10 @@ APP_EN: Final[Mapping[str, str]] = {
         "The prover has {count} puzzles waiting, as many as it takes. Your draft is kept; send "
         "it again in a few minutes."
     ),
+    "puzzle.address_queue_full": (
+        "{count} puzzles sent from your address are waiting for the prover already, as many as "
+        "one address may queue. Your draft is kept; send it again when one of them is decided."
+    ),
     "game.unknown_mode": "There is no game mode “{mode}” (known: {known}).",
     "game.bad_level": "The level is {low} to {high}.",
     "game.bad_side": "The side is red, black or random, not “{side}”.",
@@ -336,6 +340,10 @@ APP_ZH: Final[Mapping[str, str]] = {
         "你的另一道题（#{id}）正在验证。每位作者同一时间只验证一道题：等那道题有了结果再提交这一道。"
     ),
     "puzzle.queue_full": "验证队列已满（{count} 道题在等待）。你的草稿已保存，请过几分钟再提交。",
+    "puzzle.address_queue_full": (
+        "从你的网络地址提交的 {count} 道题已经在等待验证，一个地址最多只能排这么多。"
+        "你的草稿已保存，等其中一道有了结果再提交。"
+    ),
     "game.unknown_mode": "没有“{mode}”这种对局方式（可选：{known}）。",
     "game.bad_level": "等级是 {low} 到 {high} 级。",
     "game.bad_side": "执子方只能是红方（red）、黑方（black）或随机（random），而不是“{side}”。",

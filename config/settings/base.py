@@ -300,6 +300,10 @@ THROTTLE_RATES = {
 # Puzzles waiting for the prover (being verified), site-wide, beyond which a submission is
 # refused with "try again later"; each author has at most one of them.
 PROVING_QUEUE_LIMIT = env_int("PROVING_QUEUE_LIMIT", 30)
+# Of those, how many may come from one address (a flood from one address refuses no one else).
+PROVING_ADDRESS_LIMIT = env_int("PROVING_ADDRESS_LIMIT", 3)
+# Rated puzzle tries an account can end in a minute; past it, tries are accepted, unrated.
+PUZZLE_RATED_PER_MINUTE = env_int("PUZZLE_RATED_PER_MINUTE", 5)
 # Views of other apps throttled by their URL name (a view may also set ``throttle_scope``).
 # Only unsafe methods (POST, PATCH ...) count.
 THROTTLE_SCOPES_BY_URL_NAME = {

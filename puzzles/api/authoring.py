@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from core.addresses import address_key
 from core.api_helpers import found_or_404, operation, request_body
 from core.exceptions import error_body
 from puzzles import selectors, services
@@ -117,7 +118,8 @@ class AuthoredSubmitApi(APIView):
     puzzle becomes ``published`` (sound and unique) or ``rejected`` with the reason. One puzzle
     of an author is verified at a time: while another is, the answer is 400 (code
     ``author_verifying``); when the prover's queue is full, 503 with Retry-After (code
-    ``proving_queue_full``). The draft stays a draft in both cases."""
+    ``proving_queue_full``, or ``address_queue_full`` when the puzzles sent from this address
+    fill their share). The draft stays a draft in both cases."""
 
     @operation(
         "puzzles_authored_submit",
@@ -129,7 +131,9 @@ class AuthoredSubmitApi(APIView):
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _authored_or_404(puzzle_id, request)
         try:
-            puzzle = services.puzzle_draft_submit(puzzle=puzzle, author=_author(request))
+            puzzle = services.puzzle_draft_submit(
+                puzzle=puzzle, author=_author(request), address=address_key(request)
+            )
         except services.ProvingQueueFullError as error:
             full = Response(
                 error_body(error.localized(), error.extra, code=error.code, params=error.params),

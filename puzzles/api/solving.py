@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import Owner, owner_for_request
+from core.addresses import address_key
 from core.api_helpers import (
     CommaSeparatedField,
     found_or_404,
@@ -64,14 +65,17 @@ class AttemptActionApi(APIView):
     OutputSerializer: ClassVar[type[serializers.Serializer]]
     throttle_scope = "puzzle_judge"
 
-    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+    def act(
+        self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any], address: str
+    ) -> Any:
         raise NotImplementedError
 
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
         body = request_body(self.InputSerializer, request)
         player = owner_for_request(request, create=False)
-        return Response(self.act(puzzle=puzzle, player=player, body=body))
+        address = address_key(request)
+        return Response(self.act(puzzle=puzzle, player=player, body=body, address=address))
 
 
 class ThemeListApi(APIView):
@@ -248,13 +252,16 @@ class PuzzleJudgeApi(AttemptActionApi):
     InputSerializer = MoveRequestSerializer
     OutputSerializer = JudgementSerializer
 
-    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+    def act(
+        self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any], address: str
+    ) -> Any:
         attempt, result = services.puzzle_attempt_move(
             attempt_id=body["attempt"],
             puzzle=puzzle,
             player=player,
             move=body["move"],
             ply=body.get("ply"),
+            address=address,
         )
         # The solution is not in this answer: after a wrong move it is shown on request only,
         # so that a retry is still a puzzle (the attempt's status has it).
@@ -281,10 +288,12 @@ class PuzzleHintApi(AttemptActionApi):
     InputSerializer = HintRequestSerializer
     OutputSerializer = HintSerializer
 
-    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+    def act(
+        self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any], address: str
+    ) -> Any:
         level = int(body["level"])
         attempt, hint = services.puzzle_attempt_hint(
-            attempt_id=body["attempt"], puzzle=puzzle, player=player, level=level
+            attempt_id=body["attempt"], puzzle=puzzle, player=player, level=level, address=address
         )
         answer = {"level": level, "square": hint["from"], "move": hint.get("move")}
         return self.HintSerializer({**answer, "hints_used": attempt.hints_used}).data
@@ -297,9 +306,11 @@ class PuzzleGiveUpApi(AttemptActionApi):
 
     OutputSerializer = AttemptSerializer
 
-    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+    def act(
+        self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any], address: str
+    ) -> Any:
         attempt = services.puzzle_attempt_give_up(
-            attempt_id=body["attempt"], puzzle=puzzle, player=player
+            attempt_id=body["attempt"], puzzle=puzzle, player=player, address=address
         )
         return AttemptSerializer(attempt).data
 
