@@ -38,6 +38,14 @@ class GameSummarySerializer(serializers.Serializer):
     result = serializers.CharField(help_text="1-0, 0-1, 1/2-1/2 or empty")
     winner = serializers.CharField(allow_null=True)
     termination = serializers.CharField(allow_null=True)
+    outcome = serializers.CharField(
+        allow_null=True,
+        help_text="a finished game from the player's side: won, lost or draw (at one board "
+        "red_won, black_won or draw); null while it goes on",
+    )
+    headline = serializers.JSONField(
+        allow_null=True, help_text='the result as said first, {zh, en}: "You won — checkmate"'
+    )
     plies = serializers.IntegerField()
     created_at = serializers.CharField(allow_null=True)
 

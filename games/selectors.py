@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.owners import Owner
 from engine import Move, Position, attack_power, can_claim_draw, find_variant
 from games.models import TAKEBACK_MAX_LEVEL, Game
-from games.texts import computer_resignation_text
+from games.texts import computer_resignation_text, result_headline
 from tutorials.curriculum.endings import ending_sentence
 from tutorials.curriculum.texts import Text
 
@@ -163,7 +163,17 @@ def _setup_view(game: Game) -> dict[str, Any]:
     return {}
 
 
+def game_result(game: Game) -> tuple[str, Text] | None:
+    """A finished game's result from the player's side (``games.texts.result_headline``):
+    against the computer "You won/lost", at one board the side that won."""
+    if game.status != Game.Status.FINISHED or not game.termination:
+        return None
+    player = game.human_side if game.mode == Game.Mode.COMPUTER and game.human_side else None
+    return result_headline(termination=game.termination, winner=game.winner or None, player=player)
+
+
 def game_summary(game: Game) -> dict[str, Any]:
+    result = game_result(game)
     return {
         "id": game.pk,
         "url": reverse("games:game", kwargs={"game_id": game.pk}),
@@ -176,6 +186,8 @@ def game_summary(game: Game) -> dict[str, Any]:
         "result": game.result,
         "winner": game.winner or None,
         "termination": game.termination or None,
+        "outcome": result[0] if result else None,
+        "headline": result[1].as_dict() if result else None,
         "plies": game.ply,
         "created_at": game.created_at.isoformat() if game.created_at else None,
     }

@@ -201,16 +201,20 @@ def _game_page(
 @never_cache
 @require_GET
 def mine(request: HttpRequest) -> HttpResponse:
-    """My games, newest first, each with its result and the rule that ended it."""
+    """My games, newest first, each with its result from the player's side and how the game
+    ended ("You won — checkmate")."""
     owner = owner_for_request(request, create=False)
-    terminations = _termination_labels()
-    rows = [
-        {
-            "game": g,
-            "variant": _variant_title(g.variant),
-            "setup": start_name(g.setup),
-            "termination": terminations.get(g.termination, ""),
-        }
-        for g in selectors.game_list(owner=owner, limit=200)
-    ]
+    language = get_language()
+    rows = []
+    for g in selectors.game_list(owner=owner, limit=200):
+        result = selectors.game_result(g)
+        rows.append(
+            {
+                "game": g,
+                "variant": _variant_title(g.variant),
+                "setup": start_name(g.setup),
+                "outcome": result[0] if result else "",
+                "result": result[1].get(language) if result else "",
+            }
+        )
     return render(request, "games/mine.html", {"rows": rows, "Status": Game.Status})

@@ -446,6 +446,41 @@ def test_my_games_list_and_page(client: Client, new_game: Any) -> None:
     assert Client().get("/api/games/").json() == []
 
 
+MATE_IN_ONE_FOR_RED = "3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1"  # i0i9 mates
+
+
+def test_a_finished_game_says_who_won_from_the_players_side(
+    client: Client, new_game: Any, move: Any
+) -> None:
+    won = new_game(client, side="red", level=1)["id"]
+    _set_start(won, MATE_IN_ONE_FOR_RED)
+    game = move(client, won, "i0i9").json()
+    assert game["termination"] == "checkmate" and game["outcome"] == "won"
+    assert game["headline"] == {"zh": "你赢了——将死", "en": "You won — checkmate"}
+    lost = new_game(client, side="black", level=1)["id"]
+    game = post(client, f"/api/games/{lost}/resign/").json()
+    assert game["outcome"] == "lost"
+    assert game["headline"] == {"zh": "你输了——你认输了", "en": "You lost — you resigned"}
+    # at one board there is no "you": the side that won
+    local = new_game(client, mode="local")["id"]
+    game = post(client, f"/api/games/{local}/resign/", {"color": "red"}).json()
+    assert game["outcome"] == "black_won"
+    assert game["headline"] == {"zh": "黑方胜——红方认输", "en": "Black won — Red resigned"}
+    playing = new_game(client)
+    assert playing["outcome"] is None and playing["headline"] is None
+    listed = {g["id"]: g["outcome"] for g in client.get("/api/games/").json()}
+    assert listed == {won: "won", lost: "lost", local: "black_won", playing["id"]: None}
+    # my games says it the same way, in the reader's language
+    for language, said in (
+        ("en", ["You won — checkmate", "You lost — you resigned"]),
+        ("zh-hans", ["你赢了——将死", "你输了——你认输了"]),
+    ):
+        client.cookies["django_language"] = language
+        page = client.get("/play/games/").content.decode()
+        assert all(text in page for text in said), page
+        assert "1-0 ·" not in page and "0-1 ·" not in page
+
+
 def test_the_play_pages_render_in_both_languages(client: Client, new_game: Any) -> None:
     gid = new_game(client)["id"]
     for language, word in (("en", "Start the game"), ("zh-hans", "开始对局")):
