@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.browser.test_tutorials import lessons  # noqa: F401  (a fixture)
+from tests.browser.test_tutorials import play as play_in_lesson
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LOCALES = {"zh-hans": "zh-CN", "en": "en-US"}
@@ -174,3 +177,52 @@ def test_a_games_result_is_announced_as_a_result_not_an_error(
         RESULTS[language][1]
     )
     assert not watched.problems, watched.problems
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_trying_illegal_moves_fills_no_console_with_errors(
+    open_page: Callable[[str, str], Watched],
+    language: str,
+    lessons: None,  # noqa: F811
+) -> None:
+    from tests.browser.test_play import click_move
+
+    watched = open_page("1280x800", language)
+    page = watched.page
+    answers: list[tuple[str, int]] = []
+    page.on(
+        "response",
+        lambda response: (
+            answers.append((response.url, response.status)) if "/api/" in response.url else None
+        ),
+    )
+    # a lesson: a horse whose leg is blocked, tried twice
+    page.goto("/learn/xiangqi-horse/?step=3")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    for _ in range(2):
+        assert play_in_lesson(page, "e2d4") == "refused"
+        assert page.evaluate("document.body.dataset.refusal") == "horse_leg"
+    expect(page.locator("#status")).to_contain_text(
+        "蹩马脚" if language == "zh-hans" else "Hobbled"
+    )
+    expect(page.locator("#resend")).to_be_hidden()  # an answer, not a lost one
+    # the analysis board: a chariot typed through its own soldier
+    page.goto("/analysis/?variant=xiangqi")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    page.fill("#move-input", "a0a5")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#error")).to_contain_text("a0a5")
+    expect(page.locator("#move-list td.move")).to_have_count(0)
+    # a game: a soldier sideways before the river, a horse over its leg
+    gid = start_game(page)
+    for move in ("a3b3", "b0d1"):
+        click_move(page, move)
+        expect(page.locator("#explanation")).to_be_visible()
+        expect(page.locator("#board")).to_have_attribute("data-plies", "0")
+    page.wait_for_timeout(300)  # a late answer would come now
+    tried = [status for url, status in answers if url.endswith(("/moves/", "/positions/"))]
+    assert len(tried) >= 5 and set(tried) == {200}, answers
+    assert not watched.problems, watched.problems
+    from games.models import Game
+
+    assert Game.objects.get(pk=gid).moves == []
