@@ -84,6 +84,22 @@ def result_headline(
     return kind, Text(f"{said.zh}——{how.zh}", f"{said.en} — {how.en}")
 
 
+def players_text(
+    *, owner: str | None, mode: str, human_side: str | None, level: int | None
+) -> Text:
+    """Who played a game, for someone its owner shared it with: the owner by name (an
+    anonymous visitor as "A visitor") and, against the computer, each side and its level."""
+    name = Text(owner, owner) if owner else Text("访客", "A visitor")
+    if mode != "computer" or human_side is None:
+        return Text(f"{name.zh}：双人同盘对弈", f"{name.en}: two players at one board")
+    mine = side_name(human_side)
+    theirs = side_name("black" if human_side == "red" else "red")
+    return Text(
+        f"{name.zh}（{mine.zh}）对电脑 {level} 级（{theirs.zh}）",
+        f"{name.en} ({mine.en}) against the computer, level {level} ({theirs.en})",
+    )
+
+
 # -- secret setups -------------------------------------------------------------------------
 
 _VOID_REASONS: dict[str, Text] = {

@@ -170,8 +170,18 @@ def _game_page(
     request: HttpRequest, found: Game, *, api: dict[str, str], shared: bool
 ) -> HttpResponse:
     state = selectors.game_state(found)
+    players = None
     if shared:  # what only the owner uses: their page's address and the link they gave
         state.update({"url": None, "share_url": None})
+        # told to someone else: the side that won, not "you"
+        result = selectors.game_result(found, by_the_player=False)
+        state.update(
+            {
+                "outcome": result[0] if result else None,
+                "headline": result[1].as_dict() if result else None,
+            }
+        )
+        players = selectors.game_players(found).get(get_language())
     page = {
         "board_module": static("build/board.js"),
         "game": state,
@@ -194,6 +204,7 @@ def _game_page(
             "shared": shared,
             "variant_title": title,
             "setup_label": start_name(found.setup),
+            "players": players,
         },
     )
 

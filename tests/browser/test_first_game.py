@@ -226,3 +226,73 @@ def test_trying_illegal_moves_fills_no_console_with_errors(
     from games.models import Game
 
     assert Game.objects.get(pk=gid).moves == []
+
+
+HOME_PLAY = {"zh-hans": ("下一盘棋", "开始下棋"), "en": ("Play a game", "Start a game")}
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+@pytest.mark.parametrize("screen", ["1366x768", "390x844"])
+def test_the_home_page_offers_play_and_the_api_link_is_in_the_footer(
+    open_page: Callable[[str, str], Watched], screen: str, language: str, artifacts: Path
+) -> None:
+    watched = open_page(screen, language)
+    page = watched.page
+    page.goto("/")
+    expect(page.locator(".site-nav a[href='/api/docs/']")).to_have_count(0)
+    expect(page.locator(".site-footer a[href='/api/docs/']")).to_have_count(1)
+    card = page.locator("[data-testid='play-card']")
+    heading, button = HOME_PLAY[language]
+    expect(card.locator("h2")).to_have_text(heading)
+    expect(card.locator("a.button")).to_have_text(button)
+    card.screenshot(path=str(artifacts / f"home-play-card-{screen}-{language}.png"))
+    card.locator("a.button").click()
+    page.wait_for_url("**/play/")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    assert not watched.problems, watched.problems
+
+
+SHARED = {
+    "zh-hans": ("访客（红方）对电脑 1 级（黑方）", "黑方胜——红方认输"),
+    "en": ("A visitor (Red) against the computer, level 1 (Black)", "Black won — Red resigned"),
+}
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_a_shared_game_tells_a_stranger_who_played_it_and_when(
+    open_page: Callable[[str, str], Watched], language: str, artifacts: Path
+) -> None:
+    from games.models import Game
+
+    owner = open_page("1280x800", language).page
+    gid = start_game(owner)
+    owner.click("#resign")
+    owner.click("#resign")
+    expect(owner.locator("#share-panel")).to_be_visible()
+    owner.click("#share")
+    expect(owner.locator("#share-box")).to_be_visible()
+    link = owner.input_value("#share-link")
+    game = Game.objects.get(pk=gid)
+    for screen in ("1366x768", "390x844"):
+        watched = open_page(screen, language)
+        stranger = watched.page
+        stranger.goto(link)
+        expect(stranger.locator("body[data-ready='1']")).to_have_count(1)
+        players, headline = SHARED[language]
+        expect(stranger.locator("[data-testid='shared-players']")).to_have_text(players)
+        date = stranger.locator("[data-testid='shared-date']")
+        expect(date).to_have_attribute("datetime", game.created_at.astimezone().isoformat())
+        expect(stranger.locator("h1")).to_contain_text(
+            "中国象棋" if language == "zh-hans" else "Xiangqi"
+        )
+        expect(stranger.locator("[data-testid='result-headline']")).to_have_text(headline)
+        body = stranger.locator("body").inner_text()
+        for owner_only in (
+            "your games come with you",
+            "你的对局也会一起保留",
+            "You lost",
+            "你输了",
+        ):
+            assert owner_only not in body
+        stranger.screenshot(path=str(artifacts / f"shared-game-{screen}-{language}.png"))
+        assert not watched.problems, watched.problems
