@@ -9,7 +9,12 @@ from typing import Any, TypeVar
 
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
+from drf_spectacular.utils import (
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -28,6 +33,17 @@ class ErrorSerializer(serializers.Serializer):
     )
 
 
+class IllegalTrySerializer(ErrorSerializer):
+    """A move or position the rules do not allow (``core.exceptions.IllegalTry``): an answer
+    (HTTP 200), the reason in ``error``."""
+
+    legal = serializers.BooleanField(help_text="always false: the rules do not allow it")
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
 def operation(
     operation_id: str,
     answer: Any,
@@ -36,21 +52,31 @@ def operation(
     also: dict[int, Any] | None = None,
     request: Any = NO_BODY,
     errors: Sequence[int] = (400, 404),
+    illegal: bool = False,
     **schema: Any,
 ) -> Any:
     """The schema of one API operation: the ``answer`` it gives with ``status`` (and ``also``
     with other statuses), and the error statuses it may answer instead, each in the one shape
-    of ``ErrorSerializer``."""
+    of ``ErrorSerializer``. With ``illegal``, a try the rules refuse is answered with
+    ``status`` too, in the shape of ``IllegalTrySerializer``."""
     if request is not NO_BODY:
         schema["request"] = request
+    if illegal:
+        answer = PolymorphicProxySerializer(
+            component_name=f"{_camel(operation_id)}Answer",
+            serializers=[answer, IllegalTrySerializer],
+            resource_type_field_name=None,
+        )
     responses = {status: answer, **(also or {}), **{code: ErrorSerializer for code in errors}}
     return extend_schema(operation_id=operation_id, responses=responses, **schema)
 
 
-def post_operation(operation_id: str, *, errors: Sequence[int] = (400, 404)) -> Callable[[V], V]:
+def post_operation(
+    operation_id: str, *, errors: Sequence[int] = (400, 404), illegal: bool = False
+) -> Callable[[V], V]:
     """The schema of a view whose ``post`` is shared by a family of views: the request is the
     view's ``InputSerializer`` (no body when it is ``None``), the answer its
-    ``OutputSerializer``."""
+    ``OutputSerializer`` (or, with ``illegal``, the rules' refusal: see ``operation``)."""
 
     def document(view: V) -> V:
         schema = operation(
@@ -58,6 +84,7 @@ def post_operation(operation_id: str, *, errors: Sequence[int] = (400, 404)) -> 
             view.OutputSerializer,  # type: ignore[attr-defined]
             request=view.InputSerializer,  # type: ignore[attr-defined]
             errors=errors,
+            illegal=illegal,
         )
         return extend_schema_view(post=schema)(view)
 

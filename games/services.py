@@ -23,7 +23,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, IllegalTry
 from core.messages import render
 from core.models import new_share_slug
 from engine import (
@@ -91,13 +91,18 @@ SEED_MAX = 2**31 - 1
 
 
 def _refuse(
-    code: str, params: Mapping[str, object] | None = None, **extra: Any
+    code: str,
+    params: Mapping[str, object] | None = None,
+    *,
+    error: type[ApplicationError] = ApplicationError,
+    **extra: Any,
 ) -> ApplicationError:
     """A refusal said in the reader's language (``core.messages``: ``game.<code>``); ``extra``
-    keeps the short ``code`` and the sentence in both languages (``explanation``)."""
+    keeps the short ``code`` and the sentence in both languages (``explanation``). A move the
+    rules refuse is an ``IllegalTry`` (``error``): an answer, not a fault of the request."""
     full = f"game.{code}"
     explanation = {language: render(full, params, language) for language in ("zh", "en")}
-    return ApplicationError.coded(full, params, {"code": code, "explanation": explanation, **extra})
+    return error.coded(full, params, {"code": code, "explanation": explanation, **extra})
 
 
 # -- positions, clocks ---------------------------------------------------------------------
@@ -429,7 +434,7 @@ def _require_playing(game: Game) -> None:
         raise _refuse("setting_up")
 
 
-def _explain(pos: Position, text: str, error: EngineError) -> ApplicationError:
+def _explain(pos: Position, text: str, error: EngineError) -> IllegalTry:
     """Why a move the player tried is refused, as the lessons say it."""
     reason = getattr(error, "reason", str(error))
     # a Chinese move that reads as a move its piece cannot make: the engine names it in ICCS
@@ -445,7 +450,7 @@ def _explain(pos: Position, text: str, error: EngineError) -> ApplicationError:
             logger.exception("could not explain %s in %s", text, pos.fen())
         else:
             said = explanation.text.as_dict()
-            return ApplicationError.coded(
+            return IllegalTry.coded(
                 "game.move_explained",
                 {"explanation": said},
                 {
@@ -457,7 +462,7 @@ def _explain(pos: Position, text: str, error: EngineError) -> ApplicationError:
                 },
             )
     said = {language: render(error.code, error.params, language) for language in ("zh", "en")}
-    return ApplicationError.from_engine(
+    return IllegalTry.from_engine(
         error,
         {
             "code": "illegal_move",
@@ -480,7 +485,10 @@ def _parse_player_move(game: Game, pos: Position, text: str) -> Move:
             letter = pos.pieces().get(origin)
             if letter is not None and (letter[-1].isupper()) != (game.human_side == "red"):
                 raise _refuse(
-                    "wrong_side", {"point": origin, "colour": game.human_side}, field="move"
+                    "wrong_side",
+                    {"point": origin, "colour": game.human_side},
+                    error=IllegalTry,
+                    field="move",
                 )
     try:
         return pos.parse_move(text)

@@ -171,8 +171,18 @@ def _game_page(
     request: HttpRequest, found: Game, *, api: dict[str, str], shared: bool
 ) -> HttpResponse:
     state = selectors.game_state(found)
+    players = None
     if shared:  # what only the owner uses: their page's address and the link they gave
         state.update({"url": None, "share_url": None})
+        # told to someone else: the side that won, not "you"
+        result = selectors.game_result(found, by_the_player=False)
+        state.update(
+            {
+                "outcome": result[0] if result else None,
+                "headline": result[1].as_dict() if result else None,
+            }
+        )
+        players = selectors.game_players(found).get(get_language())
     page = {
         "board_module": static("build/board.js"),
         "game": state,
@@ -195,6 +205,7 @@ def _game_page(
             "shared": shared,
             "variant_title": title,
             "setup_label": start_name(found.setup),
+            "players": players,
         },
     )
 
@@ -202,18 +213,22 @@ def _game_page(
 @never_cache
 @require_GET
 def mine(request: HttpRequest) -> HttpResponse:
-    """My games, newest first, each with its result and the rule that ended it."""
+    """My games, newest first, each with its result from the player's side and how the game
+    ended ("You won — checkmate")."""
     owner = owner_for_request(request, create=False)
-    terminations = _termination_labels()
-    rows = [
-        {
-            "game": g,
-            "variant": _variant_title(g.variant),
-            "setup": start_name(g.setup),
-            "termination": terminations.get(g.termination, ""),
-        }
-        for g in selectors.game_list(owner=owner, limit=200)
-    ]
+    language = get_language()
+    rows = []
+    for g in selectors.game_list(owner=owner, limit=200):
+        result = selectors.game_result(g)
+        rows.append(
+            {
+                "game": g,
+                "variant": _variant_title(g.variant),
+                "setup": start_name(g.setup),
+                "outcome": result[0] if result else "",
+                "result": result[1].get(language) if result else "",
+            }
+        )
     return render(request, "games/mine.html", {"rows": rows, "Status": Game.Status})
 
 

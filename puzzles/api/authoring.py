@@ -149,7 +149,9 @@ class AuthoredSubmitApi(APIView):
 
 class PositionCheckApi(APIView):
     """Check a position for the editor: can a puzzle be made from it? Answers the normalised
-    FEN and the side to move, or 400 with the reason (which rank, what is wrong)."""
+    FEN and the side to move; a position the rules do not allow (or where the game is over) is
+    an answer too (200) with ``legal: false`` and the reason in ``error`` (which rank, what is
+    wrong); a FEN that cannot be read, or a goal the variant lacks, answers 400."""
 
     class PositionCheckRequestSerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices)
@@ -166,6 +168,7 @@ class PositionCheckApi(APIView):
         PositionCheckSerializer,
         request=PositionCheckRequestSerializer,
         errors=(400,),
+        illegal=True,
     )
     def post(self, request: Request) -> Response:
         body = request_body(self.PositionCheckRequestSerializer, request)

@@ -40,7 +40,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, IllegalTry
 from engine import EngineError, Move, Position, find_variant
 from puzzles import proving
 from puzzles.models import Goal, ProvingRequest, Puzzle, Variant
@@ -74,6 +74,24 @@ class ProvingQueueFullError(ApplicationError):
     retry_after = PROVING_QUEUE_RETRY_SECONDS
 
 
+# The engine's reasons for refusing a FEN it could read: the pieces stand where the rules do not
+# allow (the editor's board always writes a readable FEN, so these are what an author meets).
+ILLEGAL_POSITION_CODES = frozenset(
+    {
+        "fen.general_outside_palace",
+        "fen.advisor_point",
+        "fen.elephant_point",
+        "fen.soldier_behind",
+        "fen.no_general",
+        "fen.two_generals",
+        "fen.too_many_pieces",
+        "fen.too_many_turncoats",
+        "fen.too_many_on_board",
+        "fen.other_side_in_check",
+    }
+)
+
+
 @dataclass(frozen=True)
 class PositionCheck:
     fen: str  # normalised
@@ -85,7 +103,8 @@ def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: in
 
     The engine rejects an illegal position with the reason (which rank, what is wrong); a
     position where the game is already over has nothing to solve; a dead-general goal needs
-    Missile Xiangqi.
+    Missile Xiangqi. A readable position the rules do not allow, or one where the game is
+    over, is an ``IllegalTry`` (an answer to an author placing pieces, not a fault).
     """
     if variant not in Variant.values:
         raise ApplicationError.coded(
@@ -103,10 +122,12 @@ def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: in
         position = Position.from_fen(variant, fen)
     except EngineError as error:
         rank = getattr(error, "rank", None)
-        raise ApplicationError.from_engine(error, {"field": "fen", "rank": rank}) from None
+        # a board the rules do not allow is an answer; a FEN that cannot be read, a fault
+        refusal = IllegalTry if error.code in ILLEGAL_POSITION_CODES else ApplicationError
+        raise refusal.from_engine(error, {"field": "fen", "rank": rank}) from None
     outcome = position.outcome()
     if outcome is not None:
-        raise ApplicationError.coded(
+        raise IllegalTry.coded(
             "puzzle.game_over",
             {"termination": outcome.termination},
             {"field": "fen", "termination": outcome.termination},
@@ -114,10 +135,18 @@ def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: in
     return PositionCheck(fen=position.fen(), turn=position.turn)
 
 
+def _position_to_save(*, variant: str, fen: str, goal: str, moves_to_win: int) -> PositionCheck:
+    """The position of a draft being saved: any refusal is a fault of the save (HTTP 400)."""
+    try:
+        return puzzle_position_check(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
+    except IllegalTry as refused:
+        raise refused.as_fault() from None
+
+
 def puzzle_draft_create(
     *, author: User, variant: str, fen: str, goal: str, moves_to_win: int, title: str = ""
 ) -> Puzzle:
-    checked = puzzle_position_check(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
+    checked = _position_to_save(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
     return Puzzle.objects.create(
         variant=variant,
         fen=checked.fen,
@@ -160,7 +189,7 @@ def puzzle_draft_update(
         variant = variant if variant is not None else puzzle.variant
         goal = goal if goal is not None else puzzle.goal
         moves_to_win = moves_to_win if moves_to_win is not None else puzzle.moves_to_win
-        checked = puzzle_position_check(
+        checked = _position_to_save(
             variant=variant,
             fen=fen if fen is not None else puzzle.fen,
             goal=goal,

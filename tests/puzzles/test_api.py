@@ -256,6 +256,14 @@ def test_authoring_flow_and_permissions(make_puzzle, make_user) -> None:
     assert illegal.json()["error"]["code"] == "fen.other_side_in_check"
     check = post(author, "/api/puzzles/authored/check/", {"variant": "xiangqi", "fen": MATE_IN_2})
     assert check.json() == {"fen": MATE_IN_2, "turn": "red"}
+    # the live check answers an illegal board (200, not legal), a FEN it cannot read with 400
+    facing = {"variant": "xiangqi", "fen": "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"}
+    check = post(author, "/api/puzzles/authored/check/", facing)
+    assert check.status_code == 200 and check.json()["legal"] is False
+    assert check.json()["error"]["code"] == "fen.other_side_in_check"
+    unreadable = {"variant": "xiangqi", "fen": "4k4/9/9 w - - 0 1"}
+    check = post(author, "/api/puzzles/authored/check/", unreadable)
+    assert check.status_code == 400 and check.json()["error"]["code"] == "fen.rank_count"
     created = post(
         author,
         "/api/puzzles/authored/",

@@ -344,7 +344,7 @@ async function check() {
     if (seq !== state.checkSeq) return false;
     // A refused position is an answer (the reason, in the reader's language); anything else
     // (the network, the server) is a failure to ask.
-    const refused = error.status === 400 && error.data && error.data.error && error.data.error.code;
+    const refused = (error.illegal || error.status === 400) && error.data && error.data.error && error.data.error.code;
     showCheck(false, refused ? error.message : L.error);
     return false;
   }
