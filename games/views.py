@@ -233,12 +233,13 @@ def mine(request: HttpRequest) -> HttpResponse:
 
 
 def _master_result(game: MasterGame) -> dict[str, str]:
-    """The recorded result in both languages (the collection records no way of ending)."""
+    """The result the record gives, in both languages (the collection does not say how a game
+    ended, only who won)."""
     texts = {
-        MasterGame.Result.RED: ("Red won", "红方胜"),
-        MasterGame.Result.BLACK: ("Black won", "黑方胜"),
-        MasterGame.Result.DRAW: ("Draw", "和棋"),
-        MasterGame.Result.UNKNOWN: ("Result not recorded", "结果未记录"),
+        MasterGame.Result.RED: ("Red won (the record's result)", "红方胜（棋谱所记）"),
+        MasterGame.Result.BLACK: ("Black won (the record's result)", "黑方胜（棋谱所记）"),
+        MasterGame.Result.DRAW: ("Draw (the record's result)", "和棋（棋谱所记）"),
+        MasterGame.Result.UNKNOWN: ("The record gives no result", "棋谱未记结果"),
     }
     en, zh = texts[MasterGame.Result(game.result)]
     return {"en": en, "zh": zh}
@@ -294,6 +295,8 @@ def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
         "level": None,
         "human_side": None,
         "status": Game.Status.FINISHED,
+        "outcome": {"1-0": "red_won", "0-1": "black_won", "1/2-1/2": "draw"}.get(found.result),
+        "headline": None,
         "result": found.result,
         "winner": winner,
         "termination": None,
