@@ -231,13 +231,12 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Session authentication that enforces CSRF on every unsafe request carrying a session
-        # (logged-in users and anonymous visitors whose progress lives in the session).
+        # (logged-in users and anonymous visitors whose progress lives in the session), and
+        # refuses unsafe requests from other sites' pages and bodies other than JSON.
         "core.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [
         "core.parsers.JSONParser",  # refuses JSON nested deeper than API_MAX_JSON_DEPTH
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_THROTTLE_CLASSES": ["core.throttles.ScopedThrottle"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
