@@ -12,14 +12,14 @@ address. Nobody else's tries lock an owner out of their account:
   (``password_reset_email``), and the mails already sent keep working.
 
 Password reset is Django's own: a link with a one-time token is e-mailed to every active
-account with that address; an unknown address gets the same answer (no account enumeration).
+account with that address. The mail is sent by a worker (``accounts.tasks.reset_mail``), which
+alone looks the address up: the page answers the same, as soon, for an unknown address.
 The admin's log-in page counts against the same log-in limits (``admin_login``), so staff
 accounts get no way around them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 from typing import Any
 
@@ -30,10 +30,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import SignupForm
-from accounts.services import user_login
+from accounts.services import password_reset_request, throttle_key, user_login
 from core.throttles import client_address, throttle_count, throttle_hit, throttle_over
 
 
@@ -57,10 +58,6 @@ def _too_many(request: HttpRequest, wait: float) -> HttpResponse:
     return response
 
 
-def _account_key(username: str) -> str:
-    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
-
-
 def _reaches_the_password_check(request: HttpRequest) -> bool:
     return bool(request.POST.get("username")) and bool(request.POST.get("password"))
 
@@ -74,7 +71,7 @@ def login_throttled(request: HttpRequest) -> HttpResponse | None:
         return refused
     if not _reaches_the_password_check(request):
         return None
-    account = throttle_over("login_account", _account_key(request.POST["username"]))
+    account = throttle_over("login_account", throttle_key(request.POST["username"]))
     failing = throttle_over("login_failures", address)
     if account is not None and failing is not None:
         return _too_many(request, min(account, failing))  # either window's end lets it try
@@ -85,7 +82,7 @@ def login_failed(request: HttpRequest) -> None:
     """Count a failed log-in against its account name and its address, if it reached the
     password check (a form without a name or a password says nothing of either)."""
     if _reaches_the_password_check(request):
-        throttle_count("login_account", _account_key(request.POST["username"]))
+        throttle_count("login_account", throttle_key(request.POST["username"]))
         throttle_count("login_failures", client_address(request))
 
 
@@ -139,13 +136,19 @@ class PasswordResetView(auth_views.PasswordResetView):
     success_url = reverse_lazy("accounts:password-reset-done")
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        checks = [("password_reset", client_address(request))]
-        email = request.POST.get("email", "")
-        if email:
-            checks.append(("password_reset_email", _account_key(email)))
-        if refused := _throttled(request, checks):
+        if refused := _throttled(request, [("password_reset", client_address(request))]):
             return refused
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        """The same answer, as soon, for every address: a worker looks it up and mails."""
+        password_reset_request(
+            email=form.cleaned_data["email"],
+            domain=self.request.get_host(),
+            use_https=self.request.is_secure(),
+            language=get_language(),
+        )
+        return HttpResponseRedirect(self.get_success_url())
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

@@ -41,7 +41,9 @@ def test_a_form_posted_from_another_site_starts_no_game() -> None:
         headers={"Origin": EVIL},
     )
     assert refused.status_code == 403 and code(refused) == "foreign_origin"
-    assert "another site" in refused.json()["error"]["message"]
+    assert "来自别的网站" in refused.json()["error"]["message"]  # the site's language
+    english = post_json(Client(), GAMES, {}, Origin=EVIL, **{"Accept-Language": "en"})
+    assert "comes from another site" in english.json()["error"]["message"]
     assert not Game.objects.exists()
 
 
