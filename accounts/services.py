@@ -53,7 +53,7 @@ def password_reset_request(*, email: str, domain: str, use_https: bool, language
     (the mails it already got keep working). Returns whether a mail was queued."""
     if throttle_hit("password_reset_email", throttle_key(email)) is not None:
         return False
-    from accounts.tasks import reset_mail  # the tasks call the services back
+    from accounts.tasks import reset_mail  # a deliberate import cycle (accounts.tasks)
 
     transaction.on_commit(
         lambda: reset_mail.delay(email=email, domain=domain, use_https=use_https, language=language)
