@@ -11,9 +11,9 @@ starts a game from the visitor's address. So every unsafe API request, cookie or
 - is refused (403, ``foreign_origin``) when its ``Origin`` names another site, or, over HTTPS
   without an ``Origin``, when its ``Referer`` does (``CSRF_TRUSTED_ORIGINS`` count as the
   site's own); a request with neither (a program) passes;
-- carries JSON or no body at all: any other ``Content-Type`` (a form, a multipart upload, plain
-  text: what a page elsewhere can send without the browser asking the site first) is refused
-  with 415, whether or not the endpoint reads a body.
+- carries JSON or no body at all: a form (even an empty one), a multipart upload or any other
+  body that is not JSON (plain text: what a page elsewhere can send without the browser asking
+  the site first) is refused with 415, whether or not the endpoint reads a body.
 
 The site's own pages post JSON with the token (``core/static/core/api.js``); their forms (log
 in, sign up ...) post to pages, which Django's CSRF middleware guards, ``Origin`` included.
@@ -85,11 +85,17 @@ def cross_site(request: HttpRequest) -> bool:
     return False
 
 
+FORM_MEDIA_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
 def is_json_or_empty(request: HttpRequest) -> bool:
+    """Whether a request's body is JSON, or empty and not a form (some servers, such as
+    wsgiref, say ``text/plain`` for a request that names no type)."""
     media_type = request.META.get("CONTENT_TYPE", "").split(";", 1)[0].strip().lower()
-    if media_type:
-        return media_type == JSON_MEDIA_TYPE
-    return request.META.get("CONTENT_LENGTH") in (None, "", "0")
+    if media_type == JSON_MEDIA_TYPE:
+        return True
+    empty = request.META.get("CONTENT_LENGTH") in (None, "", "0")
+    return empty and media_type not in FORM_MEDIA_TYPES
 
 
 class SessionAuthentication(authentication.SessionAuthentication):

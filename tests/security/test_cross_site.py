@@ -78,8 +78,12 @@ def test_an_endpoint_without_a_body_refuses_a_form_too() -> None:
     assert client.post(url, "x=1", content_type=form).status_code == 415
     assert Game.objects.get().status == Game.Status.PLAYING
     assert client.post(url).status_code == 415  # the test client's empty multipart body
-    resigned = client.generic("POST", url)  # no body, no Content-Type: a program's POST
+    # No body: no Content-Type (a program), or text/plain as some servers fill in for none
+    # (wsgiref does, for the browser's fetch without a body): read as no body.
+    resigned = client.generic("POST", url)
     assert resigned.status_code == 200 and resigned.json()["status"] == "finished"
+    again = client.generic("POST", url, "", CONTENT_TYPE="text/plain", CONTENT_LENGTH="0")
+    assert again.status_code == 400  # read, and refused: the game is over
 
 
 def test_json_from_another_site_is_refused_with_or_without_a_session() -> None:
