@@ -52,7 +52,6 @@ class GameSummarySerializer(serializers.Serializer):
 
 class GameSerializer(GameSummarySerializer):
     start_fen = serializers.CharField()
-    seed = serializers.IntegerField()
     moves = serializers.JSONField(help_text="one entry a ply: iccs, chinese, fen, effect, check")
     turn = serializers.CharField()
     computer_side = serializers.CharField(allow_null=True)

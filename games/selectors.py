@@ -218,7 +218,6 @@ def game_state(game: Game, *, language: str | None = None) -> dict[str, Any]:
     state.update(
         {
             "start_fen": game.start_fen,
-            "seed": game.seed,
             "moves": game.moves,
             "turn": game.turn,
             "computer_side": game.computer_side,

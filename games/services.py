@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError, IllegalTry
@@ -288,10 +289,21 @@ def _plum_blossom_info(moment: datetime) -> tuple[str, dict[str, Any]]:
     return setup.fen, info
 
 
+def secret_half_random(*, seed: int, round_number: int) -> random.Random:
+    """The draw of the computer's secret half in one set-up round of a game.
+
+    Keyed with the site's secret key as well as the game's seed, so that nobody outside the
+    server can compute the half before arranging their own (the seed is never shown either;
+    this guards it should it ever be). The same game and round always draw the same half.
+    """
+    key = salted_hmac("games.secret-half", f"{seed}:{round_number}", algorithm="sha256")
+    return random.Random(key.hexdigest())
+
+
 def _computer_half(game: Game) -> dict[str, str]:
-    """The computer's secret half for the current set-up round, drawn from the game's seed."""
+    """The computer's secret half for the current set-up round (``secret_half_random``)."""
     info = game.setup_info
-    rng = random.Random(f"{game.seed}:{info.get('round', 0)}")
+    rng = secret_half_random(seed=game.seed, round_number=info.get("round", 0))
     color = game.computer_side
     assert color is not None
     return random_secret_half(color, info["method"], rng)  # type: ignore[arg-type]
@@ -352,7 +364,10 @@ def secret_half_violations(
         )
     if color not in ("red", "black"):
         raise ApplicationError.coded("setup.bad_colour", {"found": color}, {"field": "color"})
-    violations = validate_secret_half(color, placement, method)  # type: ignore[arg-type]
+    # As (point, letter) pairs, so that two spellings of one point ("F1" and "f1") are both
+    # read and reported as two pieces on one point; the engine reads only ASCII points.
+    pairs = [(str(point), str(letter)) for point, letter in placement.items()]
+    violations = validate_secret_half(color, pairs, method)  # type: ignore[arg-type]
     return [
         {
             "point": v.point,
@@ -375,14 +390,15 @@ def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str
             raise _refuse("not_setting_up")
         info = dict(game.setup_info)
         method = info["method"]
-        clean = {str(p).strip().lower(): str(v) for p, v in placement.items()}
-        faults = secret_half_violations(method=method, color=color, placement=clean)
+        faults = secret_half_violations(method=method, color=color, placement=placement)
         if faults:
             lines = {
                 language: "".join(f"\n{f['text'][language]}" for f in faults)
                 for language in ("zh", "en")
             }
             raise _refuse("illegal_setup", {"faults": lines}, violations=faults)
+        # Checked: every point is ASCII and named once, so the spellings fold without loss.
+        clean = {str(p).strip().lower(): str(v) for p, v in placement.items()}
         halves = dict(info.get("halves", {}))
         halves[color] = clean
         if game.mode == Game.Mode.COMPUTER:

@@ -231,13 +231,12 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Session authentication that enforces CSRF on every unsafe request carrying a session
-        # (logged-in users and anonymous visitors whose progress lives in the session).
+        # (logged-in users and anonymous visitors whose progress lives in the session), and
+        # refuses unsafe requests from other sites' pages and bodies other than JSON.
         "core.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [
         "core.parsers.JSONParser",  # refuses JSON nested deeper than API_MAX_JSON_DEPTH
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_THROTTLE_CLASSES": ["core.throttles.ScopedThrottle"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -283,11 +282,15 @@ POSITION_ANSWER_CACHE_BYTES = env_int("POSITION_ANSWER_CACHE_BYTES", 16 * 1024 *
 
 # Fixed windows counted in the cache, per user (or per address for anonymous visitors).
 THROTTLE_RATES = {
-    "login": "10/min",  # per address
-    "login_account": "20/hour",  # per account name tried
+    "login": "10/min",  # log-in tries per address
+    # Failed log-ins per account name beyond which the account is guarded: it may then be
+    # tried only from addresses with fewer failed log-ins (of any account) than login_failures.
+    "login_account": "20/hour",
+    "login_failures": "5/hour",  # failed log-ins per address (see login_account)
     "signup": "5/hour",  # per address
     "password_reset": "10/hour",  # reset requests per address
-    "password_reset_email": "3/hour",  # reset requests per e-mail address asked for
+    # Reset mails per e-mail address; more requests get the same answer and no mail.
+    "password_reset_email": "3/hour",
     "attempts": "60/min",  # puzzle attempts opened
     "puzzle_judge": "60/min",  # moves judged in puzzle attempts, and solutions shown
     "puzzle_hints": "20/min",  # hints in puzzle attempts

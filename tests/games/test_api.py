@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from engine import Position, combine_secret_setups, plum_blossom, random_secret_half
 from games.models import Game
-from games.services import SETUPS_BY_VARIANT
+from games.services import SETUPS_BY_VARIANT, secret_half_random
 from tests.games.conftest import error_code, post
 
 pytestmark = pytest.mark.django_db
@@ -324,12 +324,70 @@ def test_the_setup_check_explains_without_storing(client: Client) -> None:
     assert legal == {"legal": True, "violations": []}
 
 
+def test_two_spellings_of_one_point_are_refused_and_nothing_is_lost(
+    client: Client, new_game: Any
+) -> None:
+    """``"f１"`` (a full-width digit) beside ``f1`` once passed the check and the submit, and
+    the reveal kept one of the two pieces: here the red general was lost."""
+    for method in ("five_soldiers", "middle_soldier"):
+        gid = new_game(client, variant="feidan", setup=method, side="red")["id"]
+        half = standard_half("red")
+        half["f1"] = half.pop("e0")  # an advisor on f1 ...
+        half["f\uff11"] = half.pop("f0")  # ... and the general "on f1" too
+        check = post(
+            client,
+            "/api/games/setup/check/",
+            {"method": method, "color": "red", "placement": half},
+        ).json()
+        assert check["legal"] is False
+        assert {"point": "f\uff11", "code": "unknown_point"} in [
+            {"point": v["point"], "code": v["code"]} for v in check["violations"]
+        ]
+        response = post(client, f"/api/games/{gid}/setup/", {"placement": half})
+        assert response.status_code == 400 and error_code(response) == "illegal_setup"
+        # Upper and lower case name one point: two pieces on it, refused as well.
+        cased = standard_half("red")
+        cased["F1"] = cased.pop("e0")
+        cased["f1"] = cased.pop("g0")
+        response = post(client, f"/api/games/{gid}/setup/", {"placement": cased})
+        assert response.status_code == 400 and error_code(response) == "illegal_setup"
+        faults = response.json()["error"]["extra"]["violations"]
+        assert "two_pieces_one_point" in {f["code"] for f in faults}
+        game = Game.objects.get(pk=gid)
+        assert game.status == "setting_up" and game.setup_info["halves"] == {}
+
+
+def test_the_computer_s_secret_half_cannot_be_computed_by_the_player(
+    client: Client, new_game: Any
+) -> None:
+    """The computer's half was drawn from ``Random(f"{seed}:{round}")`` and the API answered
+    the seed: a player could compute it before arranging their own."""
+    method = "five_soldiers"
+    game = new_game(client, variant="feidan", setup=method, side="red")
+    gid = game["id"]
+    assert "seed" not in game
+    seed = 1_234_567_891  # a number no page shows by chance
+    Game.objects.filter(pk=gid).update(seed=seed)
+    for page in (client.get(f"/api/games/{gid}/"), client.get(game["url"])):
+        assert page.status_code == 200
+        assert str(seed) not in page.content.decode()
+    played = post(client, f"/api/games/{gid}/setup/", {"placement": standard_half("red")})
+    drawn = played.json()["setup_info"]["halves"]["black"]
+    assert "seed" not in played.json()
+    predicted = random_secret_half("black", method, random.Random(f"{seed}:0"))
+    assert drawn != predicted
+    assert drawn == random_secret_half(
+        "black", method, secret_half_random(seed=seed, round_number=0)
+    )
+
+
 def _void_seed(method: str, mine: dict[str, str]) -> int:
     """A seed whose first computer half makes a void reveal against ``mine`` and whose second
-    does not (the computer's halves are drawn from the game's seed and the round)."""
+    does not (the computer's halves are drawn from the game's seed, the round and the site's
+    secret key)."""
     for seed in range(5000):
-        first = random_secret_half("black", method, random.Random(f"{seed}:0"))  # type: ignore[arg-type]
-        second = random_secret_half("black", method, random.Random(f"{seed}:1"))  # type: ignore[arg-type]
+        first = random_secret_half("black", method, secret_half_random(seed=seed, round_number=0))  # type: ignore[arg-type]
+        second = random_secret_half("black", method, secret_half_random(seed=seed, round_number=1))  # type: ignore[arg-type]
         if (
             combine_secret_setups(mine, first, method).void  # type: ignore[arg-type]
             and not combine_secret_setups(mine, second, method).void  # type: ignore[arg-type]
@@ -359,7 +417,7 @@ def test_a_void_reveal_is_set_up_again_and_then_played(client: Client, new_game:
     assert game["status"] == "playing" and game["setup_info"]["revealed"] is True
     start = Position.from_fen("feidan", game["start_fen"]).pieces()
     assert {p: v for p, v in start.items() if v.isupper()} == mine
-    drawn = random_secret_half("black", method, random.Random(f"{seed}:1"))
+    drawn = random_secret_half("black", method, secret_half_random(seed=seed, round_number=1))
     assert {p: v for p, v in start.items() if v.islower()} == drawn
     assert game["setup_info"]["halves"]["black"] == drawn
     assert len(game["legal_moves"]) > 0
