@@ -68,7 +68,7 @@ def _next_url(request: HttpRequest) -> str | None:
     return None
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile")
@@ -139,7 +139,7 @@ class LogoutView(auth_views.LogoutView):
 
 
 @login_required
-@require_http_methods(["GET"])
+@require_http_methods(["GET", "HEAD"])
 def profile(request: HttpRequest) -> HttpResponse:
     """The account: puzzle rating per variant, lesson progress per course, links onwards."""
     # The other apps build on accounts, so their reads are imported here, not at the top.

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
 from core.selectors import variant_title
@@ -43,7 +43,7 @@ def _termination_labels() -> dict[str, str]:
     return {key: ending.name.get(language) for key, ending in ENDINGS.items()}
 
 
-@require_GET
+@require_safe
 def play(request: HttpRequest) -> HttpResponse:
     """Start a game: variant, start, side, level, clock; or two players at one board."""
     page = {
@@ -132,7 +132,7 @@ def _page_labels() -> dict[str, Any]:
 
 
 @never_cache  # the page carries the game as it stands: never shown stale from a cache
-@require_GET
+@require_safe
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """One game: its setup, play against the computer or at one board, and its replay."""
     owner = owner_for_request(request, create=False)
@@ -156,7 +156,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @never_cache  # a link taken back stops working at once
-@require_GET
+@require_safe
 def shared(request: HttpRequest, slug: str) -> HttpResponse:
     """A finished game its owner shared: the replay, for anyone with the link. The page
     calls no API: the game is over and nothing on it can be changed."""
@@ -199,7 +199,7 @@ def _game_page(
 
 
 @never_cache
-@require_GET
+@require_safe
 def mine(request: HttpRequest) -> HttpResponse:
     """My games, newest first, each with its result and the rule that ended it."""
     owner = owner_for_request(request, create=False)
