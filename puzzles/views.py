@@ -26,6 +26,7 @@ from puzzles.editor_checks import position_messages, position_rules
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
+from puzzles.themes import SLUGS as THEME_SLUGS
 
 
 def _variants() -> list[dict[str, Any]]:
@@ -92,7 +93,9 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
     variant = request.GET.get("variant") or (puzzle.variant if puzzle else Variant.XIANGQI)
     if variant not in Variant.values:
         variant = Variant.XIANGQI
-    themes = [t for t in request.GET.get("themes", "").split(",") if t]
+    # Known themes, each once: the trainer asks the API for them, which refuses any other.
+    asked = (t.strip() for t in request.GET.get("themes", "").split(","))
+    themes = [t for t in dict.fromkeys(asked) if t in THEME_SLUGS]
     difficulty = request.GET.get("difficulty", "normal")
     theme_rows = _themes()
     page = {
