@@ -63,7 +63,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
     variant = request.GET.get("variant", "")
     moves = [m for m in request.GET.get("moves", "").split(",") if m.strip()]
     ply_text = request.GET.get("ply", "")
-    ply = min(int(ply_text), len(moves)) if ply_text.isdigit() else None
+    ply = min(int(ply_text), len(moves)) if ply_text.isdecimal() else None  # not "²"
     page = {
         "api": {
             "positions": reverse("core-api:positions"),
