@@ -289,6 +289,7 @@ APP_EN: Final[Mapping[str, str]] = {
     "input.not_list": "The field “{field}” must be a list.",
     "input.not_object": "The field “{field}” must be an object.",
     "input.not_a_choice": "The field “{field}” cannot be “{input}” (known: {known}).",
+    "input.not_choices": "The field “{field}” has unknown values: {input} (known: {known}).",
     "input.too_long": "The field “{field}” has more than {limit} characters.",
     "input.too_short": "The field “{field}” has fewer than {limit} characters.",
     "input.too_many": "The field “{field}” has more than {limit} items.",
@@ -298,6 +299,7 @@ APP_EN: Final[Mapping[str, str]] = {
     "input.invalid": "The field “{field}” is not valid: {reason}.",
     "input.body_not_object": "The request must be a JSON object, not a {type}.",
     "input.invalid_request": "The request is not valid: {reason}.",
+    "input.nul_character": "The request holds a NUL character, which no address or value may hold.",
 }
 APP_ZH: Final[Mapping[str, str]] = {
     "position.not_legal": "局面不合法：{reason}",
@@ -393,6 +395,7 @@ APP_ZH: Final[Mapping[str, str]] = {
     "input.not_list": "字段“{field}”必须是列表。",
     "input.not_object": "字段“{field}”必须是对象。",
     "input.not_a_choice": "字段“{field}”不能是“{input}”（可选：{known}）。",
+    "input.not_choices": "字段“{field}”含有未知的值：{input}（可选：{known}）。",
     "input.too_long": "字段“{field}”超过 {limit} 个字符。",
     "input.too_short": "字段“{field}”不到 {limit} 个字符。",
     "input.too_many": "字段“{field}”超过 {limit} 项。",
@@ -402,6 +405,7 @@ APP_ZH: Final[Mapping[str, str]] = {
     "input.invalid": "字段“{field}”的值无效：{reason}。",
     "input.body_not_object": "请求必须是 JSON 对象。",
     "input.invalid_request": "请求无效：{reason}。",
+    "input.nul_character": "请求中含有 NUL 字符，地址和取值都不能含有它。",
 }
 
 # Params that hold a text in both languages ({"zh": ..., "en": ...}): an explanation from the

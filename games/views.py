@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
 from core.selectors import variant_title
@@ -44,7 +44,7 @@ def _termination_labels() -> dict[str, str]:
     return {key: ending.name.get(language) for key, ending in ENDINGS.items()}
 
 
-@require_GET
+@require_safe
 def play(request: HttpRequest) -> HttpResponse:
     """Start a game: variant, start, side, level, clock; or two players at one board."""
     page = {
@@ -133,7 +133,7 @@ def _page_labels() -> dict[str, Any]:
 
 
 @never_cache  # the page carries the game as it stands: never shown stale from a cache
-@require_GET
+@require_safe
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """One game: its setup, play against the computer or at one board, and its replay."""
     owner = owner_for_request(request, create=False)
@@ -157,7 +157,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @never_cache  # a link taken back stops working at once
-@require_GET
+@require_safe
 def shared(request: HttpRequest, slug: str) -> HttpResponse:
     """A finished game its owner shared: the replay, for anyone with the link. The page
     calls no API: the game is over and nothing on it can be changed."""
@@ -211,7 +211,7 @@ def _game_page(
 
 
 @never_cache
-@require_GET
+@require_safe
 def mine(request: HttpRequest) -> HttpResponse:
     """My games, newest first, each with its result from the player's side and how the game
     ended ("You won — checkmate")."""
@@ -255,7 +255,7 @@ def _record_names(game: MasterGame) -> dict[str, str]:
     return {"red": red or "?", "black": black or "?", "event": event}
 
 
-@require_GET
+@require_safe
 def masters(request: HttpRequest) -> HttpResponse:
     """The master games library: search by player, event, year and result; 50 a page."""
     search, ignored = library.master_game_filter_parse(request.GET)
@@ -277,7 +277,7 @@ def masters(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
     """One master game's replay: the same page and board as a shared game, read-only."""
     found = library.master_game_get(game_id=game_id)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
 from core.messages import reads_chinese
@@ -26,6 +26,7 @@ from puzzles.editor_checks import position_messages, position_rules
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
+from puzzles.themes import SLUGS as THEME_SLUGS
 
 
 def _variants() -> list[dict[str, Any]]:
@@ -92,7 +93,9 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
     variant = request.GET.get("variant") or (puzzle.variant if puzzle else Variant.XIANGQI)
     if variant not in Variant.values:
         variant = Variant.XIANGQI
-    themes = [t for t in request.GET.get("themes", "").split(",") if t]
+    # Known themes, each once: the trainer asks the API for them, which refuses any other.
+    asked = (t.strip() for t in request.GET.get("themes", "").split(","))
+    themes = [t for t in dict.fromkeys(asked) if t in THEME_SLUGS]
     difficulty = request.GET.get("difficulty", "normal")
     theme_rows = _themes()
     page = {
@@ -141,13 +144,13 @@ DIFFICULTY_LABELS = {
 }
 
 
-@require_GET
+@require_safe
 def solve(request: HttpRequest) -> HttpResponse:
     """The puzzle trainer: the next puzzle near the player's rating, with filters."""
     return _solve_page(request, puzzle=None, mode="next")
 
 
-@require_GET
+@require_safe
 def share(request: HttpRequest, slug: str) -> HttpResponse:
     """One puzzle by its share link (drafts only for their author)."""
     puzzle = selectors.puzzle_get_by_slug(slug=slug)
@@ -163,14 +166,14 @@ def daily_cards(date: Any = None) -> list[dict[str, Any]]:
     return selectors.daily_cards(services.daily_puzzles_ensure(date=date))
 
 
-@require_GET
+@require_safe
 def daily(request: HttpRequest) -> HttpResponse:
     """Today's puzzles, one per variant."""
     today = timezone.localdate()
     return render(request, "puzzles/daily.html", {"cards": daily_cards(today), "today": today})
 
 
-@require_GET
+@require_safe
 def daily_variant(request: HttpRequest, variant: str) -> HttpResponse:
     if variant not in Variant.values:
         raise Http404
@@ -207,7 +210,7 @@ def _chart(points: list[tuple[Any, float]], width: int = 560, height: int = 160)
     }
 
 
-@require_GET
+@require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Ratings and their history per variant, success per theme, failed puzzles to replay."""
     board = selectors.dashboard_get(player=owner_for_request(request, create=False))
@@ -248,7 +251,7 @@ def _editor_initial(request: HttpRequest) -> dict[str, str] | None:
 
 
 @login_required
-@require_GET
+@require_safe
 def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
     """The puzzle editor: place pieces, choose variant, side, goal and length, then submit."""
     puzzle = None
@@ -308,7 +311,7 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def mine(request: HttpRequest) -> HttpResponse:
     """The puzzles I made, with their verification status and share links."""
     return render(

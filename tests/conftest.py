@@ -21,6 +21,7 @@ from email import message_from_bytes
 from email import policy as email_policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -53,6 +54,27 @@ def _worker_database_url() -> str:
         return f"sqlite:///{name}"
     parts = urlsplit(url)
     return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
+    """Creating, migrating and dropping the test databases is a command's work: no time
+    limit (a busy machine can take seconds to copy the template database)."""
+    from config.database import use_role
+
+    use_role("command")
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """Tests then run as the web does, under its database time limits."""
+    from config.database import use_role
+
+    with django_db_blocker.unblock():
+        use_role("web")
+    yield
+    with django_db_blocker.unblock():
+        use_role("command")
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,9 @@ Everything that differs between machines comes from the environment:
                            unset: memory of each process (local), the database (production)
 ``THROTTLE_RATES``         overrides, e.g. ``attempts=120/min,login=20/min``
 ``HEALTH_TOKEN``           the bearer token that opens /healthz/full (unset: closed)
+``DATABASE_STATEMENT_TIMEOUT``, ``DATABASE_LOCK_TIMEOUT``  a web request's limits, ms (5000, 2000)
+``WORKER_DATABASE_STATEMENT_TIMEOUT``, ``WORKER_DATABASE_LOCK_TIMEOUT``  a worker's (60000, 20000)
+``DATABASE_ROLE``          ``web`` (default), ``worker`` or ``command``: whose limits this process has
 ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``, ``VAR_DIR``
 """
 
@@ -20,8 +23,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.database import ROLES, apply_role
 from config.settings.env import env_bool, env_int, env_list, env_str
 from config.settings.queues import celery_queues
 
@@ -60,6 +65,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "core.middleware.NulCharacterMiddleware",  # after the language is known
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -133,6 +139,28 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Time limits of database sessions by the kind of process (config/database.py), in ms (0:
+# none). A web request's queries take milliseconds; 5 s is far above any of them on a loaded
+# server yet short enough that a runaway query frees its web worker and connection before
+# clients give up. A worker's queries are as short, but it may queue behind a request's lock.
+DATABASE_TIMEOUTS: dict[str, dict[str, int]] = {
+    "web": {
+        "statement_ms": env_int("DATABASE_STATEMENT_TIMEOUT", 5_000),
+        "lock_ms": env_int("DATABASE_LOCK_TIMEOUT", 2_000),
+    },
+    "worker": {
+        "statement_ms": env_int("WORKER_DATABASE_STATEMENT_TIMEOUT", 60_000),
+        "lock_ms": env_int("WORKER_DATABASE_LOCK_TIMEOUT", 20_000),
+    },
+    "command": {"statement_ms": 0, "lock_ms": 0},
+}
+# The kind of this process: ``web`` unless said otherwise (manage.py says ``command`` for its
+# commands but runserver; a Celery worker switches itself to ``worker`` as it starts).
+DATABASE_ROLE = env_str("DATABASE_ROLE", "web")
+if DATABASE_ROLE not in ROLES:
+    raise ImproperlyConfigured(f"DATABASE_ROLE={DATABASE_ROLE!r} is not one of {ROLES}.")
+apply_role(DATABASES["default"], DATABASE_ROLE, DATABASE_TIMEOUTS[DATABASE_ROLE])
 
 # --- Cache (throttle counters) --------------------------------------------------------------
 

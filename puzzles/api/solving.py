@@ -36,6 +36,13 @@ from puzzles.api.serializers import (
 )
 from puzzles.models import MAX_MOVES_TO_WIN, Goal, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS
+from puzzles.themes import CATALOGUE
+
+THEME_SLUGS = tuple(theme.slug for theme in CATALOGUE)
+# Above any puzzle's rating (they start between 1000 and 2400 and move by tens).
+RATING_MAX = 5_000
+# Far past the end of any bank; a larger offset only makes PostgreSQL skip more rows.
+LIST_OFFSET_MAX = 100_000
 
 
 def _puzzle_or_404(puzzle_id: int, request: Request, *, for_display: bool = True) -> Puzzle:
@@ -86,6 +93,23 @@ class ThemeListApi(APIView):
         return Response(ThemeSerializer(selectors.theme_list(), many=True).data)
 
 
+class ThemesField(CommaSeparatedField):
+    """``?themes=``: known theme slugs, each at most once. More than there are themes cannot
+    be a list of different known ones, so that is the cap."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            choices=THEME_SLUGS,
+            max_items=len(THEME_SLUGS),
+            default=list,
+            help_text="comma-separated theme slugs (all of them), each known",
+        )
+
+
+# The trainer sends the last 50 puzzles it showed; a longer list only makes the query longer.
+NEXT_EXCLUDE_MAX = 50
+
+
 class PuzzlePageSerializer(serializers.Serializer):
     """One page of a list (``?limit=&offset=``)."""
 
@@ -104,11 +128,11 @@ class PuzzleListApi(APIView):
         source = serializers.ChoiceField(  # type: ignore[assignment]  # named like Field.source
             choices=Puzzle.Source.choices, required=False
         )
-        themes = CommaSeparatedField(default=list, help_text="comma-separated theme slugs")
-        rating_min = serializers.FloatField(required=False)
-        rating_max = serializers.FloatField(required=False)
+        themes = ThemesField()
+        rating_min = serializers.FloatField(min_value=0, max_value=RATING_MAX, required=False)
+        rating_max = serializers.FloatField(min_value=0, max_value=RATING_MAX, required=False)
         limit = serializers.IntegerField(min_value=1, max_value=100, required=False)
-        offset = serializers.IntegerField(min_value=0, required=False)
+        offset = serializers.IntegerField(min_value=0, max_value=LIST_OFFSET_MAX, required=False)
 
     class Pagination(LimitOffsetPagination):
         default_limit = 20
@@ -143,12 +167,16 @@ class PuzzleNextApi(APIView):
 
     class PuzzleNextQuerySerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices)
-        themes = CommaSeparatedField(default=list, help_text="comma-separated theme slugs")
+        themes = ThemesField()
         difficulty = serializers.ChoiceField(
             choices=list(DIFFICULTY_OFFSETS), required=False, default="normal"
         )
         exclude = CommaSeparatedField(
-            digits=True, default=list, help_text="comma-separated puzzle ids"
+            digits=True,
+            max_items=NEXT_EXCLUDE_MAX,
+            item_length=18,
+            default=list,
+            help_text=f"comma-separated puzzle ids, at most {NEXT_EXCLUDE_MAX}",
         )
 
     @operation(

@@ -131,10 +131,13 @@ def _require_proof(puzzle: Puzzle) -> dict[str, object]:
     return puzzle.proof
 
 
-def _kept_answer(puzzle: Puzzle, kind: str, line: Sequence[str], compute: Callable[[], Any]) -> Any:
-    """The answer kept for this line of the puzzle, or ``compute()``, kept now: the same line
-    is never searched twice (an ``unknown`` is kept too, so a hard line costs one capped
-    search, not one per request)."""
+def _kept_answer(
+    puzzle: Puzzle, kind: str, line: Sequence[str], compute: Callable[[], tuple[Any, bool]]
+) -> Any:
+    """The answer kept for this line of the puzzle, or the one ``compute()`` gives, kept only
+    when it is decided (its second value): the same line is never searched twice once
+    answered. An answer the budget ran out on (``unknown``, no hint found) is not kept, for a
+    busy moment would fix it for everyone; the line is searched again when asked again."""
     proof = _require_proof(puzzle)
     digest = proving.proof_digest(proof)
     key = " ".join(line)
@@ -142,20 +145,21 @@ def _kept_answer(puzzle: Puzzle, kind: str, line: Sequence[str], compute: Callab
     kept = rows.values_list("answer", flat=True).first()
     if kept is not None:
         return kept
-    answer = compute()
-    PuzzleLineResult.objects.bulk_create(
-        [PuzzleLineResult(puzzle=puzzle, proof=digest, kind=kind, line=key, answer=answer)],
-        ignore_conflicts=True,  # a twin request kept the same answer first
-    )
+    answer, decided = compute()
+    if decided:
+        PuzzleLineResult.objects.bulk_create(
+            [PuzzleLineResult(puzzle=puzzle, proof=digest, kind=kind, line=key, answer=answer)],
+            ignore_conflicts=True,  # a twin request kept the same answer first
+        )
     return answer
 
 
 def _line_verdict(puzzle: Puzzle, moves: Sequence[str]) -> proving.Verdict:
     proof = _require_proof(puzzle)
 
-    def compute() -> Any:
+    def compute() -> tuple[Any, bool]:
         verdict = proving.judge(proof=proof, moves=list(moves))
-        return verdict.to_data()
+        return verdict.to_data(), verdict.verdict != "unknown"
 
     answer = _kept_answer(puzzle, PuzzleLineResult.Kind.JUDGE, moves, compute)
     return proving.Verdict.from_data(answer)
@@ -166,9 +170,9 @@ def puzzle_line_hint(*, puzzle: Puzzle, moves: Sequence[str]) -> str | None:
     when none wins, or none was found within the budget."""
     proof = _require_proof(puzzle)
 
-    def compute() -> Any:
+    def compute() -> tuple[Any, bool]:
         found = proving.hint(proof=proof, moves=moves)
-        return {"move": found.move}
+        return {"move": found.move}, found.decided
 
     answer = _kept_answer(puzzle, PuzzleLineResult.Kind.HINT, moves, compute)
     move = answer.get("move")
