@@ -225,7 +225,9 @@ class PlacementSerializer(serializers.Serializer):
 
     def validate_placement(self, value: dict[str, str]) -> dict[str, str]:
         if not value:  # also a form without the field: DRF reads it as an empty dict
-            raise serializers.ValidationError("This field is required.", code="required")
+            # DRF's own sentence, in the reader's language
+            required = self.fields["placement"].error_messages["required"]
+            raise serializers.ValidationError(required, code="required")
         return value
 
 

@@ -13,8 +13,8 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
@@ -27,10 +27,24 @@ from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
 from puzzles.themes import SLUGS as THEME_SLUGS
+from words.texts import piece_name
 
 
 def _variants() -> list[dict[str, Any]]:
     return [{**variant_board(v), "start": v.default_start} for v in variant_list()]
+
+
+# The editor's palette: every piece of every variant, turncoats (xinban) included.
+PALETTE_LETTERS = [*"KABNRCPFM", "+R", "+N", "+C"]
+
+
+def _palette_names() -> dict[str, str]:
+    """Each palette letter's name in the reader's language: ``R`` "Red chariot" / "红车"."""
+    names = {}
+    for letter in [*PALETTE_LETTERS, *(letter.lower() for letter in PALETTE_LETTERS)]:
+        name = piece_name(letter).get(get_language())
+        names[letter] = name[:1].upper() + name[1:]
+    return names
 
 
 # The theme filter shows how many published puzzles each theme has: a count over the whole
@@ -303,6 +317,10 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
             "fen_piece": _("“{letter}” in row {row} from the top is not a piece of this variant."),
             "fen_side": _("the side to move must be w (Red) or b (Black), not “{side}”."),
             "position": position_messages(),
+            "checking": _("Checking…"),
+            "copied": _("Copied"),
+            "pieces": _palette_names(),
+            "eraser": _("Eraser: remove a piece"),
         },
     }
     return render(
