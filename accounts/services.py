@@ -1,13 +1,19 @@
-"""Writes of the accounts app: creating users and logging them in."""
+"""Writes of the accounts app: creating users, logging them in, password-reset mails."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib.auth import login
+from django.contrib.auth.forms import PasswordResetForm
+from django.db import transaction
 from django.http import HttpRequest
+from django.utils import translation
 
 from accounts.merge import visitor_merge_run
 from accounts.models import User
 from accounts.visitors import VISITOR_SESSION_KEY
+from core.throttles import throttle_hit
 
 AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -29,3 +35,45 @@ def user_login(*, request: HttpRequest, user: User) -> list[str]:
 
 def user_create(*, username: str, password: str, email: str = "") -> User:
     return User.objects.create_user(username=username, password=password, email=email)
+
+
+RESET_EMAIL_TEMPLATE = "accounts/password_reset_email.txt"
+RESET_SUBJECT_TEMPLATE = "accounts/password_reset_subject.txt"
+
+
+def throttle_key(address: str) -> str:
+    """A name or an e-mail address as a throttle key: any letter case, no spaces around."""
+    return hashlib.sha256(address.strip().casefold().encode()).hexdigest()[:32]
+
+
+def password_reset_request(*, email: str, domain: str, use_https: bool, language: str) -> bool:
+    """Ask for a reset mail to ``email``: queued for a worker (``accounts.reset_mail``), which
+    alone looks the address up, so that the request takes as long whether or not an account
+    uses it. A mailbox gets at most ``password_reset_email`` mails a window, whoever asks
+    (the mails it already got keep working). Returns whether a mail was queued."""
+    if throttle_hit("password_reset_email", throttle_key(email)) is not None:
+        return False
+    from accounts.tasks import reset_mail  # a deliberate import cycle (accounts.tasks)
+
+    transaction.on_commit(
+        lambda: reset_mail.delay(email=email, domain=domain, use_https=use_https, language=language)
+    )
+    return True
+
+
+def password_reset_mail_send(*, email: str, domain: str, use_https: bool, language: str) -> int:
+    """Mail a one-time link to choose a new password to every active account using ``email``
+    (any letter case), in ``language``; links point at ``domain``. Returns how many were sent
+    (none for an unknown address)."""
+    form = PasswordResetForm({"email": email})
+    if not form.is_valid():
+        return 0
+    users = list(form.get_users(form.cleaned_data["email"]))
+    with translation.override(language):
+        form.save(
+            domain_override=domain,
+            use_https=use_https,
+            subject_template_name=RESET_SUBJECT_TEMPLATE,
+            email_template_name=RESET_EMAIL_TEMPLATE,
+        )
+    return len(users)

@@ -1,19 +1,26 @@
 """Sign up, log in, log out and password reset. The profile page shows the other apps' progress
 and lives above them, in ``pages``.
 
-Sign-up, log-in and password-reset requests are throttled (``core.throttles``): per client
-address for all three, per account name tried for log-in (guessing a password is slow from
-anywhere) and per e-mail address for a reset (nobody's mailbox is flooded).
+Sign-up, log-in and password-reset requests are throttled (``core.throttles``) per client
+address. Nobody else's tries lock an owner out of their account:
+
+- A log-in's failures are counted per account name and per address, only for tries that
+  reached the password check. An account with many failures lately (``login_account``) is
+  guarded: it may then be tried only from addresses without many failures of their own
+  (``login_failures``), so its owner, from their own address, still gets in while a guesser's
+  address is refused.
+- A reset request always gets the same answer; each mailbox gets at most a few mails an hour
+  (``password_reset_email``), and the mails already sent keep working.
 
 Password reset is Django's own: a link with a one-time token is e-mailed to every active
-account with that address; an unknown address gets the same answer (no account enumeration).
+account with that address. The mail is sent by a worker (``accounts.tasks.reset_mail``), which
+alone looks the address up: the page answers the same, as soon, for an unknown address.
 The admin's log-in page counts against the same log-in limits (``admin_login``), so staff
 accounts get no way around them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 from typing import Any
 
@@ -24,11 +31,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import SignupForm
-from accounts.services import user_login
-from core.throttles import client_address, throttle_hit
+from accounts.services import password_reset_request, throttle_key, user_login
+from core.throttles import client_address, throttle_count, throttle_hit, throttle_over
 
 
 def _throttled(request: HttpRequest, checks: list[tuple[str, str]]) -> HttpResponse | None:
@@ -36,7 +44,11 @@ def _throttled(request: HttpRequest, checks: list[tuple[str, str]]) -> HttpRespo
     waits = [wait for scope, key in checks if (wait := throttle_hit(scope, key)) is not None]
     if not waits:
         return None
-    seconds = math.ceil(max(waits))
+    return _too_many(request, max(waits))
+
+
+def _too_many(request: HttpRequest, wait: float) -> HttpResponse:
+    seconds = math.ceil(wait)
     response = render(
         request,
         "accounts/throttled.html",
@@ -47,17 +59,32 @@ def _throttled(request: HttpRequest, checks: list[tuple[str, str]]) -> HttpRespo
     return response
 
 
-def _account_key(username: str) -> str:
-    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
+def _reaches_the_password_check(request: HttpRequest) -> bool:
+    return bool(request.POST.get("username")) and bool(request.POST.get("password"))
 
 
 def login_throttled(request: HttpRequest) -> HttpResponse | None:
-    """Count a log-in try per address and per account name; a 429 page when over either."""
-    checks = [("login", client_address(request))]
-    username = request.POST.get("username", "")
-    if username:
-        checks.append(("login_account", _account_key(username)))
-    return _throttled(request, checks)
+    """Before a log-in's password is checked: a 429 page when its address has tried too often,
+    or when the account is guarded (many failures lately) and the address has failed often
+    too. A guarded account's owner, from an address of their own, is let through."""
+    address = client_address(request)
+    if refused := _throttled(request, [("login", address)]):
+        return refused
+    if not _reaches_the_password_check(request):
+        return None
+    account = throttle_over("login_account", throttle_key(request.POST["username"]))
+    failing = throttle_over("login_failures", address)
+    if account is not None and failing is not None:
+        return _too_many(request, min(account, failing))  # either window's end lets it try
+    return None
+
+
+def login_failed(request: HttpRequest) -> None:
+    """Count a failed log-in against its account name and its address, if it reached the
+    password check (a form without a name or a password says nothing of either)."""
+    if _reaches_the_password_check(request):
+        throttle_count("login_account", throttle_key(request.POST["username"]))
+        throttle_count("login_failures", client_address(request))
 
 
 def _next_url(request: HttpRequest) -> str | None:
@@ -69,7 +96,7 @@ def _next_url(request: HttpRequest) -> str | None:
     return None
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(settings.LOGIN_REDIRECT_URL)
@@ -98,6 +125,10 @@ class LoginView(auth_views.LoginView):
         user_login(request=self.request, user=form.get_user())
         return HttpResponseRedirect(self.get_success_url())
 
+    def form_invalid(self, form: Any) -> HttpResponse:
+        login_failed(self.request)
+        return super().form_invalid(form)
+
 
 class PasswordResetView(auth_views.PasswordResetView):
     template_name = "accounts/password_reset.html"
@@ -106,13 +137,19 @@ class PasswordResetView(auth_views.PasswordResetView):
     success_url = reverse_lazy("accounts:password-reset-done")
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        checks = [("password_reset", client_address(request))]
-        email = request.POST.get("email", "")
-        if email:
-            checks.append(("password_reset_email", _account_key(email)))
-        if refused := _throttled(request, checks):
+        if refused := _throttled(request, [("password_reset", client_address(request))]):
             return refused
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        """The same answer, as soon, for every address: a worker looks it up and mails."""
+        password_reset_request(
+            email=form.cleaned_data["email"],
+            domain=self.request.get_host(),
+            use_https=self.request.is_secure(),
+            language=get_language(),
+        )
+        return HttpResponseRedirect(self.get_success_url())
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
@@ -132,7 +169,10 @@ def admin_login(request: HttpRequest) -> HttpResponse:
     """The admin's log-in page (``/admin/login/``), behind the site's log-in limits."""
     if request.method == "POST" and (refused := login_throttled(request)):
         return refused
-    return admin.site.login(request)
+    response = admin.site.login(request)
+    if request.method == "POST" and response.status_code == 200:  # the form again: refused
+        login_failed(request)
+    return response
 
 
 class LogoutView(auth_views.LogoutView):

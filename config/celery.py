@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -44,3 +45,11 @@ def ensure_file_broker_folders() -> None:
 @app.on_after_configure.connect
 def _on_after_configure(**_: object) -> None:
     ensure_file_broker_folders()
+
+
+@worker_init.connect
+def _on_worker_init(**_: object) -> None:
+    """A worker's database sessions have the worker's time limits (config/database.py)."""
+    from config.database import use_role
+
+    use_role("worker")

@@ -75,8 +75,9 @@ class PositionAnalyseApi(APIView):
     position (empty once the game is over), whether the side to move is in check, and the
     outcome: ``termination`` is one of checkmate, stalemate, dead_general, perpetual_check,
     perpetual_chase, repetition, forced_variation, natural_limit, or null while the game goes
-    on; ``winner`` is red, black or null. A bad FEN or move answers 400 with an error that
-    names the problem.
+    on; ``winner`` is red, black or null. A bad FEN or a move that cannot be read answers 400
+    with an error that names the problem; a move the rules do not allow is an answer (200) with
+    ``legal: false`` and the reason in ``error``.
     """
 
     @extend_schema_serializer(component_name="PositionRequest")
@@ -103,7 +104,9 @@ class PositionAnalyseApi(APIView):
         termination = serializers.CharField(allow_null=True)
         winner = serializers.CharField(allow_null=True)
 
-    @operation("positions_analyse", OutputSerializer, request=InputSerializer, errors=(400,))
+    @operation(
+        "positions_analyse", OutputSerializer, request=InputSerializer, errors=(400,), illegal=True
+    )
     def post(self, request: Request) -> HttpResponse:
         key = _answer_key(request)
         if key is not None and (answer := ANSWERS.get(key)) is not None:

@@ -8,17 +8,22 @@ one shape::
                "code": "<stable code, or null>", "params": {<the code's values>},
                "extra": {<details, for programs>}}}
 
-``ApplicationError`` becomes HTTP 400; DRF's own errors keep their status (400 for invalid
-input, said by its first field error as an ``input.*`` code with the field's path in
-``params["field"]`` (``core.field_errors``), and every field's errors in ``extra["fields"]``;
-403, 404, 405 ...); a body Django refuses as suspicious (too many fields) is a 400, one too
+``ApplicationError`` becomes HTTP 400, except ``IllegalTry``: a move (or a position) the rules
+do not allow, tried by a player, is an answer and not a fault. It is HTTP 200 with
+``"legal": false`` beside the same ``error`` object (the reason, explained)::
+
+    {"legal": false, "error": {"message": ..., "code": ..., "params": ..., "extra": ...}}
+
+DRF's own errors keep their status (400 for invalid input, said by its first field error as
+an ``input.*`` code with the field's path in ``params["field"]`` (``core.field_errors``), and
+every field's errors in ``extra["fields"]``; 403, 404, 405 ...); a body Django refuses as suspicious (too many fields) is a 400, one too
 large a 413.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Self
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -62,14 +67,14 @@ class ApplicationError(Exception):
         code: str,
         params: Mapping[str, object] | None = None,
         extra: dict[str, Any] | None = None,
-    ) -> ApplicationError:
+    ) -> Self:
         """An error said by its code; ``message`` is its English sentence."""
         return cls(render(code, params, "en"), extra, code=code, params=params)
 
     @classmethod
     def from_engine(
         cls, error: EngineError, extra: dict[str, Any] | None = None, **more: object
-    ) -> ApplicationError:
+    ) -> Self:
         """An engine error, with ``more`` params (e.g. ``index`` of a move in a list)."""
         params = {**error.params, **more}
         return cls(render(error.code, params, "en"), extra, code=error.code, params=params)
@@ -79,6 +84,18 @@ class ApplicationError(Exception):
         if self.code is None:
             return self.message
         return render(self.code, self.params)
+
+
+class IllegalTry(ApplicationError):
+    """A move or position the rules do not allow, tried by a player (a learner trying moves, an
+    author placing pieces): answered with HTTP 200 and ``"legal": false`` beside the reason,
+    since trying is not a mistake of the request. A request that cannot be read (bad JSON, a
+    malformed FEN, a move in no notation) stays an ``ApplicationError`` (HTTP 400)."""
+
+    def as_fault(self) -> ApplicationError:
+        """The same refusal as a fault of the request (HTTP 400): where the request was not a
+        try but a save (a puzzle's draft with an illegal position)."""
+        return ApplicationError(self.message, self.extra, code=self.code, params=self.params)
 
 
 def error_body(
@@ -101,6 +118,8 @@ def error_body(
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
         body = error_body(exc.localized(), exc.extra, code=exc.code, params=exc.params)
+        if isinstance(exc, IllegalTry):
+            return Response({"legal": False, **body}, status=status.HTTP_200_OK)
         return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
     if isinstance(exc, RequestDataTooBig):

@@ -122,7 +122,13 @@ def coded(detail: Any) -> tuple[str, dict[str, object]] | None:
         bad = _first_bad(value, choices) if isinstance(value, list | tuple) else value
         known = ", ".join(str(choice) for choice in choices)
         return "input.not_a_choice", {**params, "input": str(bad), "known": known}
+    if code == "unknown_items" and hasattr(field, "unknown_items"):  # CommaSeparatedField
+        unknown = field.unknown_items(field.items(str(value)))  # type: ignore[attr-defined]
+        known = ", ".join(getattr(field, "choices", None) or ())
+        return "input.not_choices", {**params, "input": ", ".join(unknown), "known": known}
     limit = getattr(field, code, None) if code.startswith(("max_", "min_")) else None
+    if code == "max_items" and limit is not None:
+        return "input.too_many", {**params, "limit": limit}
     if code in ("max_length", "min_length") and limit is not None:
         if isinstance(field, LISTS + OBJECTS):  # items of a list, entries of an object
             return ("input.too_many" if code == "max_length" else "input.too_few"), {

@@ -225,6 +225,10 @@ APP_EN: Final[Mapping[str, str]] = {
         "The prover has {count} puzzles waiting, as many as it takes. Your draft is kept; send "
         "it again in a few minutes."
     ),
+    "puzzle.address_queue_full": (
+        "{count} puzzles sent from your address are waiting for the prover already, as many as "
+        "one address may queue. Your draft is kept; send it again when one of them is decided."
+    ),
     "game.unknown_mode": "There is no game mode “{mode}” (known: {known}).",
     "game.bad_level": "The level is {low} to {high}.",
     "game.bad_side": "The side is red, black or random, not “{side}”.",
@@ -285,6 +289,7 @@ APP_EN: Final[Mapping[str, str]] = {
     "input.not_list": "The field “{field}” must be a list.",
     "input.not_object": "The field “{field}” must be an object.",
     "input.not_a_choice": "The field “{field}” cannot be “{input}” (known: {known}).",
+    "input.not_choices": "The field “{field}” has unknown values: {input} (known: {known}).",
     "input.too_long": "The field “{field}” has more than {limit} characters.",
     "input.too_short": "The field “{field}” has fewer than {limit} characters.",
     "input.too_many": "The field “{field}” has more than {limit} items.",
@@ -294,6 +299,7 @@ APP_EN: Final[Mapping[str, str]] = {
     "input.invalid": "The field “{field}” is not valid: {reason}.",
     "input.body_not_object": "The request must be a JSON object, not a {type}.",
     "input.invalid_request": "The request is not valid: {reason}.",
+    "input.nul_character": "The request holds a NUL character, which no address or value may hold.",
 }
 APP_ZH: Final[Mapping[str, str]] = {
     "position.not_legal": "局面不合法：{reason}",
@@ -336,6 +342,10 @@ APP_ZH: Final[Mapping[str, str]] = {
         "你的另一道题（#{id}）正在验证。每位作者同一时间只验证一道题：等那道题有了结果再提交这一道。"
     ),
     "puzzle.queue_full": "验证队列已满（{count} 道题在等待）。你的草稿已保存，请过几分钟再提交。",
+    "puzzle.address_queue_full": (
+        "从你的网络地址提交的 {count} 道题已经在等待验证，一个地址最多只能排这么多。"
+        "你的草稿已保存，等其中一道有了结果再提交。"
+    ),
     "game.unknown_mode": "没有“{mode}”这种对局方式（可选：{known}）。",
     "game.bad_level": "等级是 {low} 到 {high} 级。",
     "game.bad_side": "执子方只能是红方（red）、黑方（black）或随机（random），而不是“{side}”。",
@@ -385,6 +395,7 @@ APP_ZH: Final[Mapping[str, str]] = {
     "input.not_list": "字段“{field}”必须是列表。",
     "input.not_object": "字段“{field}”必须是对象。",
     "input.not_a_choice": "字段“{field}”不能是“{input}”（可选：{known}）。",
+    "input.not_choices": "字段“{field}”含有未知的值：{input}（可选：{known}）。",
     "input.too_long": "字段“{field}”超过 {limit} 个字符。",
     "input.too_short": "字段“{field}”不到 {limit} 个字符。",
     "input.too_many": "字段“{field}”超过 {limit} 项。",
@@ -394,6 +405,7 @@ APP_ZH: Final[Mapping[str, str]] = {
     "input.invalid": "字段“{field}”的值无效：{reason}。",
     "input.body_not_object": "请求必须是 JSON 对象。",
     "input.invalid_request": "请求无效：{reason}。",
+    "input.nul_character": "请求中含有 NUL 字符，地址和取值都不能含有它。",
 }
 
 # Params that hold a text in both languages ({"zh": ..., "en": ...}): an explanation from the

@@ -1,15 +1,18 @@
-"""Middleware of the whole site: request size limit, the Content-Security-Policy header, and
-JSON for every error under /api/ (even Django's debug pages under the local settings)."""
+"""Middleware of the whole site: request size limit, no NUL character in what reaches the
+database, the Content-Security-Policy header, and JSON for every error under /api/ (even
+Django's debug pages under the local settings)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from core.exceptions import error_body
+from core.messages import render
 
 
 def is_api_request(request: HttpRequest) -> bool:
@@ -39,6 +42,36 @@ class RequestSizeLimitMiddleware:
                     error_body(message, {"limit": limit, "length": length}), status=413
                 )
             return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+
+def has_nul(text: str | bytes) -> bool:
+    """Whether ``text``, or what its %-escapes stand for, holds a NUL character."""
+    raw = text.encode("latin-1", "replace") if isinstance(text, str) else text
+    return b"\x00" in raw or b"\x00" in unquote_to_bytes(raw)
+
+
+class NulCharacterMiddleware:
+    """Refuse a request whose path, query string or cookies hold a NUL character (HTTP 400).
+
+    PostgreSQL cannot store or compare text holding NUL, so such a value reaching a query is
+    a server error; no URL, parameter or cookie of the site has any use for one. (Form fields
+    refuse NUL themselves, and the API's JSON parser refuses it in a body.)
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        meta = request.META
+        parts = [meta.get("PATH_INFO", ""), meta.get("QUERY_STRING", "")]
+        parts += [text for cookie in request.COOKIES.items() for text in cookie]
+        if any(part and has_nul(part) for part in parts):
+            message = render("input.nul_character")
+            if is_api_request(request):
+                body = error_body(message, {}, code="input.nul_character")
+                return JsonResponse(body, status=400)
+            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, IllegalTry
 from core.selectors import variant_get
 from engine import (
     AmbiguousMoveError,
@@ -90,7 +90,9 @@ def _play(position: Position, moves: Sequence[str]) -> list[PlayedMove]:
         try:
             move = position.parse_move(text.strip())
         except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
-            raise ApplicationError.from_engine(
+            # a move the rules refuse is an answer (IllegalTry); one that cannot be read, a fault
+            refusal = IllegalTry if isinstance(error, IllegalMoveError) else ApplicationError
+            raise refusal.from_engine(
                 error,
                 {
                     "field": "moves",
@@ -118,7 +120,8 @@ def position_analyse(
     """Play ``moves`` (ICCS or Chinese notation) from the start or ``fen`` and describe the result.
 
     Raises ``ApplicationError`` naming the problem for an unknown variant or start, a FEN that
-    does not describe a legal position, or a move that cannot be read or is not legal.
+    does not describe a legal position, or a move that cannot be read; ``IllegalTry`` for a
+    move the rules do not allow.
     """
     if len(moves) > MAX_MOVES:
         raise ApplicationError.coded(

@@ -8,7 +8,9 @@ limits still hold per process, and nobody is refused for the cache's sake.
 
 - API views: ``ScopedThrottle`` (the default throttle class) throttles the unsafe methods of a
   view that sets ``throttle_scope`` or whose URL name is in ``THROTTLE_SCOPES_BY_URL_NAME``.
-- Page views: ``throttle_hit(scope, key)``, used by the log-in and sign-up views.
+- Page views: ``throttle_hit(scope, key)``, used by the log-in and sign-up views; events
+  counted apart from the request that asks (failed log-ins) with ``throttle_count`` and
+  ``throttle_over``.
 """
 
 from __future__ import annotations
@@ -89,6 +91,41 @@ def throttle_hit(scope: str, key: str, *, now: float | None = None) -> float | N
     except CacheUnavailable:
         count = _count(LOCAL_COUNTERS, name, rate.seconds + 1)
     if count <= rate.count:
+        return None
+    return max(1.0, (window + 1) * rate.seconds - now)
+
+
+def _window_name(scope: str, key: str, rate: Rate, now: float) -> tuple[str, int]:
+    window = int(now // rate.seconds)
+    return f"throttle:{scope}:{key}:{window}", window
+
+
+def throttle_count(scope: str, key: str, *, now: float | None = None) -> None:
+    """Count one event of ``scope`` by ``key`` (a failed log-in ...) without asking whether
+    the rate allows it; ``throttle_over`` tells later whether the count is at its rate."""
+    rate = throttle_rate(scope)
+    if rate is None:
+        return
+    name, _ = _window_name(scope, key, rate, time.time() if now is None else now)
+    try:
+        _count(cache, name, rate.seconds + 1)
+    except CacheUnavailable:
+        _count(LOCAL_COUNTERS, name, rate.seconds + 1)
+
+
+def throttle_over(scope: str, key: str, *, now: float | None = None) -> float | None:
+    """Whether ``key`` has counted as many events of ``scope`` as its rate allows in this
+    window (``None`` if not, else the seconds until the window ends); counts nothing."""
+    rate = throttle_rate(scope)
+    if rate is None:
+        return None
+    now = time.time() if now is None else now
+    name, window = _window_name(scope, key, rate, now)
+    try:
+        count = cache.get(name, 0)
+    except CacheUnavailable:
+        count = LOCAL_COUNTERS.get(name, 0)
+    if int(count) < rate.count:
         return None
     return max(1.0, (window + 1) * rate.seconds - now)
 

@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from core.exceptions import error_body
 from core.middleware import is_api_request
@@ -30,7 +30,7 @@ from words.endings import ENDINGS
 RETRY_AFTER_SECONDS = 5
 
 
-@require_GET
+@require_safe
 def analysis(request: HttpRequest) -> HttpResponse:
     """The analysis board; ``?variant=&fen=&setup=&moves=a,b,c&ply=n`` restore a shared
     position (``ply``: how many of the moves the board shows, default all)."""
@@ -39,7 +39,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
     variant = request.GET.get("variant", "")
     moves = [m for m in request.GET.get("moves", "").split(",") if m.strip()]
     ply_text = request.GET.get("ply", "")
-    ply = min(int(ply_text), len(moves)) if ply_text.isdigit() else None
+    ply = min(int(ply_text), len(moves)) if ply_text.isdecimal() else None  # not "²"
     page = {
         "api": {
             "positions": reverse("core-api:positions"),
@@ -70,14 +70,14 @@ def analysis(request: HttpRequest) -> HttpResponse:
     return render(request, "core/analysis.html", {"page": page, "variants": variants})
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever a page links: send them to the site's icon."""
     return HttpResponseRedirect(static("img/favicon.svg"))
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness, for anyone: this web process answers. Touches no database, cache or broker."""
     return JsonResponse({"status": "ok"})
@@ -95,7 +95,7 @@ def _health_token_given(request: HttpRequest) -> bool:
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz_full(request: HttpRequest) -> JsonResponse:
     """Database, cache, broker and the workers of each of this site's queues, as JSON (HTTP 503
     when any is down), for callers that send ``Authorization: Bearer <HEALTH_TOKEN>``. The

@@ -28,6 +28,8 @@ class Move:
         """Read ``h2e2`` (case-insensitive; ``h2-e2`` is accepted too)."""
         if not isinstance(text, str):
             raise InvalidMoveError(text, "move.not_string")
+        if not text.isascii():  # "h２e2", or the Kelvin sign that lower-cases to "k"
+            raise InvalidMoveError(text, "move.iccs_shape")
         s = text.strip().lower().replace("-", "")
         if (
             len(s) != 4
@@ -35,8 +37,6 @@ class Move:
             or s[2] not in FILES
             or not s[1].isdigit()
             or not s[3].isdigit()
-            or not s[1].isascii()
-            or not s[3].isascii()
         ):
             raise InvalidMoveError(text, "move.iccs_shape")
         move = cls(FILES.index(s[0]), int(s[1]), FILES.index(s[2]), int(s[3]))

@@ -38,13 +38,20 @@ class GameSummarySerializer(serializers.Serializer):
     result = serializers.CharField(help_text="1-0, 0-1, 1/2-1/2 or empty")
     winner = serializers.CharField(allow_null=True)
     termination = serializers.CharField(allow_null=True)
+    outcome = serializers.CharField(
+        allow_null=True,
+        help_text="a finished game from the player's side: won, lost or draw (at one board "
+        "red_won, black_won or draw); null while it goes on",
+    )
+    headline = serializers.JSONField(
+        allow_null=True, help_text='the result as said first, {zh, en}: "You won — checkmate"'
+    )
     plies = serializers.IntegerField()
     created_at = serializers.CharField(allow_null=True)
 
 
 class GameSerializer(GameSummarySerializer):
     start_fen = serializers.CharField()
-    seed = serializers.IntegerField()
     moves = serializers.JSONField(help_text="one entry a ply: iccs, chinese, fen, effect, check")
     turn = serializers.CharField()
     computer_side = serializers.CharField(allow_null=True)
@@ -175,11 +182,13 @@ class GameDetailApi(APIView):
         return _answer(game)
 
 
-@post_operation("games_move")
+@post_operation("games_move", illegal=True)
 class GameMoveApi(GameActionApi):
-    """Play a move (ICCS ``h2e2`` or Chinese ``炮二平五``). A refused move answers 400 with
-    ``extra.code`` (illegal_move with the rule explained, wrong_side, computer_to_move,
-    game_over, out_of_date ...) and changes nothing."""
+    """Play a move (ICCS ``h2e2`` or Chinese ``炮二平五``). A move the rules do not allow is an
+    answer (200) with ``legal: false`` and the reason in ``error`` (``extra.code``: illegal_move
+    with the rule explained, or wrong_side); a move that cannot be read or played now answers
+    400 (``extra.code``: invalid_move, ambiguous_move, computer_to_move, game_over,
+    out_of_date ...). Either way nothing changes."""
 
     class InputSerializer(serializers.Serializer):
         class Meta:
@@ -216,7 +225,9 @@ class PlacementSerializer(serializers.Serializer):
 
     def validate_placement(self, value: dict[str, str]) -> dict[str, str]:
         if not value:  # also a form without the field: DRF reads it as an empty dict
-            raise serializers.ValidationError("This field is required.", code="required")
+            # DRF's own sentence, in the reader's language
+            required = self.fields["placement"].error_messages["required"]
+            raise serializers.ValidationError(required, code="required")
         return value
 
 

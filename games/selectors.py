@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.owners import Owner
 from engine import Move, Position, attack_power, can_claim_draw, find_variant
 from games.models import TAKEBACK_MAX_LEVEL, Game
-from games.texts import computer_resignation_text
+from games.texts import computer_resignation_text, players_text, result_headline
 from words.endings import ending_sentence
 from words.explain import pattern_moves
 from words.texts import Text
@@ -109,7 +109,21 @@ def game_get(*, owner: Owner | None, game_id: int) -> Game | None:
 def game_get_shared(*, slug: str) -> Game | None:
     """The finished game whose owner shared it under ``slug``; None when there is none (a
     link taken back, or mistyped)."""
-    return Game.objects.filter(share_slug=slug, status=Game.Status.FINISHED).first()
+    return (
+        Game.objects.filter(share_slug=slug, status=Game.Status.FINISHED)
+        .select_related("user")
+        .first()
+    )
+
+
+def game_players(game: Game) -> Text:
+    """Who played the game, as a shared game's page says it (``games.texts.players_text``)."""
+    return players_text(
+        owner=game.user.get_username() if game.user_id and game.user else None,
+        mode=game.mode,
+        human_side=game.human_side or None,
+        level=game.level,
+    )
 
 
 def share_url(game: Game) -> str | None:
@@ -164,7 +178,19 @@ def _setup_view(game: Game) -> dict[str, Any]:
     return {}
 
 
+def game_result(game: Game, *, by_the_player: bool = True) -> tuple[str, Text] | None:
+    """A finished game's result from the player's side (``games.texts.result_headline``):
+    against the computer "You won/lost", at one board (or told to someone else,
+    ``by_the_player=False``) the side that won."""
+    if game.status != Game.Status.FINISHED or not game.termination:
+        return None
+    against_computer = game.mode == Game.Mode.COMPUTER and game.human_side
+    player = game.human_side if by_the_player and against_computer else None
+    return result_headline(termination=game.termination, winner=game.winner or None, player=player)
+
+
 def game_summary(game: Game) -> dict[str, Any]:
+    result = game_result(game)
     return {
         "id": game.pk,
         "url": reverse("games:game", kwargs={"game_id": game.pk}),
@@ -177,6 +203,8 @@ def game_summary(game: Game) -> dict[str, Any]:
         "result": game.result,
         "winner": game.winner or None,
         "termination": game.termination or None,
+        "outcome": result[0] if result else None,
+        "headline": result[1].as_dict() if result else None,
         "plies": game.ply,
         "created_at": game.created_at.isoformat() if game.created_at else None,
     }
@@ -190,7 +218,6 @@ def game_state(game: Game, *, language: str | None = None) -> dict[str, Any]:
     state.update(
         {
             "start_fen": game.start_fen,
-            "seed": game.seed,
             "moves": game.moves,
             "turn": game.turn,
             "computer_side": game.computer_side,

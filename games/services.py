@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, IllegalTry
 from core.messages import render
 from core.models import new_share_slug
 from engine import (
@@ -91,13 +92,18 @@ SEED_MAX = 2**31 - 1
 
 
 def _refuse(
-    code: str, params: Mapping[str, object] | None = None, **extra: Any
+    code: str,
+    params: Mapping[str, object] | None = None,
+    *,
+    error: type[ApplicationError] = ApplicationError,
+    **extra: Any,
 ) -> ApplicationError:
     """A refusal said in the reader's language (``core.messages``: ``game.<code>``); ``extra``
-    keeps the short ``code`` and the sentence in both languages (``explanation``)."""
+    keeps the short ``code`` and the sentence in both languages (``explanation``). A move the
+    rules refuse is an ``IllegalTry`` (``error``): an answer, not a fault of the request."""
     full = f"game.{code}"
     explanation = {language: render(full, params, language) for language in ("zh", "en")}
-    return ApplicationError.coded(full, params, {"code": code, "explanation": explanation, **extra})
+    return error.coded(full, params, {"code": code, "explanation": explanation, **extra})
 
 
 # -- positions, clocks ---------------------------------------------------------------------
@@ -283,10 +289,21 @@ def _plum_blossom_info(moment: datetime) -> tuple[str, dict[str, Any]]:
     return setup.fen, info
 
 
+def secret_half_random(*, seed: int, round_number: int) -> random.Random:
+    """The draw of the computer's secret half in one set-up round of a game.
+
+    Keyed with the site's secret key as well as the game's seed, so that nobody outside the
+    server can compute the half before arranging their own (the seed is never shown either;
+    this guards it should it ever be). The same game and round always draw the same half.
+    """
+    key = salted_hmac("games.secret-half", f"{seed}:{round_number}", algorithm="sha256")
+    return random.Random(key.hexdigest())
+
+
 def _computer_half(game: Game) -> dict[str, str]:
-    """The computer's secret half for the current set-up round, drawn from the game's seed."""
+    """The computer's secret half for the current set-up round (``secret_half_random``)."""
     info = game.setup_info
-    rng = random.Random(f"{game.seed}:{info.get('round', 0)}")
+    rng = secret_half_random(seed=game.seed, round_number=info.get("round", 0))
     color = game.computer_side
     assert color is not None
     return random_secret_half(color, info["method"], rng)  # type: ignore[arg-type]
@@ -347,7 +364,10 @@ def secret_half_violations(
         )
     if color not in ("red", "black"):
         raise ApplicationError.coded("setup.bad_colour", {"found": color}, {"field": "color"})
-    violations = validate_secret_half(color, placement, method)  # type: ignore[arg-type]
+    # As (point, letter) pairs, so that two spellings of one point ("F1" and "f1") are both
+    # read and reported as two pieces on one point; the engine reads only ASCII points.
+    pairs = [(str(point), str(letter)) for point, letter in placement.items()]
+    violations = validate_secret_half(color, pairs, method)  # type: ignore[arg-type]
     return [
         {
             "point": v.point,
@@ -370,14 +390,15 @@ def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str
             raise _refuse("not_setting_up")
         info = dict(game.setup_info)
         method = info["method"]
-        clean = {str(p).strip().lower(): str(v) for p, v in placement.items()}
-        faults = secret_half_violations(method=method, color=color, placement=clean)
+        faults = secret_half_violations(method=method, color=color, placement=placement)
         if faults:
             lines = {
                 language: "".join(f"\n{f['text'][language]}" for f in faults)
                 for language in ("zh", "en")
             }
             raise _refuse("illegal_setup", {"faults": lines}, violations=faults)
+        # Checked: every point is ASCII and named once, so the spellings fold without loss.
+        clean = {str(p).strip().lower(): str(v) for p, v in placement.items()}
         halves = dict(info.get("halves", {}))
         halves[color] = clean
         if game.mode == Game.Mode.COMPUTER:
@@ -429,7 +450,7 @@ def _require_playing(game: Game) -> None:
         raise _refuse("setting_up")
 
 
-def _explain(pos: Position, text: str, error: EngineError) -> ApplicationError:
+def _explain(pos: Position, text: str, error: EngineError) -> IllegalTry:
     """Why a move the player tried is refused, as the lessons say it."""
     reason = getattr(error, "reason", str(error))
     # a Chinese move that reads as a move its piece cannot make: the engine names it in ICCS
@@ -445,7 +466,7 @@ def _explain(pos: Position, text: str, error: EngineError) -> ApplicationError:
             logger.exception("could not explain %s in %s", text, pos.fen())
         else:
             said = explanation.text.as_dict()
-            return ApplicationError.coded(
+            return IllegalTry.coded(
                 "game.move_explained",
                 {"explanation": said},
                 {
@@ -457,7 +478,7 @@ def _explain(pos: Position, text: str, error: EngineError) -> ApplicationError:
                 },
             )
     said = {language: render(error.code, error.params, language) for language in ("zh", "en")}
-    return ApplicationError.from_engine(
+    return IllegalTry.from_engine(
         error,
         {
             "code": "illegal_move",
@@ -480,7 +501,10 @@ def _parse_player_move(game: Game, pos: Position, text: str) -> Move:
             letter = pos.pieces().get(origin)
             if letter is not None and (letter[-1].isupper()) != (game.human_side == "red"):
                 raise _refuse(
-                    "wrong_side", {"point": origin, "colour": game.human_side}, field="move"
+                    "wrong_side",
+                    {"point": origin, "colour": game.human_side},
+                    error=IllegalTry,
+                    field="move",
                 )
     try:
         return pos.parse_move(text)

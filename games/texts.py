@@ -36,6 +36,70 @@ def computer_resignation_text(winner: str | None, reason: Mapping[str, object]) 
     ).format(k=str(reason.get("moves") or ""), p=f"{behind:.0f}", **names)
 
 
+def _how_it_ended(termination: str, winner: str | None, player: str | None) -> Text:
+    """How a game ended, in a few words, from ``player``'s side when there is one (a game
+    against the computer): who resigned or ran out of time, else the rule's name."""
+    from words.endings import ENDINGS
+
+    loser = None if winner is None else ("black" if winner == "red" else "red")
+    if termination in ("resignation", "timeout") and loser is not None:
+        if player is None:
+            who = side_name(loser)
+            said = {
+                "resignation": Text("{who}认输", "{who} resigned"),
+                "timeout": Text("{who}超时", "{who} ran out of time"),
+            }
+            return said[termination].format(who=who)
+        mine = loser == player
+        if termination == "resignation":
+            return (
+                Text("你认输了", "you resigned")
+                if mine
+                else Text("电脑认输", "the computer resigned")
+            )
+        return (
+            Text("你的时间用完了", "your time ran out")
+            if mine
+            else Text("电脑的时间用完了", "the computer's time ran out")
+        )
+    ending = ENDINGS.get(termination)
+    return ending.name if ending is not None else Text(termination, termination)
+
+
+def result_headline(
+    *, termination: str, winner: str | None, player: str | None
+) -> tuple[str, Text]:
+    """A finished game's result as the player reads it first, and its kind (won, lost, draw;
+    at one board red_won or black_won): "You won — checkmate", "你赢了——将死"."""
+    how = _how_it_ended(termination, winner, player)
+    if winner is None:
+        kind, said = "draw", Text("和棋", "Draw")
+    elif player is None:
+        kind = f"{winner}_won"
+        said = Text("{side}胜", "{side} won").format(side=side_name(winner))
+    elif winner == player:
+        kind, said = "won", Text("你赢了", "You won")
+    else:
+        kind, said = "lost", Text("你输了", "You lost")
+    return kind, Text(f"{said.zh}——{how.zh}", f"{said.en} — {how.en}")
+
+
+def players_text(
+    *, owner: str | None, mode: str, human_side: str | None, level: int | None
+) -> Text:
+    """Who played a game, for someone its owner shared it with: the owner by name (an
+    anonymous visitor as "A visitor") and, against the computer, each side and its level."""
+    name = Text(owner, owner) if owner else Text("访客", "A visitor")
+    if mode != "computer" or human_side is None:
+        return Text(f"{name.zh}：双人同盘对弈", f"{name.en}: two players at one board")
+    mine = side_name(human_side)
+    theirs = side_name("black" if human_side == "red" else "red")
+    return Text(
+        f"{name.zh}（{mine.zh}）对电脑 {level} 级（{theirs.zh}）",
+        f"{name.en} ({mine.en}) against the computer, level {level} ({theirs.en})",
+    )
+
+
 # -- secret setups -------------------------------------------------------------------------
 
 _VOID_REASONS: dict[str, Text] = {

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
 from core.selectors import variant_title
@@ -44,7 +44,7 @@ def _termination_labels() -> dict[str, str]:
     return {key: ending.name.get(language) for key, ending in ENDINGS.items()}
 
 
-@require_GET
+@require_safe
 def play(request: HttpRequest) -> HttpResponse:
     """Start a game: variant, start, side, level, clock; or two players at one board."""
     page = {
@@ -133,7 +133,7 @@ def _page_labels() -> dict[str, Any]:
 
 
 @never_cache  # the page carries the game as it stands: never shown stale from a cache
-@require_GET
+@require_safe
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """One game: its setup, play against the computer or at one board, and its replay."""
     owner = owner_for_request(request, create=False)
@@ -157,7 +157,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @never_cache  # a link taken back stops working at once
-@require_GET
+@require_safe
 def shared(request: HttpRequest, slug: str) -> HttpResponse:
     """A finished game its owner shared: the replay, for anyone with the link. The page
     calls no API: the game is over and nothing on it can be changed."""
@@ -171,8 +171,18 @@ def _game_page(
     request: HttpRequest, found: Game, *, api: dict[str, str], shared: bool
 ) -> HttpResponse:
     state = selectors.game_state(found)
+    players = None
     if shared:  # what only the owner uses: their page's address and the link they gave
         state.update({"url": None, "share_url": None})
+        # told to someone else: the side that won, not "you"
+        result = selectors.game_result(found, by_the_player=False)
+        state.update(
+            {
+                "outcome": result[0] if result else None,
+                "headline": result[1].as_dict() if result else None,
+            }
+        )
+        players = selectors.game_players(found).get(get_language())
     page = {
         "board_module": static("build/board.js"),
         "game": state,
@@ -195,35 +205,41 @@ def _game_page(
             "shared": shared,
             "variant_title": title,
             "setup_label": start_name(found.setup),
+            "players": players,
         },
     )
 
 
 @never_cache
-@require_GET
+@require_safe
 def mine(request: HttpRequest) -> HttpResponse:
-    """My games, newest first, each with its result and the rule that ended it."""
+    """My games, newest first, each with its result from the player's side and how the game
+    ended ("You won — checkmate")."""
     owner = owner_for_request(request, create=False)
-    terminations = _termination_labels()
-    rows = [
-        {
-            "game": g,
-            "variant": _variant_title(g.variant),
-            "setup": start_name(g.setup),
-            "termination": terminations.get(g.termination, ""),
-        }
-        for g in selectors.game_list(owner=owner, limit=200)
-    ]
+    language = get_language()
+    rows = []
+    for g in selectors.game_list(owner=owner, limit=200):
+        result = selectors.game_result(g)
+        rows.append(
+            {
+                "game": g,
+                "variant": _variant_title(g.variant),
+                "setup": start_name(g.setup),
+                "outcome": result[0] if result else "",
+                "result": result[1].get(language) if result else "",
+            }
+        )
     return render(request, "games/mine.html", {"rows": rows, "Status": Game.Status})
 
 
 def _master_result(game: MasterGame) -> dict[str, str]:
-    """The recorded result in both languages (the collection records no way of ending)."""
+    """The result the record gives, in both languages (the collection does not say how a game
+    ended, only who won)."""
     texts = {
-        MasterGame.Result.RED: ("Red won", "红方胜"),
-        MasterGame.Result.BLACK: ("Black won", "黑方胜"),
-        MasterGame.Result.DRAW: ("Draw", "和棋"),
-        MasterGame.Result.UNKNOWN: ("Result not recorded", "结果未记录"),
+        MasterGame.Result.RED: ("Red won (the record's result)", "红方胜（棋谱所记）"),
+        MasterGame.Result.BLACK: ("Black won (the record's result)", "黑方胜（棋谱所记）"),
+        MasterGame.Result.DRAW: ("Draw (the record's result)", "和棋（棋谱所记）"),
+        MasterGame.Result.UNKNOWN: ("The record gives no result", "棋谱未记结果"),
     }
     en, zh = texts[MasterGame.Result(game.result)]
     return {"en": en, "zh": zh}
@@ -239,7 +255,7 @@ def _record_names(game: MasterGame) -> dict[str, str]:
     return {"red": red or "?", "black": black or "?", "event": event}
 
 
-@require_GET
+@require_safe
 def masters(request: HttpRequest) -> HttpResponse:
     """The master games library: search by player, event, year and result; 50 a page."""
     search, ignored = library.master_game_filter_parse(request.GET)
@@ -261,7 +277,7 @@ def masters(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
     """One master game's replay: the same page and board as a shared game, read-only."""
     found = library.master_game_get(game_id=game_id)
@@ -279,6 +295,8 @@ def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
         "level": None,
         "human_side": None,
         "status": Game.Status.FINISHED,
+        "outcome": {"1-0": "red_won", "0-1": "black_won", "1/2-1/2": "draw"}.get(found.result),
+        "headline": None,
         "result": found.result,
         "winner": winner,
         "termination": None,

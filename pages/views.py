@@ -5,14 +5,14 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from core.selectors import variant_cards, variant_list, variant_title
 from puzzles.selectors import daily_cards, daily_puzzles_for, user_ratings
 from tutorials.selectors import continue_lesson_for, course_map, learner_get
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The home page. It only reads: today's puzzles are chosen by the scheduled task (or the
     daily page), never by a visit here."""
@@ -28,7 +28,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def profile(request: HttpRequest) -> HttpResponse:
     """The account: puzzle rating per variant, lesson progress per course, links onwards."""
     rows = user_ratings(user=request.user)

@@ -150,6 +150,47 @@ class Puzzle(TimeStampedModel):
         return glicko2.Rating(self.rating, self.rating_deviation, self.rating_volatility)
 
 
+class ProvingRequest(models.Model):
+    """A puzzle's place in the proving queue (``services.authoring``), kept apart from the
+    puzzle's row so that claiming it never waits on the puzzle.
+
+    ``address`` is where it was sent from (a keyed hash, ``core.addresses``; forgotten an hour
+    after its proof started); ``asked_at`` when a verification message was last sent for it;
+    ``started_at`` and ``task`` when the prover started on it and which task message claimed it
+    (a message delivered again after its worker died goes on with it). A puzzle waiting
+    (``verifying``) with no row waits with no address, in the order of its
+    ``verify_requested_at``."""
+
+    puzzle = models.OneToOneField(Puzzle, on_delete=models.CASCADE, related_name="proving")
+    address = models.CharField(max_length=32, blank=True, default="")
+    asked_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    task = models.CharField(max_length=64, blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"proving {self.puzzle_id}"
+
+
+class UnratedReason(models.TextChoices):
+    """Why a finished try is not rated, said to the player with the try."""
+
+    VISITOR = "visitor", _("Tries made without signing in are not rated.")
+    NOT_FIRST_TRY = "not_first_try", _("Only the first try at a puzzle is rated.")
+    REPLAY = "replay", _("A failed puzzle that comes back is not rated.")
+    HINTS = "hints", _("A hint was taken in this try.")
+    GAVE_UP = "gave_up", _("The solution was shown in this try.")
+    OWN_PUZZLE = "own_puzzle", _("Your own puzzles are not rated for you.")
+    NOT_PUBLISHED = "not_published", _("The puzzle is not published.")
+    SEEN_NEARBY = (
+        "seen_nearby",
+        _("The solution of this puzzle was shown from your address in the last 24 hours."),
+    )
+    PACE = (
+        "pace",
+        _("Too many rated tries in the last minute: this one counts, but it is not rated."),
+    )
+
+
 class PuzzleAttempt(OwnerScopedModel):
     """One try at a puzzle by a user or an anonymous visitor, played on the server.
 
@@ -188,6 +229,12 @@ class PuzzleAttempt(OwnerScopedModel):
     state = models.CharField(max_length=16, choices=State.choices, default=State.STARTED)
     result = models.CharField(max_length=16, choices=Result.choices, default=Result.PENDING)
     rated = models.BooleanField(default=False)
+    # Why it is not rated: decided when the try ends, from the player who ended it (a visitor,
+    # a solution seen from the same address, too many rated tries a minute), and completed
+    # when it is scored; empty for a rated try.
+    unrated_reason = models.CharField(
+        max_length=16, choices=UnratedReason.choices, blank=True, default=""
+    )
     user_rating_before = models.FloatField(null=True, blank=True)
     user_rating_after = models.FloatField(null=True, blank=True)
     puzzle_rating_before = models.FloatField(null=True, blank=True)
@@ -199,6 +246,7 @@ class PuzzleAttempt(OwnerScopedModel):
         indexes = [
             models.Index(fields=["user", "puzzle"], name="attempt_user_puzzle"),
             models.Index(fields=["user", "scored_at"], name="attempt_user_scored"),
+            models.Index(fields=["user", "submitted_at"], name="attempt_user_submitted"),
         ]
         constraints = [
             owner_check("attempt_one_owner"),
@@ -230,6 +278,25 @@ class PuzzleAttempt(OwnerScopedModel):
     @property
     def is_finished(self) -> bool:
         return self.state in (self.State.SUBMITTED, self.State.SCORED)
+
+
+class PuzzleSolutionSeen(models.Model):
+    """A solution shown (given up, a wrong move refuted, a hint) from one address: for a day,
+    a try at the same puzzle by an account from that address is not rated. ``address`` is a
+    keyed hash of the client's address (``core.addresses.address_key``), never the address."""
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="+")
+    address = models.CharField(max_length=32)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["puzzle", "address", "seen_at"], name="seen_puzzle_address"),
+            models.Index(fields=["seen_at"], name="seen_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.puzzle_id} seen at {self.seen_at:%Y-%m-%d %H:%M}"
 
 
 class PuzzleRating(TimeStampedModel):

@@ -328,9 +328,11 @@ def _escape(
 
 @dataclass(frozen=True)
 class Hint:
-    """A winning attacker move, or ``None``: none wins, or none was found in the budget."""
+    """A winning attacker move, or ``None``: none wins, or none was found in the budget
+    (``decided`` is false then)."""
 
     move: str | None
+    decided: bool = True
 
 
 def hint(
@@ -355,7 +357,9 @@ def hint(
         budget=prover.Budget(nodes=nodes, seconds=seconds),
         mode=loaded.mode,
     )
-    return Hint(found.key_move if found.status == "win" else None)
+    return Hint(
+        found.key_move if found.status == "win" else None, found.status != "budget_exhausted"
+    )
 
 
 def main_line(proof: dict[str, Any]) -> list[str]:

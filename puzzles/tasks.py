@@ -1,7 +1,8 @@
 """Celery tasks of the puzzles app. Each takes ids, fetches the rows again and calls a service.
 
 - ``puzzles.score_attempt``: scores one submitted attempt (ratings, plays, replays), once.
-- ``puzzles.verify_puzzle``: proves an authored puzzle and publishes or rejects it.
+- ``puzzles.verify_puzzle``: proves the authored puzzle whose turn it is in the proving queue
+  and publishes or rejects it.
 - ``puzzles.choose_daily``: picks today's daily puzzle of each variant (scheduled).
 - ``puzzles.requeue_verifications``: queues again verifications stuck too long (scheduled).
 - ``puzzles.mine_chunk``: mines puzzles from one seed (``manage.py mine_puzzles --celery``
@@ -60,19 +61,26 @@ VERIFY_SOFT_LIMIT = 210
 VERIFY_HARD_LIMIT = 240
 
 
-# Verifying again is harmless: the result is written only while waiting.
+# Verifying again is harmless: the result is written only while waiting, and a message handed
+# back after its worker died goes on with the puzzle it claimed.
 @idempotent_task(
     "puzzles.verify_puzzle",
     limits=(VERIFY_SOFT_LIMIT, VERIFY_HARD_LIMIT),
     retry=Retry(times=3, backoff=5, backoff_max=300),
     bind=True,
 )
-def puzzle_verify_task(self: Any, puzzle_id: int) -> dict[str, Any]:
-    """Prove authored puzzle ``puzzle_id``; publish it when sound and unique, else reject it."""
+def puzzle_verify_task(self: Any, sent_for: int | None = None) -> dict[str, Any]:
+    """Prove the authored puzzle whose turn it is in the proving queue (one per message: every
+    submission sends one); publish it when sound and unique, else reject it. ``sent_for``, the
+    puzzle id in messages sent before the queue was fair, is not read: they prove the next in
+    turn too."""
     from puzzles.models import Puzzle
     from puzzles.rejections import rejection_text
-    from puzzles.services import puzzle_verify
+    from puzzles.services import proving_queue_next, puzzle_verify
 
+    puzzle_id = proving_queue_next(task_id=str(self.request.id or ""))
+    if puzzle_id is None:
+        return {"puzzle": None, "status": "idle"}
     try:
         puzzle = puzzle_verify(puzzle_id=puzzle_id)
     except SoftTimeLimitExceeded:

@@ -13,9 +13,9 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
 from core.messages import reads_chinese
@@ -26,10 +26,25 @@ from puzzles.editor_checks import position_messages, position_rules
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
+from puzzles.themes import SLUGS as THEME_SLUGS
+from words.texts import piece_name
 
 
 def _variants() -> list[dict[str, Any]]:
     return [{**variant_board(v), "start": v.default_start} for v in variant_list()]
+
+
+# The editor's palette: every piece of every variant, turncoats (xinban) included.
+PALETTE_LETTERS = [*"KABNRCPFM", "+R", "+N", "+C"]
+
+
+def _palette_names() -> dict[str, str]:
+    """Each palette letter's name in the reader's language: ``R`` "Red chariot" / "红车"."""
+    names = {}
+    for letter in [*PALETTE_LETTERS, *(letter.lower() for letter in PALETTE_LETTERS)]:
+        name = piece_name(letter).get(get_language())
+        names[letter] = name[:1].upper() + name[1:]
+    return names
 
 
 # The theme filter shows how many published puzzles each theme has: a count over the whole
@@ -92,7 +107,9 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
     variant = request.GET.get("variant") or (puzzle.variant if puzzle else Variant.XIANGQI)
     if variant not in Variant.values:
         variant = Variant.XIANGQI
-    themes = [t for t in request.GET.get("themes", "").split(",") if t]
+    # Known themes, each once: the trainer asks the API for them, which refuses any other.
+    asked = (t.strip() for t in request.GET.get("themes", "").split(","))
+    themes = [t for t in dict.fromkeys(asked) if t in THEME_SLUGS]
     difficulty = request.GET.get("difficulty", "normal")
     theme_rows = _themes()
     page = {
@@ -141,13 +158,13 @@ DIFFICULTY_LABELS = {
 }
 
 
-@require_GET
+@require_safe
 def solve(request: HttpRequest) -> HttpResponse:
     """The puzzle trainer: the next puzzle near the player's rating, with filters."""
     return _solve_page(request, puzzle=None, mode="next")
 
 
-@require_GET
+@require_safe
 def share(request: HttpRequest, slug: str) -> HttpResponse:
     """One puzzle by its share link (drafts only for their author)."""
     puzzle = selectors.puzzle_get_by_slug(slug=slug)
@@ -163,14 +180,14 @@ def daily_cards(date: Any = None) -> list[dict[str, Any]]:
     return selectors.daily_cards(services.daily_puzzles_ensure(date=date))
 
 
-@require_GET
+@require_safe
 def daily(request: HttpRequest) -> HttpResponse:
     """Today's puzzles, one per variant."""
     today = timezone.localdate()
     return render(request, "puzzles/daily.html", {"cards": daily_cards(today), "today": today})
 
 
-@require_GET
+@require_safe
 def daily_variant(request: HttpRequest, variant: str) -> HttpResponse:
     if variant not in Variant.values:
         raise Http404
@@ -207,7 +224,7 @@ def _chart(points: list[tuple[Any, float]], width: int = 560, height: int = 160)
     }
 
 
-@require_GET
+@require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Ratings and their history per variant, success per theme, failed puzzles to replay."""
     board = selectors.dashboard_get(player=owner_for_request(request, create=False))
@@ -248,7 +265,7 @@ def _editor_initial(request: HttpRequest) -> dict[str, str] | None:
 
 
 @login_required
-@require_GET
+@require_safe
 def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
     """The puzzle editor: place pieces, choose variant, side, goal and length, then submit."""
     puzzle = None
@@ -300,6 +317,10 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
             "fen_piece": _("“{letter}” in row {row} from the top is not a piece of this variant."),
             "fen_side": _("the side to move must be w (Red) or b (Black), not “{side}”."),
             "position": position_messages(),
+            "checking": _("Checking…"),
+            "copied": _("Copied"),
+            "pieces": _palette_names(),
+            "eraser": _("Eraser: remove a piece"),
         },
     }
     return render(
@@ -308,7 +329,7 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def mine(request: HttpRequest) -> HttpResponse:
     """The puzzles I made, with their verification status and share links."""
     return render(

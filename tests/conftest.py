@@ -11,12 +11,17 @@ Throttle counters (the cache) are emptied before each test.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from email import message_from_bytes
+from email import policy as email_policy
+from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -51,6 +56,27 @@ def _worker_database_url() -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
+    """Creating, migrating and dropping the test databases is a command's work: no time
+    limit (a busy machine can take seconds to copy the template database)."""
+    from config.database import use_role
+
+    use_role("command")
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """Tests then run as the web does, under its database time limits."""
+    from config.database import use_role
+
+    with django_db_blocker.unblock():
+        use_role("web")
+    yield
+    with django_db_blocker.unblock():
+        use_role("command")
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Each test starts with no throttle counted (the test cache is this process's memory)."""
@@ -60,14 +86,31 @@ def _empty_cache() -> None:
 
 
 class CeleryWorker:
-    def __init__(self, hostname: str, queue: str, process: subprocess.Popen[bytes], log: Path):
+    def __init__(
+        self,
+        hostname: str,
+        queue: str,
+        process: subprocess.Popen[bytes],
+        log: Path,
+        mail_dir: Path,
+    ):
         self.hostname = hostname
         self.queue = queue  # the default queue; the worker also reads proving, scoring, playing
         self.process = process
         self.log = log
+        self.mail_dir = mail_dir  # the mails the worker sends, one file per connection
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")[-4000:]
+
+    def mails(self) -> list[EmailMessage]:
+        """Every mail the worker has sent so far, oldest first."""
+        found = []
+        for path in sorted(self.mail_dir.glob("*.log"), key=lambda p: p.stat().st_mtime_ns):
+            for chunk in path.read_bytes().split(b"\n" + b"-" * 79 + b"\n"):
+                if chunk.strip():
+                    found.append(message_from_bytes(chunk.lstrip(), policy=email_policy.default))
+        return found  # type: ignore[return-value]  # policy.default parses EmailMessages
 
 
 @pytest.fixture(scope="session")
@@ -87,12 +130,15 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
     hostname = f"{queue}-{uuid.uuid4().hex[:6]}@localhost"
     ARTIFACTS.mkdir(exist_ok=True)
     log = ARTIFACTS / "celery-worker.log"
+    mail_dir = ARTIFACTS / f"worker-mail-{uuid.uuid4().hex[:8]}"
+    mail_dir.mkdir()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "DATABASE_URL": _worker_database_url(),
         "CELERY_QUEUE_PREFIX": settings.CELERY_QUEUE_PREFIX,
         "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "TEST_EMAIL_DIR": str(mail_dir),
     }
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker",
@@ -103,7 +149,7 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT
         )
-    worker = CeleryWorker(hostname, queue, process, log)
+    worker = CeleryWorker(hostname, queue, process, log, mail_dir)
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -121,3 +167,4 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        shutil.rmtree(mail_dir, ignore_errors=True)

@@ -189,15 +189,16 @@ class PlySerializer(serializers.Serializer):
     fen = serializers.CharField(help_text="the position after this ply")
 
 
-@post_operation("learn_step_moves", errors=(400,))
+@post_operation("learn_step_moves", errors=(400,), illegal=True)
 class StepMovesApi(StepAnswerView):
     """Play a move step: send every move made so far (ICCS), from the step's start.
 
     The server replays them with the step's scripted replies and answers with the position,
     whether the goal is met (``complete``), missed (``failed``: start the step again) or still
-    open (``playing``), and the stars when it is complete. A move that cannot be played answers
-    400 with the reason (``extra.code``: horse_leg, elephant_eye, cannon_screens,
-    general_missile, generals_facing, check_not_allowed, ...), in both languages.
+    open (``playing``), and the stars when it is complete. A move the rules do not allow is an
+    answer (200) with ``legal: false`` and the reason in ``error`` (``extra.code``: horse_leg,
+    elephant_eye, cannon_screens, general_missile, generals_facing, check_not_allowed, ...),
+    in both languages; a move that cannot be read or comes after the end answers 400.
     """
 
     class InputSerializer(StrictSerializer):

@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, IllegalTry
 from tutorials import curriculum
 from tutorials.curriculum.schema import LESSONS_DIR
 from tutorials.models import Lesson, StepProgress
@@ -129,7 +129,8 @@ def _refused(error: curriculum.StepRefused) -> ApplicationError:
         extra["index"] = error.index
     if error.move is not None:
         extra["move"] = error.move
-    return ApplicationError.coded("lesson.refused", {"explanation": text.as_dict()}, extra)
+    refusal = IllegalTry if error.illegal else ApplicationError
+    return refusal.coded("lesson.refused", {"explanation": text.as_dict()}, extra)
 
 
 def _progress_row(learner: Owner, step: StepRow) -> StepProgress:
@@ -185,8 +186,8 @@ class MoveAttempt:
 def step_moves_play(*, learner: Owner, step: StepRow, moves: Sequence[str]) -> MoveAttempt:
     """Replay the learner's moves on a move step; record the stars when the goal is met.
 
-    Raises ApplicationError (with the reason in both languages) for a move that cannot be
-    read, is illegal, or comes after the step has ended.
+    Raises IllegalTry (with the reason in both languages) for a move the rules do not allow,
+    ApplicationError for one that cannot be read or comes after the step has ended.
     """
     rules = step_rules(step)
     if rules.goal.answered_with != "moves":

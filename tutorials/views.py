@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from core.exceptions import ApplicationError
 from tutorials.curriculum.schema import MOVE_GOALS
@@ -31,7 +31,7 @@ from tutorials.selectors import (
 NEWCOMER_MAP_SECONDS = 600
 
 
-@require_GET
+@require_safe
 def course_map_page(request: HttpRequest) -> HttpResponse:
     """Every course and lesson with the learner's progress. A newcomer (no progress yet, no
     account) sees the same map as every other newcomer in that language: it is rendered once
@@ -73,7 +73,7 @@ def _labels() -> dict[str, str]:
     }
 
 
-@require_GET
+@require_safe
 def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         lesson = lesson_get(slug=slug)

@@ -12,6 +12,9 @@ Everything that differs between machines comes from the environment:
                            unset: memory of each process (local), the database (production)
 ``THROTTLE_RATES``         overrides, e.g. ``attempts=120/min,login=20/min``
 ``HEALTH_TOKEN``           the bearer token that opens /healthz/full (unset: closed)
+``DATABASE_STATEMENT_TIMEOUT``, ``DATABASE_LOCK_TIMEOUT``  a web request's limits, ms (5000, 2000)
+``WORKER_DATABASE_STATEMENT_TIMEOUT``, ``WORKER_DATABASE_LOCK_TIMEOUT``  a worker's (60000, 20000)
+``DATABASE_ROLE``          ``web`` (default), ``worker`` or ``command``: whose limits this process has
 ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``, ``VAR_DIR``
 """
 
@@ -20,8 +23,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.database import ROLES, apply_role
 from config.settings.env import env_bool, env_int, env_list, env_str
 from config.settings.queues import celery_queues
 
@@ -60,6 +65,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "core.middleware.NulCharacterMiddleware",  # after the language is known
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -133,6 +139,28 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Time limits of database sessions by the kind of process (config/database.py), in ms (0:
+# none). A web request's queries take milliseconds; 5 s is far above any of them on a loaded
+# server yet short enough that a runaway query frees its web worker and connection before
+# clients give up. A worker's queries are as short, but it may queue behind a request's lock.
+DATABASE_TIMEOUTS: dict[str, dict[str, int]] = {
+    "web": {
+        "statement_ms": env_int("DATABASE_STATEMENT_TIMEOUT", 5_000),
+        "lock_ms": env_int("DATABASE_LOCK_TIMEOUT", 2_000),
+    },
+    "worker": {
+        "statement_ms": env_int("WORKER_DATABASE_STATEMENT_TIMEOUT", 60_000),
+        "lock_ms": env_int("WORKER_DATABASE_LOCK_TIMEOUT", 20_000),
+    },
+    "command": {"statement_ms": 0, "lock_ms": 0},
+}
+# The kind of this process: ``web`` unless said otherwise (manage.py says ``command`` for its
+# commands but runserver; a Celery worker switches itself to ``worker`` as it starts).
+DATABASE_ROLE = env_str("DATABASE_ROLE", "web")
+if DATABASE_ROLE not in ROLES:
+    raise ImproperlyConfigured(f"DATABASE_ROLE={DATABASE_ROLE!r} is not one of {ROLES}.")
+apply_role(DATABASES["default"], DATABASE_ROLE, DATABASE_TIMEOUTS[DATABASE_ROLE])
 
 # --- Cache (throttle counters) --------------------------------------------------------------
 
@@ -231,13 +259,12 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Session authentication that enforces CSRF on every unsafe request carrying a session
-        # (logged-in users and anonymous visitors whose progress lives in the session).
+        # (logged-in users and anonymous visitors whose progress lives in the session), and
+        # refuses unsafe requests from other sites' pages and bodies other than JSON.
         "core.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [
         "core.parsers.JSONParser",  # refuses JSON nested deeper than API_MAX_JSON_DEPTH
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_THROTTLE_CLASSES": ["core.throttles.ScopedThrottle"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -283,11 +310,15 @@ POSITION_ANSWER_CACHE_BYTES = env_int("POSITION_ANSWER_CACHE_BYTES", 16 * 1024 *
 
 # Fixed windows counted in the cache, per user (or per address for anonymous visitors).
 THROTTLE_RATES = {
-    "login": "10/min",  # per address
-    "login_account": "20/hour",  # per account name tried
+    "login": "10/min",  # log-in tries per address
+    # Failed log-ins per account name beyond which the account is guarded: it may then be
+    # tried only from addresses with fewer failed log-ins (of any account) than login_failures.
+    "login_account": "20/hour",
+    "login_failures": "5/hour",  # failed log-ins per address (see login_account)
     "signup": "5/hour",  # per address
     "password_reset": "10/hour",  # reset requests per address
-    "password_reset_email": "3/hour",  # reset requests per e-mail address asked for
+    # Reset mails per e-mail address; more requests get the same answer and no mail.
+    "password_reset_email": "3/hour",
     "attempts": "60/min",  # puzzle attempts opened
     "puzzle_judge": "60/min",  # moves judged in puzzle attempts, and solutions shown
     "puzzle_hints": "20/min",  # hints in puzzle attempts
@@ -300,6 +331,10 @@ THROTTLE_RATES = {
 # Puzzles waiting for the prover (being verified), site-wide, beyond which a submission is
 # refused with "try again later"; each author has at most one of them.
 PROVING_QUEUE_LIMIT = env_int("PROVING_QUEUE_LIMIT", 30)
+# Of those, how many may come from one address (a flood from one address refuses no one else).
+PROVING_ADDRESS_LIMIT = env_int("PROVING_ADDRESS_LIMIT", 3)
+# Rated puzzle tries an account can end in a minute; past it, tries are accepted, unrated.
+PUZZLE_RATED_PER_MINUTE = env_int("PUZZLE_RATED_PER_MINUTE", 5)
 # Views of other apps throttled by their URL name (a view may also set ``throttle_scope``).
 # Only unsafe methods (POST, PATCH ...) count.
 THROTTLE_SCOPES_BY_URL_NAME = {

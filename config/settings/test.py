@@ -20,6 +20,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# The test worker (tests/conftest.py) writes the mails it sends as files in this folder, where
+# the test process reads them.
+TEST_EMAIL_DIR = env_str("TEST_EMAIL_DIR")
+if TEST_EMAIL_DIR:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = TEST_EMAIL_DIR
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so that a Celery worker process can share the test database.

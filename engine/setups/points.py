@@ -29,8 +29,9 @@ def point_name(square: int) -> str:
 
 
 def parse_point(point: str) -> tuple[int, int] | None:
-    """Return (file, rank) of an ICCS point such as ``e0``, or None if it is not one."""
-    if len(point) != 2 or point[0] not in FILES or not point[1].isdigit():
+    """Return (file, rank) of an ICCS point such as ``e0``, or None if it is not one (only
+    ASCII is read: a full-width or other Unicode digit is no rank)."""
+    if len(point) != 2 or not point.isascii() or point[0] not in FILES or not point[1].isdigit():
         return None
     return FILES.index(point[0]), int(point[1])
 

@@ -195,8 +195,10 @@ def validate_secret_half(
     counts: Counter[str] = Counter()
     seen: set[str] = set()
     for raw_point, letter in _entries(placement):
+        # Only ASCII names a point: "f１" (a full-width digit) or "\u212a0" (the Kelvin sign,
+        # which lower-cases to "k") would otherwise name a point twice under two spellings.
         point = raw_point.strip().lower()
-        square = parse_point(point)
+        square = parse_point(point) if raw_point.isascii() else None
         if square is None:
             violations.append(
                 Violation(

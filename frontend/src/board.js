@@ -288,6 +288,41 @@ export function mountBoard(element, options = {}) {
     { passive: false },
   );
 
+  // Chessground reads a tap against the board's place on the screen as it last measured it (at a
+  // resize or a scroll). The board also moves without either (the coordinates switched on, text
+  // growing above it), and a tap was then read on the point beside the one under the finger.
+  // It measures again at every touch and click.
+  for (const type of ["touchstart", "mousedown"]) {
+    wrap.addEventListener(type, () => ground.state.dom.bounds.clear(), { capture: true, passive: true });
+  }
+
+  // A tap just beside the board (on the numerals above and below it, or the ICCS letters and
+  // digits) is read as a tap on the nearest point: on a phone's 11-file board the points on the
+  // edge have as much room for a finger as the others. Up to half a point beyond the board.
+  function nearestPoint(x, y) {
+    const rect = wrap.getBoundingClientRect();
+    const cellWidth = rect.width / dims.width;
+    const cellHeight = rect.height / dims.height;
+    const col = Math.floor((x - rect.left) / cellWidth);
+    const row = Math.floor((y - rect.top) / cellHeight);
+    const beyond = (value, low, high, cell) => Math.max(low - value, value - high, 0) / cell;
+    if (beyond(x, rect.left, rect.right, cellWidth) > 0.5) return null;
+    if (beyond(y, rect.top, rect.bottom, cellHeight) > 0.5) return null;
+    const clamp = (value, count) => Math.min(count - 1, Math.max(0, value));
+    return pointAt(clamp(col, dims.width), clamp(row, dims.height));
+  }
+  for (const margin of [top, bottom, ranks, files]) {
+    margin.addEventListener("click", (event) => {
+      const point = nearestPoint(event.clientX, event.clientY);
+      if (!point) return;
+      const key = iccsToKey(point);
+      // as a tap on the point: it picks up, drops, moves or places; on the picked-up piece, lets go
+      const before = ground.state.selectable.selected;
+      ground.selectSquare(key);
+      if (before === key) ground.selectSquare(null);
+    });
+  }
+
   // --- coordinates ------------------------------------------------------------------------------
 
   function showCoordinates() {
@@ -320,13 +355,14 @@ export function mountBoard(element, options = {}) {
     // Far down the page (a phone, with the task above the board): fit it when scrolled to.
     if (availableHeight < viewport * 0.55) availableHeight = viewport - below - 2 * margin;
     const around = element.offsetHeight - stage.offsetHeight; // coordinate rows and the bar
-    const side = element.offsetWidth - stage.offsetWidth; // the rank digits
+    // the rank digits, to the fraction of a pixel: the points get a whole number each
+    const side = element.getBoundingClientRect().width - stage.getBoundingClientRect().width;
     const byHeight = ((availableHeight - around) * dims.width) / dims.height;
     // A whole number of pixels per file: chessground draws on such a grid, so the pieces, the
     // lines and the points a click is read on are the same.
     const perFile = Math.floor(Math.min(availableWidth - side, byHeight) / dims.width);
     const width = Math.max(18, perFile) * dims.width + side;
-    if (Math.abs(width - fitted) >= 1) {
+    if (Math.abs(width - fitted) >= 0.01) {
       fitted = width;
       element.style.maxWidth = `${width}px`;
     }

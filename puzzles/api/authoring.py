@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from core.addresses import address_key
 from core.api_helpers import found_or_404, operation, request_body
 from core.exceptions import error_body
 from puzzles import selectors, services
@@ -117,7 +118,8 @@ class AuthoredSubmitApi(APIView):
     puzzle becomes ``published`` (sound and unique) or ``rejected`` with the reason. One puzzle
     of an author is verified at a time: while another is, the answer is 400 (code
     ``author_verifying``); when the prover's queue is full, 503 with Retry-After (code
-    ``proving_queue_full``). The draft stays a draft in both cases."""
+    ``proving_queue_full``, or ``address_queue_full`` when the puzzles sent from this address
+    fill their share). The draft stays a draft in both cases."""
 
     @operation(
         "puzzles_authored_submit",
@@ -129,7 +131,9 @@ class AuthoredSubmitApi(APIView):
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _authored_or_404(puzzle_id, request)
         try:
-            puzzle = services.puzzle_draft_submit(puzzle=puzzle, author=_author(request))
+            puzzle = services.puzzle_draft_submit(
+                puzzle=puzzle, author=_author(request), address=address_key(request)
+            )
         except services.ProvingQueueFullError as error:
             full = Response(
                 error_body(error.localized(), error.extra, code=error.code, params=error.params),
@@ -145,7 +149,9 @@ class AuthoredSubmitApi(APIView):
 
 class PositionCheckApi(APIView):
     """Check a position for the editor: can a puzzle be made from it? Answers the normalised
-    FEN and the side to move, or 400 with the reason (which rank, what is wrong)."""
+    FEN and the side to move; a position the rules do not allow (or where the game is over) is
+    an answer too (200) with ``legal: false`` and the reason in ``error`` (which rank, what is
+    wrong); a FEN that cannot be read, or a goal the variant lacks, answers 400."""
 
     class PositionCheckRequestSerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices)
@@ -162,6 +168,7 @@ class PositionCheckApi(APIView):
         PositionCheckSerializer,
         request=PositionCheckRequestSerializer,
         errors=(400,),
+        illegal=True,
     )
     def post(self, request: Request) -> Response:
         body = request_body(self.PositionCheckRequestSerializer, request)

@@ -144,6 +144,15 @@ class AttemptSerializer(serializers.Serializer):
         help_text="the player's first attempt at this puzzle: the only one that can be rated"
     )
     rated = serializers.BooleanField()
+    unrated_reason = serializers.CharField(
+        help_text="why it is not rated: visitor, not_first_try, replay, hints, gave_up, "
+        "own_puzzle, not_published, seen_nearby (the solution was shown from the same address "
+        "in the last 24 hours) or pace (too many rated tries a minute); empty when rated or "
+        "not decided yet"
+    )
+    unrated_reason_text = serializers.CharField(
+        source="get_unrated_reason_display", help_text="the same, in the reader's language"
+    )
     hints_used = serializers.IntegerField()
     gave_up = serializers.BooleanField(help_text="the solution was shown before the end")
     seconds = serializers.IntegerField()

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import Owner, owner_for_request
+from core.addresses import address_key
 from core.api_helpers import (
     CommaSeparatedField,
     found_or_404,
@@ -35,6 +36,13 @@ from puzzles.api.serializers import (
 )
 from puzzles.models import MAX_MOVES_TO_WIN, Goal, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS
+from puzzles.themes import CATALOGUE
+
+THEME_SLUGS = tuple(theme.slug for theme in CATALOGUE)
+# Above any puzzle's rating (they start between 1000 and 2400 and move by tens).
+RATING_MAX = 5_000
+# Far past the end of any bank; a larger offset only makes PostgreSQL skip more rows.
+LIST_OFFSET_MAX = 100_000
 
 
 def _puzzle_or_404(puzzle_id: int, request: Request, *, for_display: bool = True) -> Puzzle:
@@ -64,14 +72,17 @@ class AttemptActionApi(APIView):
     OutputSerializer: ClassVar[type[serializers.Serializer]]
     throttle_scope = "puzzle_judge"
 
-    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+    def act(
+        self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any], address: str
+    ) -> Any:
         raise NotImplementedError
 
     def post(self, request: Request, puzzle_id: int) -> Response:
         puzzle = _puzzle_or_404(puzzle_id, request, for_display=False)
         body = request_body(self.InputSerializer, request)
         player = owner_for_request(request, create=False)
-        return Response(self.act(puzzle=puzzle, player=player, body=body))
+        address = address_key(request)
+        return Response(self.act(puzzle=puzzle, player=player, body=body, address=address))
 
 
 class ThemeListApi(APIView):
@@ -80,6 +91,23 @@ class ThemeListApi(APIView):
     @extend_schema(operation_id="puzzles_themes", responses={200: ThemeSerializer(many=True)})
     def get(self, request: Request) -> Response:
         return Response(ThemeSerializer(selectors.theme_list(), many=True).data)
+
+
+class ThemesField(CommaSeparatedField):
+    """``?themes=``: known theme slugs, each at most once. More than there are themes cannot
+    be a list of different known ones, so that is the cap."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            choices=THEME_SLUGS,
+            max_items=len(THEME_SLUGS),
+            default=list,
+            help_text="comma-separated theme slugs (all of them), each known",
+        )
+
+
+# The trainer sends the last 50 puzzles it showed; a longer list only makes the query longer.
+NEXT_EXCLUDE_MAX = 50
 
 
 class PuzzlePageSerializer(serializers.Serializer):
@@ -100,11 +128,11 @@ class PuzzleListApi(APIView):
         source = serializers.ChoiceField(  # type: ignore[assignment]  # named like Field.source
             choices=Puzzle.Source.choices, required=False
         )
-        themes = CommaSeparatedField(default=list, help_text="comma-separated theme slugs")
-        rating_min = serializers.FloatField(required=False)
-        rating_max = serializers.FloatField(required=False)
+        themes = ThemesField()
+        rating_min = serializers.FloatField(min_value=0, max_value=RATING_MAX, required=False)
+        rating_max = serializers.FloatField(min_value=0, max_value=RATING_MAX, required=False)
         limit = serializers.IntegerField(min_value=1, max_value=100, required=False)
-        offset = serializers.IntegerField(min_value=0, required=False)
+        offset = serializers.IntegerField(min_value=0, max_value=LIST_OFFSET_MAX, required=False)
 
     class Pagination(LimitOffsetPagination):
         default_limit = 20
@@ -139,12 +167,16 @@ class PuzzleNextApi(APIView):
 
     class PuzzleNextQuerySerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices)
-        themes = CommaSeparatedField(default=list, help_text="comma-separated theme slugs")
+        themes = ThemesField()
         difficulty = serializers.ChoiceField(
             choices=list(DIFFICULTY_OFFSETS), required=False, default="normal"
         )
         exclude = CommaSeparatedField(
-            digits=True, default=list, help_text="comma-separated puzzle ids"
+            digits=True,
+            max_items=NEXT_EXCLUDE_MAX,
+            item_length=18,
+            default=list,
+            help_text=f"comma-separated puzzle ids, at most {NEXT_EXCLUDE_MAX}",
         )
 
     @operation(
@@ -248,13 +280,16 @@ class PuzzleJudgeApi(AttemptActionApi):
     InputSerializer = MoveRequestSerializer
     OutputSerializer = JudgementSerializer
 
-    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+    def act(
+        self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any], address: str
+    ) -> Any:
         attempt, result = services.puzzle_attempt_move(
             attempt_id=body["attempt"],
             puzzle=puzzle,
             player=player,
             move=body["move"],
             ply=body.get("ply"),
+            address=address,
         )
         # The solution is not in this answer: after a wrong move it is shown on request only,
         # so that a retry is still a puzzle (the attempt's status has it).
@@ -281,10 +316,12 @@ class PuzzleHintApi(AttemptActionApi):
     InputSerializer = HintRequestSerializer
     OutputSerializer = HintSerializer
 
-    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+    def act(
+        self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any], address: str
+    ) -> Any:
         level = int(body["level"])
         attempt, hint = services.puzzle_attempt_hint(
-            attempt_id=body["attempt"], puzzle=puzzle, player=player, level=level
+            attempt_id=body["attempt"], puzzle=puzzle, player=player, level=level, address=address
         )
         answer = {"level": level, "square": hint["from"], "move": hint.get("move")}
         return self.HintSerializer({**answer, "hints_used": attempt.hints_used}).data
@@ -297,9 +334,11 @@ class PuzzleGiveUpApi(AttemptActionApi):
 
     OutputSerializer = AttemptSerializer
 
-    def act(self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any]) -> Any:
+    def act(
+        self, *, puzzle: Puzzle, player: Owner | None, body: dict[str, Any], address: str
+    ) -> Any:
         attempt = services.puzzle_attempt_give_up(
-            attempt_id=body["attempt"], puzzle=puzzle, player=player
+            attempt_id=body["attempt"], puzzle=puzzle, player=player, address=address
         )
         return AttemptSerializer(attempt).data
 

@@ -2,6 +2,8 @@
 
 from puzzles.services.authoring import (
     ProvingQueueFullError,
+    proving_queue_next,
+    proving_queue_order,
     puzzle_draft_create,
     puzzle_draft_submit,
     puzzle_draft_update,
@@ -31,6 +33,8 @@ __all__ = [
     "JudgeResult",
     "attempt_position",
     "ProvingQueueFullError",
+    "proving_queue_next",
+    "proving_queue_order",
     "bank_load",
     "daily_puzzles_choose",
     "daily_puzzles_ensure",

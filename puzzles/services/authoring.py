@@ -9,13 +9,26 @@ hard to prove within the budget). A published puzzle never changes.
 The prover is shared, so a submission is refused, with the reason, when the author already has
 a puzzle being verified (one proof at a time per author: refused rather than queued behind it,
 so that no author can stack up hours of proving and the author sees at once that the first
-result comes first), or when ``PROVING_QUEUE_LIMIT`` puzzles site-wide are waiting for the
-prover already (``ProvingQueueFullError``: the API answers 503 with Retry-After).
+result comes first), when ``PROVING_ADDRESS_LIMIT`` puzzles sent from the same address are
+waiting (many accounts at one address count as one), or when ``PROVING_QUEUE_LIMIT`` puzzles
+site-wide are waiting for the prover already (``ProvingQueueFullError``: the API answers 503
+with Retry-After).
+
+The queue is served fairly, not first come first served: the puzzles waiting are rows of the
+database (status ``verifying``), and each verification message (``puzzles.verify_puzzle``,
+one per submission) proves whichever waiting puzzle comes next (``proving_queue_next``). A
+puzzle's turn is the larger of its author's and its address's turns: how many of their puzzles
+the prover started on in the last hour, plus how many of theirs wait ahead of it; ties go to the
+earlier submission. So an author or an address that was just served, or has more waiting, waits
+behind everyone else's next puzzle, and a newcomer waits behind no flood. A claimed puzzle
+records the message that claimed it: a message handed back when its worker died goes on with
+the same puzzle, so nothing is lost or proved twice in parallel.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -24,12 +37,13 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, IllegalTry
 from engine import EngineError, Move, Position, find_variant
 from puzzles import proving
-from puzzles.models import Goal, Puzzle, Variant
+from puzzles.models import Goal, ProvingRequest, Puzzle, Variant
 from puzzles.rejections import rejection_text
 from puzzles.services.bank import puzzle_publish
 
@@ -47,14 +61,35 @@ MAX_TITLE = 120
 # Seconds an author is asked to wait when the proving queue is full (proofs take up to
 # VERIFY_SECONDS each).
 PROVING_QUEUE_RETRY_SECONDS = 60
-# Key of the PostgreSQL advisory lock that makes "count, then queue" one step per submission.
+# Key of the PostgreSQL advisory lock that makes "count, then queue" one step per submission,
+# and "choose the next puzzle, then claim it" one step per verification.
 PROVING_QUEUE_LOCK = 0x7871_7072  # "xqpr"
+# Proofs started within this window count against their author's and address's next turn.
+SERVED_WINDOW = timedelta(hours=1)
 
 
 class ProvingQueueFullError(ApplicationError):
     """As many puzzles as the proving queue holds are waiting already; try again later."""
 
     retry_after = PROVING_QUEUE_RETRY_SECONDS
+
+
+# The engine's reasons for refusing a FEN it could read: the pieces stand where the rules do not
+# allow (the editor's board always writes a readable FEN, so these are what an author meets).
+ILLEGAL_POSITION_CODES = frozenset(
+    {
+        "fen.general_outside_palace",
+        "fen.advisor_point",
+        "fen.elephant_point",
+        "fen.soldier_behind",
+        "fen.no_general",
+        "fen.two_generals",
+        "fen.too_many_pieces",
+        "fen.too_many_turncoats",
+        "fen.too_many_on_board",
+        "fen.other_side_in_check",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -68,7 +103,8 @@ def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: in
 
     The engine rejects an illegal position with the reason (which rank, what is wrong); a
     position where the game is already over has nothing to solve; a dead-general goal needs
-    Missile Xiangqi.
+    Missile Xiangqi. A readable position the rules do not allow, or one where the game is
+    over, is an ``IllegalTry`` (an answer to an author placing pieces, not a fault).
     """
     if variant not in Variant.values:
         raise ApplicationError.coded(
@@ -86,10 +122,12 @@ def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: in
         position = Position.from_fen(variant, fen)
     except EngineError as error:
         rank = getattr(error, "rank", None)
-        raise ApplicationError.from_engine(error, {"field": "fen", "rank": rank}) from None
+        # a board the rules do not allow is an answer; a FEN that cannot be read, a fault
+        refusal = IllegalTry if error.code in ILLEGAL_POSITION_CODES else ApplicationError
+        raise refusal.from_engine(error, {"field": "fen", "rank": rank}) from None
     outcome = position.outcome()
     if outcome is not None:
-        raise ApplicationError.coded(
+        raise IllegalTry.coded(
             "puzzle.game_over",
             {"termination": outcome.termination},
             {"field": "fen", "termination": outcome.termination},
@@ -97,10 +135,18 @@ def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: in
     return PositionCheck(fen=position.fen(), turn=position.turn)
 
 
+def _position_to_save(*, variant: str, fen: str, goal: str, moves_to_win: int) -> PositionCheck:
+    """The position of a draft being saved: any refusal is a fault of the save (HTTP 400)."""
+    try:
+        return puzzle_position_check(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
+    except IllegalTry as refused:
+        raise refused.as_fault() from None
+
+
 def puzzle_draft_create(
     *, author: User, variant: str, fen: str, goal: str, moves_to_win: int, title: str = ""
 ) -> Puzzle:
-    checked = puzzle_position_check(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
+    checked = _position_to_save(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
     return Puzzle.objects.create(
         variant=variant,
         fen=checked.fen,
@@ -143,7 +189,7 @@ def puzzle_draft_update(
         variant = variant if variant is not None else puzzle.variant
         goal = goal if goal is not None else puzzle.goal
         moves_to_win = moves_to_win if moves_to_win is not None else puzzle.moves_to_win
-        checked = puzzle_position_check(
+        checked = _position_to_save(
             variant=variant,
             fen=fen if fen is not None else puzzle.fen,
             goal=goal,
@@ -170,8 +216,9 @@ def _lock_proving_queue() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [PROVING_QUEUE_LOCK])
 
 
-def _proving_queue_check(puzzle: Puzzle) -> None:
-    """Refuse a submission while the author has a proof running, or the queue is full."""
+def _proving_queue_check(puzzle: Puzzle, address: str) -> None:
+    """Refuse a submission while the author has a proof running or waiting, when the queue is
+    full, or while the address has ``PROVING_ADDRESS_LIMIT`` puzzles in it."""
     verifying = Puzzle.objects.filter(status=Puzzle.Status.VERIFYING)
     busy = verifying.filter(author_id=puzzle.author_id).exclude(pk=puzzle.pk).first()
     if busy is not None:
@@ -185,31 +232,102 @@ def _proving_queue_check(puzzle: Puzzle) -> None:
         raise ProvingQueueFullError.coded(
             "puzzle.queue_full", {"count": limit}, {"code": "proving_queue_full", "limit": limit}
         )
+    per_address = settings.PROVING_ADDRESS_LIMIT
+    if address and verifying.filter(proving__address=address).count() >= per_address:
+        raise ProvingQueueFullError.coded(
+            "puzzle.address_queue_full",
+            {"count": per_address},
+            {"code": "address_queue_full", "limit": per_address},
+        )
 
 
-def puzzle_draft_submit(*, puzzle: Puzzle, author: User) -> Puzzle:
-    """Queue the draft for verification by the prover (a Celery task).
+def puzzle_draft_submit(*, puzzle: Puzzle, author: User, address: str = "") -> Puzzle:
+    """Queue the draft for verification by the prover: it waits in the proving queue, and a
+    Celery task proves it in its fair turn. ``address`` is where the author is
+    (``core.addresses.address_key``).
 
     Raises ``ApplicationError`` when the author has another puzzle being verified, and
-    ``ProvingQueueFullError`` when ``PROVING_QUEUE_LIMIT`` puzzles are waiting already; the
-    draft stays a draft in both cases."""
+    ``ProvingQueueFullError`` when ``PROVING_QUEUE_LIMIT`` puzzles in all or
+    ``PROVING_ADDRESS_LIMIT`` from the address are waiting already; the draft stays a draft
+    then."""
     from puzzles.tasks import puzzle_verify_task
 
     with transaction.atomic():
         _lock_proving_queue()
         puzzle = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
         _editable(puzzle, author)
-        _proving_queue_check(puzzle)
+        _proving_queue_check(puzzle, address)
+        now = timezone.now()
         puzzle.status = Puzzle.Status.VERIFYING
         puzzle.rejection_reason = ""
         puzzle.rejection = {}
-        puzzle.verify_requested_at = timezone.now()
+        puzzle.verify_requested_at = now
         puzzle.save()
-        puzzle_id = puzzle.pk
-        transaction.on_commit(
-            lambda: puzzle_verify_task.apply_async((puzzle_id,), ignore_result=True)
+        ProvingRequest.objects.update_or_create(
+            puzzle=puzzle,
+            defaults={"address": address, "asked_at": now, "started_at": None, "task": ""},
         )
+        transaction.on_commit(lambda: puzzle_verify_task.apply_async(ignore_result=True))
     return puzzle
+
+
+def proving_queue_order(*, now: datetime | None = None) -> list[int]:
+    """The puzzles waiting for the prover (not started yet), in the order they will be proved.
+
+    A puzzle's turn is the larger of its author's and its address's: their proofs started in
+    the last ``SERVED_WINDOW`` (running ones included) plus their puzzles waiting ahead of it;
+    then the earlier submission goes first.
+    """
+    now = now or timezone.now()
+    recent = ProvingRequest.objects.filter(started_at__gte=now - SERVED_WINDOW)
+    served: Counter[int | None] = Counter()
+    served_from: Counter[str] = Counter()
+    for author_id, address in recent.values_list("puzzle__author_id", "address"):
+        served[author_id] += 1
+        if address:
+            served_from[address] += 1
+    waiting = (
+        Puzzle.objects.filter(status=Puzzle.Status.VERIFYING, proving__started_at__isnull=True)
+        .order_by("verify_requested_at", "pk")
+        .values_list("pk", "author_id", "proving__address", "verify_requested_at")
+    )
+    ahead: Counter[int | None] = Counter()
+    ahead_from: Counter[str] = Counter()
+    turns = []
+    for pk, author_id, address, requested_at in waiting:
+        turn = served[author_id] + ahead[author_id]
+        ahead[author_id] += 1
+        if address:
+            turn = max(turn, served_from[address] + ahead_from[address])
+            ahead_from[address] += 1
+        turns.append((turn, requested_at or now, pk))
+    return [pk for _turn, _at, pk in sorted(turns)]
+
+
+def proving_queue_next(*, task_id: str) -> int | None:
+    """Claim the puzzle that message ``task_id`` proves: the one it claimed already (a message
+    handed back when its worker died goes on with it), else the first in the fair order
+    (``proving_queue_order``). ``None`` when no puzzle waits.
+
+    Locking: under the proving queue's advisory lock, so two messages never claim one puzzle;
+    the claim is written to the puzzle's ``ProvingRequest``, never to the puzzle's row."""
+    with transaction.atomic():
+        _lock_proving_queue()
+        if task_id:
+            claimed = (
+                ProvingRequest.objects.filter(task=task_id, puzzle__status=Puzzle.Status.VERIFYING)
+                .values_list("puzzle_id", flat=True)
+                .first()
+            )
+            if claimed is not None:
+                return claimed
+        order = proving_queue_order()
+        if not order:
+            return None
+        ProvingRequest.objects.update_or_create(
+            puzzle_id=order[0], defaults={"started_at": timezone.now(), "task": task_id}
+        )
+        return order[0]
 
 
 def _san(variant: str, fen: str, line: list[str]) -> str:
@@ -311,23 +429,35 @@ STUCK_AFTER = timedelta(minutes=15)
 
 
 def puzzle_verifications_requeue(*, now: datetime | None = None) -> list[int]:
-    """Queue the verification again for puzzles stuck in ``verifying``; returns their ids.
+    """Send a verification message again for puzzles stuck in ``verifying``; returns their ids.
 
-    Harmless when the first task is merely slow: verification writes its result only while the
-    puzzle is still waiting, so a second run finds it decided and does nothing.
+    Stuck: started longer than ``STUCK_AFTER`` ago (its worker is gone: the task's hard limit
+    is far shorter), which goes back to waiting in its turn; or waiting with no message sent
+    for that long (a message lost). Harmless when a message is merely slow: a message proves
+    whichever puzzle comes next, or finds none. Also forgets the address of requests whose
+    proof started over ``SERVED_WINDOW`` ago (it only served their turns).
     """
     from puzzles.tasks import puzzle_verify_task
 
     now = now or timezone.now()
+    cutoff = now - STUCK_AFTER
     with transaction.atomic():
-        stuck = list(
-            Puzzle.objects.select_for_update(skip_locked=True)
-            .filter(status=Puzzle.Status.VERIFYING, verify_requested_at__lt=now - STUCK_AFTER)
-            .values_list("id", flat=True)
+        _lock_proving_queue()
+        verifying = Puzzle.objects.filter(status=Puzzle.Status.VERIFYING)
+        running = verifying.filter(proving__started_at__lt=cutoff)
+        waiting = verifying.filter(proving__started_at__isnull=True).filter(
+            Q(proving__asked_at__lt=cutoff)
+            | Q(proving__asked_at__isnull=True, verify_requested_at__lt=cutoff)
         )
-        Puzzle.objects.filter(pk__in=stuck).update(verify_requested_at=now)
+        stuck = sorted(
+            {*running.values_list("pk", flat=True), *waiting.values_list("pk", flat=True)}
+        )
         for puzzle_id in stuck:
-            transaction.on_commit(
-                partial(puzzle_verify_task.apply_async, (puzzle_id,), ignore_result=True)
+            ProvingRequest.objects.update_or_create(
+                puzzle_id=puzzle_id, defaults={"asked_at": now, "started_at": None, "task": ""}
             )
+            transaction.on_commit(partial(puzzle_verify_task.apply_async, ignore_result=True))
+        ProvingRequest.objects.filter(started_at__lt=now - SERVED_WINDOW).exclude(
+            address=""
+        ).exclude(puzzle__status=Puzzle.Status.VERIFYING).update(address="")
     return stuck

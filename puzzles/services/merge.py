@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 def puzzle_progress_merge(visitor_id: str, user: User) -> None:
     """Move the visitor's attempts and replays to ``user`` (idempotent).
 
-    Finished attempts stay unrated: they were made anonymously. Where the account has tried
+    Finished attempts stay unrated: they were made anonymously, and the reason was recorded when
+    they ended (``unrated_reason``), so a scoring that runs after this merge honours it. Where the account has tried
     the same puzzle too, the visitor's attempts are not first tries (only one try is first),
     and a visitor's attempt still open is abandoned when the account has one open as well.
     An attempt still open with no such clash goes on as the account's. A replay the account

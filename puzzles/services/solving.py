@@ -7,6 +7,13 @@ were asked under, and only a player's first attempt at a puzzle can be rated, so
 throwaway attempt nor the judge can be used to learn the answer before a rated try. Scoring (a
 Celery task) reads the result the server judged, never a line the client sends.
 
+A try is rated only when the player who ends it is signed in, and no solution of the puzzle was
+shown from the same address in the last day (a visitor giving up, then solving "on the first
+try" as an account, rates nothing), and the account has not ended ``PUZZLE_RATED_PER_MINUTE``
+rated tries in the last minute (past that pace tries are accepted, unrated). The reason a try
+is not rated is recorded on it when it ends, so the scoring task honours the identity that
+made it even when the try changes owner (a visitor signing in) before it is scored.
+
 Judging costs nothing while the line follows the stored proof; a move that leaves it is
 searched within a small budget (``proving.LIVE_NODES``, about 0.1 s) and the answer is kept in
 ``PuzzleLineResult``, so the same line is never searched twice.
@@ -20,6 +27,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import Http404
@@ -31,13 +40,25 @@ from core.services import PlayedMove
 from engine import EngineError, Move, Position
 from engine.vocab import Verdict as VerdictWord
 from puzzles import glicko2, proving
-from puzzles.models import Puzzle, PuzzleAttempt, PuzzleLineResult, PuzzleRating, PuzzleReplay
+from puzzles.models import (
+    Puzzle,
+    PuzzleAttempt,
+    PuzzleLineResult,
+    PuzzleRating,
+    PuzzleReplay,
+    PuzzleSolutionSeen,
+    UnratedReason,
+)
 
 logger = logging.getLogger(__name__)
 
 # Days until a failed puzzle comes back: after the first failure, the second, the third on.
 REPLAY_INTERVALS_DAYS = (1, 3, 7)
 MAX_SECONDS = 24 * 60 * 60
+# A solution shown from an address keeps an account's try from that address unrated this long.
+SEEN_WINDOW = timedelta(hours=24)
+# Rated tries are counted over this window (``settings.PUZZLE_RATED_PER_MINUTE`` at most).
+PACE_WINDOW = timedelta(minutes=1)
 HINT_PIECE = 1
 HINT_MOVE = 2
 
@@ -110,10 +131,13 @@ def _require_proof(puzzle: Puzzle) -> dict[str, object]:
     return puzzle.proof
 
 
-def _kept_answer(puzzle: Puzzle, kind: str, line: Sequence[str], compute: Callable[[], Any]) -> Any:
-    """The answer kept for this line of the puzzle, or ``compute()``, kept now: the same line
-    is never searched twice (an ``unknown`` is kept too, so a hard line costs one capped
-    search, not one per request)."""
+def _kept_answer(
+    puzzle: Puzzle, kind: str, line: Sequence[str], compute: Callable[[], tuple[Any, bool]]
+) -> Any:
+    """The answer kept for this line of the puzzle, or the one ``compute()`` gives, kept only
+    when it is decided (its second value): the same line is never searched twice once
+    answered. An answer the budget ran out on (``unknown``, no hint found) is not kept, for a
+    busy moment would fix it for everyone; the line is searched again when asked again."""
     proof = _require_proof(puzzle)
     digest = proving.proof_digest(proof)
     key = " ".join(line)
@@ -121,20 +145,21 @@ def _kept_answer(puzzle: Puzzle, kind: str, line: Sequence[str], compute: Callab
     kept = rows.values_list("answer", flat=True).first()
     if kept is not None:
         return kept
-    answer = compute()
-    PuzzleLineResult.objects.bulk_create(
-        [PuzzleLineResult(puzzle=puzzle, proof=digest, kind=kind, line=key, answer=answer)],
-        ignore_conflicts=True,  # a twin request kept the same answer first
-    )
+    answer, decided = compute()
+    if decided:
+        PuzzleLineResult.objects.bulk_create(
+            [PuzzleLineResult(puzzle=puzzle, proof=digest, kind=kind, line=key, answer=answer)],
+            ignore_conflicts=True,  # a twin request kept the same answer first
+        )
     return answer
 
 
 def _line_verdict(puzzle: Puzzle, moves: Sequence[str]) -> proving.Verdict:
     proof = _require_proof(puzzle)
 
-    def compute() -> Any:
+    def compute() -> tuple[Any, bool]:
         verdict = proving.judge(proof=proof, moves=list(moves))
-        return verdict.to_data()
+        return verdict.to_data(), verdict.verdict != "unknown"
 
     answer = _kept_answer(puzzle, PuzzleLineResult.Kind.JUDGE, moves, compute)
     return proving.Verdict.from_data(answer)
@@ -145,9 +170,9 @@ def puzzle_line_hint(*, puzzle: Puzzle, moves: Sequence[str]) -> str | None:
     when none wins, or none was found within the budget."""
     proof = _require_proof(puzzle)
 
-    def compute() -> Any:
+    def compute() -> tuple[Any, bool]:
         found = proving.hint(proof=proof, moves=moves)
-        return {"move": found.move}
+        return {"move": found.move}, found.decided
 
     answer = _kept_answer(puzzle, PuzzleLineResult.Kind.HINT, moves, compute)
     move = answer.get("move")
@@ -310,10 +335,79 @@ def _require_open(attempt: PuzzleAttempt) -> None:
         )
 
 
-def _finish(attempt: PuzzleAttempt, result: str, now: datetime) -> None:
-    """End the try with ``result`` and have it scored (once) by a Celery task."""
+def _solution_seen(puzzle: Puzzle, address: str, now: datetime) -> None:
+    """Record that a solution of ``puzzle`` (or part of it) was shown to ``address`` (an
+    ``address_key``), and forget a few records older than the window (rows another request is
+    forgetting are skipped, so two requests never wait on each other)."""
+    if not address:
+        return
+    PuzzleSolutionSeen.objects.create(puzzle=puzzle, address=address, seen_at=now)
+    old = list(
+        PuzzleSolutionSeen.objects.select_for_update(skip_locked=True)
+        .filter(seen_at__lt=now - SEEN_WINDOW)
+        .values_list("pk", flat=True)[:100]
+    )
+    if old:
+        PuzzleSolutionSeen.objects.filter(pk__in=old).delete()
+
+
+def _unrated_by_rule(attempt: PuzzleAttempt, puzzle: Puzzle) -> str:
+    """Why the attempt cannot be rated by the rules of the try itself, or ``""``."""
+    if attempt.user_id is None:
+        return UnratedReason.VISITOR
+    if not attempt.first_try:
+        return UnratedReason.NOT_FIRST_TRY
+    if attempt.is_replay:
+        return UnratedReason.REPLAY
+    if attempt.hints_used:
+        return UnratedReason.HINTS
+    if attempt.gave_up:
+        return UnratedReason.GAVE_UP
+    if puzzle.author_id is not None and puzzle.author_id == attempt.user_id:
+        return UnratedReason.OWN_PUZZLE
+    if puzzle.status != Puzzle.Status.PUBLISHED:
+        return UnratedReason.NOT_PUBLISHED
+    return ""
+
+
+def _unrated_reason(attempt: PuzzleAttempt, address: str, now: datetime) -> str:
+    """Why the try ending now cannot be rated, or ``""``: the rules of the try, then a solution
+    seen from the same address within ``SEEN_WINDOW``, then the account's pace.
+
+    Locking: called with the attempt row locked; locks the user's row until the transaction
+    ends, so that two tries ending at once are counted one after the other."""
+    reason = _unrated_by_rule(attempt, attempt.puzzle)
+    if reason:
+        return reason
+    seen = PuzzleSolutionSeen.objects.filter(
+        puzzle_id=attempt.puzzle_id, address=address, seen_at__gte=now - SEEN_WINDOW
+    )
+    if address and seen.exists():
+        return UnratedReason.SEEN_NEARBY
+    user_id = attempt.user_id
+    assert user_id is not None  # a visitor's try stopped at the rules
+    list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk"))
+    rated_lately = (
+        PuzzleAttempt.objects.filter(
+            user_id=user_id,
+            submitted_at__gte=now - PACE_WINDOW,
+            state__in=(PuzzleAttempt.State.SUBMITTED, PuzzleAttempt.State.SCORED),
+            unrated_reason="",
+        )
+        .exclude(pk=attempt.pk)
+        .count()
+    )
+    if rated_lately >= settings.PUZZLE_RATED_PER_MINUTE:
+        return UnratedReason.PACE
+    return ""
+
+
+def _finish(attempt: PuzzleAttempt, result: str, now: datetime, address: str = "") -> None:
+    """End the try with ``result``, decide whether it can be rated (from the player ending it,
+    from ``address``) and have it scored (once) by a Celery task."""
     from puzzles.tasks import puzzle_attempt_score_task
 
+    attempt.unrated_reason = _unrated_reason(attempt, address, now)
     attempt.result = result
     attempt.state = PuzzleAttempt.State.SUBMITTED
     attempt.submitted_at = now
@@ -327,7 +421,13 @@ def _finish(attempt: PuzzleAttempt, result: str, now: datetime) -> None:
 
 
 def puzzle_attempt_move(
-    *, attempt_id: int, puzzle: Puzzle, player: Owner | None, move: str, ply: int | None = None
+    *,
+    attempt_id: int,
+    puzzle: Puzzle,
+    player: Owner | None,
+    move: str,
+    ply: int | None = None,
+    address: str = "",
 ) -> tuple[PuzzleAttempt, JudgeResult]:
     """Play the attacker's ``move`` in the open attempt and judge it against the proof.
 
@@ -335,7 +435,8 @@ def puzzle_attempt_move(
     ``wrong`` end the try (the first wrong move ends it). ``unknown``: the move could not be
     judged within the budget and is not played; another may be tried. ``ply``, when given, is
     where the move goes in the line: a move sent again after a lost answer gets the same
-    answer, and a move out of step is refused.
+    answer, and a move out of step is refused. ``address`` (``core.addresses.address_key``)
+    is where the player is: a wrong move shows the refutation to it.
     """
     with transaction.atomic():
         attempt = _attempt_locked(attempt_id=attempt_id, puzzle=puzzle, player=player)
@@ -361,12 +462,15 @@ def puzzle_attempt_move(
         attempt.moves = line
         solved = result.verdict == "solved"
         result_name = PuzzleAttempt.Result.SOLVED if solved else PuzzleAttempt.Result.FAILED
-        _finish(attempt, result_name, timezone.now())
+        now = timezone.now()
+        _finish(attempt, result_name, now, address)
+        if not solved:
+            _solution_seen(puzzle, address, now)
     return attempt, result
 
 
 def puzzle_attempt_hint(
-    *, attempt_id: int, puzzle: Puzzle, player: Owner | None, level: int
+    *, attempt_id: int, puzzle: Puzzle, player: Owner | None, level: int, address: str = ""
 ) -> tuple[PuzzleAttempt, dict[str, str]]:
     """A hint for the attacker's next move in the open attempt: level 1 names the piece,
     level 2 the move. It is recorded on the attempt, which can then no longer be rated."""
@@ -380,21 +484,25 @@ def puzzle_attempt_hint(
             )
         attempt.hints_used += 1
         attempt.save(update_fields=["hints_used", "updated_at"])
+        _solution_seen(puzzle, address, timezone.now())
     if level >= HINT_MOVE:
         return attempt, {"from": best[:2], "to": best[2:], "move": best}
     return attempt, {"from": best[:2]}
 
 
 def puzzle_attempt_give_up(
-    *, attempt_id: int, puzzle: Puzzle, player: Owner | None
+    *, attempt_id: int, puzzle: Puzzle, player: Owner | None, address: str = ""
 ) -> PuzzleAttempt:
     """Show the solution: the open try ends, failed and unrated. An attempt already over is
-    returned as it is (its solution can be shown too)."""
+    returned as it is (its solution can be shown too). Either way the solution is shown to
+    ``address``."""
     with transaction.atomic():
         attempt = _attempt_locked(attempt_id=attempt_id, puzzle=puzzle, player=player)
+        now = timezone.now()
         if attempt.is_open:
             attempt.gave_up = True
-            _finish(attempt, PuzzleAttempt.Result.FAILED, timezone.now())
+            _finish(attempt, PuzzleAttempt.Result.FAILED, now, address)
+        _solution_seen(puzzle, address, now)
     return attempt
 
 
@@ -424,7 +532,9 @@ def _replay_update(attempt: PuzzleAttempt, now: datetime) -> None:
 def puzzle_attempt_score(*, attempt_id: int) -> PuzzleAttempt | None:
     """Score a finished attempt from the result the server judged: ratings, plays, replays —
     once. Rated only for a logged-in player's first try, without hints or the solution shown,
-    at a published puzzle the player did not author.
+    at a published puzzle the player did not author, and only when nothing kept it unrated
+    when it ended (``unrated_reason``, decided from the player who ended it: a visitor's try
+    stays unrated after the visitor signs in, even when it is scored after that).
 
     Locking: the attempt row is locked with ``select_for_update`` for the whole transaction, and
     the attempt is skipped when it is already scored, so a retried task or two workers racing on
@@ -453,15 +563,8 @@ def puzzle_attempt_score(*, attempt_id: int) -> PuzzleAttempt | None:
                 user_id=attempt.user_id, variant=puzzle.variant
             )
         first_try = attempt.first_try
-        rated = (
-            rating_row is not None
-            and first_try
-            and attempt.hints_used == 0
-            and not attempt.gave_up
-            and not attempt.is_replay
-            and puzzle.status == Puzzle.Status.PUBLISHED
-            and puzzle.author_id != attempt.user_id
-        )
+        reason = attempt.unrated_reason or _unrated_by_rule(attempt, puzzle)
+        rated = rating_row is not None and not reason
         locked = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
         if rated and rating_row is not None:
             score = 1.0 if result == PuzzleAttempt.Result.SOLVED else 0.0
@@ -486,6 +589,7 @@ def puzzle_attempt_score(*, attempt_id: int) -> PuzzleAttempt | None:
             )
         attempt.result = result
         attempt.rated = rated
+        attempt.unrated_reason = reason
         attempt.state = PuzzleAttempt.State.SCORED
         attempt.scored_at = now
         attempt.save()

@@ -561,3 +561,82 @@ def test_two_character_pieces_are_written_large_enough_to_read(
         # ... and each has a good share of a one-character name's room (stacked about 0.43,
         # side by side at the old size 0.31)
         assert ink["width"] * ink["height"] / 2 >= 0.38 * one, (name, ink, chariot)
+
+
+# --- a finger's room for every point on a phone -------------------------------------------------
+
+
+def selected(page: Page) -> str | None:
+    key = page.evaluate("document.querySelector('#board').xbBoard.ground.state.selectable.selected")
+    return None if key is None else key[0] + str("123456789:".index(key[1]))
+
+
+def let_go(page: Page) -> None:
+    page.evaluate("document.querySelector('#board').xbBoard.ground.selectSquare(null)")
+
+
+@pytest.mark.parametrize("coordinates", [False, True], ids=["plain", "iccs"])
+def test_every_point_of_the_eleven_file_board_takes_a_finger_on_a_phone(
+    open_page: Callable[..., Page], artifacts: Path, coordinates: bool
+) -> None:
+    page = open_page("390x844", "en-US")
+    page.goto("/analysis/?variant=feidan")
+    ready(page, "body[data-ready='1']")
+    if coordinates != ("xb-iccs" in (page.get_attribute("#board", "class") or "")):
+        page.click("#board .xb-coordinates-toggle")
+        page.wait_for_timeout(300)
+    wrap = page.locator("#board .xb-wrap").bounding_box()
+    column = page.evaluate(
+        "() => { const p = document.querySelector('#board').parentElement;"
+        " const s = getComputedStyle(p);"
+        " return p.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }"
+    )
+    assert wrap is not None
+    cell = wrap["width"] / 11
+    # A point is read from a tap anywhere in its cell: 34 px, or as wide as the page allows
+    # beside the ICCS digits (a whole number of pixels a file).
+    digits = page.locator("#board .xb-ranks").bounding_box() if coordinates else None
+    room = column - (digits["width"] if digits else 0)
+    assert cell >= min(34, int(room / 11)) - 0.5, (cell, room)
+    assert abs(cell - wrap["height"] / 10) < 0.5
+    drawn = page.locator("#board cg-board").bounding_box()  # the points a tap is read on
+    assert drawn is not None
+    assert abs(drawn["width"] - wrap["width"]) < 0.5 and abs(drawn["x"] - wrap["x"]) < 0.5, drawn
+    red = ["a0", "e0", "k0", "a2", "f3", "j3"]  # corners, the palace, fighters, soldiers
+    for square in red:
+        x, y = point(page, square)
+        for dx, dy in [(0.45, 0), (-0.45, 0), (0, 0.45), (0, -0.45), (0.4, 0.4)]:
+            page.touchscreen.tap(x + dx * cell, y + dy * cell)
+            assert selected(page) == square, (square, dx, dy)
+            let_go(page)
+    # Beside the board (the numerals under it, the ICCS digits left of it) up to half a point:
+    # the nearest point, so that the points on the edge have as much room as the others.
+    x, y = point(page, "a0")
+    page.touchscreen.tap(wrap["x"] + wrap["width"] / 2, wrap["y"] + wrap["height"] + 0.4 * cell)
+    assert selected(page) == "f0"  # the red general
+    let_go(page)
+    page.touchscreen.tap(x, wrap["y"] + wrap["height"] + 0.4 * cell)
+    assert selected(page) == "a0"
+    page.touchscreen.tap(x, wrap["y"] + wrap["height"] + 0.4 * cell)  # again: let go
+    assert selected(page) is None
+    if coordinates:
+        page.touchscreen.tap(wrap["x"] - 0.4 * cell, y)
+        assert selected(page) == "a0"
+        let_go(page)
+    page.touchscreen.tap(x, wrap["y"] + wrap["height"] + 0.9 * cell)  # too far: nothing
+    assert selected(page) is None
+    # Text that grows above the board moves it down, with no resize or scroll: a tap is read
+    # where the board is now.
+    page.evaluate(
+        """cell => { const note = document.createElement('p');
+                     note.style.cssText = `height:${cell * 0.6}px;margin:0`;
+                     document.querySelector('#board').before(note); }""",
+        cell,
+    )
+    for square in ["f3", "a0"]:
+        page.touchscreen.tap(*point(page, square))
+        assert selected(page) == square, square
+        let_go(page)
+    page.screenshot(
+        path=str(artifacts / f"board-phone-feidan-{'iccs' if coordinates else 'plain'}.png")
+    )

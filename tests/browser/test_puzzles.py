@@ -156,8 +156,7 @@ def test_author_a_mate_in_two_and_share_it(
     page.click("#editor-submit")
     result = page.locator("#editor-result")
     expect(result).to_have_attribute("data-kind", "published", timeout=60_000)
-    share = page.locator("#editor-result a.share-link")
-    link = share.get_attribute("href")
+    link = page.locator("#share-link").input_value()
     assert link and "/puzzles/p/" in link
     page.screenshot(path=str(artifacts / "puzzles-authored.png"), full_page=True)
     puzzle = Puzzle.objects.get(author__username="composer")

@@ -135,9 +135,11 @@ def test_letter_outside_the_variant_is_refused(client: Client) -> None:
     assert response.json()["error"]["extra"]["field"] == "fen"
 
 
-def test_illegal_move_is_a_400_naming_the_move(client: Client) -> None:
+def test_illegal_move_is_an_answer_naming_the_move(client: Client) -> None:
     response = analyse(client, variant="xiangqi", moves=["h2e2", "e9e7"])
-    assert response.status_code == 400
+    # trying a move is not a fault of the request: 200, not legal, the reason
+    assert response.status_code == 200
+    assert response.json()["legal"] is False
     error = response.json()["error"]
     assert "e9e7" in error["message"]
     assert error["extra"]["field"] == "moves"
@@ -256,9 +258,12 @@ def test_a_repeated_request_gets_the_same_answer_kept_by_the_web_process(client:
 def test_errors_are_never_kept(client: Client) -> None:
     ANSWERS.clear()
     for _ in range(2):
-        response = analyse(client, variant="xiangqi", moves=["a0a5"])
-        assert response.status_code == 400
+        response = analyse(client, variant="xiangqi", moves=["a0a5"])  # illegal: an answer
+        assert response.status_code == 200 and response.json()["legal"] is False
         assert "a0a5" in response.json()["error"]["message"]
+        response = analyse(client, variant="xiangqi", moves=["a0a0"])  # unreadable: a fault
+        assert response.status_code == 400
+    assert len(ANSWERS) == 0
 
 
 def test_the_kept_answers_drop_the_least_recently_used() -> None:

@@ -51,14 +51,35 @@ def test_an_empty_query_parameter_is_absent_or_refused() -> None:
 
 
 class Lists(serializers.Serializer):
-    names = CommaSeparatedField(default=list)
-    ids = CommaSeparatedField(digits=True, default=list)
+    names = CommaSeparatedField(max_items=3, default=list)
+    ids = CommaSeparatedField(digits=True, max_items=5, item_length=3, default=list)
+    known = CommaSeparatedField(choices=["mate", "fork"], max_items=2, default=list)
 
 
-def test_a_comma_separated_list_keeps_its_stripped_items() -> None:
-    query = _request("/?names=mate, ,fork,&ids=3, x,²,12,")
-    assert request_query(Lists, query) == {"names": ["mate", "fork"], "ids": [3, 12]}
-    assert request_query(Lists, _request("/")) == {"names": [], "ids": []}
+def test_a_comma_separated_list_keeps_its_stripped_items_once() -> None:
+    query = _request("/?names=mate, ,fork,mate,&ids=3, x,²,12,")
+    assert request_query(Lists, query) == {"names": ["mate", "fork"], "ids": [3, 12], "known": []}
+    assert request_query(Lists, _request("/")) == {"names": [], "ids": [], "known": []}
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "code"),
+    [
+        ("/?names=a,b,c,d", "names", "max_items"),  # four different items
+        ("/?ids=1,2,3,4,5,6", "ids", "max_items"),
+        ("/?ids=" + "1" * 21, "ids", "max_length"),  # longer than 5 items of 3 digits could be
+        ("/?known=mate,pin,fork,skewer", "known", "max_items"),
+        ("/?known=pin,mate", "known", "unknown_items"),
+    ],
+)
+def test_a_comma_separated_list_is_bounded(query: str, field: str, code: str) -> None:
+    with pytest.raises(ValidationError) as raised:
+        request_query(Lists, _request(query))
+    assert raised.value.detail[field][0].code == code  # type: ignore[index]
+    assert request_query(Lists, _request("/?names=a,b,c,a,b&known=fork,mate,fork"))["known"] == [
+        "fork",
+        "mate",
+    ]
 
 
 def test_nothing_found_is_a_404() -> None:

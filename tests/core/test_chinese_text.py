@@ -129,3 +129,20 @@ def test_the_site_says_you_to_its_reader_in_one_form() -> None:
     assert len(sources) > 30
     formal = [str(path.relative_to(root)) for path in sources if "您" in path.read_text("utf-8")]
     assert not formal
+
+
+def test_every_sentence_the_catalogues_give_a_chinese_page_says_you_as_the_site_does() -> None:
+    """What gettext can say on a Chinese page: the site's catalogues and those of Django, DRF
+    and the admin they merge with (a refused API request, the CSRF page). Theirs say 您; the
+    site's catalogue says those sentences again with 你 (core/vendor_texts.py)."""
+    from django.utils import translation
+    from django.utils.translation import trans_real
+
+    catalogue = trans_real.translation("zh-hans")._catalog
+    keys = {key for key, _said in catalogue.items() if isinstance(key, str) and key}
+    assert len(keys) > 1000
+    with translation.override("zh-hans"):
+        formal = {key: said for key in keys if "您" in (said := translation.gettext(key))}
+        assert not formal
+        denied = translation.gettext("You do not have permission to perform this action.")
+    assert denied == "你没有执行该操作的权限。"

@@ -154,8 +154,12 @@ def _post(client: Client, url: str, body: Any = None) -> Any:
     return client.post(url, data=json.dumps(body or {}), content_type="application/json")
 
 
-def assert_said_in_chinese(response: Any, code: str) -> None:
-    assert response.status_code == 400, response.content
+def assert_said_in_chinese(response: Any, code: str, *, illegal: bool = False) -> None:
+    # a try the rules refuse is an answer (200, legal: false); any other refusal a 400
+    if illegal:
+        assert response.status_code == 200 and response.json()["legal"] is False
+    else:
+        assert response.status_code == 400, response.content
     error = response.json()["error"]
     assert error["code"] == code, error
     message = error["message"]
@@ -195,10 +199,10 @@ def test_the_games_api_refuses_in_chinese() -> None:
     created = _post(client, "/api/games/", {"variant": "xiangqi", "level": 2, "side": "red"})
     assert created.status_code == 201, created.content
     moves = f"/api/games/{created.json()['id']}/moves/"
-    assert_said_in_chinese(_post(client, moves, {"move": "h7e7"}), "game.wrong_side")
+    assert_said_in_chinese(_post(client, moves, {"move": "h7e7"}), "game.wrong_side", illegal=True)
     assert_said_in_chinese(_post(client, moves, {"move": "hello"}), "game.invalid_move")
     explained = _post(client, moves, {"move": "a3b3"})
-    assert_said_in_chinese(explained, "game.move_explained")
+    assert_said_in_chinese(explained, "game.move_explained", illegal=True)
     assert "过河" in explained.json()["error"]["message"]
     assert_said_in_chinese(_post(client, moves, {"move": "h2e2", "ply": 3}), "game.out_of_date")
     local = _post(client, "/api/games/", {"variant": "xiangqi", "mode": "local"}).json()

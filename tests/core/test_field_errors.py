@@ -129,6 +129,17 @@ def test_a_refused_field_is_said_by_its_code_in_the_reader_s_language(
         assert CJK.search(message), message
         plain = re.sub(r"“[^”]*”|（可选：[^）]*）", "", message)
         assert not ENGLISH_WORD.search(plain.replace("JSON", "").replace("null", "")), message
+        # DRF's own sentences for every field, kept for programs, are Chinese too
+        for said in field_sentences(error["extra"].get("fields", {})):
+            assert CJK.search(said), (said, error)
+
+
+def field_sentences(tree: Any) -> list[str]:
+    if isinstance(tree, dict):
+        return [said for value in tree.values() for said in field_sentences(value)]
+    if isinstance(tree, list):
+        return [said for value in tree for said in field_sentences(value)]
+    return [str(tree)]
 
 
 def test_the_two_languages_say_it_as_the_site_does() -> None:

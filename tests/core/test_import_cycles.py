@@ -20,6 +20,8 @@ APPS = ("accounts", "core", "games", "puzzles", "tutorials", "config")
 
 # (importer, imported): made inside a function, explained in the task module's docstring.
 DELIBERATE = {
+    ("accounts.services", "accounts.tasks"),
+    ("accounts.tasks", "accounts.services"),
     ("games.services", "games.tasks"),
     ("games.tasks", "games.services"),
     ("puzzles.services.authoring", "puzzles.tasks"),
@@ -153,6 +155,6 @@ def test_the_deliberate_cycles_are_made_inside_functions_and_explained() -> None
     for importer, imported in sorted(DELIBERATE):
         assert imported in graph[importer], f"{importer} no longer imports {imported}: drop it"
         assert graph[importer][imported] is False, f"{importer} imports {imported} on load"
-    for tasks in ("games.tasks", "puzzles.tasks"):
+    for tasks in ("accounts.tasks", "games.tasks", "puzzles.tasks"):
         docstring = ast.get_docstring(ast.parse(_modules()[tasks].read_text(encoding="utf-8")))
         assert docstring is not None and "import cycle" in docstring, tasks

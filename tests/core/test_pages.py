@@ -86,3 +86,11 @@ def test_analysis_page_labels_are_translated(client: Client) -> None:
     page = page_json(client.get("/analysis/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode())
     assert page["labels"]["terminations"]["checkmate"] == "将死"
     assert page["labels"]["terminations"]["dead_general"] == "死将"
+
+
+def test_the_analysis_page_passes_over_a_ply_that_is_no_number(client: Client) -> None:
+    """A ply of "²" (a digit to str.isdigit(), no number to int()) was a server error."""
+    for ply, shown in (("²", None), ("1", 1), ("x", None)):
+        answer = client.get("/analysis/", {"moves": "h2e2,h9g7", "ply": ply})
+        assert answer.status_code == 200
+        assert page_json(answer.content.decode())["ply"] == shown

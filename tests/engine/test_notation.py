@@ -677,3 +677,20 @@ def test_every_legal_move_is_written_by_the_rules(
     pos = random_position(variant, fen, seed, plies)
     for move in pos.legal_moves:
         assert chinese(pos, move) == plain_chinese(pos, move), (pos.fen(), move)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "h２e2",  # a full-width digit
+        "h2e٢",  # an Arabic-Indic digit
+        "h𝟐e2",  # a mathematical bold digit
+        "\u212a0k1",  # the Kelvin sign, which lower-cases to "k"
+        "ｈ2e2",  # a full-width letter
+    ],
+)
+def test_iccs_reads_ascii_points_only(text: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        Move.from_iccs(text)
+    with pytest.raises(InvalidMoveError):
+        Position.start("feidan").parse_move(text)

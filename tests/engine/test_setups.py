@@ -337,6 +337,30 @@ def test_secret_half_piece_counts_are_exact() -> None:
     assert "6 soldiers" in messages and "exactly 5 soldiers" in messages
 
 
+def test_secret_half_reads_ascii_points_only() -> None:
+    """A full-width digit ("f１") once named f1 a second time: both advisors stood on f1,
+    no fault was found, and the reveal kept one piece of the two."""
+    half = start_half("red")
+    del half["e0"], half["g0"]
+    half["f1"] = "A"
+    half["f\uff11"] = "A"
+    violations = validate_secret_half("red", half, "five_soldiers")
+    assert ("f\uff11", "unknown_point") in [(v.point, v.code) for v in violations]
+    with pytest.raises(SetupError):
+        combine_secret_setups(half, start_half("black"), "five_soldiers")
+    kelvin = start_half("red")
+    kelvin["\u212a0"] = kelvin.pop("k0")  # the Kelvin sign lower-cases to "k"
+    assert "unknown_point" in codes(validate_secret_half("red", kelvin, "five_soldiers"))
+
+
+def test_secret_half_names_one_point_once_in_any_spelling() -> None:
+    half = list(start_half("red").items())
+    half.remove(("e0", "A"))
+    half.append(("F0", "A"))  # the general's point, in upper case
+    violations = validate_secret_half("red", half, "five_soldiers")  # type: ignore[arg-type]
+    assert ("f0", "two_pieces_one_point") in [(v.point, v.code) for v in violations]
+
+
 def test_secret_half_must_stay_on_own_half() -> None:
     half = start_half("red")
     half["d5"] = half.pop("c0")  # a horse across the river

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from engine import Position, combine_secret_setups, plum_blossom, random_secret_half
 from games.models import Game
-from games.services import SETUPS_BY_VARIANT
+from games.services import SETUPS_BY_VARIANT, secret_half_random
 from tests.games.conftest import error_code, post
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +101,8 @@ def test_an_illegal_move_is_explained_as_in_the_lessons(
 ) -> None:
     gid = new_game(client)["id"]
     response = move(client, gid, "a3b3")  # a soldier steps sideways before the river
-    assert response.status_code == 400
+    # trying a move is not a fault of the request: an answer, with the reason
+    assert response.status_code == 200 and response.json()["legal"] is False
     extra = response.json()["error"]["extra"]
     assert extra["code"] == "illegal_move" and extra["reason"] == "soldier_sideways"
     assert "river" in extra["explanation"]["en"] and "过河" in extra["explanation"]["zh"]
@@ -115,7 +116,7 @@ def test_a_move_that_leaves_the_general_in_check_is_explained(
     # the red chariot on e1 stands between its general and a black chariot
     _set_start(gid, "3k5/9/9/9/4r4/9/9/9/4R4/4K4 w - - 0 1")
     response = move(client, gid, "e1d1")
-    assert response.status_code == 400
+    assert response.status_code == 200 and response.json()["legal"] is False
     extra = response.json()["error"]["extra"]
     assert extra["code"] == "illegal_move" and extra["reason"] == "exposes_general"
 
@@ -124,15 +125,16 @@ def test_a_move_that_leaves_the_general_in_check_is_explained(
 def test_a_forged_move_is_refused(client: Client, new_game: Any, move: Any, forged: str) -> None:
     gid = new_game(client)["id"]
     response = move(client, gid, forged)
-    assert response.status_code == 400
-    assert error_code(response) in ("invalid_move", "illegal_move")
+    assert response.status_code == 400  # a move in no notation is a fault of the request
+    assert error_code(response) == "invalid_move"
     assert Game.objects.get(pk=gid).moves == []
 
 
 def test_a_move_for_the_wrong_side_is_refused(client: Client, new_game: Any, move: Any) -> None:
     gid = new_game(client, side="red")["id"]
     response = move(client, gid, "h7e7")  # a black cannon
-    assert response.status_code == 400 and error_code(response) == "wrong_side"
+    assert response.status_code == 200 and error_code(response) == "wrong_side"
+    assert response.json()["legal"] is False
     assert Game.objects.get(pk=gid).moves == []
 
 
@@ -322,12 +324,70 @@ def test_the_setup_check_explains_without_storing(client: Client) -> None:
     assert legal == {"legal": True, "violations": []}
 
 
+def test_two_spellings_of_one_point_are_refused_and_nothing_is_lost(
+    client: Client, new_game: Any
+) -> None:
+    """``"f１"`` (a full-width digit) beside ``f1`` once passed the check and the submit, and
+    the reveal kept one of the two pieces: here the red general was lost."""
+    for method in ("five_soldiers", "middle_soldier"):
+        gid = new_game(client, variant="feidan", setup=method, side="red")["id"]
+        half = standard_half("red")
+        half["f1"] = half.pop("e0")  # an advisor on f1 ...
+        half["f\uff11"] = half.pop("f0")  # ... and the general "on f1" too
+        check = post(
+            client,
+            "/api/games/setup/check/",
+            {"method": method, "color": "red", "placement": half},
+        ).json()
+        assert check["legal"] is False
+        assert {"point": "f\uff11", "code": "unknown_point"} in [
+            {"point": v["point"], "code": v["code"]} for v in check["violations"]
+        ]
+        response = post(client, f"/api/games/{gid}/setup/", {"placement": half})
+        assert response.status_code == 400 and error_code(response) == "illegal_setup"
+        # Upper and lower case name one point: two pieces on it, refused as well.
+        cased = standard_half("red")
+        cased["F1"] = cased.pop("e0")
+        cased["f1"] = cased.pop("g0")
+        response = post(client, f"/api/games/{gid}/setup/", {"placement": cased})
+        assert response.status_code == 400 and error_code(response) == "illegal_setup"
+        faults = response.json()["error"]["extra"]["violations"]
+        assert "two_pieces_one_point" in {f["code"] for f in faults}
+        game = Game.objects.get(pk=gid)
+        assert game.status == "setting_up" and game.setup_info["halves"] == {}
+
+
+def test_the_computer_s_secret_half_cannot_be_computed_by_the_player(
+    client: Client, new_game: Any
+) -> None:
+    """The computer's half was drawn from ``Random(f"{seed}:{round}")`` and the API answered
+    the seed: a player could compute it before arranging their own."""
+    method = "five_soldiers"
+    game = new_game(client, variant="feidan", setup=method, side="red")
+    gid = game["id"]
+    assert "seed" not in game
+    seed = 1_234_567_891  # a number no page shows by chance
+    Game.objects.filter(pk=gid).update(seed=seed)
+    for page in (client.get(f"/api/games/{gid}/"), client.get(game["url"])):
+        assert page.status_code == 200
+        assert str(seed) not in page.content.decode()
+    played = post(client, f"/api/games/{gid}/setup/", {"placement": standard_half("red")})
+    drawn = played.json()["setup_info"]["halves"]["black"]
+    assert "seed" not in played.json()
+    predicted = random_secret_half("black", method, random.Random(f"{seed}:0"))
+    assert drawn != predicted
+    assert drawn == random_secret_half(
+        "black", method, secret_half_random(seed=seed, round_number=0)
+    )
+
+
 def _void_seed(method: str, mine: dict[str, str]) -> int:
     """A seed whose first computer half makes a void reveal against ``mine`` and whose second
-    does not (the computer's halves are drawn from the game's seed and the round)."""
+    does not (the computer's halves are drawn from the game's seed, the round and the site's
+    secret key)."""
     for seed in range(5000):
-        first = random_secret_half("black", method, random.Random(f"{seed}:0"))  # type: ignore[arg-type]
-        second = random_secret_half("black", method, random.Random(f"{seed}:1"))  # type: ignore[arg-type]
+        first = random_secret_half("black", method, secret_half_random(seed=seed, round_number=0))  # type: ignore[arg-type]
+        second = random_secret_half("black", method, secret_half_random(seed=seed, round_number=1))  # type: ignore[arg-type]
         if (
             combine_secret_setups(mine, first, method).void  # type: ignore[arg-type]
             and not combine_secret_setups(mine, second, method).void  # type: ignore[arg-type]
@@ -357,7 +417,7 @@ def test_a_void_reveal_is_set_up_again_and_then_played(client: Client, new_game:
     assert game["status"] == "playing" and game["setup_info"]["revealed"] is True
     start = Position.from_fen("feidan", game["start_fen"]).pieces()
     assert {p: v for p, v in start.items() if v.isupper()} == mine
-    drawn = random_secret_half("black", method, random.Random(f"{seed}:1"))
+    drawn = random_secret_half("black", method, secret_half_random(seed=seed, round_number=1))
     assert {p: v for p, v in start.items() if v.islower()} == drawn
     assert game["setup_info"]["halves"]["black"] == drawn
     assert len(game["legal_moves"]) > 0
@@ -444,6 +504,41 @@ def test_my_games_list_and_page(client: Client, new_game: Any) -> None:
     assert Client().get("/api/games/").json() == []
 
 
+MATE_IN_ONE_FOR_RED = "3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1"  # i0i9 mates
+
+
+def test_a_finished_game_says_who_won_from_the_players_side(
+    client: Client, new_game: Any, move: Any
+) -> None:
+    won = new_game(client, side="red", level=1)["id"]
+    _set_start(won, MATE_IN_ONE_FOR_RED)
+    game = move(client, won, "i0i9").json()
+    assert game["termination"] == "checkmate" and game["outcome"] == "won"
+    assert game["headline"] == {"zh": "你赢了——将死", "en": "You won — checkmate"}
+    lost = new_game(client, side="black", level=1)["id"]
+    game = post(client, f"/api/games/{lost}/resign/").json()
+    assert game["outcome"] == "lost"
+    assert game["headline"] == {"zh": "你输了——你认输了", "en": "You lost — you resigned"}
+    # at one board there is no "you": the side that won
+    local = new_game(client, mode="local")["id"]
+    game = post(client, f"/api/games/{local}/resign/", {"color": "red"}).json()
+    assert game["outcome"] == "black_won"
+    assert game["headline"] == {"zh": "黑方胜——红方认输", "en": "Black won — Red resigned"}
+    playing = new_game(client)
+    assert playing["outcome"] is None and playing["headline"] is None
+    listed = {g["id"]: g["outcome"] for g in client.get("/api/games/").json()}
+    assert listed == {won: "won", lost: "lost", local: "black_won", playing["id"]: None}
+    # my games says it the same way, in the reader's language
+    for language, said in (
+        ("en", ["You won — checkmate", "You lost — you resigned"]),
+        ("zh-hans", ["你赢了——将死", "你输了——你认输了"]),
+    ):
+        client.cookies["django_language"] = language
+        page = client.get("/play/games/").content.decode()
+        assert all(text in page for text in said), page
+        assert "1-0 ·" not in page and "0-1 ·" not in page
+
+
 def test_the_play_pages_render_in_both_languages(client: Client, new_game: Any) -> None:
     gid = new_game(client)["id"]
     for language, word in (("en", "Start the game"), ("zh-hans", "开始对局")):
@@ -515,7 +610,7 @@ def test_a_chinese_move_and_an_illegal_chinese_move(
     gid = new_game(client, mode="local")["id"]
     assert move(client, gid, "炮二平五").json()["moves"][0]["iccs"] == "h2e2"
     response = move(client, gid, "车1进5")  # the black soldier on a6 is in the chariot's way
-    assert response.status_code == 400 and error_code(response) == "illegal_move"
+    assert response.status_code == 200 and error_code(response) == "illegal_move"
     extra = response.json()["error"]["extra"]
     assert extra["reason"] == "path_blocked" and "a6" in extra["explanation"]["en"]
     assert Game.objects.get(pk=gid).ply == 1

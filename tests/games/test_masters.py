@@ -300,7 +300,8 @@ def test_a_master_game_replays_with_its_players_event_result_and_credit(client: 
     state = json.loads(page.context["page"]["game"] and json.dumps(page.context["page"]["game"]))
     assert [m["iccs"] for m in state["moves"]] == ["h2e2", "h9g7", "h0g2", "i9h9"]
     assert state["moves"][0]["chinese"] == "炮二平五"
-    assert state["status"] == "finished" and state["ending"]["zh"] == "红方胜"
+    assert state["status"] == "finished" and state["ending"]["zh"] == "红方胜（棋谱所记）"
+    assert state["outcome"] == "red_won"
     assert page.context["page"]["api"] == {}  # nothing on the page can change the game
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -112,3 +113,31 @@ def test_a_shared_game_is_marked_in_my_games_and_keeps_its_link_on_sign_up(
     assert Client().get(link).status_code == 200
     assert post(client, f"/api/games/{gid}/share/", {"share": False}).status_code == 200
     assert Client().get(link).status_code == 404
+
+
+def test_a_shared_game_says_who_played_it_and_when(
+    client: Client, new_game: Any, move: Any, django_user_model: Any
+) -> None:
+    gid = int(new_game(client, side="red", level=3)["id"])
+    post(client, f"/api/games/{gid}/resign/")
+    link = post(client, f"/api/games/{gid}/share/").json()["share_url"]
+    Game.objects.filter(pk=gid).update(created_at=datetime(2026, 11, 5, 10, 0, tzinfo=UTC))
+    for language, players, date in (
+        ("en", "A visitor (Red) against the computer, level 3 (Black)", "Nov. 5, 2026"),
+        ("zh-hans", "访客（红方）对电脑 3 级（黑方）", "2026年11月5日"),
+    ):
+        html = Client(HTTP_ACCEPT_LANGUAGE=language).get(link).content.decode()
+        assert f'<span data-testid="shared-players">{players}</span>' in html
+        assert date in html and 'datetime="2026-11-05T18:00:00+08:00"' in html
+        # the page speaks to a stranger: no "your games come with you", no "You lost"
+        assert "your games come with you" not in html and "你的对局也会一起保留" not in html
+        game = _page_json(html)["game"]
+        assert game["outcome"] == "black_won"
+        assert game["headline"]["en"] == "Black won — Red resigned"
+    # an account's game is said with its owner's name; one at one board says so
+    owner = Client()
+    owner.force_login(django_user_model.objects.create_user(username="meilin", password="x-9"))
+    local = _finished(owner, new_game, move)
+    link = post(owner, f"/api/games/{local}/share/").json()["share_url"]
+    html = Client(HTTP_ACCEPT_LANGUAGE="en").get(link).content.decode()
+    assert '<span data-testid="shared-players">meilin: two players at one board</span>' in html

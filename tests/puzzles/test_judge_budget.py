@@ -11,7 +11,12 @@ import pytest
 from accounts.owners import Owner
 from puzzles import proving
 from puzzles.models import PuzzleAttempt, PuzzleLineResult
-from puzzles.services import puzzle_attempt_move, puzzle_attempt_open, puzzle_judge
+from puzzles.services import (
+    puzzle_attempt_move,
+    puzzle_attempt_open,
+    puzzle_judge,
+    puzzle_line_hint,
+)
 from tests.puzzles.positions import HARD_MATE_IN_4
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +79,25 @@ def test_a_kept_answer_belongs_to_its_proof(hard_puzzle) -> None:
     puzzle_judge(puzzle=hard_puzzle, moves=[HARD_WRONG_MOVE])
     kept = PuzzleLineResult.objects.filter(puzzle=hard_puzzle, line=HARD_WRONG_MOVE)
     assert kept.values("proof").distinct().count() == 2
+
+
+# After a wrong first move and a reply, the stored tree says nothing: whether the attacker's
+# next move still mates in time takes more than the cap to settle (it does not).
+UNSETTLED_LINE = ["e8e9", "f9e9", "a4a0"]
+
+
+def test_an_answer_the_cap_could_not_settle_is_not_kept(hard_puzzle) -> None:
+    """An ``unknown`` kept for everyone would fix a busy moment's answer for good."""
+    judged = puzzle_judge(puzzle=hard_puzzle, moves=UNSETTLED_LINE)
+    assert judged.verdict == "unknown"
+    hint = puzzle_line_hint(puzzle=hard_puzzle, moves=UNSETTLED_LINE[:2])
+    assert hint is None
+    assert not PuzzleLineResult.objects.filter(puzzle=hard_puzzle).exists()
+    settled = proving.judge(
+        proof=hard_puzzle.proof, moves=UNSETTLED_LINE,
+        nodes=proving.OFFLINE_NODES, seconds=proving.OFFLINE_SECONDS,
+    )  # fmt: skip
+    assert settled.verdict == "wrong"
+    # A settled answer is kept, and then given to everyone.
+    puzzle_judge(puzzle=hard_puzzle, moves=[HARD_WRONG_MOVE])
+    assert PuzzleLineResult.objects.filter(puzzle=hard_puzzle, line=HARD_WRONG_MOVE).exists()

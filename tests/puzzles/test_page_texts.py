@@ -80,3 +80,10 @@ def test_show_solution_says_what_it_costs(client: Client, make_puzzle: MakePuzzl
     assert note and "not count for your rating" in note.group(1)
     zh = client.get(f"/puzzles/p/{puzzle.slug}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "不计等级分" in zh
+
+
+def test_the_trainer_keeps_only_known_themes_each_once(client: Client, db: None) -> None:
+    """The page hands its themes to the API, which refuses unknown ones: it drops them."""
+    page = client.get("/puzzles/?themes=mate_in_2,nope,mate_in_2,%3Cb%3E,quiet_move")
+    assert page.status_code == 200
+    assert page.context["selected_themes"] == ["mate_in_2", "quiet_move"]

@@ -9,15 +9,22 @@ from __future__ import annotations
 import json
 import threading
 import time
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.test import Client, override_settings
+from django.utils import timezone
 
 from accounts.models import User
-from puzzles.models import Puzzle
-from puzzles.services import puzzle_verify
+from puzzles.models import ProvingRequest, Puzzle
+from puzzles.services import (
+    proving_queue_next,
+    proving_queue_order,
+    puzzle_verifications_requeue,
+    puzzle_verify,
+)
 from tests.puzzles.positions import HARD_MATE_IN_4, MATE_IN_1
 
 DRAFT = {"variant": "xiangqi", "fen": MATE_IN_1, "goal": "mate", "moves_to_win": 1}
@@ -140,5 +147,147 @@ def test_submissions_at_the_same_moment_keep_both_rules(celery_worker: Any) -> N
         assert time.monotonic() < deadline, celery_worker.output()
         time.sleep(0.2)
     assert set(Puzzle.objects.filter(pk__in=accepted).values_list("status", flat=True)) == {
+        Puzzle.Status.PUBLISHED
+    }
+
+
+def author_at(name: str, address: str) -> Client:
+    """A signed-in author whose requests come from ``address``."""
+    client = author(name)
+    client.defaults["REMOTE_ADDR"] = address
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
+FLOOD = "203.0.113.66"
+HONEST = "198.51.100.5"
+
+
+@pytest.mark.django_db
+@override_settings(THROTTLE_RATES=NO_THROTTLE, PROVING_QUEUE_LIMIT=30, PROVING_ADDRESS_LIMIT=3)
+def test_a_flood_from_one_address_refuses_no_one_else() -> None:
+    """Many accounts at one address hold at most ``PROVING_ADDRESS_LIMIT`` places: the flood's
+    fourth account is told to wait, an author elsewhere is accepted."""
+    flood = [author_at(f"flood{i}", FLOOD) for i in range(4)]
+    drafts = [draft(client) for client in flood]
+    for client, puzzle in zip(flood[:3], drafts[:3], strict=True):
+        assert submit(client, puzzle).status_code == 202
+    refused = submit(flood[3], drafts[3])
+    assert refused.status_code == 503 and int(refused["Retry-After"]) >= 1
+    error = refused.json()["error"]
+    assert error["extra"] == {"code": "address_queue_full", "limit": 3}
+    assert "from your address" in error["message"]
+    assert "网络地址" in submit(flood[3], drafts[3], "zh-hans").json()["error"]["message"]
+    assert Puzzle.objects.get(pk=drafts[3]).status == Puzzle.Status.DRAFT
+    honest = author_at("honest", HONEST)
+    assert submit(honest, draft(honest)).status_code == 202
+
+
+@pytest.mark.django_db
+@override_settings(THROTTLE_RATES=NO_THROTTLE, PROVING_ADDRESS_LIMIT=30)
+def test_a_newcomer_waits_behind_no_flood() -> None:
+    """Six accounts at one address submit, then an honest author elsewhere: the prover takes
+    the flood's first puzzle, then the honest author's, then the flood's others in turn."""
+    flood = [author_at(f"flood{i}", FLOOD) for i in range(6)]
+    flooded = []
+    for client in flood:
+        puzzle = draft(client)
+        assert submit(client, puzzle).status_code == 202
+        flooded.append(puzzle)
+    honest = author_at("honest", HONEST)
+    mine = draft(honest)
+    assert submit(honest, mine).status_code == 202
+    assert proving_queue_order() == [flooded[0], mine, *flooded[1:]]
+    # The verification messages claim them in that order, one each.
+    claims = [proving_queue_next(task_id=f"message-{i}") for i in range(8)]
+    assert claims == [flooded[0], mine, *flooded[1:], None]
+
+
+@pytest.mark.django_db
+@override_settings(THROTTLE_RATES=NO_THROTTLE)
+def test_an_author_just_served_waits_behind_the_others_next_puzzle() -> None:
+    """Round-robin by author: once the prover started on one of an author's puzzles, their
+    next one waits behind every other author's puzzle waiting, even ones sent later."""
+    busy = author_at("busy", FLOOD)
+    first = draft(busy)
+    assert submit(busy, first).status_code == 202
+    assert proving_queue_next(task_id="message-1") == first
+    assert puzzle_verify(puzzle_id=first).status == Puzzle.Status.PUBLISHED  # type: ignore[union-attr]
+    again = draft(busy)
+    assert submit(busy, again).status_code == 202
+    later = author_at("later", HONEST)
+    theirs = draft(later)
+    assert submit(later, theirs).status_code == 202
+    assert proving_queue_order() == [theirs, again]
+
+
+@pytest.mark.django_db
+@override_settings(THROTTLE_RATES=NO_THROTTLE)
+def test_a_message_handed_back_goes_on_with_the_puzzle_it_claimed() -> None:
+    """A worker killed mid-proof hands its message back; the message, delivered again with the
+    same id, proves the same puzzle; no other message takes it meanwhile."""
+    writers = [author_at(f"writer{i}", f"192.0.2.{i + 1}") for i in range(2)]
+    puzzles = [draft(client) for client in writers]
+    for client, puzzle in zip(writers, puzzles, strict=True):
+        assert submit(client, puzzle).status_code == 202
+    assert proving_queue_next(task_id="lost") == puzzles[0]
+    assert proving_queue_next(task_id="other") == puzzles[1]
+    assert proving_queue_next(task_id="lost") == puzzles[0]  # redelivered
+    assert proving_queue_next(task_id="third") is None
+
+
+@pytest.mark.django_db
+@override_settings(THROTTLE_RATES=NO_THROTTLE)
+def test_a_proof_whose_worker_is_gone_waits_again_in_its_turn() -> None:
+    """A claimed puzzle whose message is gone for good (no redelivery) goes back to waiting
+    when the scheduled requeue finds it; the address of a proof long done is forgotten."""
+    writer, other = author_at("writer", FLOOD), author_at("other", HONEST)
+    lost, done = draft(writer), draft(other)
+    for client, puzzle in ((writer, lost), (other, done)):
+        assert submit(client, puzzle).status_code == 202
+    assert proving_queue_next(task_id="gone") == lost
+    assert proving_queue_next(task_id="finished") == done
+    puzzle_verify(puzzle_id=done)
+    long_ago = timezone.now() - timedelta(hours=2)
+    ProvingRequest.objects.update(started_at=long_ago)
+    assert proving_queue_order() == []
+    assert puzzle_verifications_requeue() == [lost]
+    assert proving_queue_order() == [lost]
+    assert proving_queue_next(task_id="new") == lost
+    assert ProvingRequest.objects.get(puzzle_id=done).address == ""
+    assert ProvingRequest.objects.get(puzzle_id=lost).address != ""
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@override_settings(THROTTLE_RATES=NO_THROTTLE, PROVING_ADDRESS_LIMIT=10)
+def test_the_worker_proves_a_newcomer_before_the_rest_of_a_flood(celery_worker: Any) -> None:
+    """Three accounts at one address send hard puzzles (a second or more each), then an honest
+    author elsewhere sends one: the worker, busy with the flood's first, proves the honest
+    author's next, then the flood's others."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (advisory locks)")
+    flood = [author_at(f"flood{i}", FLOOD) for i in range(3)]
+    flooded = []
+    for i, client in enumerate(flood):
+        puzzle = Puzzle.objects.create(
+            author=User.objects.get(username=f"flood{i}"), variant="xiangqi", fen=HARD_MATE_IN_4,
+            goal="mate", moves_to_win=4, source=Puzzle.Source.AUTHORED, status=Puzzle.Status.DRAFT,
+        )  # fmt: skip
+        assert submit(client, puzzle.pk).status_code == 202
+        flooded.append(puzzle.pk)
+    honest = author_at("honest", HONEST)
+    mine = draft(honest)
+    assert submit(honest, mine).status_code == 202
+    everything = [*flooded, mine]
+    deadline = time.monotonic() + 180
+    while Puzzle.objects.filter(pk__in=everything, status=Puzzle.Status.VERIFYING).exists():
+        assert time.monotonic() < deadline, celery_worker.output()
+        time.sleep(0.2)
+    started = ProvingRequest.objects.filter(puzzle_id__in=everything).order_by("started_at")
+    assert list(started.values_list("puzzle_id", flat=True)) == [
+        flooded[0], mine, flooded[1], flooded[2]
+    ]  # fmt: skip
+    assert set(Puzzle.objects.filter(pk__in=everything).values_list("status", flat=True)) == {
         Puzzle.Status.PUBLISHED
     }

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 
 from puzzles.mining import Chunk
@@ -145,3 +145,38 @@ def test_a_mining_chunk_runs_on_a_worker(celery_worker: Any) -> None:
     entry = entries[0]
     assert entry["proof"]["status"] == "sound_unique" and entry["moves_to_win"] == 1
     assert entry["main_line"] == entry["proof"]["keys"]
+
+
+def test_a_visitors_finished_try_stays_unrated_when_scored_after_logging_in(
+    celery_worker: Any, make_puzzle, make_user
+) -> None:
+    """Scoring is slow (the task runs after the visitor logged in and the merge handed the
+    try to the account): the worker still scores it unrated, as the visitor who made it."""
+    puzzle = make_puzzle()
+    user = make_user(password="a-long-test-password")
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    # The scoring task is queued when this transaction commits: after the log-in.
+    with transaction.atomic():
+        opened = post(client, f"/api/puzzles/{puzzle.pk}/attempts/").json()
+        for move in winning_line(puzzle)[::2]:
+            judged = post(client, f"/api/puzzles/{puzzle.pk}/judge/",
+                          {"attempt": opened["id"], "move": move}).json()  # fmt: skip
+        assert judged["verdict"] == "solved"
+        assert judged["attempt"]["unrated_reason"] == "visitor"
+        logged_in = client.post(
+            "/accounts/login/", {"username": user.username, "password": "a-long-test-password"}
+        )
+        assert logged_in.status_code == 302
+        handed = PuzzleAttempt.objects.get(pk=opened["id"])
+        assert handed.user == user and handed.first_try
+        assert handed.state == PuzzleAttempt.State.SUBMITTED
+    scored = wait_for(
+        lambda: PuzzleAttempt.objects.filter(pk=opened["id"], state="scored").first(),
+        celery_worker,
+    )
+    assert scored.user == user and scored.result == "solved"
+    assert not scored.rated and scored.unrated_reason == "visitor"
+    assert scored.user_rating_after is None
+    assert not PuzzleRating.objects.filter(user=user, games__gt=0).exists()
+    status = client.get(f"/api/puzzles/attempts/{opened['id']}/").json()
+    assert status["unrated_reason_text"] == "Tries made without signing in are not rated."

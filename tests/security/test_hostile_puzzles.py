@@ -42,7 +42,6 @@ def assert_refused(response: Any) -> dict[str, Any]:
         {"variant": "shogi", "fen": "lnsgkgsnl/9/9/9/9/9/9/9/LNSGKGSNL b - 1"},
         {"goal": "stalemate-the-world"},
         {"fen": "x" * 5000},
-        {"fen": "9/9/9/9/9/9/9/9/9/9 w - - 0 1"},
     ],
 )
 def test_absurd_drafts_are_refused_with_a_reason(author: Client, change: dict[str, Any]) -> None:
@@ -50,6 +49,18 @@ def test_absurd_drafts_are_refused_with_a_reason(author: Client, change: dict[st
 
     assert_refused(post(author, "/api/puzzles/authored/", {**DRAFT, **change}))
     assert_refused(post(author, "/api/puzzles/authored/check/", {**DRAFT, **change}))
+    assert not Puzzle.objects.filter(author__username="author").exists()
+
+
+def test_an_empty_board_is_refused_as_a_draft_and_answered_by_the_check(author: Client) -> None:
+    from puzzles.models import Puzzle
+
+    empty = {**DRAFT, "fen": "9/9/9/9/9/9/9/9/9/9 w - - 0 1"}
+    assert assert_refused(post(author, "/api/puzzles/authored/", empty))["code"] == "fen.no_general"
+    # the editor's live check: a board the rules do not allow is an answer, with the reason
+    check = post(author, "/api/puzzles/authored/check/", empty)
+    assert check.status_code == 200 and check.json()["legal"] is False
+    assert check.json()["error"]["code"] == "fen.no_general"
     assert not Puzzle.objects.filter(author__username="author").exists()
 
 

@@ -19,13 +19,17 @@ export class ApiError extends Error {
     this.data = data;
     // what the server says besides the sentence: {code, field, explanation …}
     this.extra = (data && data.error && data.error.extra) || {};
+    // a move or position the rules do not allow: an answer (HTTP 200 with legal: false), not a
+    // fault of the request
+    this.illegal = Boolean(data && data.legal === false && data.error);
   }
 }
 
 /**
  * Call the JSON API; resolves with the body, rejects with ApiError (message for people): a
- * refusal, or an answer that is not JSON (cut short). A request that gets no answer at all
- * rejects with the browser's TypeError.
+ * refusal (a fault of the request, 4xx, or a try the rules do not allow, answered 200 with
+ * legal: false: then error.illegal), or an answer that is not JSON (cut short). A request
+ * that gets no answer at all rejects with the browser's TypeError.
  */
 export async function api(method, path, body) {
   const response = await fetch(path, {
@@ -48,7 +52,7 @@ export async function api(method, path, body) {
   }
   if (response.ok && data === null) throw new ApiError(response.statusText, response.status, {});
   data = data || {};
-  if (!response.ok) {
+  if (!response.ok || (data.legal === false && data.error)) {
     const message = (data && data.error && data.error.message) || response.statusText;
     throw new ApiError(message, response.status, data);
   }

@@ -85,6 +85,8 @@ const board = mountBoard($("board"), {
   orientation: orientation(),
   label: L.board,
   onMove: (iccs) => onBoardMove(iccs),
+  // the player's own clock stays in sight under the board
+  fitBelow: [$("clock-bottom")],
 });
 
 function onBoardMove(iccs) {
@@ -100,6 +102,24 @@ function setStatus(text, kind) {
   box.className = `status${kind ? ` status-${kind}` : ""}`;
   box.dataset.kind = kind || "";
   document.body.dataset.gameStatus = state.game.status;
+}
+
+// A finished game's result, as a result and not an error: who won from the player's side
+// ("You won — checkmate"), then how the game ended, in its own calm box.
+function showResult(g) {
+  setStatus("", "over");
+  const box = $("status");
+  box.classList.add("status-result");
+  if (g.outcome) box.classList.add(`status-${g.outcome.replace("_", "-")}`);
+  box.dataset.outcome = g.outcome || "";
+  const headline = document.createElement("strong");
+  headline.className = "result-headline";
+  headline.dataset.testid = "result-headline";
+  headline.textContent = pick(g.headline) || "";
+  const how = document.createElement("span");
+  how.className = "result-ending";
+  how.textContent = pick(g.ending) || "";
+  box.append(headline, how);
 }
 
 function explain(text) {
@@ -356,7 +376,7 @@ function renderStatus() {
     const where = ply === 0 ? L.start : moveLabel(ply);
     setStatus(format(L.replaying, { where, ply, total: g.moves.length }), "replay");
   } else if (g.status === "finished") {
-    setStatus(pick(g.ending), "over");
+    showResult(g);
   } else if (g.thinking) {
     setStatus(L.thinking, "thinking");
   } else if (g.mode === "computer") {

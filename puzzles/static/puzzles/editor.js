@@ -1,6 +1,7 @@
 // The puzzle editor: place pieces, pick the variant, side to move, goal and length; the server
 // checks the position as it is composed (the board tells its own faults at once, the server the
 // rest), and a submitted puzzle is proved in the background.
+import { copyLink } from "../core/copy.js";
 import { placementFen } from "../core/notation.js";
 import { api, format, sleep } from "./common.js";
 
@@ -100,7 +101,8 @@ function renderPalette() {
       button.className = `palette-piece palette-${side}${letter.startsWith("+") ? " turncoat" : ""}`;
       button.dataset.piece = letter;
       button.textContent = GLYPHS[letter.replace("+", "")];
-      button.title = letter;
+      button.title = L.pieces[letter]; // "Red chariot" / "红车"
+      button.setAttribute("aria-label", L.pieces[letter]);
       button.setAttribute("aria-pressed", String(state.tool === letter));
       button.addEventListener("click", () => selectTool(letter));
       box.appendChild(button);
@@ -111,6 +113,8 @@ function renderPalette() {
       eraser.className = "palette-piece palette-eraser";
       eraser.dataset.piece = "erase";
       eraser.textContent = "✕";
+      eraser.title = L.eraser;
+      eraser.setAttribute("aria-label", L.eraser);
       eraser.setAttribute("aria-pressed", String(state.tool === "erase"));
       eraser.addEventListener("click", () => selectTool("erase"));
       box.appendChild(eraser);
@@ -130,6 +134,10 @@ function place(key) {
   if (state.tool === "erase" || state.pieces.get(point) === state.tool) {
     state.pieces.delete(point);
   } else {
+    // A side has one general: placing it elsewhere moves it there.
+    if (state.tool === "K" || state.tool === "k") {
+      for (const [at, letter] of state.pieces) if (letter === state.tool) state.pieces.delete(at);
+    }
     state.pieces.set(point, state.tool);
   }
   changed();
@@ -150,6 +158,7 @@ function mount() {
 
 function changed({ remount = false } = {}) {
   const text = fen();
+  showResult("", ""); // what was said of the position before (saved, proved) is not of this one
   el("editor-fen").value = text;
   el("editor-fen").removeAttribute("aria-invalid");
   if (remount || !board) mount();
@@ -322,12 +331,17 @@ function localFault() {
 // the last change (placing pieces one by one asks once, for the position the author stops at).
 function scheduleCheck() {
   clearTimeout(state.checkTimer);
+  state.checkSeq += 1; // an answer still on its way is for an earlier position
   const fault = localFault();
   if (fault) {
-    state.checkSeq += 1; // an answer still on its way is for an earlier position
     showCheck(false, fault);
     return;
   }
+  // The verdict on the position before is not this one's: the line says so until the answer.
+  const box = el("editor-check");
+  box.textContent = L.checking;
+  box.dataset.ok = "";
+  box.className = "status status-pending";
   state.checkTimer = setTimeout(check, 300);
 }
 
@@ -344,7 +358,7 @@ async function check() {
     if (seq !== state.checkSeq) return false;
     // A refused position is an answer (the reason, in the reader's language); anything else
     // (the network, the server) is a failure to ask.
-    const refused = error.status === 400 && error.data && error.data.error && error.data.error.code;
+    const refused = (error.illegal || error.status === 400) && error.data && error.data.error && error.data.error.code;
     showCheck(false, refused ? error.message : L.error);
     return false;
   }
@@ -354,15 +368,9 @@ function showResult(text, kind, link) {
   const box = el("editor-result");
   box.textContent = text;
   box.dataset.kind = kind;
-  if (link) {
-    const a = document.createElement("a");
-    a.href = link;
-    a.textContent = link;
-    a.className = "share-link";
-    a.dataset.testid = "share-link";
-    box.appendChild(document.createElement("br"));
-    box.appendChild(a);
-  }
+  // the share link in a box of the sidebar's width, with its copy button
+  el("share-box").hidden = !link;
+  el("share-link").value = link || "";
 }
 
 async function save() {
@@ -425,8 +433,13 @@ el("editor-turn").addEventListener("change", (event) => {
   state.turn = event.target.value;
   changed();
 });
-el("editor-goal").addEventListener("change", scheduleCheck);
-el("editor-n").addEventListener("change", scheduleCheck);
+const settingChanged = () => {
+  showResult("", "");
+  scheduleCheck();
+};
+el("editor-goal").addEventListener("change", settingChanged);
+el("editor-n").addEventListener("change", settingChanged);
+el("copy-link").addEventListener("click", () => copyLink(el("share-link"), el("copy-link"), L.copied));
 el("editor-fen").addEventListener("change", (event) => {
   const input = event.target;
   try {

@@ -185,7 +185,7 @@ class MoveRun:
         move = self._read(text, index)
         pos = self.pos
         if move not in pos.legal_moves:
-            raise StepRefused(self._explain(move), index=index, move=move.iccs())
+            raise StepRefused(self._explain(move), index=index, move=move.iccs(), illegal=True)
         step = self.step
         goal = step.goal
         chinese = pos.chinese(move)
@@ -277,6 +277,7 @@ class MoveRun:
                     "could not answer it, so checks are not allowed here; try another move.",
                     index=index,
                     move=iccs,
+                    illegal=True,
                 )
             if not self.pos.legal_moves:
                 return self._fail(

@@ -109,7 +109,7 @@ def answer_point(step: Step, point: str, moment: datetime | None = None) -> Poin
         raise refuse("wrong_kind", "这一步不是点选题。", "This step is not answered by a point.")
     point = point.strip().lower()
     files = find_variant(step.variant).files
-    if len(point) != 2 or point[0] not in files or not point[1].isdigit():
+    if len(point) != 2 or not point.isascii() or point[0] not in files or not point[1].isdigit():
         raise refuse(
             "bad_point", "{p}不是棋盘上的点。", "{p!r} is not a point of the board.", p=point
         )

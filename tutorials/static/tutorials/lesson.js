@@ -43,6 +43,7 @@ async function post(kind, body) {
     return { ok: true, lost: false, data: await api("POST", url, body) };
   } catch (error) {
     if (!(error instanceof ApiError)) return lostAnswer(labels.network); // no answer at all
+    if (error.illegal) return { ok: false, lost: false, data: error.data }; // the rules' reason
     if (error.status < 300) return lostAnswer(labels.network); // an answer cut short
     if (error.status >= 500 || !(error.data.error && error.data.error.message)) return lostAnswer(labels.server_error);
     return { ok: false, lost: false, data: error.data }; // the server's reason, coded
