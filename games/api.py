@@ -249,6 +249,8 @@ class SetupCheckApi(APIView):
         legal = serializers.BooleanField()
         violations = serializers.ListField(child=serializers.DictField())
 
+    throttle_scope = "setup_checks"
+
     @operation("games_setup_check", AnswerSerializer, request=CheckSerializer, errors=(400,))
     def post(self, request: Request) -> Response:
         data = request_body(self.CheckSerializer, request)
@@ -268,6 +270,8 @@ class GameResignApi(GameActionApi):
 
         color = serializers.RegexField(r"^(red|black)$", required=False, help_text="red or black")
 
+    throttle_scope = "game_actions"
+
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_resign(game_id=game_id, owner=owner, side=body.get("color"))
 
@@ -279,6 +283,8 @@ class GameDrawApi(GameActionApi):
     evaluation; offered while it thinks, it answers after its move, by that move's score.
     When the computer has offered a draw (``computer_draw_offer``) this accepts it; at one
     board the offer is an agreement."""
+
+    throttle_scope = "game_draws"
 
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_draw_offer(game_id=game_id, owner=owner)
@@ -296,6 +302,8 @@ class GameDrawAnswerApi(GameActionApi):
 
         accept = serializers.BooleanField(help_text="true: a draw by agreement; false: play on")
 
+    throttle_scope = "game_actions"
+
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_draw_answer(game_id=game_id, owner=owner, accept=body["accept"])
 
@@ -303,6 +311,8 @@ class GameDrawAnswerApi(GameActionApi):
 @post_operation("games_attack_power_claim")
 class GameClaimApi(GameActionApi):
     """Declare a draw by attack power (xinban), when the rule allows it."""
+
+    throttle_scope = "game_actions"
 
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_attack_power_claim(game_id=game_id, owner=owner)
@@ -322,6 +332,8 @@ class GameShareApi(GameActionApi):
             default=True, help_text="true: share (the default); false: stop sharing"
         )
 
+    throttle_scope = "game_actions"
+
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_share(game_id=game_id, owner=owner, share=body["share"])
 
@@ -329,6 +341,8 @@ class GameShareApi(GameActionApi):
 @post_operation("games_takeback")
 class GameTakebackApi(GameActionApi):
     """Take back my last move (and the computer's reply): levels 1-3, or at one board."""
+
+    throttle_scope = "game_moves"
 
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_takeback(game_id=game_id, owner=owner)

@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "core.middleware.PageThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -295,17 +296,44 @@ THROTTLE_RATES = {
     "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover
     "games": "30/hour",  # games started
     "game_moves": "120/min",  # moves, setups, takebacks
+    "game_draws": "20/hour",  # draw offers (each one adds a search of the computer's)
+    "game_actions": "30/min",  # resigning, answering a draw, claiming one, sharing a game
+    "setup_checks": "120/min",  # secret halves checked before they are handed in
+    "positions": "240/min",  # positions analysed on the analysis board
+    "lesson_steps": "240/min",  # moves, answers and set-ups tried in lessons
+    "position_checks": "120/min",  # the puzzle editor's live check
+    "draft_edits": "300/hour",  # authored puzzles changed
+    "logout": "30/min",
+    "set_language": "30/min",
     **dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", [])),
 }
 # Puzzles waiting for the prover (being verified), site-wide, beyond which a submission is
 # refused with "try again later"; each author has at most one of them.
 PROVING_QUEUE_LIMIT = env_int("PROVING_QUEUE_LIMIT", 30)
-# Views of other apps throttled by their URL name (a view may also set ``throttle_scope``).
-# Only unsafe methods (POST, PATCH ...) count.
+# Views throttled by their URL name (an API view may also set ``throttle_scope``): API views by
+# ``core.throttles.ScopedThrottle``, page views by ``core.middleware.PageThrottleMiddleware``.
+# Only unsafe methods (POST, PATCH ...) count. Every unsafe endpoint has a scope
+# (tests/security/test_every_endpoint_throttled.py).
 THROTTLE_SCOPES_BY_URL_NAME = {
     "puzzles-api:attempt-open": "attempts",
     "puzzles-api:authored": "drafts",
     "puzzles-api:authored-submit": "puzzle_submissions",
+    "puzzles-api:authored-detail": "draft_edits",
+    "puzzles-api:position-check": "position_checks",
+    "core-api:positions": "positions",
+    "tutorials-api:step-moves": "lesson_steps",
+    "tutorials-api:step-answer": "lesson_steps",
+    "tutorials-api:step-setup": "lesson_steps",
+    "accounts:logout": "logout",
+    "accounts:password-reset-confirm": "password_reset",
+    "set_language": "set_language",
+}
+# Page views that count their own requests (per address and per account name), by URL name.
+THROTTLE_SCOPES_COUNTED_BY_VIEW = {
+    "accounts:login": "login",
+    "accounts:signup": "signup",
+    "accounts:password-reset": "password_reset",
+    "admin-login": "login",
 }
 # How many proxies in front of the site append to X-Forwarded-For (0: use REMOTE_ADDR).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
