@@ -119,9 +119,13 @@ def _finish(
 
 
 def _clock_spend(game: Game, now: datetime) -> bool:
-    """Charge the side to move for the time since its turn began (the computer's thinking
-    included: its turn begins when the player's move is written); True if it ran out (the
-    game is then finished on time). The turn's start stays until the move is recorded."""
+    """Charge the side to move for the time since its turn began; True if it ran out (the
+    game is then finished on time). The turn's start stays until the move is recorded.
+
+    When a turn begins (``turn_started_at``): no clock runs before the game's first ply (it
+    is free, whoever plays it); the player's turn begins when the computer's move (or, at one
+    board, the other player's) is written; the computer's when a worker starts its search
+    (``_computer_search_started``), so that the time its move waits in the queue is nobody's."""
     if game.clock_initial_ms is None or game.turn_started_at is None:
         return False
     spent = int((now - game.turn_started_at).total_seconds() * 1000)
@@ -140,7 +144,25 @@ def _clock_after_move(game: Game, mover: str, now: datetime) -> None:
         return
     field = f"{mover}_clock_ms"
     setattr(game, field, (getattr(game, field) or 0) + game.clock_increment_ms)
-    game.turn_started_at = now if game.status == Game.Status.PLAYING else None
+    running = game.status == Game.Status.PLAYING and not game.computer_to_move
+    game.turn_started_at = now if running else None
+
+
+def _computer_search_started(game_id: int, ply: int, now: datetime) -> None:
+    """Start the computer's clock: a worker begins its search at ``ply`` (after the first ply:
+    the game's first ply is free). A game that has moved on is left as it is."""
+    if ply == 0:
+        return
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if (
+            game is not None
+            and game.clock_initial_ms is not None
+            and game.ply == ply
+            and game.computer_to_move
+        ):
+            game.turn_started_at = now
+            game.save(update_fields=["turn_started_at"])
 
 
 def _stamp(game: Game, now: datetime) -> dict[str, Any]:
@@ -195,9 +217,9 @@ def _queue_computer(game: Game, now: datetime) -> None:
 
 
 def _start_playing(game: Game, now: datetime) -> None:
+    """The game is ready to play; no clock runs until the first ply is played."""
     game.status = Game.Status.PLAYING
-    if game.clock_initial_ms is not None:
-        game.turn_started_at = now
+    game.turn_started_at = None
     if game.computer_to_move:
         _queue_computer(game, now)
 
@@ -539,6 +561,7 @@ def game_computer_move(*, game_id: int, ply: int) -> str:
     if game.ply != ply or not game.computer_to_move or game.level is None:
         return "skipped"
     searched = game.iccs_moves
+    _computer_search_started(game_id, ply, timezone.now())
     offer = draw_offer_pending(game)
     if offer is not None and offer["ply"] < game.ply and _answer_draw_offer(game_id, searched):
         return "draw_accepted"
@@ -809,7 +832,7 @@ def game_takeback(*, game_id: int, owner: Owner) -> Game:
         ]
         game.computer_queued_at = None
         if game.clock_initial_ms is not None:
-            game.turn_started_at = now
+            game.turn_started_at = now if game.ply > 0 else None
         game.save()
     return game
 
