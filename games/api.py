@@ -22,6 +22,7 @@ from core.api_helpers import (
     request_query,
 )
 from core.models import Variant
+from core.throttles import client_address
 from games import selectors, services
 from games.models import Game
 
@@ -157,7 +158,9 @@ class GameListCreateApi(APIView):
             clock_minutes=data["clock_minutes"],
             clock_increment=data["clock_increment"],
         )
-        game = services.game_create(owner=_owner(request), options=options)
+        game = services.game_create(
+            owner=_owner(request), options=options, address=client_address(request._request)
+        )
         return _answer(game, status.HTTP_201_CREATED)
 
 
@@ -170,7 +173,7 @@ class GameDetailApi(APIView):
         game = found_or_404(
             selectors.game_get(owner=owner_for_request(request, create=False), game_id=game_id)
         )
-        game = services.game_clock_check(game=game)
+        game = services.game_idle_finish(game=game)
         services.game_computer_requeue(game=game)
         return _answer(game)
 
@@ -192,10 +195,16 @@ class GameMoveApi(GameActionApi):
 
     throttle_scope = "game_moves"
 
-    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
-        return services.game_move_play(
-            game_id=game_id, owner=owner, move=body["move"], ply=body.get("ply")
+    def post(self, request: Request, game_id: int) -> Response:
+        body = request_body(self.InputSerializer, request)
+        game = services.game_move_play(
+            game_id=game_id,
+            owner=_owner(request),
+            move=body["move"],
+            ply=body.get("ply"),
+            address=client_address(request._request),
         )
+        return _answer(game)
 
 
 class LetterField(serializers.CharField):

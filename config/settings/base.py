@@ -335,6 +335,22 @@ THROTTLE_SCOPES_COUNTED_BY_VIEW = {
     "accounts:password-reset": "password_reset",
     "admin-login": "login",
 }
+# --- Games: the computer's fair queue and idle games ---------------------------------------
+
+# Games in progress (not finished, played in the last GAME_IDLE_MINUTES) one owner may have,
+# and all the owners playing from one address together: a new game beyond is refused.
+GAMES_OPEN_PER_OWNER = env_int("GAMES_OPEN_PER_OWNER", 10)
+GAMES_OPEN_PER_ADDRESS = env_int("GAMES_OPEN_PER_ADDRESS", 30)
+# The computer's moves one owner, and one address, may be waiting for at once: a move that
+# would ask for one more is refused until the computer has answered.
+COMPUTER_PENDING_PER_OWNER = env_int("COMPUTER_PENDING_PER_OWNER", 3)
+COMPUTER_PENDING_PER_ADDRESS = env_int("COMPUTER_PENDING_PER_ADDRESS", 10)
+# The computer's moves of one address the workers have at once (one per owner): the others
+# wait their turn (games/queueing.py). Raise it for a school whose pupils share one address.
+COMPUTER_SEARCHES_PER_ADDRESS = env_int("COMPUTER_SEARCHES_PER_ADDRESS", 1)
+# A game nobody has moved in for this long is over, as abandoned: the side to move loses.
+GAME_IDLE_MINUTES = env_int("GAME_IDLE_MINUTES", 24 * 60)
+
 # How many proxies in front of the site append to X-Forwarded-For (0: use REMOTE_ADDR).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
