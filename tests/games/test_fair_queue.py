@@ -177,3 +177,10 @@ def test_the_sweep_finishes_idle_games_and_games_out_of_time(celery_worker: Any)
     assert (ended[setting_up].termination, ended[setting_up].winner) == ("abandoned", "black")
     assert (ended[timed].termination, ended[timed].winner) == ("timeout", "black")
     assert ended[live].status == "playing"
+
+
+def test_the_sweep_runs_every_minute_under_celery_beat() -> None:
+    from config.celery import app
+
+    entry = app.conf.beat_schedule["games-sweep"]
+    assert entry["task"] == games_sweep_task.name == "games.sweep" and entry["schedule"] == 60.0
