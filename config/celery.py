@@ -22,9 +22,10 @@ app.autodiscover_tasks()
 
 def _beat_schedule() -> dict[str, Any]:
     """The periodic tasks of every app that has them."""
-    from puzzles.schedule import BEAT_SCHEDULE
+    from games.schedule import BEAT_SCHEDULE as GAMES
+    from puzzles.schedule import BEAT_SCHEDULE as PUZZLES
 
-    return dict(BEAT_SCHEDULE)
+    return {**PUZZLES, **GAMES}
 
 
 app.conf.beat_schedule = _beat_schedule()

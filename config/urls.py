@@ -30,7 +30,7 @@ urlpatterns = [
     # The split view serves its set-up script as a file: no inline script (Content-Security-Policy).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     # Ahead of the admin's own log-in page: the same log-in limits as the site's.
-    path("admin/login/", accounts_views.admin_login),
+    path("admin/login/", accounts_views.admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
 ]
 

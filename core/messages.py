@@ -260,6 +260,21 @@ APP_EN: Final[Mapping[str, str]] = {
         "Only a finished game can be shared: finish or resign it first, so that its link "
         "gives nothing away while it is played."
     ),
+    "game.computer_busy": (
+        "The computer is still answering your moves in {count} other games: wait for its "
+        "moves there, then play this one."
+    ),
+    "game.computer_busy_address": (
+        "The computer is answering {count} moves for players at your address: wait a moment "
+        "and play again."
+    ),
+    "game.too_many_games": (
+        "You have {count} games in progress: finish or resign one before you start another."
+    ),
+    "game.too_many_games_address": (
+        "{count} games are in progress from your address: finish or resign one before you "
+        "start another."
+    ),
     "lesson.unknown": "There is no lesson “{lesson}”.",
     "lesson.unknown_step": "Lesson “{lesson}” has no step “{step}”.",
     "lesson.refused": "{explanation}",
@@ -371,6 +386,10 @@ APP_ZH: Final[Mapping[str, str]] = {
     "game.illegal_setup": "布局不符合规则：{faults}",
     "game.move_explained": "{explanation}",
     "game.share_not_finished": "只有下完的棋才能分享：先下完或认输，免得对局还在进行时链接泄露棋局。",
+    "game.computer_busy": "电脑还在其他 {count} 盘棋里思考你的着法：等它在那边走完，再走这一步。",
+    "game.computer_busy_address": "电脑正在为你这个网络地址的棋手思考 {count} 步棋：请稍等片刻再走。",
+    "game.too_many_games": "你有 {count} 盘棋还没下完：先下完或认输一盘，再开新局。",
+    "game.too_many_games_address": "你这个网络地址有 {count} 盘棋还没下完：先下完或认输一盘，再开新局。",
     "lesson.unknown": "没有“{lesson}”这一课。",
     "lesson.unknown_step": "“{lesson}”这一课没有“{step}”这一步。",
     "lesson.refused": "{explanation}",

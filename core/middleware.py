@@ -1,18 +1,21 @@
 """Middleware of the whole site: request size limit, no NUL character in what reaches the
-database, the Content-Security-Policy header, and JSON for every error under /api/ (even
-Django's debug pages under the local settings)."""
+database, the Content-Security-Policy header, JSON for every error under /api/ (even Django's
+debug pages under the local settings), and the throttles of page views' unsafe requests."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from core.exceptions import error_body
-from core.messages import render
+from core.messages import render as render_message
 
 
 def is_api_request(request: HttpRequest) -> bool:
@@ -67,7 +70,7 @@ class NulCharacterMiddleware:
         parts = [meta.get("PATH_INFO", ""), meta.get("QUERY_STRING", "")]
         parts += [text for cookie in request.COOKIES.items() for text in cookie]
         if any(part and has_nul(part) for part in parts):
-            message = render("input.nul_character")
+            message = render_message("input.nul_character")
             if is_api_request(request):
                 body = error_body(message, {}, code="input.nul_character")
                 return JsonResponse(body, status=400)
@@ -135,3 +138,39 @@ class ApiJsonErrorMiddleware:
             if header in response:
                 answer[header] = response[header]
         return answer
+
+
+class PageThrottleMiddleware:
+    """Throttle the unsafe requests (POST, PUT, PATCH, DELETE) of page views whose URL name has
+    a scope in ``THROTTLE_SCOPES_BY_URL_NAME``, per user or per client address, like
+    ``core.throttles.ScopedThrottle`` does for API views (which it leaves to DRF)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view_func: Callable[..., Any], *args: Any
+    ) -> HttpResponse | None:
+        from core.throttles import SAFE_METHODS, request_key, throttle_hit
+
+        if request.method in SAFE_METHODS or hasattr(view_func, "cls"):  # DRF throttles its own
+            return None
+        match = request.resolver_match
+        scope = settings.THROTTLE_SCOPES_BY_URL_NAME.get(match.view_name) if match else None
+        if scope is None:
+            return None
+        wait = throttle_hit(scope, request_key(request))
+        if wait is None:
+            return None
+        seconds = math.ceil(wait)
+        response = render(
+            request,
+            "accounts/throttled.html",
+            {"minutes": max(1, math.ceil(seconds / 60))},
+            status=429,
+        )
+        response["Retry-After"] = str(seconds)
+        return response

@@ -8,9 +8,11 @@ limits still hold per process, and nobody is refused for the cache's sake.
 
 - API views: ``ScopedThrottle`` (the default throttle class) throttles the unsafe methods of a
   view that sets ``throttle_scope`` or whose URL name is in ``THROTTLE_SCOPES_BY_URL_NAME``.
-- Page views: ``throttle_hit(scope, key)``, used by the log-in and sign-up views; events
-  counted apart from the request that asks (failed log-ins) with ``throttle_count`` and
-  ``throttle_over``.
+- Page views: ``core.middleware.PageThrottleMiddleware`` throttles the unsafe methods of a
+  page whose URL name is in ``THROTTLE_SCOPES_BY_URL_NAME``; the log-in, sign-up and
+  password-reset views count their own with ``throttle_hit(scope, key)`` (their scopes are
+  listed in ``THROTTLE_SCOPES_COUNTED_BY_VIEW``); events counted apart from the request that
+  asks (failed log-ins) with ``throttle_count`` and ``throttle_over``.
 """
 
 from __future__ import annotations
@@ -140,6 +142,25 @@ def request_scope(request: Request, view: Any) -> str | None:
     return settings.THROTTLE_SCOPES_BY_URL_NAME.get(match.view_name)
 
 
+def request_key(request: HttpRequest, user: Any = None) -> str:
+    """Whom a request is counted for: its user (``user``, else the request's), or its client
+    address for a visitor."""
+    user = user if user is not None else getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user-{user.pk}"
+    return f"addr-{client_address(request)}"
+
+
+def view_scopes(view_name: str, view: Any) -> list[str]:
+    """The throttle scopes that count a view's unsafe requests: its own ``throttle_scope``
+    (API views), its URL name's (``THROTTLE_SCOPES_BY_URL_NAME``), and the scope of a page view
+    that counts its requests itself (``THROTTLE_SCOPES_COUNTED_BY_VIEW``)."""
+    found = [getattr(view, "throttle_scope", None)]
+    found.append(settings.THROTTLE_SCOPES_BY_URL_NAME.get(view_name))
+    found.append(settings.THROTTLE_SCOPES_COUNTED_BY_VIEW.get(view_name))
+    return [str(scope) for scope in found if scope]
+
+
 class ScopedThrottle(BaseThrottle):
     """Throttle a view's unsafe requests by its scope, per user or per client address."""
 
@@ -152,13 +173,9 @@ class ScopedThrottle(BaseThrottle):
         scope = request_scope(request, view)
         if scope is None:
             return True
-        user = getattr(request, "user", None)
-        key = (
-            f"user-{user.pk}"
-            if user is not None and user.is_authenticated
-            else f"addr-{client_address(request._request)}"
+        self.wait_seconds = throttle_hit(
+            scope, request_key(request._request, getattr(request, "user", None))
         )
-        self.wait_seconds = throttle_hit(scope, key)
         return self.wait_seconds is None
 
     def wait(self) -> float | None:

@@ -22,6 +22,7 @@ from core.api_helpers import (
     request_query,
 )
 from core.models import Variant
+from core.throttles import client_address
 from games import selectors, services
 from games.models import Game
 
@@ -164,7 +165,9 @@ class GameListCreateApi(APIView):
             clock_minutes=data["clock_minutes"],
             clock_increment=data["clock_increment"],
         )
-        game = services.game_create(owner=_owner(request), options=options)
+        game = services.game_create(
+            owner=_owner(request), options=options, address=client_address(request._request)
+        )
         return _answer(game, status.HTTP_201_CREATED)
 
 
@@ -177,7 +180,7 @@ class GameDetailApi(APIView):
         game = found_or_404(
             selectors.game_get(owner=owner_for_request(request, create=False), game_id=game_id)
         )
-        game = services.game_clock_check(game=game)
+        game = services.game_idle_finish(game=game)
         services.game_computer_requeue(game=game)
         return _answer(game)
 
@@ -201,10 +204,16 @@ class GameMoveApi(GameActionApi):
 
     throttle_scope = "game_moves"
 
-    def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
-        return services.game_move_play(
-            game_id=game_id, owner=owner, move=body["move"], ply=body.get("ply")
+    def post(self, request: Request, game_id: int) -> Response:
+        body = request_body(self.InputSerializer, request)
+        game = services.game_move_play(
+            game_id=game_id,
+            owner=_owner(request),
+            move=body["move"],
+            ply=body.get("ply"),
+            address=client_address(request._request),
         )
+        return _answer(game)
 
 
 class LetterField(serializers.CharField):
@@ -260,6 +269,8 @@ class SetupCheckApi(APIView):
         legal = serializers.BooleanField()
         violations = serializers.ListField(child=serializers.DictField())
 
+    throttle_scope = "setup_checks"
+
     @operation("games_setup_check", AnswerSerializer, request=CheckSerializer, errors=(400,))
     def post(self, request: Request) -> Response:
         data = request_body(self.CheckSerializer, request)
@@ -279,6 +290,8 @@ class GameResignApi(GameActionApi):
 
         color = serializers.RegexField(r"^(red|black)$", required=False, help_text="red or black")
 
+    throttle_scope = "game_actions"
+
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_resign(game_id=game_id, owner=owner, side=body.get("color"))
 
@@ -290,6 +303,8 @@ class GameDrawApi(GameActionApi):
     evaluation; offered while it thinks, it answers after its move, by that move's score.
     When the computer has offered a draw (``computer_draw_offer``) this accepts it; at one
     board the offer is an agreement."""
+
+    throttle_scope = "game_draws"
 
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_draw_offer(game_id=game_id, owner=owner)
@@ -307,6 +322,8 @@ class GameDrawAnswerApi(GameActionApi):
 
         accept = serializers.BooleanField(help_text="true: a draw by agreement; false: play on")
 
+    throttle_scope = "game_actions"
+
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_draw_answer(game_id=game_id, owner=owner, accept=body["accept"])
 
@@ -314,6 +331,8 @@ class GameDrawAnswerApi(GameActionApi):
 @post_operation("games_attack_power_claim")
 class GameClaimApi(GameActionApi):
     """Declare a draw by attack power (xinban), when the rule allows it."""
+
+    throttle_scope = "game_actions"
 
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_attack_power_claim(game_id=game_id, owner=owner)
@@ -333,6 +352,8 @@ class GameShareApi(GameActionApi):
             default=True, help_text="true: share (the default); false: stop sharing"
         )
 
+    throttle_scope = "game_actions"
+
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_share(game_id=game_id, owner=owner, share=body["share"])
 
@@ -340,6 +361,8 @@ class GameShareApi(GameActionApi):
 @post_operation("games_takeback")
 class GameTakebackApi(GameActionApi):
     """Take back my last move (and the computer's reply): levels 1-3, or at one board."""
+
+    throttle_scope = "game_moves"
 
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_takeback(game_id=game_id, owner=owner)

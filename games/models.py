@@ -75,15 +75,35 @@ class Game(OwnerScopedModel):
     red_clock_ms = models.IntegerField(null=True, blank=True)
     black_clock_ms = models.IntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    # When the computer's move was last queued (a poll queues it again if it was lost).
+    # When the computer's move was asked for (set until it is played), and when it was handed
+    # to the workers' queue (null while it waits for its turn: games.queueing).
     computer_queued_at = models.DateTimeField(null=True, blank=True)
+    computer_dispatched_at = models.DateTimeField(null=True, blank=True)
+    # The address the game is played from (its creation, then each of the player's moves):
+    # open games and the computer's moves are limited per address as well as per owner.
+    address = models.CharField(max_length=64, blank=True, default="")
     finished_at = models.DateTimeField(null=True, blank=True)
     # The random part of the game's share link (``/play/g/<slug>/``), set when its owner
     # shares the finished game and cleared when they stop: no link, no public page.
     share_slug = models.CharField(max_length=16, unique=True, null=True, blank=True)
 
     class Meta(OwnerScopedModel.Meta):
-        indexes = owner_indexes("-created_at")
+        indexes = [
+            *owner_indexes("-created_at"),
+            models.Index(
+                fields=["computer_queued_at"],
+                condition=Q(computer_queued_at__isnull=False),
+                name="game_computer_waiting",
+            ),
+            models.Index(
+                fields=["address", "status"],
+                condition=~Q(status="finished"),
+                name="game_open_by_address",
+            ),
+            models.Index(
+                fields=["updated_at"], condition=~Q(status="finished"), name="game_open_by_update"
+            ),
+        ]
         constraints = [
             owner_check("game_owner_user_xor_visitor"),
             models.CheckConstraint(

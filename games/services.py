@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
@@ -52,6 +53,7 @@ from games.computer import (
     computer_resignation,
 )
 from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game
+from games.queueing import computer_dispatch, computer_pending
 from games.selectors import (
     check_point,
     computer_draw_offer_pending,
@@ -86,8 +88,6 @@ SETUPS_BY_VARIANT: dict[str, tuple[str, ...]] = {
 }
 CLOCK_MINUTES_MAX = 180
 CLOCK_INCREMENT_MAX = 60
-# A computer move not played this long after it was queued is queued again (a lost message).
-COMPUTER_REQUEUE_AFTER = timedelta(seconds=60)
 SEED_MAX = 2**31 - 1
 
 
@@ -126,9 +126,13 @@ def _finish(
 
 
 def _clock_spend(game: Game, now: datetime) -> bool:
-    """Charge the side to move for the time since its turn began (the computer's thinking
-    included: its turn begins when the player's move is written); True if it ran out (the
-    game is then finished on time). The turn's start stays until the move is recorded."""
+    """Charge the side to move for the time since its turn began; True if it ran out (the
+    game is then finished on time). The turn's start stays until the move is recorded.
+
+    When a turn begins (``turn_started_at``): no clock runs before the game's first ply (it
+    is free, whoever plays it); the player's turn begins when the computer's move (or, at one
+    board, the other player's) is written; the computer's when a worker starts its search
+    (``_computer_search_started``), so that the time its move waits in the queue is nobody's."""
     if game.clock_initial_ms is None or game.turn_started_at is None:
         return False
     spent = int((now - game.turn_started_at).total_seconds() * 1000)
@@ -147,7 +151,25 @@ def _clock_after_move(game: Game, mover: str, now: datetime) -> None:
         return
     field = f"{mover}_clock_ms"
     setattr(game, field, (getattr(game, field) or 0) + game.clock_increment_ms)
-    game.turn_started_at = now if game.status == Game.Status.PLAYING else None
+    running = game.status == Game.Status.PLAYING and not game.computer_to_move
+    game.turn_started_at = now if running else None
+
+
+def _computer_search_started(game_id: int, ply: int, now: datetime) -> None:
+    """Start the computer's clock: a worker begins its search at ``ply`` (after the first ply:
+    the game's first ply is free). A game that has moved on is left as it is."""
+    if ply == 0:
+        return
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if (
+            game is not None
+            and game.clock_initial_ms is not None
+            and game.ply == ply
+            and game.computer_to_move
+        ):
+            game.turn_started_at = now
+            game.save(update_fields=["turn_started_at"])
 
 
 def _stamp(game: Game, now: datetime) -> dict[str, Any]:
@@ -193,18 +215,49 @@ def _play(game: Game, pos: Position, move: Move, *, by: str, now: datetime) -> N
 
 
 def _queue_computer(game: Game, now: datetime) -> None:
-    """Queue the computer's move for the game's current ply, once the transaction commits."""
-    from games.tasks import game_computer_move_task
-
+    """Ask for the computer's move at the game's current ply: it waits its turn in the fair
+    queue (``games.queueing``), which runs once the transaction commits."""
     game.computer_queued_at = now
-    game_id, ply = game.pk, game.ply
-    transaction.on_commit(lambda: game_computer_move_task.delay(game_id, ply))
+    game.computer_dispatched_at = None
+    transaction.on_commit(computer_dispatch)
+
+
+def _check_computer_room(game: Game, owner: Owner) -> None:
+    """Refuse a move or a game that would ask the computer for one more move than the owner,
+    or the address, may be waiting for (``COMPUTER_PENDING_PER_OWNER`` / ``_PER_ADDRESS``)."""
+    by_owner, by_address = computer_pending(
+        owner_q=owner.q(), address=game.address, exclude=game.pk
+    )
+    if by_owner >= settings.COMPUTER_PENDING_PER_OWNER:
+        raise _refuse("computer_busy", {"count": by_owner}, count=by_owner)
+    if by_address >= settings.COMPUTER_PENDING_PER_ADDRESS:
+        raise _refuse("computer_busy_address", {"count": by_address}, count=by_address)
+
+
+def _check_open_games(owner: Owner, address: str, now: datetime) -> None:
+    """Refuse a new game beyond ``GAMES_OPEN_PER_OWNER`` games in progress (not finished, and
+    moved in recently: an idle one is about to be finished), or ``GAMES_OPEN_PER_ADDRESS``
+    from the address."""
+    open_games = Game.objects.exclude(status=Game.Status.FINISHED).filter(
+        updated_at__gte=now - idle_after()
+    )
+    mine = open_games.filter(owner.q()).count()
+    if mine >= settings.GAMES_OPEN_PER_OWNER:
+        raise _refuse("too_many_games", {"count": mine}, count=mine)
+    if address:
+        theirs = open_games.filter(address=address).count()
+        if theirs >= settings.GAMES_OPEN_PER_ADDRESS:
+            raise _refuse("too_many_games_address", {"count": theirs}, count=theirs)
+
+
+def idle_after() -> timedelta:
+    return timedelta(minutes=settings.GAME_IDLE_MINUTES)
 
 
 def _start_playing(game: Game, now: datetime) -> None:
+    """The game is ready to play; no clock runs until the first ply is played."""
     game.status = Game.Status.PLAYING
-    if game.clock_initial_ms is not None:
-        game.turn_started_at = now
+    game.turn_started_at = None
     if game.computer_to_move:
         _queue_computer(game, now)
 
@@ -309,17 +362,23 @@ def _computer_half(game: Game) -> dict[str, str]:
     return random_secret_half(color, info["method"], rng)  # type: ignore[arg-type]
 
 
-def game_create(*, owner: Owner, options: GameOptions, moment: datetime | None = None) -> Game:
-    """Start a game. Secret setups begin in ``setting_up``; the others are ready to play, and
-    when the computer has Red its first move is queued at once."""
+def game_create(
+    *, owner: Owner, options: GameOptions, moment: datetime | None = None, address: str = ""
+) -> Game:
+    """Start a game, played from ``address`` (the client's). Secret setups begin in
+    ``setting_up``; the others are ready to play, and when the computer has Red its first
+    move is asked for at once. Refused beyond the owner's, or the address's, open games
+    (``GAMES_OPEN_PER_OWNER`` / ``_PER_ADDRESS``) or pending computer moves."""
     _validate_options(options)
     now = moment or timezone.now()
+    _check_open_games(owner, address, now)
     seed = secrets.randbelow(SEED_MAX)
     game = Game(
         mode=options.mode,
         variant=options.variant,
         setup=options.setup,
         seed=seed,
+        address=address,
         **owner.fields(),
     )
     if options.mode == Game.Mode.COMPUTER:
@@ -342,6 +401,8 @@ def game_create(*, owner: Owner, options: GameOptions, moment: datetime | None =
         game.start_fen, game.setup_info = _plum_blossom_info(now)
     else:
         game.start_fen = find_variant(options.variant).start_fen(options.setup)
+    if game.computer_side == "red":
+        _check_computer_room(game, owner)
     with transaction.atomic():
         game.save()
         _start_playing(game, now)
@@ -427,6 +488,8 @@ def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str
                 game.start_fen = reveal.fen
                 info["revealed"] = True
                 game.setup_info = info
+                if game.computer_side == "red":
+                    _check_computer_room(game, owner)
                 _start_playing(game, now)
         game.setup_info = info
         game.save()
@@ -519,7 +582,9 @@ def _parse_player_move(game: Game, pos: Position, text: str) -> Move:
         raise _refuse("invalid_move", {"move": text}, field="move") from error
 
 
-def game_move_play(*, game_id: int, owner: Owner, move: str, ply: int | None = None) -> Game:
+def game_move_play(
+    *, game_id: int, owner: Owner, move: str, ply: int | None = None, address: str = ""
+) -> Game:
     """Play the player's ``move`` (ICCS or Chinese). Refused, with nothing changed: a game
     that is over or being set up, the computer's turn, a move for the other side, a move
     that is not legal here (explained), a ``ply`` other than the game's (a stale board)."""
@@ -537,10 +602,13 @@ def game_move_play(*, game_id: int, owner: Owner, move: str, ply: int | None = N
         pos = game_position(game)
         parsed = _parse_player_move(game, pos, move)
         declined = computer_draw_offer_pending(game)  # playing on declines it
+        if address:
+            game.address = address
         _play(game, pos, parsed, by="player", now=now)
         if declined is not None:
             _answer_offer(game, declined, accepted=False)
         if game.computer_to_move:
+            _check_computer_room(game, owner)  # refused: nothing is written
             _queue_computer(game, now)
         game.save()
     return game
@@ -562,6 +630,7 @@ def game_computer_move(*, game_id: int, ply: int) -> str:
     if game.ply != ply or not game.computer_to_move or game.level is None:
         return "skipped"
     searched = game.iccs_moves
+    _computer_search_started(game_id, ply, timezone.now())
     offer = draw_offer_pending(game)
     if offer is not None and offer["ply"] < game.ply and _answer_draw_offer(game_id, searched):
         return "draw_accepted"
@@ -575,7 +644,7 @@ def game_computer_move(*, game_id: int, ply: int) -> str:
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.iccs_moves != searched or not game.computer_to_move:
             return "skipped"
-        game.computer_queued_at = None
+        game.computer_queued_at = game.computer_dispatched_at = None
         if _clock_spend(game, now):
             game.save()
             return "timeout"
@@ -656,24 +725,52 @@ def _claim_attack_power(game: Game, searched: list[str]) -> bool:
 
 
 def game_computer_requeue(*, game: Game, now: datetime | None = None) -> bool:
-    """Queue the computer's move again when it was queued long ago and not played (a lost
-    message). Harmless when the first is still running: a ply is played once."""
+    """A poll of a game whose computer move is asked for: run the fair queue's dispatcher
+    (its turn may have come, or its message been lost); True if this game was handed over."""
+    if not game.computer_to_move or game.computer_queued_at is None:
+        return False
+    dispatched = game.pk in computer_dispatch(now)
+    if dispatched:
+        game.refresh_from_db(fields=["computer_dispatched_at"])
+    return dispatched
+
+
+def game_idle_finish(*, game: Game, now: datetime | None = None) -> Game:
+    """Finish a game nobody has moved in for ``GAME_IDLE_MINUTES`` (seen by a poll or the
+    periodic sweep), as abandoned: the side to move (in a secret setup, the side still to
+    hand in its half) loses. A timed game whose clock has run out is lost on time instead."""
     now = now or timezone.now()
-    if not game.computer_to_move:
-        return False
-    if (
-        game.computer_queued_at is not None
-        and now - game.computer_queued_at < COMPUTER_REQUEUE_AFTER
-    ):
-        return False
+    if game.status == Game.Status.FINISHED:
+        return game
+    game = game_clock_check(game=game, now=now)
+    if game.status == Game.Status.FINISHED or now - game.updated_at < idle_after():
+        return game
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
-        if not locked.computer_to_move:
-            return False
-        _queue_computer(locked, now)
-        locked.save(update_fields=["computer_queued_at"])
-    game.computer_queued_at = now
-    return True
+        if locked.status == Game.Status.FINISHED or now - locked.updated_at < idle_after():
+            return locked
+        if locked.status == Game.Status.SETTING_UP:
+            loser = locked.human_side or setup_pending_side(locked) or "red"
+        else:
+            loser = locked.turn
+        locked.computer_queued_at = locked.computer_dispatched_at = None
+        _finish(locked, "abandoned", _other(loser), ended_by=loser, now=now)
+        locked.save()
+    return locked
+
+
+def games_idle_finish(*, now: datetime | None = None, limit: int = 1000) -> int:
+    """Finish every idle game, and every timed game whose clock has run out (the periodic
+    sweep); how many were finished."""
+    now = now or timezone.now()
+    open_games = Game.objects.exclude(status=Game.Status.FINISHED)
+    idle = open_games.filter(updated_at__lt=now - idle_after())
+    timed = open_games.filter(clock_initial_ms__isnull=False, turn_started_at__isnull=False)
+    finished = 0
+    for game in (idle | timed).order_by("updated_at")[:limit]:
+        if game_idle_finish(game=game, now=now).status == Game.Status.FINISHED:
+            finished += 1
+    return finished
 
 
 def game_clock_check(*, game: Game, now: datetime | None = None) -> Game:
@@ -830,9 +927,9 @@ def game_takeback(*, game_id: int, owner: Owner) -> Game:
             for o in game.draw_offers
             if not (o.get("by") == "computer" and o["ply"] > game.ply and o["accepted"] is None)
         ]
-        game.computer_queued_at = None
+        game.computer_queued_at = game.computer_dispatched_at = None
         if game.clock_initial_ms is not None:
-            game.turn_started_at = now
+            game.turn_started_at = now if game.ply > 0 else None
         game.save()
     return game
 

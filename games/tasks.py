@@ -1,10 +1,14 @@
 """Celery tasks of the games app, on the ``playing`` queue (config/settings/queues.py).
 
-- ``games.computer_move``: plays the computer's move at one ply of one game, once.
+- ``games.computer_move``: plays the computer's move at one ply of one game, once, then hands
+  the next computer moves whose turn has come to the workers (``games.queueing``).
+- ``games.sweep`` (Celery beat, every minute): finishes idle games and games whose clock has
+  run out, and hands over computer moves whose turn has come or whose message was lost.
 
-A deliberate import cycle: ``games.services`` queues this task and the task runs the service.
-Both sides import the other inside the function that needs it, never when the module loads, so
-either module loads first (tests/core/test_import_cycles.py lists the pair).
+A deliberate import cycle: ``games.queueing`` (under ``games.services``) sends this task and the
+task runs the service and the dispatcher. Both sides import the other inside the function that
+needs it, never when the module loads, so either module loads first
+(tests/core/test_import_cycles.py lists the pairs).
 """
 
 from __future__ import annotations
@@ -29,6 +33,18 @@ def game_computer_move_task(self: Any, game_id: int, ply: int) -> dict[str, Any]
     game row, only if the game still has exactly the moves that were searched; so a
     redelivery, a retry or the same ply queued twice plays it once.
     """
+    from games.queueing import computer_dispatch
     from games.services import game_computer_move
 
-    return {"game": game_id, "ply": ply, "state": game_computer_move(game_id=game_id, ply=ply)}
+    state = game_computer_move(game_id=game_id, ply=ply)
+    computer_dispatch()  # this game's lanes are free again
+    return {"game": game_id, "ply": ply, "state": state}
+
+
+@idempotent_task("games.sweep", limits=(50, 60))
+def games_sweep_task() -> dict[str, int]:
+    """Finish idle games and games out of time; hand over the computer moves due."""
+    from games.queueing import computer_dispatch
+    from games.services import games_idle_finish
+
+    return {"finished": games_idle_finish(), "dispatched": len(computer_dispatch())}

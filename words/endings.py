@@ -18,7 +18,7 @@ from typing import Final
 from words.texts import Text, side_name
 
 #: Endings a game has that no position decides: the players' own.
-GAME_ENDS: Final = ("agreement", "resignation", "timeout")
+GAME_ENDS: Final = ("agreement", "resignation", "timeout", "abandoned")
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,14 @@ ENDINGS: Final[dict[str, Ending]] = {
         Text("超时", "time"),
         Text("超时", "Out of time"),
         Text("{loser}超时。{winner}胜。", "{loser} ran out of time. {winner} wins."),
+    ),
+    "abandoned": Ending(
+        Text("弃局", "abandoned"),
+        Text("弃局", "Abandoned"),
+        Text(
+            "{loser}长时间没有走棋，按弃局判负。{winner}胜。",
+            "{loser} made no move for a long time: the game was abandoned. {winner} wins.",
+        ),
     ),
 }
 

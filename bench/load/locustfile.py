@@ -1,19 +1,24 @@
 """The load mix of a busy evening (run by bench/load/run.py; ``locust -f`` works too).
 
-- Visitors (3 of 4 users): read pages (home, analysis board, puzzles, lessons) and ask the
+- Visitors (3 of 5 users): read pages (home, analysis board, puzzles, lessons) and ask the
   position API about short lines in each variant.
-- Players (1 of 4 users): log in, then ask the position API, look at puzzles, play attempts
+- Players (1 of 5 users): log in, then ask the position API, look at puzzles, play attempts
   (open one, sometimes take a hint, then play the winning line move by move through the
   judge, or a wrong move, or show the solution) and look at an attempt's status. Every
   attempt the site ended is written to ``LOAD_ACCEPTED`` at the end, so the run can check that
   each was scored exactly once.
+- Gamers (1 of 5 users, visitors): play a game against the computer at level 1 or 2: a move,
+  now and then a draw offer, then poll the game until the computer has answered (the time
+  from sending the move to seeing the reply is reported as ``computer-reply``); a new game
+  when one ends or after 20 moves.
 
 Each simulated user sends its requests at a steady pace (``LOAD_USER_RATE`` requests per
 second, set by run.py from the total rate asked for), whatever the answers' latency: the site
 is offered the load of the goal, and a slow answer cannot lower the load it is measured under.
 
 Request names group the statistics: ``page``, ``positions``, ``puzzle``, ``attempt`` (opening
-one), ``judge``, ``hint``, ``give-up``, ``attempt-status``, ``login``.
+one), ``judge``, ``hint``, ``give-up``, ``attempt-status``, ``login``, ``game-new``,
+``game-move``, ``draw``, ``game-poll`` and ``computer-reply``.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +159,60 @@ class Player(FastHttpUser):
         if self.attempts:
             attempt = random.choice(self.attempts)
             self.client.get(f"/api/puzzles/attempts/{attempt}/", name="attempt-status")
+
+
+class Gamer(FastHttpUser):
+    weight = 1
+    wait_time = constant_throughput(USER_RATE)
+
+    def on_start(self) -> None:
+        self.client.get("/play/", name="page")
+        self.token = cookie(self.client, "csrftoken") or ""
+        self.game: dict[str, Any] | None = None
+        self.moves = 0
+
+    def call(self, path: str, name: str, body: Any = None, ok: tuple[int, ...] = (200,)) -> Any:
+        with self.client.post(
+            path, json=body or {}, headers={"X-CSRFToken": self.token}, name=name,
+            catch_response=True,
+        ) as response:  # fmt: skip
+            if response.status_code not in ok:
+                response.failure(f"{response.status_code}: {response.text[:200]}")
+                return None
+            return response.json()
+
+    @task
+    def play(self) -> None:
+        if self.game is None or self.game["status"] != "playing" or self.moves >= 20:
+            body = {"variant": "xiangqi", "level": random.choice([1, 2]), "side": "red"}
+            self.game, self.moves = self.call("/api/games/", "game-new", body, (201,)), 0
+            return
+        legal = self.game["legal_moves"]
+        if not legal:
+            self.game = None
+            return
+        base = f"/api/games/{self.game['id']}"
+        started = time.perf_counter()
+        if self.call(f"{base}/moves/", "game-move", {"move": random.choice(legal)}) is None:
+            self.game = None
+            return
+        self.moves += 1
+        if random.random() < 0.2:
+            self.call(f"{base}/draw/", "draw", ok=(200, 400))  # 400: already offered
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            state = self.client.get(f"{base}/", name="game-poll")
+            if state.status_code != 200:
+                self.game = None
+                return
+            if not state.json()["thinking"]:
+                self.game = state.json()
+                break
+            time.sleep(0.1)
+        events.request.fire(
+            request_type="GAME", name="computer-reply", response_time=(time.perf_counter() - started) * 1000,
+            response_length=0, exception=None, context={},
+        )  # fmt: skip
 
 
 @events.test_stop.add_listener

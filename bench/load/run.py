@@ -6,14 +6,16 @@
 Starts the site as deployed (production settings over plain HTTP on the loopback: gunicorn,
 a Celery worker, PostgreSQL and RabbitMQ; see bench/load/settings.py) against a database of its
 own, with the site's content (lessons, puzzle bank) and seeded players and puzzles, and drives
-it with locust (bench/load/locustfile.py): page views, position API calls, puzzle views and
-attempts played through the judge (with hints and shown solutions). As docs/deployment.md advises, the position API has a pool of its own
+it with locust (bench/load/locustfile.py): page views, position API calls, puzzle views,
+attempts played through the judge (with hints and shown solutions), and games against the
+computer (moves, draw offers, polls until the computer's reply). As docs/deployment.md advises, the position API has a pool of its own
 (threaded, keep-alive, ahead of the rest on the CPU) and the worker runs behind the web
 requests (nice 10). Then it waits until the
 worker has scored every accepted attempt and checks that each was scored exactly once.
 
-Prints requests per second, median and 95th-percentile latency per kind of request (the judge
-and hints beside the position API), the error count and the attempt counts, each against the goal (150 requests/s; position API p95 under
+Prints requests per second, median and 95th-percentile latency per kind of request (the judge,
+hints, game moves, draw offers and the computer's replies beside the position API; the
+computer's moves also as the worker spent them), the error count and the attempt counts, each against the goal (150 requests/s; position API p95 under
 100 ms; no error; no attempt lost or scored twice). Exits non-zero when an attempt is lost or
 scored twice, or a request failed.
 """
@@ -203,7 +205,10 @@ SERVER_KINDS = [
     ("positions", re.compile(r"^POST /api/positions/$")),
     ("judge", re.compile(r"^POST /api/puzzles/\d+/judge/$")),
     ("hint", re.compile(r"^POST /api/puzzles/\d+/hint/$")),
+    ("game-move", re.compile(r"^POST /api/games/\d+/moves/$")),
+    ("draw", re.compile(r"^POST /api/games/\d+/draw/$")),
 ]
+COMPUTER_TASK = re.compile(r"Task games\.computer_move\[[0-9a-f-]+\] succeeded in (?P<s>[0-9.]+)s")
 
 
 def server_times(logs: Any) -> dict[str, list[float]]:
@@ -426,7 +431,12 @@ def main() -> int:
         "CACHE_KEY_PREFIX": prefix,
         # One address sends every simulated user's requests: lift the per-address limits.
         "THROTTLE_RATES": "login=100000/min,login_account=100000/min,attempts=100000/min,"
-        "puzzle_judge=100000/min,puzzle_hints=100000/min",
+        "puzzle_judge=100000/min,puzzle_hints=100000/min,games=100000/min,"
+        "game_moves=100000/min,game_draws=100000/min,positions=100000/min",
+        "GAMES_OPEN_PER_ADDRESS": "100000",
+        "COMPUTER_PENDING_PER_ADDRESS": "100000",
+        # the gamers are visitors on one address: let the workers have as many of their moves
+        "COMPUTER_SEARCHES_PER_ADDRESS": "100",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
         "LOAD_SEED": str(work / "seed.json"),
@@ -574,7 +584,7 @@ def main() -> int:
               f"{row['p95']:>9.0f}{row['p99']:>9.0f}{row['failures']:>8.0f}")  # fmt: skip
     positions = stats.get("positions", {"p95": 0.0})
     print()
-    for name in ("positions", "judge", "hint"):
+    for name in ("positions", "judge", "hint", "game-move", "draw", "computer-reply"):
         row = stats.get(name, {"median": 0.0, "p95": 0.0, "requests": 0.0})
         print(f"{name} p95: {row['p95']:.0f} ms (median {row['median']:.0f} ms, "
               f"{row['requests']:.0f} requests)")  # fmt: skip
@@ -594,6 +604,14 @@ def main() -> int:
     for name, values in inside.items():
         print(f"time inside the web worker, {name}: median {percentile(values, 0.5):.0f} ms, "
               f"p95 {percentile(values, 0.95):.0f} ms ({len(values)} requests)")  # fmt: skip
+    searches = sorted(
+        float(m["s"]) * 1000
+        for m in COMPUTER_TASK.finditer((logs / "worker.log").read_text(errors="replace"))
+    )
+    print(f"computer's moves inside the worker (task run time): median "
+          f"{percentile(searches, 0.5):.0f} ms, p95 {percentile(searches, 0.95):.0f} ms "
+          f"({len(searches)} moves); as players see them (move sent -> reply seen): "
+          f"computer-reply above")  # fmt: skip
     print(f"CPU during the run ({elapsed:.0f} s, {os.cpu_count()} cores = "
           f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds):")  # fmt: skip
     for what, seconds in sorted(cpu.items(), key=lambda item: -item[1]):

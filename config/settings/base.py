@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "core.middleware.PageThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -326,6 +327,15 @@ THROTTLE_RATES = {
     "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover
     "games": "30/hour",  # games started
     "game_moves": "120/min",  # moves, setups, takebacks
+    "game_draws": "20/hour",  # draw offers (each one adds a search of the computer's)
+    "game_actions": "30/min",  # resigning, answering a draw, claiming one, sharing a game
+    "setup_checks": "120/min",  # secret halves checked before they are handed in
+    "positions": "240/min",  # positions analysed on the analysis board
+    "lesson_steps": "240/min",  # moves, answers and set-ups tried in lessons
+    "position_checks": "120/min",  # the puzzle editor's live check
+    "draft_edits": "300/hour",  # authored puzzles changed
+    "logout": "30/min",
+    "set_language": "30/min",
     **dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", [])),
 }
 # Puzzles waiting for the prover (being verified), site-wide, beyond which a submission is
@@ -335,13 +345,47 @@ PROVING_QUEUE_LIMIT = env_int("PROVING_QUEUE_LIMIT", 30)
 PROVING_ADDRESS_LIMIT = env_int("PROVING_ADDRESS_LIMIT", 3)
 # Rated puzzle tries an account can end in a minute; past it, tries are accepted, unrated.
 PUZZLE_RATED_PER_MINUTE = env_int("PUZZLE_RATED_PER_MINUTE", 5)
-# Views of other apps throttled by their URL name (a view may also set ``throttle_scope``).
-# Only unsafe methods (POST, PATCH ...) count.
+# Views throttled by their URL name (an API view may also set ``throttle_scope``): API views by
+# ``core.throttles.ScopedThrottle``, page views by ``core.middleware.PageThrottleMiddleware``.
+# Only unsafe methods (POST, PATCH ...) count. Every unsafe endpoint has a scope
+# (tests/security/test_every_endpoint_throttled.py).
 THROTTLE_SCOPES_BY_URL_NAME = {
     "puzzles-api:attempt-open": "attempts",
     "puzzles-api:authored": "drafts",
     "puzzles-api:authored-submit": "puzzle_submissions",
+    "puzzles-api:authored-detail": "draft_edits",
+    "puzzles-api:position-check": "position_checks",
+    "core-api:positions": "positions",
+    "tutorials-api:step-moves": "lesson_steps",
+    "tutorials-api:step-answer": "lesson_steps",
+    "tutorials-api:step-setup": "lesson_steps",
+    "accounts:logout": "logout",
+    "accounts:password-reset-confirm": "password_reset",
+    "set_language": "set_language",
 }
+# Page views that count their own requests (per address and per account name), by URL name.
+THROTTLE_SCOPES_COUNTED_BY_VIEW = {
+    "accounts:login": "login",
+    "accounts:signup": "signup",
+    "accounts:password-reset": "password_reset",
+    "admin-login": "login",
+}
+# --- Games: the computer's fair queue and idle games ---------------------------------------
+
+# Games in progress (not finished, played in the last GAME_IDLE_MINUTES) one owner may have,
+# and all the owners playing from one address together: a new game beyond is refused.
+GAMES_OPEN_PER_OWNER = env_int("GAMES_OPEN_PER_OWNER", 10)
+GAMES_OPEN_PER_ADDRESS = env_int("GAMES_OPEN_PER_ADDRESS", 30)
+# The computer's moves one owner, and one address, may be waiting for at once: a move that
+# would ask for one more is refused until the computer has answered.
+COMPUTER_PENDING_PER_OWNER = env_int("COMPUTER_PENDING_PER_OWNER", 3)
+COMPUTER_PENDING_PER_ADDRESS = env_int("COMPUTER_PENDING_PER_ADDRESS", 10)
+# The computer's moves of one address the workers have at once (one per owner): the others
+# wait their turn (games/queueing.py). Raise it for a school whose pupils share one address.
+COMPUTER_SEARCHES_PER_ADDRESS = env_int("COMPUTER_SEARCHES_PER_ADDRESS", 1)
+# A game nobody has moved in for this long is over, as abandoned: the side to move loses.
+GAME_IDLE_MINUTES = env_int("GAME_IDLE_MINUTES", 24 * 60)
+
 # How many proxies in front of the site append to X-Forwarded-For (0: use REMOTE_ADDR).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 

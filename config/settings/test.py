@@ -55,3 +55,9 @@ if TEST_CACHE_URL:
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Tests start many games from one client, most of them never answered by a worker: the caps
+# on open games and on the computer's pending moves are raised here, and the tests of those
+# caps set them (tests/games/test_fair_queue.py).
+GAMES_OPEN_PER_OWNER = GAMES_OPEN_PER_ADDRESS = 1000
+COMPUTER_PENDING_PER_OWNER = COMPUTER_PENDING_PER_ADDRESS = 1000

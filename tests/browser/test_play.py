@@ -409,8 +409,8 @@ def test_the_clock_runs_while_the_computer_thinks(
     page.set_viewport_size(DESKTOP)
     gid = start(page, "xiangqi", mode="computer", side="black", level="1")
     wait_my_turn(page, 1)
-    # a minute each, and Black has just moved: the computer (Red) thinks, its move not yet
-    # queued (queued just now as far as a poll is concerned)
+    # a minute each, and a worker has just started the computer's (Red's) search: its clock
+    # runs; its move was handed to the workers just now, so a poll does not hand it over again
     now = timezone.now()
     Game.objects.filter(pk=gid).update(
         clock_initial_ms=60_000,
@@ -421,6 +421,7 @@ def test_the_clock_runs_while_the_computer_thinks(
         start_fen=Position.start("xiangqi").fen(),
         turn_started_at=now,
         computer_queued_at=now,
+        computer_dispatched_at=now,
     )
     page.reload()
     expect(page.locator("#status")).to_have_attribute("data-kind", "thinking")

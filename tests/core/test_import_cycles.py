@@ -23,6 +23,8 @@ DELIBERATE = {
     ("accounts.services", "accounts.tasks"),
     ("accounts.tasks", "accounts.services"),
     ("games.services", "games.tasks"),
+    ("games.queueing", "games.tasks"),
+    ("games.tasks", "games.queueing"),
     ("games.tasks", "games.services"),
     ("puzzles.services.authoring", "puzzles.tasks"),
     ("puzzles.services.solving", "puzzles.tasks"),

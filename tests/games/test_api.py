@@ -583,10 +583,10 @@ def test_a_clock_runs_out_and_the_game_is_lost_on_time(
 ) -> None:
     game = new_game(client, mode="local", clock_minutes=1, clock_increment=2)
     gid = game["id"]
-    assert 59_000 < game["clock"]["red_ms"] <= 60_000 and game["clock"]["running"] == "red"
+    assert game["clock"]["red_ms"] == 60_000 and game["clock"]["running"] is None
     assert move(client, gid, "h2e2").status_code == 200
     stored = Game.objects.get(pk=gid)
-    assert 60_000 <= stored.red_clock_ms <= 62_000  # the increment is added after the move
+    assert stored.red_clock_ms == 62_000  # the first ply is free; the increment comes after it
     # Black's minute is spent: the next look at the game ends it on time
     Game.objects.filter(pk=gid).update(turn_started_at=timezone.now() - timedelta(seconds=61))
     game = client.get(f"/api/games/{gid}/").json()
@@ -599,9 +599,30 @@ def test_a_move_after_the_flag_falls_is_not_played(
     client: Client, new_game: Any, move: Any
 ) -> None:
     gid = new_game(client, mode="local", clock_minutes=1)["id"]
+    move(client, gid, "h2e2")
     Game.objects.filter(pk=gid).update(turn_started_at=timezone.now() - timedelta(seconds=90))
-    game = move(client, gid, "h2e2").json()
-    assert game["termination"] == "timeout" and game["plies"] == 0 and game["winner"] == "black"
+    game = move(client, gid, "h7e7").json()
+    assert game["termination"] == "timeout" and game["plies"] == 1 and game["winner"] == "red"
+
+
+@pytest.mark.parametrize("mode", ["computer", "local"])
+def test_no_clock_runs_before_the_first_move(
+    client: Client, new_game: Any, move: Any, mode: str
+) -> None:
+    """A 1-minute game opened two minutes ago and not yet begun: the first move is played,
+    with the whole minute left; only then does the other side's clock run."""
+    game = new_game(client, mode=mode, clock_minutes=1)
+    gid = game["id"]
+    assert game["clock"]["running"] is None and game["clock"]["red_ms"] == 60_000
+    long_ago = timezone.now() - timedelta(minutes=2)
+    Game.objects.filter(pk=gid).update(created_at=long_ago)
+    Game.objects.filter(pk=gid, turn_started_at__isnull=False).update(turn_started_at=long_ago)
+    assert client.get(f"/api/games/{gid}/").json()["status"] == "playing"
+    played = move(client, gid, "h2e2").json()
+    assert played["status"] == "playing" and played["plies"] == 1
+    assert played["clock"]["red_ms"] == 60_000
+    # at one board Black's clock runs now; against the computer, once its search starts
+    assert played["clock"]["running"] == ("black" if mode == "local" else None)
 
 
 def test_a_chinese_move_and_an_illegal_chinese_move(

@@ -1,13 +1,15 @@
 """The service behind the computer's task, called directly (no worker): a ply is played once
-and a stale one skipped, a takeback after the computer's reply undoes both moves, and the
-computer's choice is the same for the same seed."""
+and a stale one skipped, a takeback after the computer's reply undoes both moves, the
+computer's choice is the same for the same seed, and its clock runs only while it searches."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games.models import Game
 from games.services import game_computer_move
@@ -33,6 +35,39 @@ def test_a_takeback_after_the_reply_undoes_both_moves(client: Client, new_game: 
     assert game["plies"] == 0 and game["turn"] == "red" and game["thinking"] is False
     # the computer's reply is not played again for a ply that is gone
     assert game_computer_move(game_id=gid, ply=1) == "skipped"
+
+
+def test_the_computer_is_charged_for_its_search_not_for_the_queue(
+    client: Client, new_game: Any
+) -> None:
+    """The player's move waited two minutes in a busy queue before a worker took it: the
+    computer, with one minute on its clock, does not lose on time; its clock is charged for
+    its search alone (``spent_ms``, between the search starting and its move being written)."""
+    gid = new_game(client, level=1, side="red", clock_minutes=1)["id"]
+    waiting = post(client, f"/api/games/{gid}/moves/", {"move": "h2e2"}).json()
+    assert waiting["thinking"] is True and waiting["clock"]["running"] is None
+    long_ago = timezone.now() - timedelta(minutes=2)
+    Game.objects.filter(pk=gid).update(computer_queued_at=long_ago)
+    Game.objects.filter(pk=gid, turn_started_at__isnull=False).update(turn_started_at=long_ago)
+    assert client.get(f"/api/games/{gid}/").json()["status"] == "playing"  # nobody's time runs
+    before = timezone.now()
+    assert game_computer_move(game_id=gid, ply=1) == "played"
+    took_ms = (timezone.now() - before).total_seconds() * 1000
+    game = Game.objects.get(pk=gid)
+    reply = game.moves[1]
+    assert game.status == "playing" and reply["by"] == "computer"
+    assert 0 <= reply["spent_ms"] <= took_ms + 1
+    assert game.black_clock_ms == reply["clock_ms"] == 60_000 - reply["spent_ms"]
+    assert game.red_clock_ms == 60_000  # the player's first move was free
+    assert game.turn_started_at is not None  # the player's clock runs from the reply
+
+
+def test_the_computer_s_first_move_is_free(client: Client, new_game: Any) -> None:
+    """The computer has Red: the game's first ply is free for it too, as for a player."""
+    gid = new_game(client, level=1, side="black", clock_minutes=1)["id"]
+    assert game_computer_move(game_id=gid, ply=0) == "played"
+    game = Game.objects.get(pk=gid)
+    assert game.red_clock_ms == 60_000 and game.turn_started_at is not None
 
 
 def test_the_computer_moves_are_the_same_for_the_same_seed(client: Client, new_game: Any) -> None:

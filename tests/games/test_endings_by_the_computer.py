@@ -232,17 +232,21 @@ def test_every_ply_keeps_its_time_and_the_computer_is_charged_its_thinking(
 ) -> None:
     gid = new_game(client, level=1, side="red", clock_minutes=1)["id"]
     assert post(client, f"/api/games/{gid}/moves/", {"move": "h2e2"}).status_code == 200
-    # the computer's turn began 5 s ago: its search, however quick, is charged from then
-    started = timezone.now() - timedelta(seconds=5)
-    Game.objects.filter(pk=gid).update(turn_started_at=started)
     assert game_computer_move(game_id=gid, ply=1) == "played"
     game = Game.objects.get(pk=gid)
-    player, computer = game.moves
-    assert player["spent_ms"] >= 0 and player["clock_ms"] <= 60_000
-    assert computer["spent_ms"] >= 5_000
-    assert computer["clock_ms"] == game.black_clock_ms <= 55_000
-    assert timezone.datetime.fromisoformat(computer["at"]) >= started + timedelta(seconds=5)
-    assert game.red_clock_ms == player["clock_ms"]
+    first, reply = game.moves
+    assert "spent_ms" not in first and first["clock_ms"] == 60_000  # the first ply is free
+    assert reply["spent_ms"] >= 0  # its search, from the moment a worker started it
+    assert reply["clock_ms"] == game.black_clock_ms == 60_000 - reply["spent_ms"]
+    # the player's turn began 5 s ago
+    started = timezone.now() - timedelta(seconds=5)
+    Game.objects.filter(pk=gid).update(turn_started_at=started)
+    assert post(client, f"/api/games/{gid}/moves/", {"move": "h0g2"}).status_code == 200
+    game = Game.objects.get(pk=gid)
+    second = game.moves[2]
+    assert second["spent_ms"] >= 5_000 and second["clock_ms"] == game.red_clock_ms <= 55_000
+    assert timezone.datetime.fromisoformat(second["at"]) >= started + timedelta(seconds=5)
+    assert game_computer_move(game_id=gid, ply=3) == "played"
     state = client.get(f"/api/games/{gid}/").json()
     assert state["clock"]["running"] == "red"
 
@@ -252,6 +256,7 @@ def test_the_computer_s_clock_runs_while_it_thinks_and_it_loses_on_time(
 ) -> None:
     gid = new_game(client, level=1, side="red", clock_minutes=1)["id"]
     assert post(client, f"/api/games/{gid}/moves/", {"move": "h2e2"}).status_code == 200
+    # a worker started the computer's search 20 s ago
     Game.objects.filter(pk=gid).update(turn_started_at=timezone.now() - timedelta(seconds=20))
     state = client.get(f"/api/games/{gid}/").json()
     assert state["thinking"] is True and state["clock"]["running"] == "black"

@@ -284,8 +284,9 @@ def test_a_search_it_cannot_read_is_said_and_the_rest_still_searches(
 @pytest.mark.django_db
 @pytest.mark.usefixtures("library")
 def test_odd_search_input_never_fails(client: Client) -> None:
-    for params in ({"q": "\x00"}, {"q": "%"}, {"page": "-3"}, {"page": "999"}, {"page": "x"}):
+    for params in ({"q": "%"}, {"q": "_"}, {"page": "-3"}, {"page": "999"}, {"page": "x"}):
         assert client.get("/play/masters/", params).status_code == 200
+    assert client.get("/play/masters/", {"q": "\x00"}).status_code == 400  # as everywhere
     assert client.get("/play/masters/", {"page": "999"}).context["page"].number == 1
 
 

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0005_share_link"),
+        ("games", "0006_computer_queue_lanes"),
     ]
 
     operations = [

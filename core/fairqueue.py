@@ -1,0 +1,59 @@
+"""A fair queue in front of a worker queue.
+
+Work that waits for a worker is kept as rows in the database (the waiting ones, and the ones
+handed to the workers); ``release`` picks, oldest first, the waiting items whose every *lane*
+has room, a lane being a kind and a key (``("owner", "user-7")``, ``("address", "10.0.0.1")``)
+with a capacity per kind. So the worker queue holds at most a lane's capacity of each lane's
+work: a client with many requests waits for its own to be done, one after another, while
+everyone else's go ahead in the order they came; nobody's request waits behind more than one
+of another client's (with capacity 1). The caller hands the released items to the workers and
+marks them handed over, inside the transaction that holds ``dispatch_lock``, so that two
+dispatchers never fill a lane twice.
+
+Used by the computer's moves in games (``games.queueing``); any queue that must be shared
+fairly between clients can use it the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
+
+from django.db import connection
+
+T = TypeVar("T")
+Lane = tuple[str, str]  # (kind, key); an empty key is no lane
+
+
+def dispatch_lock(name: str) -> None:
+    """Inside a transaction: wait for the queue ``name``'s lock, held until the transaction
+    ends (a PostgreSQL advisory lock; on another database, such as a SQLite file, writes are
+    serialised anyway)."""
+    if connection.vendor != "postgresql":
+        return
+    key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def release(
+    waiting: Iterable[T],
+    *,
+    busy: Iterable[Lane],
+    lanes: Callable[[T], Iterable[Lane]],
+    capacity: Mapping[str, int],
+) -> list[T]:
+    """The waiting items to hand to the workers now: walking ``waiting`` in its order (oldest
+    first), each item whose every lane has room, counting the lanes of the items already with
+    the workers (``busy``, one entry per item and lane) and of those released before it. A
+    kind missing from ``capacity`` holds one item at a time."""
+    load = Counter(lane for lane in busy if lane[1])
+    chosen: list[T] = []
+    for item in waiting:
+        its = [lane for lane in lanes(item) if lane[1]]
+        if all(load[lane] < capacity.get(lane[0], 1) for lane in its):
+            load.update(its)
+            chosen.append(item)
+    return chosen

@@ -1,0 +1,95 @@
+"""The computer's moves take turns: a fair queue in front of the workers' ``playing`` queue.
+
+A computer move asked for (``Game.computer_queued_at`` set) first waits in the database; the
+dispatcher hands it to the workers (``games.computer_move``, ``computer_dispatched_at`` set)
+when its lanes have room: one move of each owner at a time, and
+``COMPUTER_SEARCHES_PER_ADDRESS`` of each address (``core.fairqueue``). So the workers' queue
+holds at most one move per owner and per address, in the order they were asked for: however
+many games one client keeps busy, another player's move waits behind at most one of theirs.
+
+The dispatcher runs when a move is asked for, when a worker finishes one (a lane is free
+again), when a game is polled and every minute (``games.dispatch``, Celery beat). A move
+handed over longer ago than ``COMPUTER_REQUEUE_AFTER`` and still not played (a lost message)
+is handed over again: playing a ply is idempotent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from core.fairqueue import Lane, dispatch_lock, release
+from games.models import Game
+
+# A computer move handed to the workers this long ago and not played is handed over again.
+COMPUTER_REQUEUE_AFTER = timedelta(seconds=60)
+# How many waiting moves, oldest first, one dispatch looks at.
+DISPATCH_SCAN = 500
+
+
+def _owner_key(user_id: int | None, visitor_id: str | None) -> str:
+    return f"user-{user_id}" if user_id is not None else f"visitor-{visitor_id or ''}"
+
+
+def computer_lanes(game: Game) -> list[Lane]:
+    return [("owner", _owner_key(game.user_id, game.visitor_id)), ("address", game.address)]
+
+
+def computer_waiting() -> QuerySet[Game]:
+    """Games whose computer move has been asked for and not yet played."""
+    return Game.objects.filter(status=Game.Status.PLAYING, computer_queued_at__isnull=False)
+
+
+def computer_pending(*, owner_q: Q, address: str, exclude: int | None = None) -> tuple[int, int]:
+    """How many computer moves an owner, and an address, are waiting for."""
+    waiting = computer_waiting()
+    if exclude is not None:
+        waiting = waiting.exclude(pk=exclude)
+    by_owner = waiting.filter(owner_q).count()
+    by_address = waiting.filter(address=address).count() if address else 0
+    return by_owner, by_address
+
+
+def _capacity() -> dict[str, int]:
+    return {"owner": 1, "address": settings.COMPUTER_SEARCHES_PER_ADDRESS}
+
+
+def _sender(game_id: int, ply: int) -> Callable[[], object]:
+    from games.tasks import game_computer_move_task
+
+    return lambda: game_computer_move_task.delay(game_id, ply)
+
+
+def computer_dispatch(now: datetime | None = None) -> list[int]:
+    """Hand to the workers every computer move whose turn has come; the games' ids."""
+    now = now or timezone.now()
+    fresh = now - COMPUTER_REQUEUE_AFTER
+    with transaction.atomic():
+        dispatch_lock("games.computer_move")
+        waiting = computer_waiting()
+        busy: Iterable[Lane] = (
+            lane
+            for user_id, visitor_id, address in waiting.filter(
+                computer_dispatched_at__gte=fresh
+            ).values_list("user_id", "visitor_id", "address")
+            for lane in (("owner", _owner_key(user_id, visitor_id)), ("address", address))
+        )
+        candidates = (
+            waiting.filter(
+                Q(computer_dispatched_at__isnull=True) | Q(computer_dispatched_at__lt=fresh)
+            )
+            .only("id", "user_id", "visitor_id", "address", "moves", "status", "start_fen")
+            .order_by("computer_queued_at", "id")[:DISPATCH_SCAN]
+        )
+        chosen = release(candidates, busy=busy, lanes=computer_lanes, capacity=_capacity())
+        if not chosen:
+            return []
+        Game.objects.filter(pk__in=[game.pk for game in chosen]).update(computer_dispatched_at=now)
+        for game in chosen:
+            transaction.on_commit(_sender(game.pk, game.ply))
+    return [game.pk for game in chosen]

@@ -1,0 +1,186 @@
+"""One client cannot starve the others of the computer: its moves take turns with everyone
+else's (one of each owner and of each address with the workers at a time), its open games and
+the computer's pending moves are capped per owner and per address, and a game left idle is
+finished. The fair order is shown with a real worker on the ``playing`` queue."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from django.test import Client, override_settings
+from django.utils import timezone
+
+from games.models import Game
+from games.services import game_computer_move
+from games.tasks import games_sweep_task
+from tests.games.conftest import error_code, post
+from tests.games.test_tasks import wait_for
+
+FLOOD_ADDRESS = "10.66.0.1"
+
+
+def _game(client: Client, **options: Any) -> Any:
+    body = {"variant": "xiangqi", "level": 2, "side": "red", **options}
+    return post(client, "/api/games/", body)
+
+
+def _visitors(address: str) -> Iterator[Client]:
+    """A new anonymous session for each game, all from one address."""
+    while True:
+        yield Client(REMOTE_ADDR=address)
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_a_players_move_waits_behind_at_most_one_of_a_floods(celery_worker: Any) -> None:
+    """Ten games of one address (a new session each) ask for the computer, then an honest
+    player at another address does: the honest reply comes after at most one flood reply
+    (before, the queue served the flood's ten first)."""
+    flood = []
+    for _, visitor in zip(range(10), _visitors(FLOOD_ADDRESS), strict=False):
+        game = _game(visitor, level=8).json()
+        assert post(visitor, f"/api/games/{game['id']}/moves/", {"move": "h2e2"}).status_code == 200
+        flood.append(game["id"])
+    honest_client = Client(REMOTE_ADDR="10.1.0.7")
+    honest = _game(honest_client, level=1).json()["id"]
+    assert post(honest_client, f"/api/games/{honest}/moves/", {"move": "h2e2"}).status_code == 200
+    every = [*flood, honest]
+
+    def all_answered() -> bool:
+        return all(len(Game.objects.get(pk=gid).moves) == 2 for gid in every)
+
+    wait_for(all_answered, celery_worker, seconds=240)
+
+    def at(gid: int, ply: int) -> datetime:
+        return datetime.fromisoformat(Game.objects.get(pk=gid).moves[ply]["at"])
+
+    asked, answered = at(honest, 0), at(honest, 1)
+    waiting = [gid for gid in flood if at(gid, 1) > asked]  # still waiting when it asked
+    assert len(waiting) >= 5  # the flood was still queued
+    ahead = [gid for gid in waiting if at(gid, 1) < answered]
+    assert len(ahead) <= 1, f"the honest reply waited for {len(ahead)} of the flood's"
+    # the flood was served one move at a time, in the order it asked
+    flood_times = [at(gid, 1) for gid in flood]
+    assert flood_times == sorted(flood_times)
+    assert Game.objects.filter(pk__in=every, computer_queued_at__isnull=False).count() == 0
+
+
+@pytest.mark.django_db
+def test_the_dispatcher_hands_over_one_move_per_owner_and_address() -> None:
+    """Without a worker: of ten waiting moves of one address, one is with the workers; the
+    honest player's move from another address is handed over at once, not queued behind."""
+    flood = []
+    for _, visitor in zip(range(10), _visitors(FLOOD_ADDRESS), strict=False):
+        gid = _game(visitor).json()["id"]
+        post(visitor, f"/api/games/{gid}/moves/", {"move": "h2e2"})
+        flood.append(gid)
+    honest_client = Client(REMOTE_ADDR="10.1.0.7")
+    honest = _game(honest_client).json()["id"]
+    post(honest_client, f"/api/games/{honest}/moves/", {"move": "h2e2"})
+    from games.queueing import computer_dispatch
+
+    computer_dispatch()  # what the commit of each move runs
+    handed = set(
+        Game.objects.filter(computer_dispatched_at__isnull=False).values_list("pk", flat=True)
+    )
+    assert handed == {flood[0], honest}
+    # the flood's move is played: its next one, the oldest waiting, is handed over
+    assert game_computer_move(game_id=flood[0], ply=1) == "played"
+    computer_dispatch()
+    handed = set(
+        Game.objects.filter(computer_dispatched_at__isnull=False).values_list("pk", flat=True)
+    )
+    assert handed == {flood[1], honest}
+
+
+@pytest.mark.django_db
+@override_settings(GAMES_OPEN_PER_OWNER=2, GAMES_OPEN_PER_ADDRESS=3)
+def test_open_games_are_capped_per_owner_and_per_address() -> None:
+    one = Client(REMOTE_ADDR=FLOOD_ADDRESS)
+    assert [_game(one).status_code for _ in range(2)] == [201, 201]
+    refused = _game(one)
+    assert refused.status_code == 400 and error_code(refused) == "too_many_games"
+    said = refused.json()["error"]["extra"]["explanation"]
+    assert "2 games in progress" in said["en"] and "2 盘棋" in said["zh"]
+    # a new session from the same address: the address's third, then none
+    second = Client(REMOTE_ADDR=FLOOD_ADDRESS)
+    assert _game(second).status_code == 201
+    refused = _game(second)
+    assert refused.status_code == 400 and error_code(refused) == "too_many_games_address"
+    # another address is not affected; a finished game frees its place
+    assert _game(Client(REMOTE_ADDR="10.1.0.7")).status_code == 201
+    gid = one.get("/api/games/").json()[0]["id"]
+    assert post(one, f"/api/games/{gid}/resign/").status_code == 200
+    assert _game(second).status_code == 201
+
+
+@pytest.mark.django_db
+@override_settings(COMPUTER_PENDING_PER_OWNER=1, COMPUTER_PENDING_PER_ADDRESS=2)
+def test_the_computers_pending_moves_are_capped_per_owner_and_per_address() -> None:
+    player = Client(REMOTE_ADDR=FLOOD_ADDRESS)
+    first, second = (_game(player).json()["id"] for _ in range(2))
+    assert post(player, f"/api/games/{first}/moves/", {"move": "h2e2"}).status_code == 200
+    refused = post(player, f"/api/games/{second}/moves/", {"move": "h2e2"})
+    assert refused.status_code == 400 and error_code(refused) == "computer_busy"
+    assert "wait for its moves" in refused.json()["error"]["extra"]["explanation"]["en"]
+    assert Game.objects.get(pk=second).ply == 0  # nothing was played
+    other = Client(REMOTE_ADDR=FLOOD_ADDRESS)  # another session at the same address
+    third, fourth = (_game(other).json()["id"] for _ in range(2))
+    assert post(other, f"/api/games/{third}/moves/", {"move": "h2e2"}).status_code == 200
+    refused = post(Client(REMOTE_ADDR=FLOOD_ADDRESS), "/api/games/", {"variant": "xiangqi",
+                   "level": 2, "side": "black"})  # fmt: skip
+    assert refused.status_code == 400 and error_code(refused) == "computer_busy_address"
+    # once the computer has answered, the player plays on
+    assert game_computer_move(game_id=first, ply=1) == "played"
+    assert post(player, f"/api/games/{second}/moves/", {"move": "h2e2"}).status_code == 200
+    assert Game.objects.get(pk=fourth).ply == 0
+
+
+@pytest.mark.django_db
+def test_an_idle_game_is_finished_as_abandoned_when_read() -> None:
+    client = Client()
+    gid = _game(client).json()["id"]
+    assert post(client, f"/api/games/{gid}/moves/", {"move": "h2e2"}).status_code == 200
+    assert game_computer_move(game_id=gid, ply=1) == "played"
+    Game.objects.filter(pk=gid).update(updated_at=timezone.now() - timedelta(hours=23))
+    assert client.get(f"/api/games/{gid}/").json()["status"] == "playing"
+    Game.objects.filter(pk=gid).update(updated_at=timezone.now() - timedelta(hours=25))
+    game = client.get(f"/api/games/{gid}/").json()
+    assert game["status"] == "finished" and game["termination"] == "abandoned"
+    assert game["winner"] == "black" and game["ended_by"] == "red"  # the player had to move
+    assert "abandoned" in game["ending"]["en"] and "弃局" in game["ending"]["zh"]
+    assert game["result"] == "0-1"
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_finishes_idle_games_and_games_out_of_time(celery_worker: Any) -> None:
+    """Nobody reads them: the periodic sweep finishes an idle untimed game, a game left in
+    its secret setup, and a timed game whose player's clock ran out; a live game stays."""
+    client = Client()
+    idle = _game(client).json()["id"]
+    setting_up = _game(client, variant="feidan", setup="five_soldiers").json()["id"]
+    timed = _game(client, clock_minutes=1).json()["id"]
+    live = _game(client).json()["id"]
+    assert post(client, f"/api/games/{timed}/moves/", {"move": "h2e2"}).status_code == 200
+    wait_for(lambda: Game.objects.get(pk=timed).ply == 2, celery_worker)  # the worker replies
+    long_ago = timezone.now() - timedelta(days=2)
+    Game.objects.filter(pk__in=[idle, setting_up]).update(updated_at=long_ago)
+    Game.objects.filter(pk=timed).update(turn_started_at=timezone.now() - timedelta(seconds=61))
+    outcome = games_sweep_task.delay().get(timeout=60)
+    assert outcome["finished"] == 3
+    ended = {g.pk: g for g in Game.objects.filter(pk__in=[idle, setting_up, timed, live])}
+    assert (ended[idle].termination, ended[idle].winner) == ("abandoned", "black")
+    assert (ended[setting_up].termination, ended[setting_up].winner) == ("abandoned", "black")
+    assert (ended[timed].termination, ended[timed].winner) == ("timeout", "black")
+    assert ended[live].status == "playing"
+
+
+def test_the_sweep_runs_every_minute_under_celery_beat() -> None:
+    from config.celery import app
+
+    entry = app.conf.beat_schedule["games-sweep"]
+    assert entry["task"] == games_sweep_task.name == "games.sweep" and entry["schedule"] == 60.0
