@@ -3,6 +3,8 @@
     manage.py mine_puzzles --variant feidan --count 40 --seed 1
     manage.py mine_puzzles --variant xinban --strategy defection --want-theme defection --count 30
     manage.py mine_puzzles --variant xiangqi --count 60 --chunks 8 --celery   # fan out over workers
+    manage.py mine_puzzles --variant xiangqi --strategy master --games 400 --first 0 --chunks 4
+        # positions of the master games (core.masters), each puzzle keeping its game and ply
 
 Each chunk mines from its own seed (``--seed``, ``--seed + 1``, ...), so a run is reproducible.
 Slow by nature: run it by hand and commit the bank file it writes.
@@ -19,7 +21,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from engine.variants import VARIANTS
 from puzzles.bankfile import BANK_PATH, merge, read_bank, write_bank
-from puzzles.mining import DEFAULT_STRATEGIES, STRATEGIES, Chunk, mine
+from puzzles.mining import DEFAULT_STRATEGIES, STRATEGIES, Chunk, mine, position_key
 
 
 class Command(BaseCommand):
@@ -41,6 +43,12 @@ class Command(BaseCommand):
         )  # fmt: skip
         parser.add_argument("--want-theme", help="keep only puzzles with this theme")
         parser.add_argument("--chunks", type=int, default=1, help="independent seeds to mine")
+        parser.add_argument(
+            "--first", type=int, default=0, help="master games: the first game (0-based)"
+        )
+        parser.add_argument(
+            "--games", type=int, default=100, help="master games: how many, split over the chunks"
+        )
         parser.add_argument("--seconds", type=float, default=600.0, help="time limit per chunk")
         parser.add_argument("--celery", action="store_true", help="run the chunks as Celery tasks")
         parser.add_argument("--output", type=Path, default=BANK_PATH)
@@ -51,6 +59,9 @@ class Command(BaseCommand):
         strategies = options["strategy"] or list(DEFAULT_STRATEGIES[variant])
         chunks = max(1, options["chunks"])
         per_chunk = max(1, -(-options["count"] * 3 // (2 * chunks)))  # some are dropped below
+        if options["first"] < 0 or options["games"] < 1:
+            raise CommandError("--first must be 0 or more and --games at least 1")
+        games_per_chunk = -(-options["games"] // chunks)
         jobs = [
             Chunk(
                 variant=variant,
@@ -60,6 +71,8 @@ class Command(BaseCommand):
                 max_moves=options["max_moves"],
                 seconds=options["seconds"],
                 want_theme=options["want_theme"],
+                first=options["first"] + i * games_per_chunk,
+                games=games_per_chunk,
             )
             for i in range(chunks)
         ]
@@ -73,12 +86,13 @@ class Command(BaseCommand):
                 entries.extend(p.as_entry() for p in found)
         existing = read_bank(options["output"])
         known = {e["key"] for e in existing}
-        known_boards = {(e["variant"], e["fen"].split(" ")[0]) for e in existing}
+        # a position and its mirror image are the same puzzle
+        known_boards = {(e["variant"], position_key(e["fen"])) for e in existing}
         kept: list[dict[str, Any]] = []
         one_movers = 0
         allowed_one = int(options["count"] * options["max_one_movers"])
         for entry in entries:
-            board = (entry["variant"], entry["fen"].split(" ")[0])
+            board = (entry["variant"], position_key(entry["fen"]))
             if entry["key"] in known or board in known_boards:
                 continue
             if entry["moves_to_win"] < options["min_moves"]:
