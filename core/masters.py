@@ -28,6 +28,7 @@ import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -277,3 +278,17 @@ def read_shipped(path: Path = SHIPPED_FILE) -> Iterator[MasterGame]:
 def shipped_digest(path: Path = SHIPPED_FILE) -> str:
     """A digest of the shipped file, to tell whether the database already holds it."""
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+@cache
+def _to_simplified() -> Any:
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+@cache
+def simplified(text: str) -> str:
+    """``text`` in simplified characters (text already simplified, or not Chinese, is kept).
+    Cached: the collection names the same players and events thousands of times."""
+    return str(_to_simplified().convert(text)) if text else text

@@ -12,14 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from core.masters import COLLECTION, SHIPPED_FILE, read_shipped
+from core.masters import COLLECTION, SHIPPED_FILE, read_shipped, simplified
 from core.masters import MasterGame as ShippedGame
 from engine import Position
 from games.models import MasterGame
@@ -29,20 +28,6 @@ START_FEN = Position.start("xiangqi").fen()
 PAGE_SIZE = 50
 QUERY_MAX = 40  # characters of a search: longer than any name or event in the collection
 LOAD_BATCH = 2000
-
-
-@cache
-def _to_simplified() -> Any:
-    import opencc
-
-    return opencc.OpenCC("t2s")
-
-
-@cache
-def simplified(text: str) -> str:
-    """``text`` in simplified characters (text already simplified, or not Chinese, is kept).
-    Cached: the collection names the same players and events thousands of times."""
-    return str(_to_simplified().convert(text)) if text else text
 
 
 def _digest(entry: ShippedGame) -> str:

@@ -61,6 +61,7 @@ class Puzzle(TimeStampedModel):
         MINED = "mined", _("Found by the engine")
         CLASSIC = "classic", _("Classical collection")
         AUTHORED = "authored", _("Made by a user")
+        GAME = "game", _("From a master game")
 
     variant = models.CharField(max_length=16, choices=Variant.choices)
     fen = models.CharField(max_length=200)
@@ -90,6 +91,11 @@ class Puzzle(TimeStampedModel):
     source_key = models.CharField(max_length=64, unique=True, null=True, blank=True)
     title = models.CharField(max_length=120, blank=True)
     collection = models.CharField(max_length=120, blank=True)
+    # A puzzle from a game: the game (``ccpd:<number>``), the plies played before the puzzle's
+    # position, and the game's players, event and year as the record writes them.
+    source_game = models.CharField(max_length=32, blank=True)
+    source_ply = models.PositiveIntegerField(null=True, blank=True)
+    source_info = models.JSONField(default=dict, blank=True)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -10,12 +10,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.owners import Owner, owner_filter
 from core.diagram import board_svg
+from core.masters import simplified
+from core.messages import reads_chinese
 from core.selectors import variant_list, variant_title
 from engine import Move, Position
 from puzzles import proving
@@ -395,3 +398,29 @@ def dashboard_get(*, player: Owner | None) -> Dashboard:
         replays=list(replay_list(player=player)),
         recent=list(attempt_history(player=player, limit=DASHBOARD_RECENT)),
     )
+
+
+def puzzle_game(puzzle: Puzzle) -> dict[str, Any] | None:
+    """Where a puzzle from a master game comes from: the game (``ccpd:<number>``), the plies
+    played before it, the move it stands at, a title in the reader's language ("吕钦 – 许银川，
+    2001 年，第 34 回合" / "呂欽 – 許銀川, 2001, move 34") and the replay at that ply."""
+    if not puzzle.source_game.startswith("ccpd:") or puzzle.source_ply is None:
+        return None
+    number = int(puzzle.source_game.split(":", 1)[1])
+    info = puzzle.source_info or {}
+    move = puzzle.source_ply // 2 + 1
+    red, black = info.get("red") or "?", info.get("black") or "?"
+    year = info.get("year")
+    if reads_chinese():
+        red, black = simplified(red), simplified(black)
+        title = f"{red} – {black}" + (f"，{year} 年" if year else "") + f"，第 {move} 回合"
+    else:
+        title = f"{red} – {black}" + (f", {year}" if year else "") + f", move {move}"
+    url = reverse("games:master-game", kwargs={"game_id": number})
+    return {
+        "id": puzzle.source_game,
+        "ply": puzzle.source_ply,
+        "move": move,
+        "title": title,
+        "url": f"{url}#ply={puzzle.source_ply}",
+    }

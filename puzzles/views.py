@@ -100,6 +100,10 @@ def _labels() -> dict[str, Any]:
         "puzzle_rating": _("Puzzle rating"),
         "error": _("Something went wrong. Please try again."),
         "checks_only": _("Proved among checking moves: every move must give check."),
+        "from_game": _("From a master game:"),
+        "game_credit": _(
+            "Master games: the Chinese Chess Practical Dataset by Yu-Han Tseng (CC BY 4.0)."
+        ),
     }
 
 

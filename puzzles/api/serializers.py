@@ -14,6 +14,7 @@ from core.messages import reads_chinese
 from puzzles import selectors
 from puzzles.classics import classic_title, collection_name
 from puzzles.models import Puzzle, PuzzleAttempt
+from puzzles.selectors import puzzle_game
 
 
 class PuzzleMoveSerializer(serializers.Serializer):
@@ -67,6 +68,13 @@ class PuzzleSerializer(serializers.Serializer):
     legal_moves = serializers.SerializerMethodField(help_text="the attacker's first moves, ICCS")
     check = serializers.SerializerMethodField(help_text="point of a general in check, or null")
     solution = serializers.SerializerMethodField()
+    game = serializers.SerializerMethodField(
+        help_text="for a puzzle from a master game: the game, the ply, a title and its replay"
+    )
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_game(self, puzzle: Puzzle) -> dict[str, Any] | None:
+        return puzzle_game(puzzle)
 
     def get_turn(self, puzzle: Puzzle) -> str:
         return "red" if puzzle.fen.split()[1] in ("w", "r") else "black"

@@ -110,6 +110,9 @@ def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
                 "title": entry.get("title", ""),
                 "collection": entry.get("collection", ""),
                 "source": entry.get("source", Puzzle.Source.MINED),
+                "source_game": entry.get("source_game", ""),
+                "source_ply": entry.get("ply"),
+                "source_info": entry.get("game") or {},
             }
             puzzle = existing.get(entry["key"])
             if puzzle is None:

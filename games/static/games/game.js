@@ -661,6 +661,13 @@ window.addEventListener("pageshow", async (event) => {
   schedulePoll();
 });
 
+// A link may open a finished game at a ply (#ply=N): a puzzle's moment in its game.
+const asked = /^#ply=(\d{1,4})$/.exec(window.location.hash);
+if (asked && state.game.status === "finished") {
+  const ply = Number(asked[1]);
+  state.view = ply >= state.game.moves.length ? null : ply;
+}
+
 render();
 schedulePoll();
 window.gamePage = { state, board };

@@ -89,6 +89,7 @@ function showInfo(puzzle) {
     note.textContent = L.checks_only;
     infoEl.appendChild(note);
   }
+  el("puzzle-game").hidden = true; // its game is named once the try is over (showGame)
   infoEl.dataset.puzzleId = String(puzzle.id);
   infoEl.dataset.variant = puzzle.variant;
   const share = el("share-box");
@@ -300,8 +301,27 @@ async function hint() {
   }
 }
 
+// Where a puzzle from a master game comes from: its game, with a link to the replay at the
+// puzzle's moment. Shown once the try is over, since the game goes on with the answer.
+function showGame(puzzle) {
+  const box = el("puzzle-game");
+  if (!box) return;
+  box.textContent = "";
+  box.hidden = !(puzzle && puzzle.game && state.finished);
+  if (box.hidden) return;
+  const link = document.createElement("a");
+  link.href = puzzle.game.url;
+  link.textContent = puzzle.game.title;
+  link.dataset.testid = "puzzle-game-link";
+  const credit = document.createElement("span");
+  credit.className = "muted puzzle-game-credit";
+  credit.textContent = L.game_credit;
+  box.append(`${L.from_game} `, link, document.createElement("br"), credit);
+}
+
 async function finish(gaveUp, outcome) {
   state.finished = true;
+  showGame(state.puzzle);
   state.busy = false;
   hintButton.hidden = true;
   giveUpButton.hidden = true;
