@@ -22,7 +22,6 @@ APPS = ("accounts", "core", "games", "puzzles", "tutorials", "config")
 DELIBERATE = {
     ("accounts.services", "accounts.tasks"),
     ("accounts.tasks", "accounts.services"),
-    ("games.services", "games.tasks"),
     ("games.queueing", "games.tasks"),
     ("games.tasks", "games.queueing"),
     ("games.tasks", "games.services"),

@@ -61,6 +61,8 @@ PUBLIC = [
     "play/<int:game_id>/",
     "play/g/<str:slug>/",
     "play/games/",
+    "play/masters/",
+    "play/masters/<int:game_id>/",
     "puzzles/",
     "puzzles/create/",
     "puzzles/create/<int:puzzle_id>/",

@@ -378,6 +378,9 @@ class Site:
                 "attempts=100000/min,drafts=100000/min,puzzle_submissions=100000/min,"
                 "login=100000/min,login_account=100000/hour"
             ),
+            # ... and submit their puzzles from it: the per-address cap is tested elsewhere
+            # (tests/puzzles/test_proving_queue.py).
+            "PROVING_ADDRESS_LIMIT": "1000",
             "PYTHONUNBUFFERED": "1",
             "HEALTH_TOKEN": HEALTH_TOKEN,
             **extra,
