@@ -491,25 +491,8 @@ def examine_master(
         return None
     if trivial(candidate.fen, result.main_line, n):
         return None
-    themes = derive_themes(**problem, moves_to_win=n, main_line=result.main_line, mode=result.mode)
-    return MinedPuzzle(
-        key=bank_key(**problem, moves_to_win=n),
-        variant=candidate.variant,
-        fen=candidate.fen,
-        goal=candidate.goal,
-        moves_to_win=n,
-        mode=result.mode,
-        themes=themes,
-        main_line=result.main_line,
-        proof=result.proof,
-        nodes=result.nodes,
-        seconds=round(result.seconds, 3),
-        origin="master",
-        seed=seed,
-        source="game",
-        source_game=candidate.source_game,
-        ply=candidate.ply,
-    )
+    return _mined(candidate, n, result, seed, source="game", source_game=candidate.source_game,
+                  ply=candidate.ply)  # fmt: skip
 
 
 def mine_master(
@@ -564,6 +547,31 @@ def mine_master(
 # --- Proving --------------------------------------------------------------------------------
 
 
+def _mined(
+    candidate: Candidate, n: int, result: proving.ProofResult, seed: int, **extra: Any
+) -> MinedPuzzle:
+    """The bank's record of a sound and unique proof of ``candidate`` in ``n`` moves."""
+    assert result.proof is not None  # a sound proof carries its tree
+    problem = candidate.problem
+    themes = derive_themes(**problem, moves_to_win=n, main_line=result.main_line, mode=result.mode)
+    return MinedPuzzle(
+        key=bank_key(**problem, moves_to_win=n),
+        variant=candidate.variant,
+        fen=candidate.fen,
+        goal=candidate.goal,
+        moves_to_win=n,
+        mode=result.mode,
+        themes=themes,
+        main_line=result.main_line,
+        proof=result.proof,
+        nodes=result.nodes,
+        seconds=round(result.seconds, 3),
+        origin=candidate.origin,
+        seed=seed,
+        **extra,
+    )
+
+
 def examine(
     candidate: Candidate,
     *,
@@ -581,22 +589,7 @@ def examine(
     result = proving.prove(**problem, moves_to_win=n, nodes=prove_nodes, seconds=prove_seconds)
     if not result.sound or result.proof is None:
         return None
-    themes = derive_themes(**problem, moves_to_win=n, main_line=result.main_line, mode=result.mode)
-    return MinedPuzzle(
-        key=bank_key(**problem, moves_to_win=n),
-        variant=candidate.variant,
-        fen=candidate.fen,
-        goal=candidate.goal,
-        moves_to_win=n,
-        mode=result.mode,
-        themes=themes,
-        main_line=result.main_line,
-        proof=result.proof,
-        nodes=result.nodes,
-        seconds=round(result.seconds, 3),
-        origin=candidate.origin,
-        seed=seed,
-    )
+    return _mined(candidate, n, result, seed)
 
 
 @dataclass(frozen=True)
