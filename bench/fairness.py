@@ -5,9 +5,10 @@
     python bench/fairness.py --clients 0 5 10 --seconds 30
 
 Starts the site as deployed (bench/load/run.py's machinery: production settings over plain HTTP
-on the loopback, gunicorn, a Celery worker for the computer's moves and one for the rest,
-PostgreSQL and RabbitMQ, a database of its own that is dropped at the end), with one trusted
-proxy so that each client is seen from its own address (``X-Forwarded-For``).
+on the loopback, gunicorn, a Celery worker for the quick levels' computer moves and, at a lower
+CPU priority, one for the deep levels' and one for the rest, PostgreSQL, RabbitMQ, Redis for the
+throttle counters, a database of its own that is dropped at the end), with one trusted proxy so
+that each client is seen from its own address (``X-Forwarded-For``).
 
 The abusive clients, within the site's own limits (its throttles and caps are those of
 production): half anonymous, all from one address, with a new session for each game; half
@@ -41,6 +42,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -228,11 +230,12 @@ def author_verdict(url: str, username: str, password: str, limit: float) -> floa
     return None
 
 
-def worker_seconds(log: Path) -> dict[int, list[float]]:
-    """Per game, the seconds a worker spent on each of its computer moves (its log)."""
+def worker_seconds(*logs: Path) -> dict[int, list[float]]:
+    """Per game, the milliseconds a worker spent on each of its computer moves (their logs)."""
     found: dict[int, list[float]] = {}
-    for match in TASK_DONE.finditer(log.read_text(errors="replace")):
-        found.setdefault(int(match["game"]), []).append(float(match["s"]) * 1000)
+    for log in logs:
+        for match in TASK_DONE.finditer(log.read_text(errors="replace")):
+            found.setdefault(int(match["game"]), []).append(float(match["s"]) * 1000)
     return found
 
 
@@ -257,7 +260,7 @@ class Round:
 
 
 def run_round(
-    url: str, seed: Any, clients: int, seconds: float, drain: float, worker_log: Path, db: str
+    url: str, seed: Any, clients: int, seconds: float, drain: float, logs: Path, db: str
 ) -> Round:
     stop = threading.Event()
     users = iter(seed["users"])
@@ -288,7 +291,7 @@ def run_round(
     while query(db, waiting)[0][0] and time.monotonic() < deadline:
         time.sleep(0.5)
     finish_open_games(db)  # the next round starts clean
-    spent = worker_seconds(worker_log)
+    spent = worker_seconds(logs / "worker-playing.log", logs / "worker-deep.log")
     return Round(
         clients=clients,
         latencies=sorted(honest.latencies),
@@ -310,8 +313,11 @@ def main() -> int:
     parser.add_argument("--drain", type=float, default=60.0,
                         help="at most this long after a round for the queue to empty")  # fmt: skip
     parser.add_argument("--web-workers", type=int, default=4)
-    parser.add_argument("--playing-concurrency", type=int, default=3,
-                        help="worker processes for the computer's moves")  # fmt: skip
+    parser.add_argument("--playing-concurrency", type=int, default=2,
+                        help="worker processes for the computer's moves, per pool")  # fmt: skip
+    parser.add_argument("--deep-nice", type=int, default=10,
+                        help="CPU priority of the deep levels' and the prover's workers "
+                        "(0: as the quick replies', to compare)")  # fmt: skip
     parser.add_argument("--smoke", action="store_true", help="N = 0, 2; 12 s rounds")
     parser.add_argument(
         "--database-url",
@@ -323,12 +329,17 @@ def main() -> int:
         "--broker-url",
         default=os.environ.get("LOAD_BROKER_URL", "amqp://guest:guest@127.0.0.1:5672//"),
     )
+    parser.add_argument(
+        "--cache-url",
+        default=os.environ.get("LOAD_CACHE_URL", "redis://127.0.0.1:6379/2"),
+        help="throttle counters and sessions, shared by the web workers (Redis, as deployed)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the database and logs")
     args = parser.parse_args()
     if args.smoke:
         args.clients, args.seconds, args.drain, args.web_workers = [0, 2], 12.0, 30.0, 2
-    if any(host not in ("127.0.0.1", "localhost") for host in
-           (re.sub(r".*@|:\d+/.*|/.*", "", u) for u in (args.database_url, args.broker_url))):  # fmt: skip
+    if any(urlsplit(url).hostname not in ("127.0.0.1", "localhost")
+           for url in (args.database_url, args.broker_url, args.cache_url)):  # fmt: skip
         raise SystemExit("the fairness benchmark runs against loopback servers only")
 
     work = ROOT / "var" / "fairness"
@@ -346,7 +357,7 @@ def main() -> int:
         "DATABASE_URL": args.database_url,
         "CELERY_BROKER_URL": args.broker_url,
         "CELERY_QUEUE_PREFIX": prefix,
-        "CACHE_URL": "db://",
+        "CACHE_URL": args.cache_url,
         "CACHE_KEY_PREFIX": prefix,
         "TRUSTED_PROXY_COUNT": "1",  # each client's address from X-Forwarded-For
         # Only the log-ins are lifted (the clients log in at once); every other limit holds.
@@ -359,7 +370,9 @@ def main() -> int:
         f"{args.broker_url.split('@')[-1]}")  # fmt: skip
     recreate_database(args.database_url)
     rounds: list[Round] = []
-    queues = [f"{prefix}{name}" for name in ("celery", "scoring", "proving", "playing")]
+    queues = [
+        f"{prefix}{name}" for name in ("celery", "scoring", "proving", "playing", "playing_deep")
+    ]
     try:
         processes.run(sys.executable, "manage.py", "migrate", "--noinput", "-v", "0")
         processes.run(sys.executable, "manage.py", "createcachetable")
@@ -368,27 +381,31 @@ def main() -> int:
         processes.run(sys.executable, "-m", "bench.load.seed", str(users), "0",
                       str(work / "seed.json"))  # fmt: skip
         seed = json.loads((work / "seed.json").read_text())
-        say(f"Starting gunicorn ({args.web_workers} workers), a playing worker "
-            f"({args.playing_concurrency} processes) and a worker for the rest")  # fmt: skip
-        processes.start(
-            "worker-playing", sys.executable, "-m", "celery", "-A", "config", "worker",
-            "--pool", "prefork", "--concurrency", str(args.playing_concurrency),
-            "--queues", f"{prefix}playing", "--hostname", f"playing-{port}@localhost",
-            "--without-gossip", "--without-mingle", "--loglevel", "INFO",
-        )  # fmt: skip
+        say(f"Starting gunicorn ({args.web_workers} workers), a playing worker for the quick "
+            f"levels and one for the deep levels ({args.playing_concurrency} processes each, "
+            f"the deep one at nice {args.deep_nice}) and a worker for the rest (nice "
+            f"{args.deep_nice})")  # fmt: skip
+        for name, queue, nice in (("worker-playing", "playing", 0),
+                                  ("worker-deep", "playing_deep", args.deep_nice)):  # fmt: skip
+            processes.start(
+                name, sys.executable, "-m", "celery", "-A", "config", "worker",
+                "--pool", "prefork", "--concurrency", str(args.playing_concurrency),
+                "--queues", f"{prefix}{queue}", "--hostname", f"{queue}-{port}@localhost",
+                "--without-gossip", "--without-mingle", "--loglevel", "INFO", nice=nice,
+            )  # fmt: skip
         processes.start(
             "worker-rest", sys.executable, "-m", "celery", "-A", "config", "worker",
             "--pool", "prefork", "--concurrency", "1",
             "--queues", f"{prefix}celery,{prefix}scoring,{prefix}proving",
             "--hostname", f"rest-{port}@localhost", "--without-gossip", "--without-mingle",
-            "--loglevel", "INFO",
+            "--loglevel", "INFO", nice=args.deep_nice,
         )  # fmt: skip
         processes.start(
             "web", str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
             "--workers", str(args.web_workers), "--timeout", "60",
         )  # fmt: skip
         wait_until(lambda: answers(f"{url}/api/variants/"), 90, "the site to answer")
-        for name in ("worker-playing", "worker-rest"):
+        for name in ("worker-playing", "worker-deep", "worker-rest"):
             wait_until(lambda n=name: " ready." in (logs / f"{n}.log").read_text(errors="replace"),
                        90, f"the {name} to be ready")  # fmt: skip
         for clients in args.clients:
@@ -397,7 +414,7 @@ def main() -> int:
             seed_round = {**seed, "users": seed["users"][len(rounds) * max(args.clients) + 1 :]}
             seed_round["users"] = [seed["users"][0], *seed_round["users"]]
             rounds.append(run_round(url, seed_round, clients, args.seconds, args.drain,
-                                    logs / "worker-playing.log", args.database_url))  # fmt: skip
+                                    logs, args.database_url))  # fmt: skip
     finally:
         processes.stop()
         delete_queues(args.broker_url, queues)

@@ -3,7 +3,9 @@
 A computer move asked for (``Game.computer_queued_at`` set) first waits in the database; the
 dispatcher hands it to the workers (``games.computer_move``, ``computer_dispatched_at`` set)
 when its lanes have room: one move of each owner at a time, and
-``COMPUTER_SEARCHES_PER_ADDRESS`` of each address (``core.fairqueue``). So the workers' queue
+``COMPUTER_SEARCHES_PER_ADDRESS`` of each address (``core.fairqueue``); a move at
+``COMPUTER_DEEP_LEVEL`` or above goes to the ``playing_deep`` queue, whose workers run at a
+lower CPU priority, so that deep searches never slow the quick levels' replies. So the workers' queue
 holds at most one move per owner and per address, in the order they were asked for: however
 many games one client keeps busy, another player's move waits behind at most one of theirs.
 
@@ -59,10 +61,19 @@ def _capacity() -> dict[str, int]:
     return {"owner": 1, "address": settings.COMPUTER_SEARCHES_PER_ADDRESS}
 
 
-def _sender(game_id: int, ply: int) -> Callable[[], object]:
+def computer_queue(level: int | None) -> str:
+    """The workers' queue for a computer move at ``level``: the deep levels' searches go to a
+    queue of their own, whose workers run at a lower CPU priority than the quick levels'."""
+    if level is not None and level >= settings.COMPUTER_DEEP_LEVEL:
+        return str(settings.CELERY_PLAYING_DEEP_QUEUE)
+    return str(settings.CELERY_PLAYING_QUEUE)
+
+
+def _sender(game_id: int, ply: int, level: int | None) -> Callable[[], object]:
     from games.tasks import game_computer_move_task
 
-    return lambda: game_computer_move_task.delay(game_id, ply)
+    queue = computer_queue(level)
+    return lambda: game_computer_move_task.apply_async((game_id, ply), queue=queue)
 
 
 def computer_dispatch(now: datetime | None = None) -> list[int]:
@@ -83,7 +94,7 @@ def computer_dispatch(now: datetime | None = None) -> list[int]:
             waiting.filter(
                 Q(computer_dispatched_at__isnull=True) | Q(computer_dispatched_at__lt=fresh)
             )
-            .only("id", "user_id", "visitor_id", "address", "moves", "status", "start_fen")
+            .only("id", "user_id", "visitor_id", "address", "moves", "status", "start_fen", "level")
             .order_by("computer_queued_at", "id")[:DISPATCH_SCAN]
         )
         chosen = release(candidates, busy=busy, lanes=computer_lanes, capacity=_capacity())
@@ -91,5 +102,5 @@ def computer_dispatch(now: datetime | None = None) -> list[int]:
             return []
         Game.objects.filter(pk__in=[game.pk for game in chosen]).update(computer_dispatched_at=now)
         for game in chosen:
-            transaction.on_commit(_sender(game.pk, game.ply))
+            transaction.on_commit(_sender(game.pk, game.ply, game.level))
     return [game.pk for game in chosen]

@@ -1,7 +1,8 @@
-"""Celery tasks of the games app, on the ``playing`` queue (config/settings/queues.py).
+"""Celery tasks of the games app, on the ``playing`` queues (config/settings/queues.py).
 
 - ``games.computer_move``: plays the computer's move at one ply of one game, once, then hands
-  the next computer moves whose turn has come to the workers (``games.queueing``).
+  the next computer moves whose turn has come to the workers (``games.queueing``); the deep
+  levels' moves come on ``playing_deep``, the others on ``playing``.
 - ``games.sweep`` (Celery beat, every minute): finishes idle games and games whose clock has
   run out, and hands over computer moves whose turn has come or whose message was lost.
 
@@ -38,7 +39,8 @@ def game_computer_move_task(self: Any, game_id: int, ply: int) -> dict[str, Any]
 
     state = game_computer_move(game_id=game_id, ply=ply)
     computer_dispatch()  # this game's lanes are free again
-    return {"game": game_id, "ply": ply, "state": state}
+    queue = (self.request.delivery_info or {}).get("routing_key")
+    return {"game": game_id, "ply": ply, "state": state, "queue": queue}
 
 
 @idempotent_task("games.sweep", limits=(50, 60))

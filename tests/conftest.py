@@ -126,6 +126,7 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
         settings.CELERY_PROVING_QUEUE,
         settings.CELERY_SCORING_QUEUE,
         settings.CELERY_PLAYING_QUEUE,
+        settings.CELERY_PLAYING_DEEP_QUEUE,
     ]
     hostname = f"{queue}-{uuid.uuid4().hex[:6]}@localhost"
     ARTIFACTS.mkdir(exist_ok=True)

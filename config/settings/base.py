@@ -336,6 +336,9 @@ THROTTLE_RATES = {
     "draft_edits": "300/hour",  # authored puzzles changed
     "logout": "30/min",
     "set_language": "30/min",
+    # API reads (GET, HEAD) per client address, signed in or not: a page polling a game asks
+    # about twice a second; raise it for a school whose pupils share one address.
+    "reads": "1200/min",
     **dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", [])),
 }
 # Puzzles waiting for the prover (being verified), site-wide, beyond which a submission is
@@ -383,6 +386,9 @@ COMPUTER_PENDING_PER_ADDRESS = env_int("COMPUTER_PENDING_PER_ADDRESS", 10)
 # The computer's moves of one address the workers have at once (one per owner): the others
 # wait their turn (games/queueing.py). Raise it for a school whose pupils share one address.
 COMPUTER_SEARCHES_PER_ADDRESS = env_int("COMPUTER_SEARCHES_PER_ADDRESS", 1)
+# The computer's moves at this level and above go to the playing_deep queue, whose workers
+# run at a lower CPU priority: a flood of deep searches cannot slow the quick levels' replies.
+COMPUTER_DEEP_LEVEL = env_int("COMPUTER_DEEP_LEVEL", 6)
 # A game nobody has moved in for this long is over, as abandoned: the side to move loses.
 GAME_IDLE_MINUTES = env_int("GAME_IDLE_MINUTES", 24 * 60)
 
@@ -420,6 +426,7 @@ CELERY_TASK_DEFAULT_QUEUE = _queues.default  # see config/settings/queues.py
 CELERY_PROVING_QUEUE = _queues.proving
 CELERY_SCORING_QUEUE = _queues.scoring
 CELERY_PLAYING_QUEUE = _queues.playing
+CELERY_PLAYING_DEEP_QUEUE = _queues.playing_deep
 CELERY_TASK_QUEUES = _queues.queues
 CELERY_TASK_ROUTES = _queues.routes
 CELERY_TASK_DEFAULT_DELIVERY_MODE = "persistent"

@@ -1,11 +1,16 @@
 """The Celery queues and which task goes to which.
 
-Four queues, so that one kind of work never waits behind another:
+Five queues, so that one kind of work never waits behind another:
 
 ``<prefix>celery``   everything else (health checks, the daily choice)
 ``<prefix>proving``  verifying authored puzzles and mining: long searches, minutes each
 ``<prefix>scoring``  scoring attempts: milliseconds each, and players wait for them
-``<prefix>playing``  the computer's moves in games: up to a few seconds each, a player waits
+``<prefix>playing``  the computer's moves in games below ``COMPUTER_DEEP_LEVEL``: milliseconds
+                     of search each, a player waits
+``<prefix>playing_deep``  the computer's moves at ``COMPUTER_DEEP_LEVEL`` and above: up to a
+                     second or two of search each. Its workers run at a lower CPU priority
+                     (``nice``), so that deep searches, however many, take only the CPU the
+                     quick replies leave (docs/deployment.md)
 
 A flood of authored puzzles fills ``proving`` only; workers that read ``scoring`` keep scoring.
 ``prefix`` (``CELERY_QUEUE_PREFIX``) lets several sites or test sessions share one broker.
@@ -32,6 +37,7 @@ class CeleryQueues:
     proving: str
     scoring: str
     playing: str
+    playing_deep: str
 
     @property
     def queues(self) -> tuple[Queue, ...]:
@@ -51,7 +57,7 @@ class CeleryQueues:
 
     @property
     def names(self) -> list[str]:
-        return [self.default, self.proving, self.scoring, self.playing]
+        return [self.default, self.proving, self.scoring, self.playing, self.playing_deep]
 
 
 def celery_queues(prefix: str, default: str | None = None) -> CeleryQueues:
@@ -60,4 +66,5 @@ def celery_queues(prefix: str, default: str | None = None) -> CeleryQueues:
         proving=f"{prefix}proving",
         scoring=f"{prefix}scoring",
         playing=f"{prefix}playing",
+        playing_deep=f"{prefix}playing_deep",
     )

@@ -43,6 +43,7 @@ CELERY_TASK_DEFAULT_QUEUE = _queues.default
 CELERY_PROVING_QUEUE = _queues.proving
 CELERY_SCORING_QUEUE = _queues.scoring
 CELERY_PLAYING_QUEUE = _queues.playing
+CELERY_PLAYING_DEEP_QUEUE = _queues.playing_deep
 CELERY_TASK_QUEUES = _queues.queues
 CELERY_TASK_ROUTES = _queues.routes
 

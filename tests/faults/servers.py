@@ -365,7 +365,7 @@ class Site:
         self, database_url: str, broker_url: str, logs: Path, queue_prefix: str, **extra: str
     ) -> None:
         self.logs = logs
-        kinds = ("celery", "proving", "scoring", "playing")
+        kinds = ("celery", "proving", "scoring", "playing", "playing_deep")
         self.queue_names = [f"{queue_prefix}{kind}" for kind in kinds]
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "PYTEST_"))},
@@ -373,10 +373,11 @@ class Site:
             "DATABASE_URL": database_url,
             "CELERY_BROKER_URL": broker_url,
             "CELERY_QUEUE_PREFIX": queue_prefix,
-            # Many players sign in from one address here; the login limits are tested elsewhere.
+            # Many players sign in from one address here and poll from it; those limits are tested
+            # elsewhere.
             "THROTTLE_RATES": (
                 "attempts=100000/min,drafts=100000/min,puzzle_submissions=100000/min,"
-                "login=100000/min,login_account=100000/hour"
+                "login=100000/min,login_account=100000/hour,reads=1000000/min"
             ),
             # ... and submit their puzzles from it: the per-address cap is tested elsewhere
             # (tests/puzzles/test_proving_queue.py).

@@ -45,6 +45,34 @@ def test_the_task_goes_to_the_playing_queue() -> None:
     assert settings.CELERY_PLAYING_QUEUE in [q.name for q in settings.CELERY_TASK_QUEUES]
 
 
+@pytest.mark.parametrize("level", range(1, 9))
+def test_the_deep_levels_moves_go_to_a_queue_of_their_own(level: int) -> None:
+    """Deep searches wait on ``playing_deep``, whose workers run at a lower CPU priority; the
+    quick levels' replies on ``playing``."""
+    from games.queueing import computer_queue
+
+    deep = level >= settings.COMPUTER_DEEP_LEVEL
+    expected = settings.CELERY_PLAYING_DEEP_QUEUE if deep else settings.CELERY_PLAYING_QUEUE
+    assert computer_queue(level) == expected
+    assert settings.CELERY_PLAYING_DEEP_QUEUE in [q.name for q in settings.CELERY_TASK_QUEUES]
+    assert 1 < settings.COMPUTER_DEEP_LEVEL <= 8  # both queues have work by default
+
+
+@pytest.mark.celery
+def test_a_deep_levels_move_is_sent_to_the_deep_queue_and_played(
+    celery_worker: Any, client: Client, new_game: Any
+) -> None:
+    from games.queueing import computer_queue
+
+    game = new_game(client, level=settings.COMPUTER_DEEP_LEVEL, side="black")  # queued at once
+    done = wait_for(lambda: game_at(game["id"], 1), celery_worker)
+    assert done.moves[0]["by"] == "computer"
+    # the same message as the dispatcher sends it: it arrives on the deep queue
+    queue = computer_queue(settings.COMPUTER_DEEP_LEVEL)
+    result = game_computer_move_task.apply_async((game["id"], 0), queue=queue).get(timeout=60)
+    assert result == {"game": game["id"], "ply": 0, "state": "skipped", "queue": queue}
+
+
 @pytest.mark.celery
 def test_the_computer_answers_a_move(celery_worker: Any, client: Client, new_game: Any) -> None:
     game = new_game(client, variant="xiangqi", level=1, side="red")
