@@ -432,7 +432,7 @@ def main() -> int:
         # One address sends every simulated user's requests: lift the per-address limits.
         "THROTTLE_RATES": "login=100000/min,login_account=100000/min,attempts=100000/min,"
         "puzzle_judge=100000/min,puzzle_hints=100000/min,games=100000/min,"
-        "game_moves=100000/min,game_draws=100000/min,positions=100000/min",
+        "game_moves=100000/min,game_draws=100000/min,positions=100000/min,reads=1000000/min",
         "GAMES_OPEN_PER_ADDRESS": "100000",
         "COMPUTER_PENDING_PER_ADDRESS": "100000",
         # the gamers are visitors on one address: let the workers have as many of their moves
