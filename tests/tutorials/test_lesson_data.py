@@ -3,6 +3,8 @@ the stated par, through the same referee the server uses. No database needed."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tutorials.curriculum import COURSES, read_lessons
@@ -168,3 +170,44 @@ def test_the_curriculum_needs_no_django() -> None:
 
     code = "import sys, tutorials.curriculum; sys.exit('django' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+_ZH_NUMBER = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_NUMBER |= {"十": 10, "十五": 15, "十六": 16, "二十": 20}
+_EN_NUMBER = {"two": 2, "five": 5, "eight": 8, "fifteen": 15, "sixteen": 16, "twenty": 20}
+
+
+def free_pieces(method: str, half: dict[str, str]) -> int:
+    """How many pieces of a legal secret half the engine lets stand anywhere on the own half:
+    the pieces of every kind that may be moved to each empty point of the half."""
+    from engine.setups import validate_secret_half
+
+    empty = [f"{f}{r}" for f in "abcdefghijk" for r in range(5) if f"{f}{r}" not in half]
+    free = 0
+    for kind in sorted(set(half.values())):
+        origin = next(p for p, letter in half.items() if letter == kind)
+        rest = {p: letter for p, letter in half.items() if p != origin}
+        if all(not validate_secret_half("red", rest | {to: kind}, method) for to in empty):
+            free += sum(1 for letter in half.values() if letter == kind)
+    return free
+
+
+def test_the_setup_lessons_count_the_free_pieces_as_the_engine_does() -> None:
+    """ "The other eight pieces anywhere on the own half": the number a setup step states is the
+    number of pieces the engine lets stand anywhere (the general, advisors, elephants and
+    missiles have their points, and the soldiers their method's)."""
+    checked = 0
+    for lesson, step in STEPS:
+        goal = step.goal
+        if goal.kind != "setup":
+            continue
+        zh = re.search(r"其余([二两三四五六七八九十]+)个", step.instruction.zh)
+        en = re.search(r"\bother (\w+) pieces\b", step.instruction.en)
+        if not (zh or en):
+            continue
+        expected = free_pieces(goal.method or "", dict(goal.example or {}))
+        assert zh and en, f"{lesson.slug} {step.key}: the count is stated in one language only"
+        assert _ZH_NUMBER[zh.group(1)] == expected, (lesson.slug, step.key, zh.group(0))
+        assert _EN_NUMBER[en.group(1)] == expected, (lesson.slug, step.key, en.group(0))
+        checked += 1
+    assert checked, "the secret-setup lesson states how many pieces are free"
