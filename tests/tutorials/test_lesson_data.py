@@ -211,3 +211,39 @@ def test_the_setup_lessons_count_the_free_pieces_as_the_engine_does() -> None:
         assert _EN_NUMBER[en.group(1)] == expected, (lesson.slug, step.key, en.group(0))
         checked += 1
     assert checked, "the secret-setup lesson states how many pieces are free"
+
+
+def test_every_instruction_ends_by_saying_what_to_do() -> None:
+    """A question the board cannot take as an answer ("What is it in Chinese notation?" on a
+    step answered by a move) is caught: every instruction ends with what the learner does on
+    the board (click a point, play a move, arrange the pieces), in both languages; a question
+    comes before it."""
+    problems = []
+    for lesson, step in STEPS:
+        for language, words in (("zh", step.instruction.zh), ("en", step.instruction.en)):
+            if words.rstrip().rstrip("”\"')）").endswith(("?", "？")):
+                problems.append(f"{lesson.slug} {step.key} ({language}): ends with a question")
+    assert problems == []
+
+
+def test_the_board_lesson_has_the_learner_play_every_part_of_chinese_notation() -> None:
+    """Chinese notation is taught whole, by moves the learner plays and the engine writes: 平 with
+    the file arrived on, 进 of a straight-moving piece (the number counts points), 进 of a
+    slantwise one (the number is the file arrived on), and 前/后 and 中 for pieces that share a
+    file."""
+    from engine import Move, Position
+
+    played = []
+    for lesson, step in STEPS:
+        if lesson.slug == "xiangqi-board" and step.goal.kind == "move":
+            pos = Position.from_fen(step.variant, step.fen)
+            played += [pos.chinese(Move.from_iccs(m)) for m in step.goal.accept]
+    parts = {
+        "平": lambda m: "平" in m,
+        "straight 进": lambda m: m[0] in "车炮兵卒帅将" and "进" in m,
+        "slantwise 进": lambda m: m[0] in "马相象仕士" and "进" in m,
+        "前/后": lambda m: m[0] in "前后",
+        "中": lambda m: m[0] == "中",
+    }
+    missing = [name for name, found in parts.items() if not any(map(found, played))]
+    assert missing == [], played
