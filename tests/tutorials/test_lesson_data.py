@@ -247,3 +247,71 @@ def test_the_board_lesson_has_the_learner_play_every_part_of_chinese_notation() 
     }
     missing = [name for name, found in parts.items() if not any(map(found, played))]
     assert missing == [], played
+
+
+# Words of the feidan and xinban rules that traditional xiangqi does not have.
+VARIANT_ONLY_ZH = (
+    "碰炸",
+    "导弹",
+    "战机",
+    "死将",
+    "阻航",
+    "基地",
+    "自毁",
+    "策反",
+    "变子",
+    "红底",
+    "黑底",
+    "新规",
+    "进攻能力",
+    "强制变着",
+    "梅花易数",
+    "明布",
+    "暗布",
+    "兵守门",
+)
+VARIANT_ONLY_EN = re.compile(
+    r"\b(?:collisions?|collides?|missiles?|fighters?|dead general|grounded|missile base"
+    r"|self-destructs?|turncoats?|defect(?:s|ed|ion)?|new rules|attack power|forced variation"
+    r"|plum-blossom|secret setups?|guard the gate)\b",
+    re.IGNORECASE,
+)
+
+
+def lesson_texts(lesson) -> list:
+    texts = [lesson.title, lesson.summary, *lesson.rulings]
+    for step in lesson.steps:
+        texts += [step.instruction, step.hint, step.ruling, step.success]
+        texts += [*step.wrong.values(), *step.right.values()]
+    return [t for t in texts if t is not None]
+
+
+def test_the_traditional_course_speaks_only_of_traditional_rules() -> None:
+    """A traditional-xiangqi lesson does not borrow the words of the other variants (碰炸, a
+    feidan collision, once slipped into the move limit of the repetition lesson)."""
+    assert VARIANT_ONLY_EN.search("no capture or collision") and "碰炸" in VARIANT_ONLY_ZH
+    problems = []
+    for lesson in LESSONS:
+        if lesson.course != "xiangqi":
+            continue
+        for text in lesson_texts(lesson):
+            problems += [
+                f"{lesson.slug}: {w} in {text.zh}" for w in VARIANT_ONLY_ZH if w in text.zh
+            ]
+            problems += [
+                f"{lesson.slug}: {m.group(0)} in {text.en}"
+                for m in VARIANT_ONLY_EN.finditer(text.en)
+            ]
+    assert problems == []
+
+
+def test_the_repetition_lesson_says_what_a_chase_is() -> None:
+    """Perpetual chase loses, so the lesson says what a chase (捉) is, as RULES.md §8 does: a new
+    attack on an unprotected piece or a more valuable one, generals and soldiers exempt."""
+    lesson = next(lesson for lesson in LESSONS if lesson.slug == "xiangqi-repetition")
+    chase = next(s for s in lesson.steps if s.goal.termination == "perpetual_chase")
+    for words, needed in (
+        (chase.instruction.zh, ("捉", "没有保护", "价值高", "将帅", "兵卒")),
+        (chase.instruction.en, ("chases", "unprotected", "worth more", "general", "soldier")),
+    ):
+        assert all(word in words for word in needed), words
