@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tutorials.curriculum import COURSES, read_lessons
+from tutorials.curriculum.audit import completing_runs
 from tutorials.curriculum.solve import shortest_solution, verify_step
 
 LESSONS = read_lessons()
@@ -315,3 +316,62 @@ def test_the_repetition_lesson_says_what_a_chase_is() -> None:
         (chase.instruction.en, ("chases", "unprotected", "worth more", "general", "soldier")),
     ):
         assert all(word in words for word in needed), words
+
+
+def mate_patterns(variant: str, fen: str) -> set[str]:
+    """The named mates a mated position shows (9-file board; the mated side is to move):
+    卧槽马, a checking horse in the trough (the point two files from the palace centre on the
+    rank next to the back rank, c8/g8 against Black); 八角马, a horse on the palace corner
+    diagonally opposite a general that stands on a corner; 白脸将, a way out of the palace that
+    is shut only because the generals would face each other."""
+    from engine import Position
+
+    pos = Position.from_fen(variant, fen)
+    pieces = pos.pieces()
+    black_mated = pos.turn == "black"
+    mated = pos.king(pos.turn)
+    attacker_king = pos.king("red" if black_mated else "black")
+    if mated is None or attacker_king is None:
+        return set()
+    horse = "N" if black_mated else "n"
+    back, next_rank = ("9", "8") if black_mated else ("0", "1")
+    found = set()
+    checkers = set(pos.checkers())
+    if any(pieces.get(p) == horse for p in checkers & {f"c{next_rank}", f"g{next_rank}"}):
+        found.add("卧槽马")
+    far_rank = "7" if black_mated else "2"
+    opposite = {f"d{back}": f"f{far_rank}", f"f{back}": f"d{far_rank}"}
+    if pieces.get(opposite.get(mated, "")) == horse:
+        found.add("八角马")
+    # a palace point next to the general, free of its own pieces, on the attacking general's
+    # open file
+    file, rank = mated[0], int(mated[1])
+    for f, r in ((chr(ord(file) - 1), rank), (chr(ord(file) + 1), rank)):
+        point = f"{f}{r}"
+        if f not in "def" or (point in pieces and pieces[point].islower() == black_mated):
+            continue
+        if f == attacker_king[0]:
+            low, high = sorted((r, int(attacker_king[1])))
+            between = [f"{f}{x}" for x in range(low + 1, high)]
+            if not any(p in pieces for p in between):
+                found.add("白脸将")
+    return found
+
+
+MATE_STEPS = [(lesson, step) for lesson, step in STEPS if step.goal.kind == "mate"]
+
+
+@pytest.mark.parametrize(
+    ("lesson", "step"), MATE_STEPS, ids=[f"{lesson.slug}-{step.key}" for lesson, step in MATE_STEPS]
+)
+def test_a_named_mate_shown_is_named(lesson, step) -> None:
+    """Where a lesson's mate is one of the classical patterns (白脸将, 卧槽马, 八角马), the step
+    names it in both languages (the English keeps the Chinese name beside its own)."""
+    if lesson.course == "feidan":
+        return  # an 11-file board: the patterns are read on the 9-file board
+    run = next(completing_runs(step, step.par))
+    patterns = mate_patterns(step.variant, run.pos.fen())
+    texts = [t for t in (step.instruction, step.hint, step.success) if t is not None]
+    for name in patterns:
+        assert any(name in t.zh for t in texts), (name, step.key)
+        assert any(name in t.en for t in texts), (name, step.key)
