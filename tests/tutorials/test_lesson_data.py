@@ -134,12 +134,19 @@ def test_lessons_that_teach_a_ruling_say_so() -> None:
         "xinban-defected-piece",
         "xinban-fallback",
         "xiangqi-repetition",
+        "xinban-repetition",
+        "xinban-attack-power",
     }
+    # where the site's reading goes beyond the source, the lesson also says what the source says
+    # (RULES.md §8: the source lets a player demand a variation; it is silent on equal totals)
+    beyond_the_source = {"xinban-repetition", "xinban-attack-power"}
     for lesson in LESSONS:
         if lesson.slug in must:
             notes = list(lesson.rulings) + [s.ruling for s in lesson.steps if s.ruling]
             assert notes, lesson.slug
             assert all("本站规定" in n.zh and "On this site" in n.en for n in notes), lesson.slug
+        if lesson.slug in beyond_the_source:
+            assert any("原文" in n.zh and "the source" in n.en for n in lesson.rulings), lesson.slug
 
 
 MATES = [(lesson, step) for lesson, step in STEPS if step.goal.kind in ("mate", "dead_general")]
