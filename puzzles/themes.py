@@ -34,7 +34,7 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
     ThemeInfo("mate_in_4", "Mate in 4", "四步杀", "Checkmate in four moves.", "四步将死对方。"),
     ThemeInfo("mate_in_5", "Mate in 5", "五步杀", "Checkmate in five moves.", "五步将死对方。"),
     ThemeInfo(
-        "long_mate", "Long mate", "六步以上杀", "Checkmate in six moves or more.", "六步以上的杀局。"
+        "long_mate", "Long mate", "多步杀", "Checkmate in six moves or more.", "六步以上的杀局。"
     ),
     ThemeInfo(
         "dead_general",

@@ -5,7 +5,7 @@ Words once used that the site has given up, with the word that replaced them:
 
 * 新规子 → 策反子: the lessons call the turncoat pieces 策反子, and so does every other text;
 * 闲着 → 冷着: a quiet key move is a 冷着 (a 闲着 is a waiting move, something else);
-* 长杀 → 六步以上杀: 长杀 reads like 长将 (perpetual check);
+* 长杀 → 多步杀: 长杀 reads like 长将 (perpetual check);
 * 无子可动 / 无子可走 → 无着可走: stalemate (困毙) is having no legal move, not having no
   piece left to move.
 """
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GIVEN_UP = {
     "新规子": "策反子",
     "闲着": "冷着",
-    "长杀": "六步以上杀",
+    "长杀": "多步杀",
     "无子可动": "无着可走",
     "无子可走": "无着可走",
 }
