@@ -4,12 +4,15 @@ the stated par, through the same referee the server uses. No database needed."""
 from __future__ import annotations
 
 import re
+from typing import cast
 
 import pytest
 
-from tutorials.curriculum import COURSES, read_lessons
+from engine.setups import SECRET_METHODS, SecretMethod
+from tutorials.curriculum import COURSES, Lesson, Step, read_lessons
 from tutorials.curriculum.audit import completing_runs
 from tutorials.curriculum.solve import shortest_solution, verify_step
+from words.texts import Text
 
 LESSONS = read_lessons()
 STEPS = [(lesson, step) for lesson in LESSONS for step in lesson.steps]
@@ -185,7 +188,7 @@ _ZH_NUMBER |= {"十": 10, "十五": 15, "十六": 16, "二十": 20}
 _EN_NUMBER = {"two": 2, "five": 5, "eight": 8, "fifteen": 15, "sixteen": 16, "twenty": 20}
 
 
-def free_pieces(method: str, half: dict[str, str]) -> int:
+def free_pieces(method: SecretMethod, half: dict[str, str]) -> int:
     """How many pieces of a legal secret half the engine lets stand anywhere on the own half:
     the pieces of every kind that may be moved to each empty point of the half."""
     from engine.setups import validate_secret_half
@@ -213,7 +216,8 @@ def test_the_setup_lessons_count_the_free_pieces_as_the_engine_does() -> None:
         en = re.search(r"\bother (\w+) pieces\b", step.instruction.en)
         if not (zh or en):
             continue
-        expected = free_pieces(goal.method or "", dict(goal.example or {}))
+        assert goal.method in SECRET_METHODS
+        expected = free_pieces(cast(SecretMethod, goal.method), dict(goal.example or {}))
         assert zh and en, f"{lesson.slug} {step.key}: the count is stated in one language only"
         assert _ZH_NUMBER[zh.group(1)] == expected, (lesson.slug, step.key, zh.group(0))
         assert _EN_NUMBER[en.group(1)] == expected, (lesson.slug, step.key, en.group(0))
@@ -286,8 +290,8 @@ VARIANT_ONLY_EN = re.compile(
 )
 
 
-def lesson_texts(lesson) -> list:
-    texts = [lesson.title, lesson.summary, *lesson.rulings]
+def lesson_texts(lesson: Lesson) -> list[Text]:
+    texts: list[Text | None] = [lesson.title, lesson.summary, *lesson.rulings]
     for step in lesson.steps:
         texts += [step.instruction, step.hint, step.ruling, step.success]
         texts += [*step.wrong.values(), *step.right.values()]
@@ -371,7 +375,7 @@ MATE_STEPS = [(lesson, step) for lesson, step in STEPS if step.goal.kind == "mat
 @pytest.mark.parametrize(
     ("lesson", "step"), MATE_STEPS, ids=[f"{lesson.slug}-{step.key}" for lesson, step in MATE_STEPS]
 )
-def test_a_named_mate_shown_is_named(lesson, step) -> None:
+def test_a_named_mate_shown_is_named(lesson: Lesson, step: Step) -> None:
     """Where a lesson's mate is one of the classical patterns (白脸将, 卧槽马, 八角马), the step
     names it in both languages (the English keeps the Chinese name beside its own)."""
     if lesson.course == "feidan":
