@@ -34,7 +34,7 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
     ThemeInfo("mate_in_4", "Mate in 4", "四步杀", "Checkmate in four moves.", "四步将死对方。"),
     ThemeInfo("mate_in_5", "Mate in 5", "五步杀", "Checkmate in five moves.", "五步将死对方。"),
     ThemeInfo(
-        "long_mate", "Long mate", "长杀", "Checkmate in six moves or more.", "六步以上的杀局。"
+        "long_mate", "Long mate", "多步杀", "Checkmate in six moves or more.", "六步以上的杀局。"
     ),
     ThemeInfo(
         "dead_general",
@@ -48,14 +48,14 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
         "Stalemate",
         "困毙",
         "The defender is left without a legal move (a win in xiangqi).",
-        "对方无子可动，困毙取胜。",
+        "对方无着可走，困毙取胜。",
     ),
     ThemeInfo(
         "defection",
         "Defection",
         "策反",
         "A captured turncoat piece changes sides and joins the attack.",
-        "吃掉对方的新规子，使其反正为我所用。",
+        "吃掉对方的策反子，使其反正为我所用。",
     ),
     ThemeInfo(
         "missile_collision",
@@ -102,7 +102,7 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
     ThemeInfo(
         "quiet_move",
         "Quiet key",
-        "闲着",
+        "冷着",
         "The first move neither checks nor captures.",
         "第一步既不将军也不吃子。",
     ),

@@ -39,7 +39,7 @@ ENDINGS: Final[dict[str, Ending]] = {
     ),
     "stalemate": Ending(
         Text("困毙", "stalemate"),
-        Text("困毙：无子可走", "Stalemate: no legal move"),
+        Text("困毙：无着可走", "Stalemate: no legal move"),
         Text(
             "困毙：{loser}没有被将军，但已无棋可走；在象棋里困毙算输。{winner}胜。",
             "Stalemate: {loser} is not in check but has no legal move, and in xiangqi that "

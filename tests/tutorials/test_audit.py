@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from tutorials.curriculum.audit import (
+    answer_in_prompt_problems,
     description_problems,
     instruction_problems,
     named_chinese_moves,
     named_pieces_en,
     named_pieces_zh,
+    route_problems,
     success_problems,
     what_happened,
 )
@@ -147,3 +149,71 @@ def test_an_instructed_piece_must_be_the_one_that_completes_the_step() -> None:
     aside = {"zh": "应将！（试试用帅吃。）", "en": "Answer the check! (Try it with the general.)"}
     either = make_step(course="feidan", position="Kf0 kg9 Ag0 mf1", goal="move", instruction=aside)
     assert instruction_problems(either) == []
+
+
+GROUNDED = {
+    "zh": "c3 和 c4 都有子，向上飞被挡住了。绕路飞到绿圈标出的点上。",
+    "en": "c3 and c4 are both occupied, so the way up is shut. Find another way to the point.",
+}
+
+
+def test_a_promised_detour_that_a_line_within_par_does_not_take_is_caught() -> None:
+    """The fighter lesson once said "find another way round" with a par of 2, which only clearing
+    the blocker (the soldier takes, then the fighter flies straight) could meet; flying round
+    takes three moves."""
+    shortcut = make_step(
+        "feidan",
+        position="Kf0 ke9 Fc2 Pc3 pc4",
+        instruction=GROUNDED,
+        goal="reach",
+        targets=["d5"],
+        piece="F",
+        par=2,
+    )
+    assert any("takes a piece" in p for p in route_problems(shortcut))
+    shut = make_step(
+        "feidan",
+        position="Kf0 ke9 Fc2 pc3 pc4",
+        instruction=GROUNDED,
+        goal="reach",
+        targets=["d5"],
+        piece="F",
+        par=3,
+    )
+    assert route_problems(shut) == []
+
+
+def test_a_promised_number_of_moves_is_the_par() -> None:
+    words = {"zh": "两步杀：先走一步好棋。", "en": "Mate in two: first a quiet move."}
+    step = make_step(position="Kd0 kf9 af7 Rg3 Nc9", instruction=words, goal="mate", par=1)
+    assert route_problems(step) == [
+        "step 1: the instruction promises 2 moves, the par is 1",
+    ]
+    # "in three places" is no number of moves
+    places = {"zh": "有三处违规。", "en": "This breaks the rules in three places."}
+    assert route_problems(make_step(position="Ke0 kd9 Rb0", instruction=places, goal="move")) == []
+
+
+def test_a_question_that_names_its_own_answer_is_caught() -> None:
+    """The fallback lesson's Chinese question once said where the piece would appear (e3) before
+    asking for it."""
+    told = {
+        "zh": "红车吃 d3 上的黑底炮，按规则炮要变子出现在 e3……请点击：红炮会出现在哪个点？",
+        "en": "Your chariot takes the turncoat cannon on d3. Click where the cannon would appear.",
+    }
+    step = make_step(
+        "xinban",
+        position="Ke0 ke9 ce7 Re3 +cd3 ng4",
+        instruction=told,
+        goal="point",
+        answers=["e3"],
+    )
+    assert answer_in_prompt_problems(step) == ["step 1 (zh): the question names its answer e3"]
+    # asking to click a named point is reading coordinates, not giving the answer away
+    click = {"zh": "请点击 c3。", "en": "Click the point c3."}
+    step = make_step(position="Ke0 kd9", instruction=click, goal="point", answers=["c3"])
+    assert answer_in_prompt_problems(step) == []
+    # a move given in one notation is the exercise; in both, the answer is given away
+    both = {"zh": "走炮二平五（h2e2）。", "en": "Play 炮二平五 (h2e2)."}
+    step = make_step(position="Ke0 kd9 Ch2", instruction=both, goal="move", accept=["h2e2"])
+    assert len(answer_in_prompt_problems(step)) == 2

@@ -3,10 +3,16 @@ the stated par, through the same referee the server uses. No database needed."""
 
 from __future__ import annotations
 
+import re
+from typing import cast
+
 import pytest
 
-from tutorials.curriculum import COURSES, read_lessons
+from engine.setups import SECRET_METHODS, SecretMethod
+from tutorials.curriculum import COURSES, Lesson, Step, read_lessons
+from tutorials.curriculum.audit import completing_runs
 from tutorials.curriculum.solve import shortest_solution, verify_step
+from words.texts import Text
 
 LESSONS = read_lessons()
 STEPS = [(lesson, step) for lesson in LESSONS for step in lesson.steps]
@@ -131,12 +137,19 @@ def test_lessons_that_teach_a_ruling_say_so() -> None:
         "xinban-defected-piece",
         "xinban-fallback",
         "xiangqi-repetition",
+        "xinban-repetition",
+        "xinban-attack-power",
     }
+    # where the site's reading goes beyond the source, the lesson also says what the source says
+    # (RULES.md §8: the source lets a player demand a variation; it is silent on equal totals)
+    beyond_the_source = {"xinban-repetition", "xinban-attack-power"}
     for lesson in LESSONS:
         if lesson.slug in must:
             notes = list(lesson.rulings) + [s.ruling for s in lesson.steps if s.ruling]
             assert notes, lesson.slug
             assert all("本站规定" in n.zh and "On this site" in n.en for n in notes), lesson.slug
+        if lesson.slug in beyond_the_source:
+            assert any("原文" in n.zh and "the source" in n.en for n in lesson.rulings), lesson.slug
 
 
 MATES = [(lesson, step) for lesson, step in STEPS if step.goal.kind in ("mate", "dead_general")]
@@ -168,3 +181,208 @@ def test_the_curriculum_needs_no_django() -> None:
 
     code = "import sys, tutorials.curriculum; sys.exit('django' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+_ZH_NUMBER = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_NUMBER |= {"十": 10, "十五": 15, "十六": 16, "二十": 20}
+_EN_NUMBER = {"two": 2, "five": 5, "eight": 8, "fifteen": 15, "sixteen": 16, "twenty": 20}
+
+
+def free_pieces(method: SecretMethod, half: dict[str, str]) -> int:
+    """How many pieces of a legal secret half the engine lets stand anywhere on the own half:
+    the pieces of every kind that may be moved to each empty point of the half."""
+    from engine.setups import validate_secret_half
+
+    empty = [f"{f}{r}" for f in "abcdefghijk" for r in range(5) if f"{f}{r}" not in half]
+    free = 0
+    for kind in sorted(set(half.values())):
+        origin = next(p for p, letter in half.items() if letter == kind)
+        rest = {p: letter for p, letter in half.items() if p != origin}
+        if all(not validate_secret_half("red", rest | {to: kind}, method) for to in empty):
+            free += sum(1 for letter in half.values() if letter == kind)
+    return free
+
+
+def test_the_setup_lessons_count_the_free_pieces_as_the_engine_does() -> None:
+    """ "The other eight pieces anywhere on the own half": the number a setup step states is the
+    number of pieces the engine lets stand anywhere (the general, advisors, elephants and
+    missiles have their points, and the soldiers their method's)."""
+    checked = 0
+    for lesson, step in STEPS:
+        goal = step.goal
+        if goal.kind != "setup":
+            continue
+        zh = re.search(r"其余([二两三四五六七八九十]+)个", step.instruction.zh)
+        en = re.search(r"\bother (\w+) pieces\b", step.instruction.en)
+        if not (zh or en):
+            continue
+        assert goal.method in SECRET_METHODS
+        expected = free_pieces(cast(SecretMethod, goal.method), dict(goal.example or {}))
+        assert zh and en, f"{lesson.slug} {step.key}: the count is stated in one language only"
+        assert _ZH_NUMBER[zh.group(1)] == expected, (lesson.slug, step.key, zh.group(0))
+        assert _EN_NUMBER[en.group(1)] == expected, (lesson.slug, step.key, en.group(0))
+        checked += 1
+    assert checked, "the secret-setup lesson states how many pieces are free"
+
+
+def test_every_instruction_ends_by_saying_what_to_do() -> None:
+    """A question the board cannot take as an answer ("What is it in Chinese notation?" on a
+    step answered by a move) is caught: every instruction ends with what the learner does on
+    the board (click a point, play a move, arrange the pieces), in both languages; a question
+    comes before it."""
+    problems = []
+    for lesson, step in STEPS:
+        for language, words in (("zh", step.instruction.zh), ("en", step.instruction.en)):
+            if words.rstrip().rstrip("”\"')）").endswith(("?", "？")):
+                problems.append(f"{lesson.slug} {step.key} ({language}): ends with a question")
+    assert problems == []
+
+
+def test_the_board_lesson_has_the_learner_play_every_part_of_chinese_notation() -> None:
+    """Chinese notation is taught whole, by moves the learner plays and the engine writes: 平 with
+    the file arrived on, 进 of a straight-moving piece (the number counts points), 进 of a
+    slantwise one (the number is the file arrived on), and 前/后 and 中 for pieces that share a
+    file."""
+    from engine import Move, Position
+
+    played = []
+    for lesson, step in STEPS:
+        if lesson.slug == "xiangqi-board" and step.goal.kind == "move":
+            pos = Position.from_fen(step.variant, step.fen)
+            played += [pos.chinese(Move.from_iccs(m)) for m in step.goal.accept]
+    parts = {
+        "平": lambda m: "平" in m,
+        "straight 进": lambda m: m[0] in "车炮兵卒帅将" and "进" in m,
+        "slantwise 进": lambda m: m[0] in "马相象仕士" and "进" in m,
+        "前/后": lambda m: m[0] in "前后",
+        "中": lambda m: m[0] == "中",
+    }
+    missing = [name for name, found in parts.items() if not any(map(found, played))]
+    assert missing == [], played
+
+
+# Words of the feidan and xinban rules that traditional xiangqi does not have.
+VARIANT_ONLY_ZH = (
+    "碰炸",
+    "导弹",
+    "战机",
+    "死将",
+    "阻航",
+    "基地",
+    "自毁",
+    "策反",
+    "变子",
+    "红底",
+    "黑底",
+    "新规",
+    "进攻能力",
+    "强制变着",
+    "梅花易数",
+    "明布",
+    "暗布",
+    "兵守门",
+)
+VARIANT_ONLY_EN = re.compile(
+    r"\b(?:collisions?|collides?|missiles?|fighters?|dead general|grounded|missile base"
+    r"|self-destructs?|turncoats?|defect(?:s|ed|ion)?|new rules|attack power|forced variation"
+    r"|plum-blossom|secret setups?|guard the gate)\b",
+    re.IGNORECASE,
+)
+
+
+def lesson_texts(lesson: Lesson) -> list[Text]:
+    texts: list[Text | None] = [lesson.title, lesson.summary, *lesson.rulings]
+    for step in lesson.steps:
+        texts += [step.instruction, step.hint, step.ruling, step.success]
+        texts += [*step.wrong.values(), *step.right.values()]
+    return [t for t in texts if t is not None]
+
+
+def test_the_traditional_course_speaks_only_of_traditional_rules() -> None:
+    """A traditional-xiangqi lesson does not borrow the words of the other variants (碰炸, a
+    feidan collision, once slipped into the move limit of the repetition lesson)."""
+    assert VARIANT_ONLY_EN.search("no capture or collision") and "碰炸" in VARIANT_ONLY_ZH
+    problems = []
+    for lesson in LESSONS:
+        if lesson.course != "xiangqi":
+            continue
+        for text in lesson_texts(lesson):
+            problems += [
+                f"{lesson.slug}: {w} in {text.zh}" for w in VARIANT_ONLY_ZH if w in text.zh
+            ]
+            problems += [
+                f"{lesson.slug}: {m.group(0)} in {text.en}"
+                for m in VARIANT_ONLY_EN.finditer(text.en)
+            ]
+    assert problems == []
+
+
+def test_the_repetition_lesson_says_what_a_chase_is() -> None:
+    """Perpetual chase loses, so the lesson says what a chase (捉) is, as RULES.md §8 does: a new
+    attack on an unprotected piece or a more valuable one, generals and soldiers exempt."""
+    lesson = next(lesson for lesson in LESSONS if lesson.slug == "xiangqi-repetition")
+    chase = next(s for s in lesson.steps if s.goal.termination == "perpetual_chase")
+    for words, needed in (
+        (chase.instruction.zh, ("捉", "没有保护", "价值高", "将帅", "兵卒")),
+        (chase.instruction.en, ("chases", "unprotected", "worth more", "general", "soldier")),
+    ):
+        assert all(word in words for word in needed), words
+
+
+def mate_patterns(variant: str, fen: str) -> set[str]:
+    """The named mates a mated position shows (9-file board; the mated side is to move):
+    卧槽马, a checking horse in the trough (the point two files from the palace centre on the
+    rank next to the back rank, c8/g8 against Black); 八角马, a horse on the palace corner
+    diagonally opposite a general that stands on a corner; 白脸将, a way out of the palace that
+    is shut only because the generals would face each other."""
+    from engine import Position
+
+    pos = Position.from_fen(variant, fen)
+    pieces = pos.pieces()
+    black_mated = pos.turn == "black"
+    mated = pos.king(pos.turn)
+    attacker_king = pos.king("red" if black_mated else "black")
+    if mated is None or attacker_king is None:
+        return set()
+    horse = "N" if black_mated else "n"
+    back, next_rank = ("9", "8") if black_mated else ("0", "1")
+    found = set()
+    checkers = set(pos.checkers())
+    if any(pieces.get(p) == horse for p in checkers & {f"c{next_rank}", f"g{next_rank}"}):
+        found.add("卧槽马")
+    far_rank = "7" if black_mated else "2"
+    opposite = {f"d{back}": f"f{far_rank}", f"f{back}": f"d{far_rank}"}
+    if pieces.get(opposite.get(mated, "")) == horse:
+        found.add("八角马")
+    # a palace point next to the general, free of its own pieces, on the attacking general's
+    # open file
+    file, rank = mated[0], int(mated[1])
+    for f, r in ((chr(ord(file) - 1), rank), (chr(ord(file) + 1), rank)):
+        point = f"{f}{r}"
+        if f not in "def" or (point in pieces and pieces[point].islower() == black_mated):
+            continue
+        if f == attacker_king[0]:
+            low, high = sorted((r, int(attacker_king[1])))
+            between = [f"{f}{x}" for x in range(low + 1, high)]
+            if not any(p in pieces for p in between):
+                found.add("白脸将")
+    return found
+
+
+MATE_STEPS = [(lesson, step) for lesson, step in STEPS if step.goal.kind == "mate"]
+
+
+@pytest.mark.parametrize(
+    ("lesson", "step"), MATE_STEPS, ids=[f"{lesson.slug}-{step.key}" for lesson, step in MATE_STEPS]
+)
+def test_a_named_mate_shown_is_named(lesson: Lesson, step: Step) -> None:
+    """Where a lesson's mate is one of the classical patterns (白脸将, 卧槽马, 八角马), the step
+    names it in both languages (the English keeps the Chinese name beside its own)."""
+    if lesson.course == "feidan":
+        return  # an 11-file board: the patterns are read on the 9-file board
+    run = next(completing_runs(step, step.par))
+    patterns = mate_patterns(step.variant, run.pos.fen())
+    texts = [t for t in (step.instruction, step.hint, step.success) if t is not None]
+    for name in patterns:
+        assert any(name in t.zh for t in texts), (name, step.key)
+        assert any(name in t.en for t in texts), (name, step.key)

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from engine import Position
+from engine import Move, Position
 from tutorials.curriculum.referees import MoveRun, StepRefused, success_text
 from tutorials.curriculum.schema import Step
 from words.texts import KIND_OF_ENGLISH_NAME, Text, piece_kind
@@ -289,3 +289,112 @@ def instruction_problems(step: Step, *, extra_moves: int = 1) -> list[str]:
                 ),
             )
     return list(problems.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# What an instruction promises about the way through a step
+
+# "Find another way round" / 绕路: the way straight there is shut, and the step is a detour.
+# ("The other way round" is "conversely", not a route.)
+_DETOUR_EN = re.compile(r"\b(?:another way|(?<!other )way round|go(?:es)? round|detour)\b", re.I)
+_DETOUR_ZH = re.compile(r"绕路|绕道|绕过去|绕行")
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_ZH_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+# "Mate in two", "in three moves", "dead general in two"; 两步杀, 三步就够, 一步将死.
+_COUNT_EN = re.compile(
+    r"\b(?:(?:mate|stalemate|dead general) in (one|two|three|four|five|six)"
+    r"|in (one|two|three|four|five|six) (?:more )?moves?)\b",
+    re.I,
+)
+_COUNT_ZH = re.compile(
+    r"([一两二三四五六])步(?:之内|以内|内)?(?:将死|杀|死将|困毙|就够|走到|飞到|到达)"
+)
+
+
+def promised_moves(text: Text) -> tuple[int | None, int | None]:
+    """The number of moves an instruction promises the step takes (zh, en), None where it
+    promises none."""
+    zh = _COUNT_ZH.search(text.zh)
+    en = _COUNT_EN.search(text.en)
+    return (
+        _ZH_COUNT[zh.group(1)] if zh else None,
+        _COUNT_WORDS[(en.group(1) or en.group(2)).lower()] if en else None,
+    )
+
+
+def promises_detour(text: Text) -> tuple[bool, bool]:
+    return bool(_DETOUR_ZH.search(text.zh)), bool(_DETOUR_EN.search(text.en))
+
+
+def route_problems(step: Step) -> list[str]:
+    """Where the instruction's promise about the route disagrees with the lines the referee
+    accepts: a number of moves that is not the par, one language promising what the other does
+    not, or a detour ("find another way round") that a line within par does not take: every
+    completion that earns the full stars must move only the one piece that arrives, and take
+    nothing on the way (moving or taking a blocker is clearing the way, not going round)."""
+    where = f"step {step.key}"
+    problems: list[str] = []
+    for count in set(promised_moves(step.instruction)) - {None}:
+        if count != step.par:
+            problems.append(
+                f"{where}: the instruction promises {count} moves, the par is {step.par}"
+            )
+    zh_detour, en_detour = promises_detour(step.instruction)
+    if zh_detour != en_detour:
+        problems.append(f"{where}: only one language promises a detour")
+    if not (zh_detour or en_detour) or step.goal.answered_with != "moves":
+        return problems
+    for run in completions(step, step.par):
+        at: str | None = None
+        for ply in run.plies:
+            if ply.by != "learner":
+                continue
+            if at is not None and ply.iccs[:2] != at:
+                problems.append(
+                    f"{where}: promises a detour, but {' '.join(run.moves)} moves another piece"
+                )
+                break
+            if ply.effect != "move":
+                problems.append(
+                    f"{where}: promises a detour, but {' '.join(run.moves)} takes a piece"
+                )
+                break
+            at = ply.iccs[2:]
+    return problems
+
+
+_CLICK_POINT = re.compile(
+    r"(?:点击|click(?: on)? the point|click)\s*[a-k][0-9](?![A-Za-z0-9])", re.I
+)
+
+
+def answer_in_prompt_problems(step: Step) -> list[str]:
+    """A question must not give its own answer before the learner acts: the instruction (and the
+    ruling shown with it) of a step answered by a point names none of the answer points, in
+    either language; a step answered by one of a few set moves names them in one notation at
+    most (playing 炮二平五 from the words is the exercise; 炮二平五 with its h2e2 beside it gives
+    the answer away)."""
+    where = f"step {step.key}"
+    problems: list[str] = []
+    prompts = [t for t in (step.instruction, step.ruling) if t is not None]
+    goal = step.goal
+    if goal.kind == "point":
+        for text in prompts:
+            for language, words in (("zh", text.zh), ("en", text.en)):
+                # "Click the point c3" asks to read the name: the point is the question.
+                words = _CLICK_POINT.sub("", words)
+                for point in sorted(named_points(words) & set(goal.answers)):
+                    problems.append(f"{where} ({language}): the question names its answer {point}")
+    if goal.kind == "move" and goal.accept:
+        pos = Position.from_fen(step.variant, step.fen)
+        chinese = {pos.chinese(Move.from_iccs(m)) for m in goal.accept}
+        for text in prompts:
+            for language, words in (("zh", text.zh), ("en", text.en)):
+                as_iccs = named_moves(words) & set(goal.accept)
+                as_chinese = named_chinese_moves(words) & chinese
+                if as_iccs and as_chinese:
+                    problems.append(
+                        f"{where} ({language}): names its answer in both notations: "
+                        f"{sorted(as_iccs)} {sorted(as_chinese)}"
+                    )
+    return problems

@@ -10,7 +10,13 @@ import sys
 from pathlib import Path
 
 from engine import Move, Position
-from tutorials.curriculum.audit import completing_runs, instruction_problems, success_problems
+from tutorials.curriculum.audit import (
+    answer_in_prompt_problems,
+    completing_runs,
+    instruction_problems,
+    route_problems,
+    success_problems,
+)
 from tutorials.curriculum.referees import MoveRun, StepRefused, check_setup, point_answers
 from tutorials.curriculum.schema import Step, read_lesson_file
 
@@ -69,9 +75,12 @@ def line_is_forced(step: Step, solution: list[str]) -> bool:
 
 def verify_step(step: Step) -> list[str]:
     """Every problem with one step (empty when the step is sound): it cannot be done in par,
-    its script does not play, its success text describes something that did not happen, or a
-    piece other than the one its instruction asks for completes it."""
+    its script does not play, its success text describes something that did not happen, a
+    piece other than the one its instruction asks for completes it, its instruction promises a
+    route (a number of moves, a detour) the accepted lines do not take, or its question gives
+    its own answer away."""
     problems = success_problems(step) + instruction_problems(step)
+    problems += route_problems(step) + answer_in_prompt_problems(step)
     return problems + _goal_problems(step)
 
 

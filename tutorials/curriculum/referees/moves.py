@@ -284,7 +284,7 @@ class MoveRun:
                     Explanation(
                         "no_moves_left",
                         Text(
-                            "你已经无子可动了，重新开始吧。", "You have no move left: start again."
+                            "你已经无着可走了，重新开始吧。", "You have no move left: start again."
                         ),
                     )
                 )

@@ -1,0 +1,70 @@
+"""One word for one thing, across everything a learner reads: lessons, templates, message
+catalogues, the words tables, the puzzle themes, the scripts' texts.
+
+Words once used that the site has given up, with the word that replaced them:
+
+* 新规子 → 策反子: the lessons call the turncoat pieces 策反子, and so does every other text;
+* 闲着 → 冷着: a quiet key move is a 冷着 (a 闲着 is a waiting move, something else);
+* 长杀 → 多步杀: 长杀 reads like 长将 (perpetual check);
+* 无子可动 / 无子可走 → 无着可走: stalemate (困毙) is having no legal move, not having no
+  piece left to move.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from puzzles.themes import CATALOGUE
+from tutorials.curriculum import read_lessons
+
+ROOT = Path(__file__).resolve().parents[2]
+GIVEN_UP = {
+    "新规子": "策反子",
+    "闲着": "冷着",
+    "长杀": "多步杀",
+    "无子可动": "无着可走",
+    "无子可走": "无着可走",
+}
+# Where a learner's text is written: source, templates, catalogues, lesson files, scripts.
+SUFFIXES = {".py", ".html", ".po", ".toml", ".js", ".txt", ".json"}
+SKIP = {".venv", "node_modules", "build", "tests", "docs", "bench", ".git", "__pycache__"}
+
+
+def user_facing_files() -> list[Path]:
+    found = []
+    for path in ROOT.rglob("*"):
+        parts = set(path.relative_to(ROOT).parts)
+        if path.suffix in SUFFIXES and path.is_file() and not parts & SKIP:
+            found.append(path)
+    return found
+
+
+def test_the_given_up_words_appear_in_no_text_a_learner_reads() -> None:
+    files = user_facing_files()
+    assert any(p.name == "themes.py" for p in files) and any(p.suffix == ".po" for p in files)
+    assert any(p.suffix == ".toml" for p in files) and any(p.suffix == ".html" for p in files)
+    problems = []
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for old, new in GIVEN_UP.items():
+            if old in text:
+                problems.append(f"{path.relative_to(ROOT)}: {old} (say {new})")
+    assert problems == []
+
+
+def test_the_theme_catalogue_and_the_lessons_use_the_chosen_words() -> None:
+    """The loaded texts too (the puzzle themes are copied into the database from the
+    catalogue, the lessons from their files)."""
+    themes = {theme.slug: theme for theme in CATALOGUE}
+    assert themes["quiet_move"].name_zh == "冷着"
+    assert "策反子" in themes["defection"].description_zh
+    assert "无着可走" in themes["stalemate"].description_zh
+    texts = [t.name_zh + t.description_zh for t in CATALOGUE]
+    for lesson in read_lessons():
+        texts += [lesson.title.zh, lesson.summary.zh, *(r.zh for r in lesson.rulings)]
+        for step in lesson.steps:
+            for text in (step.instruction, step.hint, step.success, step.ruling):
+                if text is not None:
+                    texts.append(text.zh)
+            texts += [t.zh for t in (*step.wrong.values(), *step.right.values())]
+    assert [(old, t) for t in texts for old in GIVEN_UP if old in t] == []
