@@ -27,15 +27,21 @@ T = TypeVar("T")
 Lane = tuple[str, str]  # (kind, key); an empty key is no lane
 
 
-def dispatch_lock(name: str) -> None:
-    """Inside a transaction: wait for the queue ``name``'s lock, held until the transaction
-    ends (a PostgreSQL advisory lock; on another database, such as a SQLite file, writes are
-    serialised anyway)."""
+def dispatch_lock(name: str, *, wait: bool = True) -> bool:
+    """Inside a transaction: take the queue ``name``'s lock, held until the transaction ends
+    (a PostgreSQL advisory lock; on another database, such as a SQLite file, writes are
+    serialised anyway). With ``wait=False``, give up at once when another dispatcher holds it
+    (False): that one is doing the work, and whoever asked need not queue behind it."""
     if connection.vendor != "postgresql":
-        return
+        return True
     key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+        if wait:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+            return True
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [key])
+        row = cursor.fetchone()
+        return bool(row and row[0])
 
 
 def release(

@@ -10,7 +10,10 @@ holds at most one move per owner and per address, in the order they were asked f
 many games one client keeps busy, another player's move waits behind at most one of theirs.
 
 The dispatcher runs when a move is asked for, when a worker finishes one (a lane is free
-again), when a game is polled and every minute (``games.dispatch``, Celery beat). A move
+again), when a game whose move is still waiting (or was handed over too long ago) is polled,
+and every minute (``games.sweep``, Celery beat). A poll never waits for the dispatcher's lock:
+if another dispatcher holds it, that one does the work; so a flood of polls cannot serialise
+the web workers on the lock. A move
 handed over longer ago than ``COMPUTER_REQUEUE_AFTER`` and still not played (a lost message)
 is handed over again: playing a ply is idempotent.
 """
@@ -76,12 +79,15 @@ def _sender(game_id: int, ply: int, level: int | None) -> Callable[[], object]:
     return lambda: game_computer_move_task.apply_async((game_id, ply), queue=queue)
 
 
-def computer_dispatch(now: datetime | None = None) -> list[int]:
-    """Hand to the workers every computer move whose turn has come; the games' ids."""
+def computer_dispatch(now: datetime | None = None, *, wait: bool = True) -> list[int]:
+    """Hand to the workers every computer move whose turn has come; the games' ids. With
+    ``wait=False`` (a poll), nothing is done while another dispatcher runs: it does the work,
+    and polls never queue up behind one another."""
     now = now or timezone.now()
     fresh = now - COMPUTER_REQUEUE_AFTER
     with transaction.atomic():
-        dispatch_lock("games.computer_move")
+        if not dispatch_lock("games.computer_move", wait=wait):
+            return []
         waiting = computer_waiting()
         busy: Iterable[Lane] = (
             lane

@@ -53,7 +53,7 @@ from games.computer import (
     computer_resignation,
 )
 from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game
-from games.queueing import computer_dispatch, computer_pending
+from games.queueing import COMPUTER_REQUEUE_AFTER, computer_dispatch, computer_pending
 from games.selectors import (
     check_point,
     computer_draw_offer_pending,
@@ -725,11 +725,17 @@ def _claim_attack_power(game: Game, searched: list[str]) -> bool:
 
 
 def game_computer_requeue(*, game: Game, now: datetime | None = None) -> bool:
-    """A poll of a game whose computer move is asked for: run the fair queue's dispatcher
-    (its turn may have come, or its message been lost); True if this game was handed over."""
+    """A poll of a game whose computer move is asked for and not with the workers (its turn
+    may have come, or its message been lost): run the fair queue's dispatcher, unless another
+    one is running; True if this game was handed over. A move handed over lately is left to
+    the workers: polling it costs no dispatch."""
     if not game.computer_to_move or game.computer_queued_at is None:
         return False
-    dispatched = game.pk in computer_dispatch(now)
+    now = now or timezone.now()
+    handed = game.computer_dispatched_at
+    if handed is not None and handed >= now - COMPUTER_REQUEUE_AFTER:
+        return False
+    dispatched = game.pk in computer_dispatch(now, wait=False)
     if dispatched:
         game.refresh_from_db(fields=["computer_dispatched_at"])
     return dispatched

@@ -184,3 +184,67 @@ def test_the_sweep_runs_every_minute_under_celery_beat() -> None:
 
     entry = app.conf.beat_schedule["games-sweep"]
     assert entry["task"] == games_sweep_task.name == "games.sweep" and entry["schedule"] == 60.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_poll_never_waits_for_the_dispatchers_lock() -> None:
+    """Polls of waiting games do not queue up behind a running dispatcher (before, every poll
+    took the dispatcher's lock in turn: a flood of polls serialised the web workers); the
+    poll after the dispatcher has finished hands the move over."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from core.fairqueue import dispatch_lock
+    from games.queueing import computer_dispatch
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the dispatcher's lock is PostgreSQL's advisory lock")
+    visitor = Client(REMOTE_ADDR="10.1.0.8")
+    gid = _game(visitor).json()["id"]
+    post(visitor, f"/api/games/{gid}/moves/", {"move": "h2e2"})
+    Game.objects.filter(pk=gid).update(computer_dispatched_at=None)  # waiting, not handed over
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_lock() -> None:
+        try:
+            with transaction.atomic():
+                dispatch_lock("games.computer_move")
+                held.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    try:
+        assert held.wait(10)
+        assert computer_dispatch(wait=False) == []  # gives up at once
+        state = visitor.get(f"/api/games/{gid}/")  # the poll answers without waiting
+        assert state.status_code == 200 and state.json()["thinking"] is True
+        assert Game.objects.get(pk=gid).computer_dispatched_at is None
+    finally:
+        release.set()
+        holder.join(10)
+    visitor.get(f"/api/games/{gid}/")
+    assert Game.objects.get(pk=gid).computer_dispatched_at is not None
+
+
+@pytest.mark.django_db
+def test_a_poll_of_a_move_with_the_workers_runs_no_dispatcher(
+    django_assert_max_num_queries: Any,
+) -> None:
+    """A move handed over lately is the workers': polling it asks the database for the game
+    only, however many moves wait behind it."""
+    visitor = Client(REMOTE_ADDR="10.1.0.9")
+    gid = _game(visitor).json()["id"]
+    post(visitor, f"/api/games/{gid}/moves/", {"move": "h2e2"})
+    from games.queueing import computer_dispatch
+
+    computer_dispatch()
+    game = Game.objects.get(pk=gid)
+    assert game.computer_dispatched_at is not None
+    from games.services import game_computer_requeue
+
+    with django_assert_max_num_queries(0):
+        assert game_computer_requeue(game=game) is False
