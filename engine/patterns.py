@@ -571,8 +571,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "马后炮",
         "Horse-and-cannon mate",
         (
-            "A cannon checks over its own horse, which guards the general's way out.",
-            "炮以己方的马为炮架将军，马同时控制将的去路。",
+            "A cannon checks with its own horse as the screen.",
+            "炮以己方的马为炮架将军。",
         ),
         (
             "A cannon gives check and its screen (the one piece between it and the general) "
@@ -965,7 +965,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "导弹将杀",
         "Missile checkmate",
         (
-            "A missile gives an ordinary checkmate from outside the rule of dead general.",
+            "A missile checks and it is an ordinary checkmate, not a dead general.",
             "导弹将军成杀（普通将死，而非死将）。",
         ),
         (
