@@ -517,7 +517,7 @@ def _fighter_mate(m: Mate) -> bool:
 
 
 def _collision_opens(m: Mate) -> bool:
-    if m.last_kind not in ("collision", "self_destruct", "cannon_takes_missile"):
+    if m.last_kind not in ("collision", "self_destruct"):
         return False
     opened = m.last_to if m.last_kind != "self_destruct" else m.last_from
     return any(opened in m.between(c, m.king) for c in m.line_checkers())
@@ -953,10 +953,10 @@ PATTERNS: tuple[Pattern, ...] = (
             "碰炸清除挡路的棋子，打开通向将的线路。",
         ),
         (
-            "The attacker's last move is a collision (or a cannon taking a missile), and the "
-            "point it emptied lies between the general and a chariot, cannon or missile that "
+            "The attacker's last move is a collision (both pieces vanish; or a missile "
+            "destroys itself on its base), and the point it emptied lies between the general and a chariot, cannon or missile that "
             "now gives check along that line.",
-            "进攻方最后一步是碰炸（或炮打导弹），被清空的点位于将与正在沿该线将军的车、炮或导弹之间。",
+            "进攻方最后一步是碰炸（双方同归于尽，或导弹在基地自毁），被清空的点位于将与正在沿该线将军的车、炮或导弹之间。",
         ),
         "feidan",
     ),
