@@ -167,6 +167,8 @@ ENGINE_ZH: Final[Mapping[str, str]] = {
     "judge.keeps_win": "这步棋保持着胜势",
     "judge.solved": "解开了（{status}）",
     "judge.game_ended": "棋局以{status}结束",
+    "patterns.not_mate": "这串着法没有以将死或死将结束（结局：{status}）：{fen}",
+    "patterns.attacker_mated": "这串着法的结果是进攻方被将死，而不是防守方：{fen}",
 }
 
 # -- the site's own codes --------------------------------------------------------------------

@@ -1,4 +1,8 @@
-"""Command line: ``python -m engine moves|perft|status|solve|bestmove VARIANT "FEN" ...``.
+"""Command line: ``python -m engine moves|perft|status|solve|bestmove|patterns VARIANT "FEN" ...``.
+
+``patterns VARIANT FEN --line M1 M2 ...`` names the kill patterns of the mate the line (ICCS,
+the attacker's move first) ends in, as one JSON line ``{"patterns": [codes]}``; ``patterns
+--list`` prints the catalogue.
 
 Bad input exits with status 2 and a one-line message on stderr; nothing is
 printed on stdout then.
@@ -60,6 +64,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     bm.add_argument("--seed", type=int, default=0, help="seed of the low levels' randomness")
     bm.add_argument("--hash", type=int, default=64, metavar="MIB", help="transposition table size")
+    pt = sub.add_parser(
+        "patterns",
+        help='the named kill patterns of a mate, as JSON {"patterns": [codes]}; --list: all',
+    )
+    pt.add_argument("variant", nargs="?")
+    pt.add_argument("fen", nargs="?")
+    pt.add_argument(
+        "--line", nargs="*", default=[], metavar="MOVE", help="ICCS moves, the attacker's first"
+    )
+    pt.add_argument("--list", action="store_true", help="the catalogue of patterns")
     try:
         from engine.solver.cli import add_solve_parser
     except ImportError:
@@ -69,10 +83,30 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _patterns(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    from engine import patterns
+
+    if args.list:
+        if args.variant is not None or args.line:
+            parser.error("patterns --list takes no position or line")
+        found: object = [
+            {"code": p.code, "zh": p.zh, "en": p.en, "variants": list(p.variants)}
+            for p in patterns.PATTERNS
+        ]
+    else:
+        if args.variant is None or args.fen is None:
+            parser.error("patterns needs VARIANT and FEN (or --list)")
+        found = patterns.detect(args.variant, args.fen, args.line)
+    return [json.dumps({"patterns": found}, ensure_ascii=False, separators=(",", ":"))]
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     try:
-        if args.command == "solve":
+        if args.command == "patterns":
+            lines = _patterns(parser, args)
+        elif args.command == "solve":
             from engine.solver.cli import run_solve
 
             lines = run_solve(args)

@@ -173,6 +173,11 @@ MESSAGES: Final[Mapping[str, str]] = MappingProxyType(
         "judge.keeps_win": "the move keeps the win",
         "judge.solved": "{status}",
         "judge.game_ended": "the game ended by {status}",
+        # -- named kill patterns (engine.patterns)
+        "patterns.not_mate": (
+            "the line does not end in checkmate or a dead general (it ends {status}): {fen}"
+        ),
+        "patterns.attacker_mated": "the line ends with the attacker mated, not the defender: {fen}",
     }
 )
 CODES: Final[frozenset[str]] = frozenset(MESSAGES)

@@ -18,7 +18,7 @@ from typing import Any
 from engine import EngineError, Position
 from puzzles import proving
 from puzzles.mining import bank_key
-from puzzles.themes import derive_themes
+from puzzles.themes import derive_themes, retag_patterns
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BANK_PATH = DATA_DIR / "bank.json"
@@ -80,6 +80,31 @@ def merge(existing: list[dict[str, Any]], new: Iterable[dict[str, Any]]) -> list
     for entry in new:
         by_key.setdefault(entry["key"], entry)
     return list(by_key.values())
+
+
+def entry_themes(entry: dict[str, Any]) -> list[str]:
+    """A bank entry's themes with its kill patterns recomputed from its proof's main line."""
+    return retag_patterns(
+        entry["themes"],
+        variant=entry["variant"],
+        fen=entry["fen"],
+        main_line=entry.get("main_line") or proving.main_line(entry["proof"]),
+    )
+
+
+def retag_bank(path: Path = BANK_PATH) -> int:
+    """Rewrite the bank file's themes with the kill patterns the engine finds today; returns
+    how many entries changed (``manage.py retag_bank``)."""
+    entries = read_bank(path)
+    changed = 0
+    for entry in entries:
+        themes = entry_themes(entry)
+        if themes != entry["themes"]:
+            entry["themes"] = themes
+            changed += 1
+    if changed:
+        write_bank(entries, path)
+    return changed
 
 
 # --- Classical problems ---------------------------------------------------------------------

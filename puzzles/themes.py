@@ -1,7 +1,10 @@
 """Puzzle themes: the catalogue, and how a puzzle's themes follow from its proof.
 
 Themes are derived, never typed by hand: from the goal, the length, and the main line of the
-proof replayed on the engine (what each attacker move does, what the final position is).
+proof replayed on the engine (what each attacker move does, what the final position is). The
+named kill patterns (马后炮, 死将网, …) are themes too: their slugs, names and descriptions come
+from the engine's catalogue (``engine.patterns``), and a mate's patterns are what
+``engine.patterns.detect`` reads from its main line.
 """
 
 from __future__ import annotations
@@ -9,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Move, Position
+from engine import EngineError, Move, Position
+from engine.patterns import PATTERNS, detect
 from engine.rules import CHASE_VALUE
 from engine.variants import BLACK, CANNON, FIGHTER, LETTER_OF_TYPE, MISSILE, TYPE_MASK
 
@@ -121,6 +125,12 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
         "本站用户创作，经引擎证明。",
     ),
 )
+# The named kill patterns, one theme each, after the themes above.
+PATTERN_THEMES: tuple[ThemeInfo, ...] = tuple(
+    ThemeInfo(p.code, p.en, p.zh, p.summary_en, p.summary_zh) for p in PATTERNS
+)
+PATTERN_SLUGS = frozenset(theme.slug for theme in PATTERN_THEMES)
+CATALOGUE = CATALOGUE + PATTERN_THEMES
 SLUGS = frozenset(theme.slug for theme in CATALOGUE)
 ORDER = {theme.slug: index for index, theme in enumerate(CATALOGUE)}
 
@@ -191,6 +201,8 @@ def derive_themes(
                 themes.add("sacrifice")
             position.push(move)
     final = position.status()
+    if final in ("dead_general", "checkmate"):
+        themes.update(pattern_themes(variant=variant, fen=fen, main_line=main_line))
     if final == "dead_general":
         themes.add("dead_general")
     elif final == "stalemate":
@@ -202,6 +214,24 @@ def derive_themes(
     if mode == "checks_only":
         themes.add("checks_only")
     return sorted(themes, key=lambda slug: ORDER.get(slug, 999))
+
+
+def pattern_themes(*, variant: str, fen: str, main_line: Sequence[str]) -> list[str]:
+    """The named kill patterns of the mate the main line ends in (none when it ends otherwise:
+    a stalemate, or a line cut short)."""
+    try:
+        return detect(variant, fen, main_line)
+    except EngineError:
+        return []
+
+
+def retag_patterns(
+    themes: Sequence[str], *, variant: str, fen: str, main_line: Sequence[str]
+) -> list[str]:
+    """``themes`` with the kill patterns recomputed from the main line (the other themes kept)."""
+    kept = [slug for slug in themes if slug not in PATTERN_SLUGS]
+    found = pattern_themes(variant=variant, fen=fen, main_line=main_line)
+    return sorted(dict.fromkeys([*kept, *found]), key=lambda slug: ORDER.get(slug, 999))
 
 
 def _gives_check(position: Position, move: Move) -> bool:

@@ -2,7 +2,9 @@
 
 The bank file is written by ``manage.py mine_puzzles`` / ``manage.py prove_classics`` (slow,
 run by hand) and read here quickly: each entry carries its proof, so loading proves nothing.
-Loading is idempotent: entries are matched by their key and updated in place.
+Loading is idempotent: entries are matched by their key and updated in place. A puzzle's named
+kill patterns are recomputed from its main line on every load (``entry_themes``), so a change
+in the engine's pattern detectors re-tags the whole bank.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from puzzles import proving
-from puzzles.bankfile import BANK_PATH, read_bank
+from puzzles.bankfile import BANK_PATH, entry_themes, read_bank
 from puzzles.models import Puzzle, PuzzleTheme
 from puzzles.themes import CATALOGUE, derive_themes
 
@@ -91,6 +93,7 @@ def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
     reach, docs/rules.md §3.5) is retired: rejected with its reason, kept for the attempts made on it."""
     entries = read_bank(path)
     themes = theme_catalogue_sync()
+    slugs_of = {entry["key"]: entry_themes(entry) for entry in entries}
     added = updated = 0
     with transaction.atomic():
         existing = {
@@ -123,7 +126,7 @@ def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
                         published_at=now,
                         rating=entry.get("rating")
                         or initial_rating(
-                            moves_to_win=entry["moves_to_win"], themes=entry["themes"]
+                            moves_to_win=entry["moves_to_win"], themes=slugs_of[entry["key"]]
                         ),
                         rating_deviation=SHIPPED_DEVIATION,
                         **fields,
@@ -147,7 +150,7 @@ def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
             [
                 through(puzzle_id=by_key[entry["key"]].pk, puzzletheme_id=themes[slug].pk)
                 for entry in entries
-                for slug in dict.fromkeys(entry["themes"])
+                for slug in slugs_of[entry["key"]]
                 if slug in themes
             ],
             batch_size=500,

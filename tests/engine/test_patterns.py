@@ -1,0 +1,218 @@
+"""Named kill patterns (engine.patterns): the catalogue, each pattern's examples and near
+misses (tests/engine/data/patterns.json), the errors, and ``python -m engine patterns``."""
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import EngineError, IllegalMoveError, InvalidFenError, InvalidMoveError
+from engine.patterns import CODES, PATTERNS, detect, find_pattern
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = json.loads((Path(__file__).parent / "data" / "patterns.json").read_text(encoding="utf-8"))
+HORSE_CANNON = ("xiangqi", "4k4/9/4N4/9/9/9/9/7C1/9/3K5 w - - 0 1", ["h2e2"])
+
+
+def _id(entry: dict[str, Any]) -> str:
+    code = entry.get("example_of") or entry.get("not_example_of")
+    where = entry.get("key") or entry.get("title") or entry["fen"]
+    return f"{code}-{entry.get('source', 'composed')}-{where}"
+
+
+# --- the catalogue ----------------------------------------------------------------------------
+
+
+def test_the_catalogue_has_enough_patterns_of_each_family() -> None:
+    families = Counter(p.family for p in PATTERNS)
+    assert families["traditional"] >= 20
+    assert families["feidan"] >= 6
+    assert families["xinban"] >= 4
+
+
+def test_every_pattern_is_named_and_defined_in_both_languages() -> None:
+    for p in PATTERNS:
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", p.code), p.code
+        for text in (p.en, p.summary_en, p.definition_en):
+            assert re.search(r"[A-Za-z]{3}", text), (p.code, text)
+        for text in (p.zh, p.summary_zh, p.definition_zh):
+            assert re.search(r"[\u4e00-\u9fff]", text), (p.code, text)
+        assert p.variants and set(p.variants) <= {"xiangqi", "feidan", "xinban"}
+        assert p.family == "traditional" or p.variants == (p.family,)
+    assert len(set(CODES)) == len(CODES)
+    assert find_pattern("horse_cannon") is not None and find_pattern("nothing") is None
+
+
+def test_the_traditional_names_asked_for_are_all_there() -> None:
+    names = {p.zh for p in PATTERNS}
+    for name in [
+        "马后炮",
+        "重炮",
+        "闷宫",
+        "铁门栓",
+        "卧槽马",
+        "钓鱼马",
+        "挂角马",
+        "八角马",
+        "高钓马",
+        "侧面虎",
+        "白脸将",
+        "双车错",
+        "大刀剜心",
+        "天地炮",
+        "夹车炮",
+        "二鬼拍门",
+        "海底捞月",
+        "双马饮泉",
+        "拔簧马",
+        "闷杀",
+        "双将",
+    ]:
+        assert name in names
+
+
+def test_every_pattern_has_three_examples_and_a_near_miss() -> None:
+    examples = Counter(e["example_of"] for e in DATA["composed"] + DATA["positives"])
+    misses = Counter(e["not_example_of"] for e in DATA["near_misses"])
+    for code in CODES:
+        assert examples[code] >= 3, code
+        assert misses[code] >= 1, code
+
+
+# --- examples ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", DATA["composed"], ids=_id)
+def test_a_composed_mate_has_exactly_its_patterns(entry: dict[str, Any]) -> None:
+    found = detect(entry["variant"], entry["fen"], entry["line"])
+    assert entry["example_of"] in found
+    assert found == entry["patterns"]
+
+
+@pytest.mark.parametrize("entry", DATA["positives"], ids=_id)
+def test_a_bank_or_classical_mate_shows_its_pattern(entry: dict[str, Any]) -> None:
+    assert entry["example_of"] in detect(entry["variant"], entry["fen"], entry["line"])
+
+
+@pytest.mark.parametrize("entry", DATA["near_misses"], ids=_id)
+def test_a_near_miss_is_the_neighbouring_pattern_not_this_one(entry: dict[str, Any]) -> None:
+    found = detect(entry["variant"], entry["fen"], entry["line"])
+    assert entry["but_of"] in found
+    assert entry["not_example_of"] not in found
+
+
+def test_the_classical_examples_come_from_the_books() -> None:
+    classics = json.loads((ROOT / "puzzles" / "data" / "classic-puzzles.json").read_text())
+    titles = {p["title"] for p in classics["puzzles"]}
+    used = [e for e in DATA["positives"] if e["source"] == "classic"]
+    assert used and all(e["title"] in titles for e in used)
+
+
+def test_patterns_are_returned_in_catalogue_order_and_only_those_that_apply() -> None:
+    found = detect("xiangqi", "4ka3/9/9/9/4N4/9/9/9/4R4/3K5 w - - 0 1", ["e5f7"])
+    assert found == ["corner_horse", "facing_general", "spring_horse", "double_check"]
+    assert found == sorted(found, key=CODES.index)
+
+
+def test_a_pattern_of_another_variant_is_never_reported() -> None:
+    # the same missile-free mate on the xiangqi board and as a New-version position
+    assert detect("xinban", *HORSE_CANNON[1:]) == ["horse_cannon"]
+    feidan_only = {p.code for p in PATTERNS if p.family == "feidan"}
+    for entry in DATA["positives"] + DATA["composed"]:
+        if entry["variant"] != "feidan":
+            assert not feidan_only & set(detect(entry["variant"], entry["fen"], entry["line"]))
+
+
+def test_the_sacrifice_on_the_palace_centre_needs_the_capture_there() -> None:
+    # the same mate reached without the sacrifice is not 大刀剜心
+    fen = "3ak4/R3a4/4P4/7N1/9/9/9/9/3R5/5K3 w - - 0 1"
+    assert "heart_sacrifice" in detect("xiangqi", fen, ["a8e8", "d9e8", "h6g8"])
+    after = "4k4/4a4/4P4/7N1/9/9/9/9/3R5/5K3 w - - 0 1"
+    assert "heart_sacrifice" not in detect("xiangqi", after, ["h6g8"])
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+def test_a_line_that_does_not_end_in_mate_is_an_error() -> None:
+    with pytest.raises(EngineError) as caught:
+        detect("xiangqi", "3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1", ["i0i9"])
+    assert caught.value.code == "patterns.not_mate"
+    assert caught.value.params["status"] == "ongoing"
+
+
+def test_a_line_that_ends_with_the_attacker_mated_is_an_error() -> None:
+    fen = "3k4r/9/9/9/9/9/P8/9/7r1/4K4 w - - 0 1"
+    with pytest.raises(EngineError) as caught:
+        detect("xiangqi", fen, ["a3a4", "i9i0"])
+    assert caught.value.code == "patterns.attacker_mated"
+
+
+def test_an_illegal_move_in_the_line_is_an_error() -> None:
+    with pytest.raises(IllegalMoveError):
+        detect(*HORSE_CANNON[:2], ["h2e2", "e9e8"])
+    with pytest.raises(IllegalMoveError):
+        detect(*HORSE_CANNON[:2], ["h2g3"])
+    with pytest.raises(InvalidMoveError):
+        detect(*HORSE_CANNON[:2], ["h2"])
+
+
+def test_a_malformed_fen_is_an_error() -> None:
+    with pytest.raises(InvalidFenError):
+        detect("xiangqi", "4k4/9/9", ["h2e2"])
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "patterns", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cli_prints_the_patterns_of_a_mate_as_one_json_line() -> None:
+    variant, fen, line = HORSE_CANNON
+    result = run(variant, fen, "--line", *line)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\n") == 1
+    assert json.loads(result.stdout) == {"patterns": ["horse_cannon"]}
+
+
+def test_cli_lists_the_catalogue() -> None:
+    result = run("--list")
+    assert result.returncode == 0
+    listed = json.loads(result.stdout)["patterns"]
+    assert [p["code"] for p in listed] == list(CODES)
+    assert listed[0] == {
+        "code": "horse_cannon",
+        "zh": "马后炮",
+        "en": PATTERNS[0].en,
+        "variants": ["xiangqi", "feidan", "xinban"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("xiangqi", "3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1", "--line", "i0i9"), "checkmate"),
+        (("xiangqi", HORSE_CANNON[1], "--line", "h2g3"), "illegal move"),
+        (("xiangqi", "4k4/9/9", "--line", "h2e2"), "invalid FEN"),
+        (("xiangqi",), "VARIANT and FEN"),
+    ],
+    ids=["not-mate", "illegal-move", "bad-fen", "no-fen"],
+)
+def test_cli_bad_input_exits_2_with_nothing_on_stdout(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert message in result.stderr
