@@ -1,6 +1,7 @@
 """Middleware of the whole site: request size limit, no NUL character in what reaches the
 database, the Content-Security-Policy header, JSON for every error under /api/ (even Django's
-debug pages under the local settings), and the throttles of page views' unsafe requests."""
+debug pages under the local settings), the throttle of API reads per client address, and the
+throttles of page views' unsafe requests."""
 
 from __future__ import annotations
 
@@ -138,6 +139,34 @@ class ApiJsonErrorMiddleware:
             if header in response:
                 answer[header] = response[header]
         return answer
+
+
+class ReadThrottleMiddleware:
+    """Count every API read (GET, HEAD under /api/) in the scope ``reads`` per client address,
+    whoever asks (visitor or account), and refuse one over the rate with 429 and
+    ``Retry-After`` before anything else is done for it: no session or user is loaded, no view
+    runs and no log line is written, so that a refused read costs next to nothing and a flood
+    of polls cannot fill the web workers everyone else's requests wait for."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from rest_framework.exceptions import Throttled
+
+        from core.throttles import READS, client_address, throttle_hit
+
+        if request.method not in ("GET", "HEAD") or not is_api_request(request):
+            return self.get_response(request)
+        wait = throttle_hit(READS, f"addr-{client_address(request)}")
+        if wait is None:
+            return self.get_response(request)
+        seconds = math.ceil(wait)
+        detail = Throttled(wait=seconds).detail
+        response = JsonResponse(error_body(str(detail), {}, code="throttled"), status=429)
+        response["Retry-After"] = str(seconds)
+        response._has_been_logged = True  # type: ignore[attr-defined]  # one line per refusal
+        return response  # would make the log a second flood
 
 
 class PageThrottleMiddleware:

@@ -7,10 +7,11 @@ be reached (``core.cache.CacheUnavailable``) each web process counts in its own 
 limits still hold per process, and nobody is refused for the cache's sake.
 
 - API views: ``ScopedThrottle`` (the default throttle class) throttles the unsafe methods of a
-  view that sets ``throttle_scope`` or whose URL name is in ``THROTTLE_SCOPES_BY_URL_NAME``,
-  and counts every API read (GET, HEAD) in the scope ``reads`` per client address, signed in
-  or not: however many sessions or accounts one address polls with, it gets one budget, so a
-  flood of polls cannot fill the web workers that everyone else's requests wait for.
+  view that sets ``throttle_scope`` or whose URL name is in ``THROTTLE_SCOPES_BY_URL_NAME``.
+- API reads: ``core.middleware.ReadThrottleMiddleware`` counts every API read (GET, HEAD) in
+  the scope ``reads`` per client address, signed in or not: however many sessions or accounts
+  one address polls with, it gets one budget, and a refused read is answered before any view
+  runs, so a flood of polls cannot fill the web workers that everyone else's requests wait for.
 - Page views: ``core.middleware.PageThrottleMiddleware`` throttles the unsafe methods of a
   page whose URL name is in ``THROTTLE_SCOPES_BY_URL_NAME``; the log-in, sign-up and
   password-reset views count their own with ``throttle_hit(scope, key)`` (their scopes are
@@ -172,9 +173,6 @@ class ScopedThrottle(BaseThrottle):
         self.wait_seconds: float | None = None
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        if request.method in ("GET", "HEAD"):
-            self.wait_seconds = throttle_hit(READS, f"addr-{client_address(request._request)}")
-            return self.wait_seconds is None
         if request.method in SAFE_METHODS:
             return True
         scope = request_scope(request, view)

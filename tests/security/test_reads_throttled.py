@@ -41,6 +41,8 @@ def test_a_refused_read_changes_nothing_and_writes_are_counted_apart() -> None:
     client = Client()
     assert read(client, "10.66.0.2") == 200
     assert read(client, "10.66.0.2") == 429
+    assert "sessionid" not in client.cookies  # refused before any session was made
+    assert client.get("/play/", REMOTE_ADDR="10.66.0.2").status_code == 200  # pages are apart
     made = client.post("/api/games/", {"variant": "xiangqi"}, content_type="application/json",
                        REMOTE_ADDR="10.66.0.2")  # fmt: skip
     assert made.status_code == 201  # its own scope, not the reads'
@@ -55,3 +57,14 @@ def test_the_default_read_budget_lets_a_family_poll_several_games_at_once() -> N
     polls_per_second = 1000 / int(found.group(1))
     rate = parse_rate(settings.THROTTLE_RATES["reads"])
     assert rate.count / rate.seconds >= 5 * polls_per_second * 1.5
+
+
+@override_settings(THROTTLE_RATES={"reads": "1/day"})
+@pytest.mark.parametrize(("language", "words"), [("en", "throttled"), ("zh-hans", "请求")])
+def test_a_refused_read_says_why_in_the_readers_language(language: str, words: str) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    assert read(client, "10.66.0.3") == 200
+    refused = client.get("/api/variants/", REMOTE_ADDR="10.66.0.3")
+    body = refused.json()["error"]
+    assert refused.status_code == 429 and body["code"] == "throttled"
+    assert words in body["message"].lower(), body
