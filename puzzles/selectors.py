@@ -12,8 +12,8 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.owners import Owner, owner_filter
@@ -22,9 +22,8 @@ from core.masters import simplified
 from core.messages import reads_chinese
 from core.selectors import variant_list, variant_title
 from engine import Move, Position, find_variant
-from engine.patterns import BY_CODE, FAMILIES, PATTERNS, Pattern
+from engine.patterns import FAMILIES, PATTERNS, Pattern
 from puzzles import proving
-from puzzles.patterns import PatternExample, pattern_examples
 from puzzles.models import (
     DailyPuzzle,
     Puzzle,
@@ -33,6 +32,7 @@ from puzzles.models import (
     PuzzleReplay,
     PuzzleTheme,
 )
+from puzzles.patterns import PatternExample, pattern_examples
 
 # Difficulty levels as offsets from the player's rating (as on the big puzzle sites).
 DIFFICULTY_OFFSETS = {
@@ -257,10 +257,6 @@ def pattern_families() -> list[PatternFamily]:
         )
         for family in FAMILIES
     ]
-
-
-def pattern_get(*, code: str) -> Pattern | None:
-    return BY_CODE.get(code)
 
 
 # --- Access ---------------------------------------------------------------------------------

@@ -182,9 +182,7 @@ def test_a_failed_or_given_up_try_names_the_patterns_too(
     assert play_out(Client(), plain)["attempt"]["patterns"] == []
 
 
-def test_the_dashboard_shows_success_per_pattern(
-    client: Client, make_puzzle: MakePuzzle
-) -> None:
+def test_the_dashboard_shows_success_per_pattern(client: Client, make_puzzle: MakePuzzle) -> None:
     horse = make_puzzle(HORSE_CANNON_IN_1, moves_to_win=1)
     one = make_puzzle(MATE_IN_1, moves_to_win=1)  # 白脸将 (facing_general)
     for puzzle in (horse, one):
