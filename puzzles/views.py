@@ -54,15 +54,19 @@ THEMES_SECONDS = 300
 
 
 def _themes() -> list[dict[str, Any]]:
-    key = f"puzzles:themes:{'zh' if reads_chinese() else 'en'}"
+    # (":2": the rows say whether they are kill patterns; rows cached before that lack it)
+    key = f"puzzles:themes:2:{'zh' if reads_chinese() else 'en'}"
     themes: list[dict[str, Any]] | None = cache.get(key)
     if themes is None:
+        counts = selectors.pattern_counts()
         themes = [
             {
                 "slug": t.slug,
                 "name": t.name_zh if reads_chinese() else t.name_en,
                 "published": t.published,  # type: ignore[attr-defined]  # annotated by theme_list
                 "pattern": t.slug in PATTERN_SLUGS,
+                # a kill pattern's chip is shown for the variants that have puzzles with it
+                "variants": " ".join(sorted(counts.get(t.slug, {}))),
             }
             for t in selectors.theme_list()
         ]

@@ -37,6 +37,15 @@ def test_practise_a_pattern_from_its_page_and_see_it_named_once_solved(
     state(page, "ready")
     expect(page.locator("#puzzle-info")).to_have_attribute("data-puzzle-id", str(horse.pk))
     expect(page.locator("#filters input[value='horse_cannon']")).to_be_checked()
+    # a pattern is offered only in the variants that have puzzles with it
+    page.select_option("#filter-variant", "feidan")
+    expect(page.locator("#filters label[data-variants]")).to_have_count(1)
+    expect(page.locator("#filters input[value='horse_cannon']")).to_be_visible()  # chosen
+    page.uncheck("#filters input[value='horse_cannon']")
+    page.select_option("#filter-variant", "xinban")
+    expect(page.locator("#filters input[value='horse_cannon']")).to_be_hidden()
+    page.select_option("#filter-variant", "xiangqi")
+    page.check("#filters input[value='horse_cannon']")
     # not named before the try is over
     named = page.get_by_test_id("puzzle-patterns")
     expect(named).to_be_hidden()

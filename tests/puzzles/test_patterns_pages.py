@@ -114,6 +114,8 @@ def test_the_trainer_lists_the_patterns_apart_and_opens_on_one(
     patterns = patterns[: patterns.index("</fieldset>")]
     assert "Kill patterns" in patterns and 'href="/puzzles/patterns/"' in patterns
     assert 'value="horse_cannon" checked' in patterns
+    # offered in the variants that have puzzles with it
+    assert re.search(r'data-variants="xiangqi"><input [^>]*value="horse_cannon"', patterns)
     assert 'value="horse_cannon"' not in themes and 'value="mate_in_1"' in themes
     assert 'value="iron_bolt"' not in patterns  # no puzzle has it
     data = page.context["page"]

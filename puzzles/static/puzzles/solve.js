@@ -464,7 +464,17 @@ el("copy-link").addEventListener("click", () => copyLink(el("share-link"), el("c
 attachMoveInput(el("move-form"), { board: () => board, onMove: (iccs) => play(iccs) });
 
 const filters = el("filters");
+// A kill pattern is offered in the variants that have puzzles with it (one chosen stays).
+function showPatternChips() {
+  const variant = el("filter-variant").value;
+  filters.querySelectorAll("label[data-variants]").forEach((chip) => {
+    const box = chip.querySelector("input");
+    chip.hidden = !box.checked && !chip.dataset.variants.split(" ").includes(variant);
+  });
+}
 if (filters) {
+  showPatternChips();
+  el("filter-variant").addEventListener("change", showPatternChips);
   filters.addEventListener("submit", (event) => {
     event.preventDefault();
     const checked = [...filters.querySelectorAll("input[name=theme]:checked")].map((i) => i.value);
