@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -20,7 +21,8 @@ from core.diagram import board_svg
 from core.masters import simplified
 from core.messages import reads_chinese
 from core.selectors import variant_list, variant_title
-from engine import Move, Position
+from engine import Move, Position, find_variant
+from engine.patterns import FAMILIES, PATTERNS, Pattern
 from puzzles import proving
 from puzzles.models import (
     DailyPuzzle,
@@ -30,6 +32,7 @@ from puzzles.models import (
     PuzzleReplay,
     PuzzleTheme,
 )
+from puzzles.patterns import PatternExample, pattern_examples
 
 # Difficulty levels as offsets from the player's rating (as on the big puzzle sites).
 DIFFICULTY_OFFSETS = {
@@ -137,6 +140,123 @@ def theme_list() -> QuerySet[PuzzleTheme]:
     return PuzzleTheme.objects.annotate(
         published=Count("puzzles", filter=Q(puzzles__status=Puzzle.Status.PUBLISHED))
     ).order_by("order", "slug")
+
+
+# --- Named kill patterns -------------------------------------------------------------------
+
+
+def pattern_counts() -> dict[str, dict[str, int]]:
+    """How many published puzzles have each kill pattern, per variant (patterns and variants
+    without one are absent): one pass over the puzzle-theme table."""
+    rows = (
+        Puzzle.themes.through.objects.filter(
+            puzzletheme__slug__in=[p.code for p in PATTERNS],
+            puzzle__status=Puzzle.Status.PUBLISHED,
+        )
+        .values_list("puzzletheme__slug", "puzzle__variant")
+        .annotate(n=Count("puzzle_id"))
+    )
+    counts: dict[str, dict[str, int]] = {}
+    for slug, variant, n in rows:
+        counts.setdefault(slug, {})[variant] = n
+    return counts
+
+
+def pattern_name(pattern: Pattern) -> str:
+    """The pattern's name in the reader's language."""
+    return pattern.zh if reads_chinese() else pattern.en
+
+
+def pattern_names(slugs: Sequence[str]) -> list[dict[str, str]]:
+    """The kill patterns among ``slugs``, in catalogue order: code, name in the reader's
+    language, and the address of its section on the patterns page."""
+    page = reverse("puzzles:patterns")
+    return [
+        {"code": p.code, "name": pattern_name(p), "url": f"{page}#{p.code}"}
+        for p in PATTERNS
+        if p.code in slugs
+    ]
+
+
+@dataclass(frozen=True)
+class PatternVariant:
+    variant: str
+    title: str
+    published: int
+
+
+@dataclass(frozen=True)
+class PatternCard:
+    """One pattern as the patterns page shows it, in the reader's language (``other_name`` in
+    the other one), with a picture of its example mate and its puzzles per variant."""
+
+    pattern: Pattern
+    name: str
+    other_name: str
+    other_language: str  # the language of other_name: en or zh-Hans
+    summary: str
+    definition: str
+    example: PatternExample
+    diagram: SafeString
+    variants: list[PatternVariant]
+
+    @property
+    def published(self) -> int:
+        return sum(v.published for v in self.variants)
+
+
+@dataclass(frozen=True)
+class PatternFamily:
+    family: str  # traditional | feidan | xinban
+    title: str
+    patterns: list[PatternCard]
+
+
+FAMILY_TITLES = {
+    "traditional": gettext_lazy("Classical patterns (all three variants)"),
+    "feidan": gettext_lazy("Missile Xiangqi patterns"),
+    "xinban": gettext_lazy("New-version Xiangqi patterns"),
+}
+
+
+def pattern_card(pattern: Pattern, counts: dict[str, int]) -> PatternCard:
+    chinese = reads_chinese()
+    example = pattern_examples()[pattern.code]
+    name = pattern_name(pattern)
+    label = _("%(pattern)s: an example mate") % {"pattern": name}
+    return PatternCard(
+        pattern=pattern,
+        name=name,
+        other_name=pattern.en if chinese else pattern.zh,
+        other_language="en" if chinese else "zh-Hans",
+        summary=pattern.summary_zh if chinese else pattern.summary_en,
+        definition=pattern.definition_zh if chinese else pattern.definition_en,
+        example=example,
+        diagram=board_svg(
+            variant=example.variant,
+            fen=example.final_fen,
+            label=label,
+            orientation=example.attacker,
+        ),
+        variants=[
+            PatternVariant(v, variant_title(find_variant(v)), counts.get(v, 0))
+            for v in pattern.variants
+        ],
+    )
+
+
+def pattern_families() -> list[PatternFamily]:
+    """Every named kill pattern, grouped by family (classical, Missile, New-version), each
+    with its published puzzles per variant."""
+    counts = pattern_counts()
+    return [
+        PatternFamily(
+            family,
+            str(FAMILY_TITLES[family]),
+            [pattern_card(p, counts.get(p.code, {})) for p in PATTERNS if p.family == family],
+        )
+        for family in FAMILIES
+    ]
 
 
 # --- Access ---------------------------------------------------------------------------------

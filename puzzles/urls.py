@@ -11,6 +11,7 @@ urlpatterns = [
     path("daily/", views.daily, name="daily"),
     path("daily/<str:variant>/", views.daily_variant, name="daily-variant"),
     path("dashboard/", views.dashboard, name="dashboard"),
+    path("patterns/", views.patterns, name="patterns"),
     path("create/", views.editor, name="create"),
     path("create/<int:puzzle_id>/", views.editor, name="edit"),
     path("mine/", views.mine, name="mine"),

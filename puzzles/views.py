@@ -26,6 +26,7 @@ from puzzles.editor_checks import position_messages, position_rules
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
 from puzzles.selectors import DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
+from puzzles.themes import PATTERN_SLUGS
 from puzzles.themes import SLUGS as THEME_SLUGS
 from words.texts import piece_name
 
@@ -53,14 +54,19 @@ THEMES_SECONDS = 300
 
 
 def _themes() -> list[dict[str, Any]]:
-    key = f"puzzles:themes:{'zh' if reads_chinese() else 'en'}"
+    # (":2": the rows say whether they are kill patterns; rows cached before that lack it)
+    key = f"puzzles:themes:2:{'zh' if reads_chinese() else 'en'}"
     themes: list[dict[str, Any]] | None = cache.get(key)
     if themes is None:
+        counts = selectors.pattern_counts()
         themes = [
             {
                 "slug": t.slug,
                 "name": t.name_zh if reads_chinese() else t.name_en,
                 "published": t.published,  # type: ignore[attr-defined]  # annotated by theme_list
+                "pattern": t.slug in PATTERN_SLUGS,
+                # a kill pattern's chip is shown for the variants that have puzzles with it
+                "variants": " ".join(sorted(counts.get(t.slug, {}))),
             }
             for t in selectors.theme_list()
         ]
@@ -101,6 +107,7 @@ def _labels() -> dict[str, Any]:
         "error": _("Something went wrong. Please try again."),
         "checks_only": _("Proved among checking moves: every move must give check."),
         "from_game": _("From a master game:"),
+        "patterns": _("Kill pattern:"),
         "game_credit": _(
             "Master games: the Chinese Chess Practical Dataset by Yu-Han Tseng (CC BY 4.0)."
         ),
@@ -143,7 +150,8 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
             "page": page,
             "puzzle": puzzle,
             "variants": _variants(),
-            "themes": theme_rows,
+            "themes": [t for t in theme_rows if not t["pattern"]],
+            "pattern_themes": [t for t in theme_rows if t["pattern"]],
             "difficulties": [(key, DIFFICULTY_LABELS[key]) for key in DIFFICULTY_OFFSETS],
             "selected_variant": variant,
             "selected_themes": themes,
@@ -230,10 +238,20 @@ def _chart(points: list[tuple[Any, float]], width: int = 560, height: int = 160)
 
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """Ratings and their history per variant, success per theme, failed puzzles to replay."""
+    """Ratings and their history per variant, success per theme and per kill pattern, failed
+    puzzles to replay."""
     board = selectors.dashboard_get(player=owner_for_request(request, create=False))
     variants = {v["name"]: v for v in _variants()}
     now = timezone.now()
+    stats = [
+        {
+            "stat": s,
+            "name": s.name_zh if reads_chinese() else s.name_en,
+            "percent": round(100 * s.rate),
+            "pattern": s.slug in PATTERN_SLUGS,
+        }
+        for s in board.themes
+    ]
     return render(
         request,
         "puzzles/dashboard.html",
@@ -242,18 +260,19 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 {"variant": variants[r.variant], "row": r.row, "chart": _chart(r.history)}
                 for r in board.ratings
             ],
-            "theme_stats": [
-                {
-                    "stat": s,
-                    "name": s.name_zh if reads_chinese() else s.name_en,
-                    "percent": round(100 * s.rate),
-                }
-                for s in board.themes
-            ],
+            "theme_stats": [row for row in stats if not row["pattern"]],
+            "pattern_stats": [row for row in stats if row["pattern"]],
             "replays": [{"replay": r, "due": r.due_at <= now} for r in board.replays],
             "recent": board.recent,
         },
     )
+
+
+@require_safe
+def patterns(request: HttpRequest) -> HttpResponse:
+    """The named kill patterns, by family: what each is, an example mate, how many puzzles
+    have it in each variant, and a link that opens the trainer on it."""
+    return render(request, "puzzles/patterns.html", {"families": selectors.pattern_families()})
 
 
 def _editor_initial(request: HttpRequest) -> dict[str, str] | None:

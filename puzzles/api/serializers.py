@@ -14,7 +14,8 @@ from core.messages import reads_chinese
 from puzzles import selectors
 from puzzles.classics import classic_title, collection_name
 from puzzles.models import Puzzle, PuzzleAttempt
-from puzzles.selectors import puzzle_game
+from puzzles.selectors import pattern_names, puzzle_game
+from puzzles.themes import PATTERN_SLUGS
 
 
 class PuzzleMoveSerializer(serializers.Serializer):
@@ -26,6 +27,12 @@ class PuzzleMoveSerializer(serializers.Serializer):
 class SolutionSerializer(serializers.Serializer):
     key = serializers.CharField(allow_null=True, help_text="the first move (ICCS)")
     line = PuzzleMoveSerializer(many=True, help_text="the main line: key, best defence, ...")
+
+
+class PatternNameSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="the pattern's theme slug, e.g. horse_cannon")
+    name = serializers.CharField(help_text="in the reader's language")
+    url = serializers.CharField(help_text="its section on the patterns page")
 
 
 class ThemeSerializer(serializers.Serializer):
@@ -56,7 +63,12 @@ class PuzzleSerializer(serializers.Serializer):
     rating_deviation = serializers.SerializerMethodField()
     plays = serializers.IntegerField()
     solves = serializers.IntegerField()
-    themes = serializers.SerializerMethodField()
+    themes = serializers.SerializerMethodField(
+        help_text="theme slugs; the kill patterns among them only once the player's try is over"
+    )
+    patterns = serializers.SerializerMethodField(
+        help_text="the named kill patterns of the mate, once the player's try is over (else null)"
+    )
     # A field named like Field.source, which the stubs type as an attribute.
     source = serializers.CharField(help_text="mined, classic or authored")  # type: ignore[assignment]
     title = serializers.SerializerMethodField()
@@ -85,9 +97,27 @@ class PuzzleSerializer(serializers.Serializer):
     def get_rating_deviation(self, puzzle: Puzzle) -> int:
         return round(puzzle.rating_deviation)
 
+    def _try_over(self, puzzle: Puzzle) -> bool:
+        """Whether the player may see the answer: the solution's rule (a try finished, or the
+        author of a published puzzle). Kill patterns name the answer's final position."""
+        cache = self.context.setdefault("try_over", {})
+        if puzzle.pk not in cache:
+            player = self.context.get("player")
+            cache[puzzle.pk] = selectors.access_solution_view(puzzle=puzzle, player=player)
+        return bool(cache[puzzle.pk])
+
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_themes(self, puzzle: Puzzle) -> list[str]:
-        return [theme.slug for theme in puzzle.themes.all()]
+        slugs = [theme.slug for theme in puzzle.themes.all()]
+        if any(slug in PATTERN_SLUGS for slug in slugs) and not self._try_over(puzzle):
+            slugs = [slug for slug in slugs if slug not in PATTERN_SLUGS]
+        return slugs
+
+    @extend_schema_field(PatternNameSerializer(many=True, allow_null=True))
+    def get_patterns(self, puzzle: Puzzle) -> list[dict[str, str]] | None:
+        if not self._try_over(puzzle):
+            return None
+        return pattern_names([theme.slug for theme in puzzle.themes.all()])
 
     def get_title(self, puzzle: Puzzle) -> str:
         if puzzle.source == Puzzle.Source.CLASSIC:
@@ -175,6 +205,9 @@ class AttemptSerializer(serializers.Serializer):
     scored_at = serializers.DateTimeField(allow_null=True)
     status_url = serializers.SerializerMethodField()
     solution = serializers.SerializerMethodField()
+    patterns = serializers.SerializerMethodField(
+        help_text="the named kill patterns of the puzzle's mate, once the try is over (else null)"
+    )
 
     def get_status_url(self, attempt: PuzzleAttempt) -> str:
         return reverse("puzzles-api:attempt", kwargs={"attempt_id": attempt.pk})
@@ -184,6 +217,12 @@ class AttemptSerializer(serializers.Serializer):
         if not attempt.is_finished or not self.context.get("with_solution", True):
             return None
         return selectors.puzzle_solution(puzzle=attempt.puzzle)
+
+    @extend_schema_field(PatternNameSerializer(many=True, allow_null=True))
+    def get_patterns(self, attempt: PuzzleAttempt) -> list[dict[str, str]] | None:
+        if not attempt.is_finished:
+            return None
+        return pattern_names(list(attempt.puzzle.themes.values_list("slug", flat=True)))
 
 
 class OpenAttemptSerializer(AttemptSerializer):

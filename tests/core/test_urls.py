@@ -71,6 +71,7 @@ PUBLIC = [
     "puzzles/dashboard/",
     "puzzles/mine/",
     "puzzles/p/<str:slug>/",
+    "puzzles/patterns/",
 ]
 
 

@@ -15,6 +15,7 @@ from engine import Position
 from puzzles.models import Puzzle, PuzzleAttempt
 from puzzles.selectors import puzzle_opening
 from puzzles.services import puzzle_attempt_score
+from puzzles.themes import PATTERN_SLUGS
 from tests.puzzles.positions import COOKED_IN_1, MATE_IN_1, MATE_IN_2, MATE_IN_2_KEY
 from tests.puzzles.test_solving import a_wrong_first_move, winning_line
 
@@ -66,6 +67,11 @@ def leaks(data: Any, puzzle: Puzzle) -> list[str]:
         if isinstance(node, dict):
             if node.get("solution") not in (None, {}):
                 found.append("solution")
+            # a named kill pattern names the answer's final position
+            if node.get("patterns") is not None:
+                found.append("patterns")
+            if isinstance(node.get("themes"), list) and PATTERN_SLUGS & set(node["themes"]):
+                found.append("themes")
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):

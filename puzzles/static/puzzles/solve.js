@@ -134,6 +134,7 @@ async function reset() {
   resultEl.textContent = "";
   resultEl.dataset.result = "";
   solutionBox.hidden = true;
+  showPatterns(null);
   hintButton.hidden = false;
   hintButton.disabled = false;
   giveUpButton.hidden = false;
@@ -319,6 +320,25 @@ function showGame(puzzle) {
   box.append(`${L.from_game} `, link, document.createElement("br"), credit);
 }
 
+// The named kill patterns of the mate, each a link to its page. Named only once the try is
+// over (the server sends them then): a pattern names the answer's final position.
+function showPatterns(patterns) {
+  const box = el("puzzle-patterns");
+  if (!box) return;
+  box.textContent = "";
+  box.hidden = !(patterns && patterns.length && state.finished);
+  if (box.hidden) return;
+  box.append(L.patterns);
+  patterns.forEach((pattern, index) => {
+    if (index) box.append(" ·");
+    const link = document.createElement("a");
+    link.href = pattern.url;
+    link.textContent = pattern.name;
+    link.dataset.pattern = pattern.code;
+    box.appendChild(link);
+  });
+}
+
 async function finish(gaveUp, outcome) {
   state.finished = true;
   showGame(state.puzzle);
@@ -341,6 +361,7 @@ async function finish(gaveUp, outcome) {
     }
   }
   state.solution = attempt.solution;
+  showPatterns(attempt.patterns);
   // After a solve or giving up the line is shown; after a wrong move only on request, so
   // that a retry is still a puzzle.
   if (gaveUp) showSolution(attempt.solution);
@@ -443,7 +464,17 @@ el("copy-link").addEventListener("click", () => copyLink(el("share-link"), el("c
 attachMoveInput(el("move-form"), { board: () => board, onMove: (iccs) => play(iccs) });
 
 const filters = el("filters");
+// A kill pattern is offered in the variants that have puzzles with it (one chosen stays).
+function showPatternChips() {
+  const variant = el("filter-variant").value;
+  filters.querySelectorAll("label[data-variants]").forEach((chip) => {
+    const box = chip.querySelector("input");
+    chip.hidden = !box.checked && !chip.dataset.variants.split(" ").includes(variant);
+  });
+}
 if (filters) {
+  showPatternChips();
+  el("filter-variant").addEventListener("change", showPatternChips);
   filters.addEventListener("submit", (event) => {
     event.preventDefault();
     const checked = [...filters.querySelectorAll("input[name=theme]:checked")].map((i) => i.value);
