@@ -141,7 +141,7 @@ def test_lessons_that_teach_a_ruling_say_so() -> None:
         "xinban-attack-power",
     }
     # where the site's reading goes beyond the source, the lesson also says what the source says
-    # (RULES.md §8: the source lets a player demand a variation; it is silent on equal totals)
+    # (docs/rules.md §8: the source lets a player demand a variation; it is silent on equal totals)
     beyond_the_source = {"xinban-repetition", "xinban-attack-power"}
     for lesson in LESSONS:
         if lesson.slug in must:
@@ -318,7 +318,7 @@ def test_the_traditional_course_speaks_only_of_traditional_rules() -> None:
 
 
 def test_the_repetition_lesson_says_what_a_chase_is() -> None:
-    """Perpetual chase loses, so the lesson says what a chase (捉) is, as RULES.md §8 does: a new
+    """Perpetual chase loses, so the lesson says what a chase (捉) is, as docs/rules.md §8 does: a new
     attack on an unprotected piece or a more valuable one, generals and soldiers exempt."""
     lesson = next(lesson for lesson in LESSONS if lesson.slug == "xiangqi-repetition")
     chase = next(s for s in lesson.steps if s.goal.termination == "perpetual_chase")
