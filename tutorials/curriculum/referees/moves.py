@@ -364,7 +364,11 @@ class MoveRun:
             return self._endgame_ended(iccs, outcome.termination, outcome.winner)
         if taken is not None and reply_effect not in ("move", "self_destruct"):
             return self._refute(
-                iccs, "piece_lost", self._loss_text(reply_chinese, reply_effect, mover, taken)
+                iccs,
+                "piece_lost",
+                self._loss_text(
+                    Text(reply_chinese, f"{reply_chinese} ({text})"), reply_effect, mover, taken
+                ),
             )
         if len(self.moves) >= goal.within:
             if goal.result == "hold":
@@ -394,11 +398,11 @@ class MoveRun:
             piece_kind(letter) == "P" and int(point[1]) == last for point, letter in attackers
         )
 
-    def _loss_text(self, reply: str, effect: str, mover: str, taken: str) -> Text:
+    def _loss_text(self, reply: Text, effect: str, mover: str, taken: str) -> Text:
         words = {
             "by": piece_name(mover, colour=False),
             "piece": piece_name(taken, colour=False),
-            "reply": Text(reply, reply),
+            "reply": reply,
         }
         after = (
             Text("少了它，这盘就赢不下来了。再试一次。", "Without it the win is gone. Try again.")
