@@ -217,3 +217,20 @@ def test_the_server_records_stars_for_a_won_endgame(lessons: None) -> None:
     data = response.json()
     assert data["status"] == "complete" and data["winner"] == "red"
     assert data["progress"]["stars"] == 3
+
+
+def test_the_computers_replies_are_kept_in_the_shared_cache(lessons: None) -> None:
+    """A try's requests may reach different web workers: a reply found by one is read by the
+    others from the site's cache, not searched again."""
+    from django.core.cache import cache
+
+    step = endgame("xiangqi-endgames-chariot", "3")
+    moves = engine_run(step).moves[:4]
+    computer._best.cache_clear()
+    url = "/api/learn/lessons/xiangqi-endgames-chariot/steps/3/moves/"
+    response = Client().post(url, {"moves": moves}, content_type="application/json")
+    assert response.json()["status"] == "playing"
+    computer._best.cache_clear()  # another worker: nothing searched in this process yet
+    state = play_moves(step, moves, memory=cache)
+    assert computer._best.cache_info().misses == 0
+    assert [p.iccs for p in state.plies] == [p["iccs"] for p in response.json()["plies"]]

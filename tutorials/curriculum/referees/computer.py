@@ -5,14 +5,19 @@ learner moves always get the same replies (on any machine, under any load), so a
 fair and can be tested, and the server can replay a try from its start on every request. The
 budget is sized so that a reply takes well under the ~300 ms a lesson may wait for it (see
 ``tests/tutorials/test_endgames.py``, which measures every endgame step's replies). A replayed
-try asks again for replies it has had before: they are remembered (per process).
+try asks again for replies it has had before: they are remembered in the process, and in a
+shared ``Memory`` where the caller gives one (the site's cache: a try's requests may land on
+different web workers, and a worker that has not seen the try would otherwise search every
+reply again).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
-from functools import lru_cache
-from typing import Final
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any, Final, Protocol
 
 from engine.play import bestmove
 
@@ -27,6 +32,30 @@ LEARNER_NODES: Final = 120_000
 TT_MIB: Final = 16
 
 
+class Memory(Protocol):
+    """Somewhere to keep replies between requests (Django's cache fits)."""
+
+    def get(self, key: str) -> Any: ...
+
+    def set(self, key: str, value: Any) -> None: ...
+
+
+@cache
+def _engine_stamp() -> str:
+    """A digest of the playing engine's sources: a remembered reply belongs to the engine that
+    found it."""
+    digest = hashlib.sha256()
+    root = Path(bestmove.__code__.co_filename).resolve().parent
+    for path in sorted(root.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def memory_key(variant: str, fen: str, moves: Sequence[str], nodes: int = COMPUTER_NODES) -> str:
+    line = "|".join([_engine_stamp(), variant, fen, str(nodes), " ".join(moves)])
+    return "lesson-reply:" + hashlib.sha256(line.encode()).hexdigest()
+
+
 @lru_cache(maxsize=16_384)
 def _best(variant: str, fen: str, moves: tuple[str, ...], nodes: int) -> str:
     return bestmove(
@@ -34,9 +63,21 @@ def _best(variant: str, fen: str, moves: tuple[str, ...], nodes: int) -> str:
     ).move
 
 
-def computer_move(variant: str, fen: str, moves: Sequence[str]) -> str:
-    """The computer's move (ICCS) after ``moves`` from ``fen``; the game must not be over."""
-    return _best(variant, fen, tuple(moves), COMPUTER_NODES)
+def computer_move(
+    variant: str, fen: str, moves: Sequence[str], memory: Memory | None = None
+) -> str:
+    """The computer's move (ICCS) after ``moves`` from ``fen``; the game must not be over.
+    With a ``memory``, a reply found before (by any process sharing it) is not searched
+    again."""
+    if memory is None:
+        return _best(variant, fen, tuple(moves), COMPUTER_NODES)
+    key = memory_key(variant, fen, moves)
+    found = memory.get(key)
+    if isinstance(found, str):
+        return found
+    move = _best(variant, fen, tuple(moves), COMPUTER_NODES)
+    memory.set(key, move)
+    return move
 
 
 def engine_move(variant: str, fen: str, moves: Sequence[str], *, nodes: int = LEARNER_NODES) -> str:

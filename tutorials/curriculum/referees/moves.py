@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from engine import IllegalMoveError, InvalidMoveError, Move, Position
 from engine.vocab import OUTCOME_TERMINATIONS
-from tutorials.curriculum.referees.computer import computer_move
+from tutorials.curriculum.referees.computer import Memory, computer_move
 from tutorials.curriculum.referees.refusal import StepRefused, refuse
 from tutorials.curriculum.schema import Step
 from words.endings import ENDINGS
@@ -82,7 +82,7 @@ class MoveState:
 class MoveRun:
     """The referee of one try at a move step; ``play`` one learner move at a time."""
 
-    def __init__(self, step: Step) -> None:
+    def __init__(self, step: Step, memory: Memory | None = None) -> None:
         if step.goal.answered_with != "moves":
             raise ValueError(f"step {step.key} is answered with a {step.goal.kind}, not moves")
         self.step = step
@@ -94,6 +94,7 @@ class MoveRun:
         self.status = "playing"
         self.message: Explanation | None = None
         self.ended: tuple[str, str | None] | None = None
+        self.memory = memory  # where the computer's replies are kept between requests
 
     def copy(self) -> MoveRun:
         other = MoveRun.__new__(MoveRun)
@@ -349,7 +350,7 @@ class MoveRun:
                 ),
             )
         line = [ply.iccs for ply in self.plies]
-        reply = Move.from_iccs(computer_move(step.variant, step.fen, line))
+        reply = Move.from_iccs(computer_move(step.variant, step.fen, line, self.memory))
         if reply not in pos.legal_moves:
             raise RuntimeError(f"step {step.key}: the computer's move {reply.iccs()} is not legal")
         text = reply.iccs()
@@ -563,8 +564,9 @@ def success_text(step: Step, moves: Sequence[str]) -> Text:
     return step.right.get(last) or step.success or Text("完成！", "Well done!")
 
 
-def play_moves(step: Step, moves: Sequence[str]) -> MoveState:
-    """Replay ``moves`` from the step's start; raises StepRefused for a bad move."""
+def play_moves(step: Step, moves: Sequence[str], memory: Memory | None = None) -> MoveState:
+    """Replay ``moves`` from the step's start; raises StepRefused for a bad move. ``memory``
+    keeps the computer's replies in an endgame between requests."""
     if len(moves) > min(step.move_limit, MAX_PLIES):
         raise refuse(
             "too_many_moves",
@@ -572,7 +574,7 @@ def play_moves(step: Step, moves: Sequence[str]) -> MoveState:
             "Too many moves: this step allows at most {n}.",
             n=step.move_limit,
         )
-    run = MoveRun(step)
+    run = MoveRun(step, memory)
     for text in moves:
         run.play(text)
     return run.state()
