@@ -32,6 +32,8 @@ def test_an_endgame_is_played_to_mate_against_the_computer(page: Page, lessons: 
 
     page.goto("/learn/xiangqi-endgames-chariot/?step=2")
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    # the counter shows the moves used out of the moves allowed, and the par
+    expect(page.locator("#counter")).to_contain_text(f"0/{step.goal.within}")
     expect(page.locator("#counter")).to_contain_text(str(step.par))
     for index, move in enumerate(run.moves):
         result = play(page, move)
@@ -40,6 +42,7 @@ def test_an_endgame_is_played_to_mate_against_the_computer(page: Page, lessons: 
             # the computer's reply is shown on the board and named in the status line
             expect(page.locator("#status")).to_contain_text(replies[index])
     assert result == "complete"
+    expect(page.locator("#counter")).to_contain_text(f"{len(run.moves)}/{step.goal.within}")
     expect(page.locator("#stars")).to_have_attribute("data-stars", "3")
     expect(page.locator("#status")).to_contain_text("双士守不住单车")
 
