@@ -339,14 +339,14 @@ class MoveRun:
                 iccs,
                 "bottom_soldier",
                 Text(
-                    "兵走到了底线，成了底兵（老兵）：它再也不能后退，也控制不了对方九宫的"
-                    "上两层，对方的将从此可以安全地走动。单靠底兵赢不了，这盘已经是和棋了。"
-                    "再试一次，让兵停在高处，等将帅把对方逼住再下去。",
-                    "Your soldier has reached the last rank (a 'bottom soldier'): it can never "
-                    "step back and no longer covers the two upper ranks of the palace, so the "
-                    "defending general walks there in safety. A bottom soldier alone cannot win; "
-                    "the game is a draw now. Try again, and keep the soldier high until your "
-                    "general has hemmed the other one in.",
+                    "兵走到了底线，成了底兵（老兵）：它不能后退，只能在底线上横走，对方的将只要"
+                    "离开底线就很安全。单靠底兵赢不了，这盘已经是和棋了。再试一次：让兵停在"
+                    "高处，等自己的老将把对方逼住再往下走。",
+                    "Your soldier has reached the last rank (a bottom soldier): it can never "
+                    "step back and only moves along that rank, so the defending general is safe "
+                    "anywhere off it. A bottom soldier alone cannot win; the game is a draw now. "
+                    "Try again: keep the soldier high until your general has hemmed the other "
+                    "one in.",
                 ),
             )
         line = [ply.iccs for ply in self.plies]
