@@ -263,6 +263,7 @@ def step_view(row: StepRow, *, progress: StepProgress | None, moment: Any) -> di
         "learner": rules.learner,
         "orientation": rules.orientation,
         "par": rules.par if goal.answered_with == "moves" else None,
+        "within": goal.within or None,  # endgame: the moves the learner has
         "targets": list(goal.targets),
         "marks": list(rules.marks),
         "arrows": list(rules.arrows),

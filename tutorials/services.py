@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -195,7 +196,8 @@ def step_moves_play(*, learner: Owner, step: StepRow, moves: Sequence[str]) -> M
             "lesson.not_moves", extra={"code": "wrong_kind", "goal": rules.goal.kind}
         )
     try:
-        state = curriculum.play_moves(rules, list(moves))
+        # the computer's replies in an endgame are kept in the shared cache
+        state = curriculum.play_moves(rules, list(moves), memory=cache)
     except curriculum.StepRefused as error:
         raise _refused(error) from None
     if state.status == "complete":

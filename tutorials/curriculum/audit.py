@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from engine import Move, Position
 from tutorials.curriculum.referees import MoveRun, StepRefused, success_text
+from tutorials.curriculum.referees.computer import LEARNER_NODES, engine_move
 from tutorials.curriculum.schema import Step
 from words.texts import KIND_OF_ENGLISH_NAME, Text, piece_kind
 
@@ -163,7 +164,15 @@ def completing_runs(step: Step, max_moves: int, *, limit: int | None = None) -> 
     breadth first over the learner's legal moves (in ICCS order), each played through the
     referee (so the scripted replies, the side flips and the goal checks are exactly the
     server's); every position is searched once, by its first line. At most ``limit`` moves are
-    tried in all (None: no limit)."""
+    tried in all (None: no limit).
+
+    An endgame against the computer is not searched: its one line is the engine's own play of
+    the learner's side (``engine_run``)."""
+    if step.goal.kind == "endgame":
+        run = engine_run(step)
+        if run.status == "complete" and len(run.moves) <= max_moves:
+            yield run
+        return
     frontier = [MoveRun(step)]
     seen: set[tuple[str, tuple[str, ...], str]] = set()
     scripted = step.opponent == "scripted"
@@ -197,6 +206,16 @@ def completing_runs(step: Step, max_moves: int, *, limit: int | None = None) -> 
         frontier = following
         if not frontier:
             return
+
+
+def engine_run(step: Step, *, nodes: int = LEARNER_NODES) -> MoveRun:
+    """An endgame step played to its end by the engine on the learner's side (at ``nodes`` a
+    move) against the computer's replies, through the referee."""
+    run = MoveRun(step)
+    while run.status == "playing":
+        line = [ply.iccs for ply in run.plies]
+        run.play(engine_move(step.variant, step.fen, line, nodes=nodes))
+    return run
 
 
 def completions(step: Step, max_moves: int, *, limit: int = 20000) -> list[MoveRun]:

@@ -42,14 +42,26 @@ from words.texts import Text
 COURSES = ("xiangqi", "feidan", "xinban")
 
 # What a step asks for, and how it is answered:
-#   moves:  reach, capture, check, mate, stalemate, dead_general, move, outcome
+#   moves:  reach, capture, check, mate, stalemate, dead_general, move, outcome, endgame
 #   setup:  setup (arrange a legal secret setup of Red's half)
 #   point:  point (answer a question by clicking a point)
-MOVE_GOALS = ("reach", "capture", "check", "mate", "stalemate", "dead_general", "move", "outcome")
+MOVE_GOALS = (
+    "reach",
+    "capture",
+    "check",
+    "mate",
+    "stalemate",
+    "dead_general",
+    "move",
+    "outcome",
+    "endgame",
+)
 GOAL_KINDS = (*MOVE_GOALS, "setup", "point")
 # What an ``effect`` or an ``outcome`` goal may name: the engine's own words.
 EFFECTS = MOVE_EFFECTS
 TERMINATIONS = OUTCOME_TERMINATIONS
+# endgame: win the position against the computer, or hold it (not lose) for ``within`` moves
+ENDGAME_RESULTS = ("win", "hold")
 _POINT = re.compile(r"^[a-k][0-9]$")
 _PIECE_TOKEN = re.compile(r"^(\+?[KABNRCPFMkabnrcpfm])([a-k][0-9])$")
 
@@ -87,6 +99,9 @@ class Goal:
     require_moved: int = 0
     # setup: one legal answer (the data test checks that it is accepted)
     example: Mapping[str, str] | None = None
+    # endgame: win or hold against the computer within this many of the learner's moves
+    result: str | None = None
+    within: int = 0
 
     @property
     def answered_with(self) -> str:
@@ -105,7 +120,9 @@ class Step:
     instruction: Text
     goal: Goal
     par: int = 1
-    opponent: str = "none"  # none: the opponent never moves; scripted: replies from the data
+    # none: the opponent never moves; scripted: replies from the data; computer: the engine
+    # replies (endgame steps)
+    opponent: str = "none"
     replies: Mapping[str, str] = field(default_factory=dict)
     wrong: Mapping[str, Text] = field(default_factory=dict)
     # what to say when the step is completed by this move (ICCS), instead of ``success``
@@ -124,6 +141,8 @@ class Step:
     @property
     def move_limit(self) -> int:
         """How many moves the learner may use before the step counts as failed."""
+        if self.goal.kind == "endgame":
+            return self.goal.within
         return max(10, 4 * self.par)
 
 
@@ -253,6 +272,8 @@ _STEP_KEYS = {
     "black_half",
     "require_moved",
     "example",
+    "result",
+    "within",
     "par",
     "opponent",
     "line",
@@ -317,6 +338,8 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         black_half=_placement(data.get("black_half"), f"{where}.black_half"),
         require_moved=int(data.get("require_moved", 0)),
         example=_placement(data.get("example"), f"{where}.example"),
+        result=data.get("result"),
+        within=int(data.get("within", 0)),
     )
     if goal.kind in ("reach", "capture") and not goal.targets:
         raise LessonFileError(f"{where}: a {goal.kind} goal needs targets")
@@ -343,6 +366,17 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
             raise LessonFileError(
                 f"{where}: a setup goal needs a starting placement and an example"
             )
+    if goal.kind == "endgame":
+        if goal.result not in ENDGAME_RESULTS:
+            raise LessonFileError(f"{where}: an endgame goal needs result win or hold")
+        if goal.within < 1:
+            raise LessonFileError(f"{where}: an endgame goal needs within (the learner's moves)")
+        if int(data.get("par", 1)) > goal.within:
+            raise LessonFileError(f"{where}: par is more than within")
+        if "line" in data or "replies" in data or "opponent" in data:
+            raise LessonFileError(f"{where}: in an endgame the computer replies (no script)")
+    elif "result" in data or "within" in data:
+        raise LessonFileError(f"{where}: result and within are for endgame goals only")
     if goal.answer_from is not None:
         spec = goal.answer_from
         if set(spec) - {"numbers", "piece", "draw_claim"}:
@@ -359,7 +393,9 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         moves = _moves(str(key).split(), f"{where}.replies")
         replies[" ".join(moves)] = _moves([reply], f"{where}.replies")[0]
     opponent = data.get("opponent", "scripted" if replies else "none")
-    if opponent not in ("none", "scripted"):
+    if kind == "endgame":
+        opponent = "computer"
+    elif opponent not in ("none", "scripted"):
         raise LessonFileError(f"{where}: opponent must be none or scripted")
     if opponent == "scripted" and not replies and goal.kind in ("reach", "capture"):
         raise LessonFileError(f"{where}: a scripted opponent needs a line or replies")

@@ -11,6 +11,11 @@ Two kinds of opponent:
   (the opponent would have to answer), so it is refused unless it completes the goal.
 * ``scripted``: after each learner move the reply is looked up by the learner's moves so far.
   A legal move that is not in the script (and does not complete the goal) fails the step.
+* ``computer`` (endgame steps): the engine replies (``computer``: a fixed node budget, so the
+  same moves always get the same replies). The step is won when the game ends in the learner's
+  favour within the step's moves, held when it is not lost by then (or ends in a draw). A
+  reply that takes one of the learner's pieces, a draw in a step to win, a soldier left only on
+  the bottom rank and running out of moves each fail the step with what happened.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass, field
 
 from engine import IllegalMoveError, InvalidMoveError, Move, Position
 from engine.vocab import OUTCOME_TERMINATIONS
+from tutorials.curriculum.referees.computer import Memory, computer_move
 from tutorials.curriculum.referees.refusal import StepRefused, refuse
 from tutorials.curriculum.schema import Step
 from words.endings import ENDINGS
@@ -76,7 +82,7 @@ class MoveState:
 class MoveRun:
     """The referee of one try at a move step; ``play`` one learner move at a time."""
 
-    def __init__(self, step: Step) -> None:
+    def __init__(self, step: Step, memory: Memory | None = None) -> None:
         if step.goal.answered_with != "moves":
             raise ValueError(f"step {step.key} is answered with a {step.goal.kind}, not moves")
         self.step = step
@@ -88,6 +94,7 @@ class MoveRun:
         self.status = "playing"
         self.message: Explanation | None = None
         self.ended: tuple[str, str | None] | None = None
+        self.memory = memory  # where the computer's replies are kept between requests
 
     def copy(self) -> MoveRun:
         other = MoveRun.__new__(MoveRun)
@@ -195,6 +202,8 @@ class MoveRun:
         iccs = move.iccs()
         self.moves.append(iccs)
         self.plies.append(Ply(iccs, chinese, "learner", effect, pos.fen()))
+        if goal.kind == "endgame":
+            return self._endgame_turn(iccs)
         to = iccs[2:]
         if goal.kind == "reach" and to in goal.targets and to not in self.collected:
             mover = before_pieces[iccs[:2]]
@@ -314,6 +323,139 @@ class MoveRun:
             return self._fail(self._ended_early(outcome.termination))
         return None
 
+    # -- endgames against the computer -------------------------------------------------------
+
+    def _endgame_turn(self, iccs: str) -> None:
+        """After the learner's move ``iccs`` in an endgame: the game's end, or the computer's
+        reply and what it did."""
+        step = self.step
+        goal = step.goal
+        pos = self.pos
+        outcome = pos.outcome()
+        if outcome is not None:
+            return self._endgame_ended(iccs, outcome.termination, outcome.winner)
+        if goal.result == "win" and self._only_bottom_soldiers():
+            return self._refute(
+                iccs,
+                "bottom_soldier",
+                Text(
+                    "兵走到了底线，成了底兵（老兵）：它不能后退，只能在底线上横走，对方的将只要"
+                    "离开底线就很安全。单靠底兵赢不了，这盘已经是和棋了。再试一次：让兵停在"
+                    "高处，等自己的老将把对方逼住再往下走。",
+                    "Your soldier has reached the last rank (a bottom soldier): it can never "
+                    "step back and only moves along that rank, so the defending general is safe "
+                    "anywhere off it. A bottom soldier alone cannot win; the game is a draw now. "
+                    "Try again: keep the soldier high until your general has hemmed the other "
+                    "one in.",
+                ),
+            )
+        line = [ply.iccs for ply in self.plies]
+        reply = Move.from_iccs(computer_move(step.variant, step.fen, line, self.memory))
+        if reply not in pos.legal_moves:
+            raise RuntimeError(f"step {step.key}: the computer's move {reply.iccs()} is not legal")
+        text = reply.iccs()
+        before = pos.pieces()
+        mover, taken = before[text[:2]], before.get(text[2:])
+        reply_chinese = pos.chinese(reply)
+        reply_effect = pos.move_effect(reply).kind
+        pos.push(reply)
+        self.plies.append(Ply(text, reply_chinese, "opponent", reply_effect, pos.fen()))
+        outcome = pos.outcome()
+        if outcome is not None:
+            return self._endgame_ended(iccs, outcome.termination, outcome.winner)
+        if taken is not None and reply_effect not in ("move", "self_destruct"):
+            return self._refute(
+                iccs,
+                "piece_lost",
+                self._loss_text(
+                    Text(reply_chinese, f"{reply_chinese} ({text})"), reply_effect, mover, taken
+                ),
+            )
+        if len(self.moves) >= goal.within:
+            if goal.result == "hold":
+                return self._complete()
+            return self._refute(
+                iccs,
+                "out_of_moves",
+                Text(
+                    "{n}步已经用完，对方的将还站着。这盘残棋在{n}步内能赢：要一步步压缩对方"
+                    "将的活动范围，不走空着。再试一次。",
+                    "All {n} moves are used and the defending general still stands. This "
+                    "ending can be won within {n}: take away the general's room step by step, "
+                    "without wasted moves. Try again.",
+                ).format(n=str(goal.within)),
+            )
+        return None
+
+    def _only_bottom_soldiers(self) -> bool:
+        """The learner attacks with soldiers only, and every one of them is on the last rank."""
+        last = 9 if self.learner == "red" else 0
+        attackers = [
+            (point, letter)
+            for point, letter in self.pos.pieces().items()
+            if (letter[-1].isupper()) == (self.learner == "red") and piece_kind(letter) not in "KAB"
+        ]
+        return bool(attackers) and all(
+            piece_kind(letter) == "P" and int(point[1]) == last for point, letter in attackers
+        )
+
+    def _loss_text(self, reply: Text, effect: str, mover: str, taken: str) -> Text:
+        words = {
+            "by": piece_name(mover, colour=False),
+            "piece": piece_name(taken, colour=False),
+            "reply": reply,
+        }
+        after = (
+            Text("少了它，这盘就赢不下来了。再试一次。", "Without it the win is gone. Try again.")
+            if self.step.goal.result == "win"
+            else Text(
+                "少了它，这盘就守不住了。再试一次。",
+                "Without it the position cannot be held. Try again.",
+            )
+        )
+        if effect == "collision":
+            what = Text(
+                "对方{reply}：它的{by}和你的{piece}相撞，同归于尽。",
+                "The computer plays {reply}: its {by} collides with your {piece} and both are "
+                "gone.",
+            )
+        elif effect == "defection":
+            what = Text(
+                "对方{reply}：它的{by}吃掉了你的{piece}，这个棋子倒戈，成了对方的。",
+                "The computer plays {reply}: its {by} takes your {piece}, which defects and now "
+                "fights for the other side.",
+            )
+        else:
+            what = Text(
+                "对方{reply}：它的{by}吃掉了你的{piece}。",
+                "The computer plays {reply}: its {by} takes your {piece}.",
+            )
+        return what.format(**words) + after
+
+    def _endgame_ended(self, iccs: str, termination: str, winner: str | None) -> None:
+        name = TERMINATION_TEXT[termination]
+        if winner == self.learner or winner is None and self.step.goal.result == "hold":
+            return self._complete()
+        if winner is None:
+            return self._refute(
+                iccs,
+                "endgame_draw",
+                Text(
+                    "对局以{t}告终，是和棋：对方逃脱了。要赢，就要每一步都取得进展，"
+                    "不要来回重复。再试一次。",
+                    "The game ended in a draw ({t}): the defender got away. To win, make "
+                    "progress with every move instead of going back and forth. Try again.",
+                ).format(t=name),
+            )
+        return self._refute(
+            iccs,
+            "endgame_lost",
+            Text(
+                "对局结束（{t}），你输了。再试一次。",
+                "The game is over ({t}) and you have lost. Try again.",
+            ).format(t=name),
+        )
+
     def _ended_early(self, termination: str) -> Explanation:
         return Explanation(
             "game_over",
@@ -422,8 +564,9 @@ def success_text(step: Step, moves: Sequence[str]) -> Text:
     return step.right.get(last) or step.success or Text("完成！", "Well done!")
 
 
-def play_moves(step: Step, moves: Sequence[str]) -> MoveState:
-    """Replay ``moves`` from the step's start; raises StepRefused for a bad move."""
+def play_moves(step: Step, moves: Sequence[str], memory: Memory | None = None) -> MoveState:
+    """Replay ``moves`` from the step's start; raises StepRefused for a bad move. ``memory``
+    keeps the computer's replies in an endgame between requests."""
     if len(moves) > min(step.move_limit, MAX_PLIES):
         raise refuse(
             "too_many_moves",
@@ -431,7 +574,7 @@ def play_moves(step: Step, moves: Sequence[str]) -> MoveState:
             "Too many moves: this step allows at most {n}.",
             n=step.move_limit,
         )
-    run = MoveRun(step)
+    run = MoveRun(step, memory)
     for text in moves:
         run.play(text)
     return run.state()

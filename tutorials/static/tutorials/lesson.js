@@ -102,7 +102,8 @@ function showStars(count) {
 
 function showCounter() {
   if (step.par) {
-    $("counter").textContent = `${labels.moves} ${moves.length} · ${labels.par} ${step.par}`;
+    const limit = step.within ? `/${step.within}` : ""; // an endgame: the moves the learner has
+    $("counter").textContent = `${labels.moves} ${moves.length}${limit} · ${labels.par} ${step.par}`;
   } else {
     $("counter").textContent = "";
   }
