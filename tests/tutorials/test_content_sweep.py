@@ -13,6 +13,12 @@
 * The texts name only what the board shows (no "stars" where the board draws green circles),
   pieces said to stand on a point stand there, and the moves and side an instruction asks for
   are the step's.
+* Every move the lesson page lets a learner try (each of their pieces onto any point, whatever
+  its pattern: the page offers them all) gets a specific answer: the authored words, else why
+  it is illegal, else, for a legal move that is not wanted, the move named in Chinese notation
+  and what the step wants. The referee is asked for every piece onto every point at each
+  position on the way through a step; over HTTP, a representative set (each piece onto every
+  point near it, on its file and rank, and its jumps) at each step's start.
 * Below the HTTP sweep, the referee answers every legal and pattern move two moves deep.
 """
 
@@ -175,10 +181,44 @@ def _wrong_answers(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
     return problems
 
 
+def every_try(pos: Position) -> list[str]:
+    """What the lesson page offers: each of the side to move's pieces onto every other point
+    (one of its own pieces included: a drop there is sent too)."""
+    width = pos.variant.width
+    points = [f"{'abcdefghijk'[f]}{r}" for f in range(width) for r in range(10)]
+    red = pos.turn == "red"
+    own = [p for p, letter in pos.pieces().items() if letter[-1].isupper() == red]
+    return [a + b for a in own for b in points if a != b]
+
+
+def near_tries(pos: Position) -> set[str]:
+    """A representative set of ``every_try``: each piece onto every point two or fewer points
+    away, every point of its file and rank, and the jumps of the horse and the fighter."""
+    width = pos.variant.width
+    red = pos.turn == "red"
+    out: set[str] = set()
+    for origin, letter in pos.pieces().items():
+        if letter[-1].isupper() != red:
+            continue
+        f, r = "abcdefghijk".index(origin[0]), int(origin[1])
+        for x in range(width):
+            for y in range(10):
+                dx, dy = abs(x - f), abs(y - r)
+                if (x, y) != (f, r) and (
+                    max(dx, dy) <= 2 or dx == 0 or dy == 0 or sorted((dx, dy)) == [1, 3]
+                ):
+                    out.add(f"{origin}{'abcdefghijk'[x]}{y}")
+    return out
+
+
 def _offered(client: Client, lesson: Lesson, step: Step, prefix: list[str]) -> set[str]:
-    """The destinations the page offers after ``prefix``: legal moves and pattern moves."""
+    """Moves the page lets the learner try after ``prefix``: the legal moves, the pattern
+    moves and, at the start, the representative set of every piece onto any point."""
     if not prefix:
         data = lesson_page(client, lesson.slug)[step.key]
+        if step.goal.kind in MOVE_GOALS:
+            near = near_tries(Position.from_fen(step.variant, step.fen))
+            return set(data["legal"]) | set(data["tries"]) | near
     else:
         response = post(client, lesson, step, "moves", {"moves": prefix})
         assert response.status_code == 200, (lesson.slug, step.key, prefix, response.content[:300])
@@ -488,6 +528,59 @@ def _referee_sweep(step: Step, depth: int) -> list[str]:
                     following.append(child)
         frontier = following
     return problems
+
+
+def _specific(step: Step, run: MoveRun, move: str) -> list[str]:
+    """Problems with the answer to one try: refused with the generic reason, a message in one
+    language only, or a legal move turned down without naming it."""
+    child = run.copy()
+    where = f"step {step.key} {' '.join([*run.moves, move])}"
+    authored = step.wrong.get(move)
+    try:
+        child.play(move)
+    except StepRefused as refused:
+        reason = refused.explanation
+        if authored is not None and reason.text != authored:
+            return [f"{where}: refused without its authored words"]
+        if reason.code == "illegal" and authored is None:
+            return [f"{where}: refused with the generic reason"]
+        if not (CJK.search(reason.text.zh) and reason.text.en.strip()):
+            return [f"{where}: the reason is not in both languages"]
+        return []
+    except Exception as error:  # noqa: BLE001 - any other error is the finding
+        return [f"{where}: {type(error).__name__}: {error}"]
+    message = child.message
+    if child.status == "failed":
+        if message is None or not (CJK.search(message.text.zh) and message.text.en.strip()):
+            return [f"{where}: failed with the message {message!r}"]
+        if authored is None and message.code == "not_this_move":
+            chinese = child.plies[len(run.plies)].chinese
+            if chinese not in message.text.zh or chinese not in message.text.en:
+                return [f"{where}: turned down without naming {chinese}: {message.text.en}"]
+    return []
+
+
+@pytest.mark.parametrize("course", COURSES)
+def test_every_piece_onto_every_point_gets_a_specific_answer(course: str) -> None:
+    """The lesson page lets a learner drag any of their pieces onto any point: each such try,
+    at the start of a step and at every position on the way through its solution and its
+    scripted lines, is answered in words that fit it."""
+    problems = []
+    for lesson in LESSONS:
+        if lesson.course != course:
+            continue
+        for step in lesson.steps:
+            if step.goal.kind not in MOVE_GOALS:
+                continue
+            for prefix in move_prefixes(step):
+                run = MoveRun(step)
+                for move in prefix:
+                    run.play(move)
+                if run.status != "playing":
+                    continue
+                for move in every_try(run.pos):
+                    problems += [f"{lesson.slug} {p}" for p in _specific(step, run, move)]
+    assert problems == []
 
 
 @pytest.mark.parametrize("course", COURSES)
