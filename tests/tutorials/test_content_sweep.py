@@ -150,6 +150,15 @@ def _wrong_answers(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
                     elif data["message"]["text"] != text.get(language):
                         problems.append(f"{where} ({language}): got {data['message']['text']!r}")
                 continue
+            if step.goal.kind == "write":
+                written = Position.from_fen(step.variant, step.fen).chinese(Move.from_iccs(key))
+                for language, client in by_language.items():
+                    data = post(client, lesson, step, "write", {"text": written}).json()
+                    if data.get("correct") is not False or data["message"]["text"] != text.get(
+                        language
+                    ):
+                        problems.append(f"{where} ({language}): {written} answered {data}")
+                continue
             if step.goal.kind not in MOVE_GOALS:
                 problems.append(f"{where}: a {step.goal.kind} step has no wrong answers")
                 continue
@@ -251,8 +260,59 @@ def _tries(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
                     )
         elif step.goal.kind == "point":
             problems += _point_sweep(lesson, step, by_language)
+        elif step.goal.kind == "write":
+            problems += _write_sweep(lesson, step, by_language)
         else:
             problems += _setup_sweep(lesson, step, by_language)
+    return problems
+
+
+def written_forms(chinese: str) -> set[str]:
+    """Other writings of a move that the engine reads as the same move: the other numerals,
+    traditional characters."""
+    forms = {
+        chinese.translate(str.maketrans("一二三四五六七八九", "123456789")),
+        chinese.translate(str.maketrans("123456789", "一二三四五六七八九")),
+        chinese.translate(str.maketrans("车马炮帅将进", "車馬砲帥將進")),
+    }
+    return forms - {chinese}
+
+
+def written_tries(step: Step) -> dict[str, bool]:
+    """What a learner may write on a write step, and whether it is right: every legal move in
+    the site's writing, the accepted ones in other writings too, and texts that name no legal
+    move (a piece's file with a tail it cannot make, ICCS, a name alone, nonsense)."""
+    pos = Position.from_fen(step.variant, step.fen)
+    tries: dict[str, bool] = {}
+    for move in pos.legal_moves:
+        written = pos.chinese(move)
+        right = move.iccs() in step.goal.accept
+        tries[written] = right
+        if right:
+            tries.update(dict.fromkeys(written_forms(written), True))
+    for move in pos.legal_moves:
+        written = pos.chinese(move)
+        for tail in ("进九", "退九", "平一", "进四"):
+            tries.setdefault(written[:-2] + tail, False)
+    tries.update({"h2e2": False, "车": False, "炮炮炮进": False, "马二进": False})
+    return tries
+
+
+def _write_sweep(lesson: Lesson, step: Step, by_language: dict[str, Client]) -> list[str]:
+    """Every writing of a write step is answered in both languages: right for the accepted
+    moves however written, else a specific reason (a legal move is named)."""
+    where = f"{lesson.slug} step {step.key}"
+    problems: list[str] = []
+    names = list(by_language)
+    for count, (text, right) in enumerate(sorted(written_tries(step).items())):
+        language = names[count % 2]
+        response = post(by_language[language], lesson, step, "write", {"text": text})
+        problems += explained(response, language, f"{where} write {text}")
+        if response.status_code == 200 and response.json()["correct"] != right:
+            problems.append(f"{where} write {text}: judged {response.json()['correct']}")
+    for language, client in by_language.items():
+        response = post(client, lesson, step, "write", {"text": "  "})
+        problems += explained(response, language, f"{where} write blank")
     return problems
 
 
@@ -613,4 +673,39 @@ def test_instructions_ask_for_the_moves_and_the_side_the_step_accepts() -> None:
             for language, words in (("zh", text.zh), ("en", text.en)):
                 for move in named_chinese_moves(words) - accepted:
                     problems.append(f"{where} ({language}): asks for {move}, accepts {accepted}")
+    assert problems == []
+
+
+def test_every_writing_of_a_write_step_is_judged_by_its_move() -> None:
+    """Through the referee: every legal move of a write step, written as the site writes it, is
+    right exactly when it is accepted; the accepted moves are right in other writings too; a
+    wrong answer names the move it is or says why the text names none."""
+    from core.messages import render
+    from tutorials.curriculum import answer_written
+
+    def say(code: str, params: Any) -> Text:
+        return Text(render(code, params, "zh"), render(code, params, "en"))
+
+    problems = []
+    steps = [(lesson, step) for lesson in LESSONS for step in lesson.steps]
+    for lesson, step in steps:
+        if step.goal.kind != "write":
+            continue
+        pos = Position.from_fen(step.variant, step.fen)
+        for text, right in written_tries(step).items():
+            where = f"{lesson.slug} step {step.key} {text}"
+            try:
+                state = answer_written(step, text, say)
+            except Exception as error:  # noqa: BLE001 - any error is the finding
+                problems.append(f"{where}: {type(error).__name__}: {error}")
+                continue
+            if state.correct != right:
+                problems.append(f"{where}: judged {state.correct}")
+            message = state.message.text
+            if not (CJK.search(message.zh) and message.en.strip() and message.zh != message.en):
+                problems.append(f"{where}: {message}")
+            named = pos.chinese(Move.from_iccs(state.move)) if state.move else ""
+            authored = step.wrong.get(state.move or "") is not None
+            if named and not right and not authored and named not in message.zh:
+                problems.append(f"{where}: does not name the move: {message.zh}")
     assert problems == []

@@ -202,6 +202,14 @@ function showButtons() {
   $("next").hidden = !(complete && !last);
   $("next-lesson").hidden = !(complete && last && lesson.next_lesson);
   $("back-to-map").hidden = !(complete && last && !lesson.next_lesson);
+  // The end of a course: a game against the computer, in the course's variant, at the level the
+  // lesson suggests.
+  const play = $("play-computer");
+  play.hidden = !(complete && step.play_level);
+  if (step.play_level) {
+    play.href = `${play.pathname}?variant=${encodeURIComponent(lesson.course)}&level=${step.play_level}`;
+    play.textContent = play.dataset.label.replace("%(level)s", step.play_level);
+  }
   $("retry").hidden = !over && moves.length === 0 && step.goal !== "setup" && !pending;
   $("hint").hidden = !step.hint || complete; // no hint once the step is done
 }
@@ -226,7 +234,9 @@ function showStep(next) {
   $("violations").hidden = true;
   $("violations").textContent = "";
   $("setup-tools").hidden = step.goal !== "setup";
-  $("move-form").hidden = step.goal === "setup";
+  $("move-form").hidden = step.goal === "setup" || step.goal === "write";
+  $("write-form").hidden = step.goal !== "write";
+  $("write-input").value = "";
   setStatus(
     step.goal === "point" ? labels.click_point : step.goal === "setup" ? labels.arrange : labels.your_turn,
     "",
@@ -459,6 +469,47 @@ async function submitSetup() {
   }
   showButtons();
 }
+
+// --- a move written in words ------------------------------------------------------------------
+
+async function submitWritten(event) {
+  if (event) event.preventDefault();
+  if (step.goal !== "write" || busy) return;
+  if (over && step.completedNow) {
+    setStatus(labels.step_done, "hint");
+    return;
+  }
+  const text = $("write-input").value;
+  if (!text.trim()) {
+    setStatus(labels.write_empty, "error");
+    return;
+  }
+  clearResend();
+  busy = true;
+  const { ok, lost, data } = await post("write", { text });
+  busy = false;
+  if (lost) {
+    offerResend(data.error.message, () => submitWritten(null));
+    return;
+  }
+  if (!ok) {
+    setStatus(data.error.message, "error");
+    return;
+  }
+  if (data.move) {
+    // The move the words name, drawn beside the step's own marks.
+    const named = { from: data.move.slice(0, 2), to: data.move.slice(2, 4), brush: data.correct ? "green" : "red" };
+    board.set({ shapes: [...targetShapes(step.targets), named] });
+  }
+  if (data.correct) {
+    stepCompleted(data);
+  } else {
+    setStatus(data.message.text, "failed");
+    document.body.dataset.result = "wrong";
+  }
+  showButtons();
+}
+$("write-form").addEventListener("submit", submitWritten);
 
 // --- buttons -----------------------------------------------------------------------------------
 
