@@ -88,9 +88,7 @@ def test_a_move_is_written_in_words(page: Page, lessons: None) -> None:
     expect(page.locator("#stars")).to_have_attribute("data-stars", "2")
 
 
-def test_the_end_of_a_course_offers_a_game_against_the_computer(
-    page: Page, lessons: None
-) -> None:
+def test_the_end_of_a_course_offers_a_game_against_the_computer(page: Page, lessons: None) -> None:
     open_step(page, "xiangqi-course-end", "6")
     expect(page.locator("#play-computer")).to_be_hidden()
     assert play(page, "a7c8") == "complete"

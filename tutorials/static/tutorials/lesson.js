@@ -208,7 +208,7 @@ function showButtons() {
   play.hidden = !(complete && step.play_level);
   if (step.play_level) {
     play.href = `${play.pathname}?variant=${encodeURIComponent(lesson.course)}&level=${step.play_level}`;
-    play.textContent = play.dataset.label.replace("%(level)s", step.play_level);
+    play.textContent = play.dataset.label.replace("{level}", step.play_level);
   }
   $("retry").hidden = !over && moves.length === 0 && step.goal !== "setup" && !pending;
   $("hint").hidden = !step.hint || complete; // no hint once the step is done
