@@ -40,6 +40,7 @@ from tutorials.services import (
     step_moves_play,
     step_point_answer,
     step_setup_submit,
+    step_write_answer,
 )
 from words.explain import Explanation
 
@@ -282,6 +283,41 @@ class StepAnswerApi(StepAnswerView):
             "correct": attempt.state.correct,
             "message": _message(attempt.state.message),
             "answers": list(attempt.state.answers),
+        }
+        return data, attempt.recorded
+
+
+@post_operation("learn_step_write", errors=(400,))
+class StepWriteApi(StepAnswerView):
+    """Answer a step by writing a move in Chinese notation (``text``: 炮二平五, 马8进7 …). The
+    engine reads it against the step's position; any writing of an accepted move is right. A
+    wrong one counts as a mistake until the step is done, and is explained: a text that cannot
+    be read, a move its piece cannot make, or the legal move it names (``move``, ``chinese``)."""
+
+    class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "LearnStepWriteInput"
+
+        text = serializers.CharField(max_length=64, allow_blank=True, trim_whitespace=False)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "LearnStepWrite"
+
+        correct = serializers.BooleanField()
+        message = MessageSerializer()
+        move = serializers.CharField(allow_null=True, help_text="the move the text names (ICCS)")
+        chinese = serializers.CharField(allow_null=True, help_text="how the site writes it")
+        progress = ProgressSerializer()
+
+    def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
+        attempt = step_write_answer(learner=learner, step=step, text=answer["text"])
+        state = attempt.state
+        data = {
+            "correct": state.correct,
+            "message": _message(state.message),
+            "move": state.move,
+            "chinese": state.chinese,
         }
         return data, attempt.recorded
 

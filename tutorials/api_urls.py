@@ -11,6 +11,7 @@ step_answers = [
     path("moves/", api.StepMovesApi.as_view(), name="step-moves"),
     path("answer/", api.StepAnswerApi.as_view(), name="step-answer"),
     path("setup/", api.StepSetupApi.as_view(), name="step-setup"),
+    path("write/", api.StepWriteApi.as_view(), name="step-write"),
 ]
 
 urlpatterns = [

@@ -280,6 +280,7 @@ def step_view(row: StepRow, *, progress: StepProgress | None, moment: Any) -> di
         "stars": progress.stars if progress else 0,
         "best_moves": progress.best_moves if progress else None,
         "completed": bool(progress and progress.completed),
+        "play_level": rules.play_level,
     }
     if goal.kind == "point":
         board = dynamic_board(rules, moment)
@@ -287,7 +288,7 @@ def step_view(row: StepRow, *, progress: StepProgress | None, moment: Any) -> di
             view["fen"] = board.fen
             view["caption"] = _bilingual(board.caption)
             view["moment"] = moment.isoformat()
-    elif goal.kind != "setup":
+    elif goal.answered_with == "moves":
         state = start_state(rules)
         view["legal"] = state.legal
         view["tries"] = state.tries

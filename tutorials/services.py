@@ -20,12 +20,14 @@ from django.utils import timezone
 
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError, IllegalTry
+from core.messages import render
 from tutorials import curriculum
 from tutorials.curriculum.schema import LESSONS_DIR
 from tutorials.models import Lesson, StepProgress
 from tutorials.models import Step as StepRow
 from tutorials.selectors import step_rules
 from words.explain import Explanation
+from words.texts import Text
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -265,6 +267,30 @@ def step_setup_submit(
     return SetupAttempt(state, recorded)
 
 
+def _say(code: str, params: Mapping[str, object]) -> Text:
+    """An engine error in the site's words, in both languages."""
+    return Text(render(code, params, "zh"), render(code, params, "en"))
+
+
+@dataclass(frozen=True)
+class WriteAttempt:
+    state: curriculum.WriteState
+    recorded: Recorded
+
+
+@transaction.atomic
+def step_write_answer(*, learner: Owner, step: StepRow, text: str) -> WriteAttempt:
+    """Judge a move written in Chinese notation; a wrong one counts as a mistake until the step
+    is done (an empty text is refused, not counted)."""
+    rules = step_rules(step)
+    try:
+        state = curriculum.answer_written(rules, text, _say)
+    except curriculum.StepRefused as error:
+        raise _refused(error) from None
+    recorded = _record_answer(learner, step, right=state.correct)
+    return WriteAttempt(state, recorded)
+
+
 # ---------------------------------------------------------------------------------------------
 # Visitors who sign up
 
@@ -308,9 +334,11 @@ __all__ = [
     "PointAttempt",
     "Recorded",
     "SetupAttempt",
+    "WriteAttempt",
     "lesson_progress_merge",
     "lessons_load",
     "step_moves_play",
     "step_point_answer",
     "step_setup_submit",
+    "step_write_answer",
 ]

@@ -70,6 +70,8 @@ def _labels() -> dict[str, str]:
         "network": _("The server could not be reached. Try again."),
         "server_error": _("The server could not judge this answer. Send it again."),
         "resend": _("Send again"),
+        "step_done": _("This step is done: go on to the next one, or press “Try again”."),
+        "write_empty": _("Type the move in Chinese notation first."),
     }
 
 
@@ -95,6 +97,7 @@ def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
             "moves": reverse("tutorials-api:step-moves", args=[slug, "KEY"]),
             "answer": reverse("tutorials-api:step-answer", args=[slug, "KEY"]),
             "setup": reverse("tutorials-api:step-setup", args=[slug, "KEY"]),
+            "write": reverse("tutorials-api:step-write", args=[slug, "KEY"]),
             "lesson": reverse("tutorials-api:lesson", args=[slug]),
         },
         "course_map_url": reverse("tutorials:course-map"),

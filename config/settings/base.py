@@ -363,6 +363,7 @@ THROTTLE_SCOPES_BY_URL_NAME = {
     "tutorials-api:step-moves": "lesson_steps",
     "tutorials-api:step-answer": "lesson_steps",
     "tutorials-api:step-setup": "lesson_steps",
+    "tutorials-api:step-write": "lesson_steps",
     "accounts:logout": "logout",
     "accounts:password-reset-confirm": "password_reset",
     "set_language": "set_language",

@@ -13,6 +13,12 @@
 * The texts name only what the board shows (no "stars" where the board draws green circles),
   pieces said to stand on a point stand there, and the moves and side an instruction asks for
   are the step's.
+* Every move the lesson page lets a learner try (each of their pieces onto any point, whatever
+  its pattern: the page offers them all) gets a specific answer: the authored words, else why
+  it is illegal, else, for a legal move that is not wanted, the move named in Chinese notation
+  and what the step wants. The referee is asked for every piece onto every point at each
+  position on the way through a step; over HTTP, a representative set (each piece onto every
+  point near it, on its file and rank, and its jumps) at each step's start.
 * Below the HTTP sweep, the referee answers every legal and pattern move two moves deep.
 """
 
@@ -149,6 +155,15 @@ def _wrong_answers(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
                     elif data["message"]["text"] != text.get(language):
                         problems.append(f"{where} ({language}): got {data['message']['text']!r}")
                 continue
+            if step.goal.kind == "write":
+                written = Position.from_fen(step.variant, step.fen).chinese(Move.from_iccs(key))
+                for language, client in by_language.items():
+                    data = post(client, lesson, step, "write", {"text": written}).json()
+                    if data.get("correct") is not False or data["message"]["text"] != text.get(
+                        language
+                    ):
+                        problems.append(f"{where} ({language}): {written} answered {data}")
+                continue
             if step.goal.kind not in MOVE_GOALS:
                 problems.append(f"{where}: a {step.goal.kind} step has no wrong answers")
                 continue
@@ -180,10 +195,44 @@ def _wrong_answers(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
     return problems
 
 
+def every_try(pos: Position) -> list[str]:
+    """What the lesson page offers: each of the side to move's pieces onto every other point
+    (one of its own pieces included: a drop there is sent too)."""
+    width = pos.variant.width
+    points = [f"{'abcdefghijk'[f]}{r}" for f in range(width) for r in range(10)]
+    red = pos.turn == "red"
+    own = [p for p, letter in pos.pieces().items() if letter[-1].isupper() == red]
+    return [a + b for a in own for b in points if a != b]
+
+
+def near_tries(pos: Position) -> set[str]:
+    """A representative set of ``every_try``: each piece onto every point two or fewer points
+    away, every point of its file and rank, and the jumps of the horse and the fighter."""
+    width = pos.variant.width
+    red = pos.turn == "red"
+    out: set[str] = set()
+    for origin, letter in pos.pieces().items():
+        if letter[-1].isupper() != red:
+            continue
+        f, r = "abcdefghijk".index(origin[0]), int(origin[1])
+        for x in range(width):
+            for y in range(10):
+                dx, dy = abs(x - f), abs(y - r)
+                if (x, y) != (f, r) and (
+                    max(dx, dy) <= 2 or dx == 0 or dy == 0 or sorted((dx, dy)) == [1, 3]
+                ):
+                    out.add(f"{origin}{'abcdefghijk'[x]}{y}")
+    return out
+
+
 def _offered(client: Client, lesson: Lesson, step: Step, prefix: list[str]) -> set[str]:
-    """The destinations the page offers after ``prefix``: legal moves and pattern moves."""
+    """Moves the page lets the learner try after ``prefix``: the legal moves, the pattern
+    moves and, at the start, the representative set of every piece onto any point."""
     if not prefix:
         data = lesson_page(client, lesson.slug)[step.key]
+        if step.goal.kind in MOVE_GOALS:
+            near = near_tries(Position.from_fen(step.variant, step.fen))
+            return set(data["legal"]) | set(data["tries"]) | near
     else:
         response = post(client, lesson, step, "moves", {"moves": prefix})
         assert response.status_code == 200, (lesson.slug, step.key, prefix, response.content[:300])
@@ -216,8 +265,59 @@ def _tries(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
                     )
         elif step.goal.kind == "point":
             problems += _point_sweep(lesson, step, by_language)
+        elif step.goal.kind == "write":
+            problems += _write_sweep(lesson, step, by_language)
         else:
             problems += _setup_sweep(lesson, step, by_language)
+    return problems
+
+
+def written_forms(chinese: str) -> set[str]:
+    """Other writings of a move that the engine reads as the same move: the other numerals,
+    traditional characters."""
+    forms = {
+        chinese.translate(str.maketrans("一二三四五六七八九", "123456789")),
+        chinese.translate(str.maketrans("123456789", "一二三四五六七八九")),
+        chinese.translate(str.maketrans("车马炮帅将进", "車馬砲帥將進")),
+    }
+    return forms - {chinese}
+
+
+def written_tries(step: Step) -> dict[str, bool]:
+    """What a learner may write on a write step, and whether it is right: every legal move in
+    the site's writing, the accepted ones in other writings too, and texts that name no legal
+    move (a piece's file with a tail it cannot make, ICCS, a name alone, nonsense)."""
+    pos = Position.from_fen(step.variant, step.fen)
+    tries: dict[str, bool] = {}
+    for move in pos.legal_moves:
+        written = pos.chinese(move)
+        right = move.iccs() in step.goal.accept
+        tries[written] = right
+        if right:
+            tries.update(dict.fromkeys(written_forms(written), True))
+    for move in pos.legal_moves:
+        written = pos.chinese(move)
+        for tail in ("进九", "退九", "平一", "进四"):
+            tries.setdefault(written[:-2] + tail, False)
+    tries.update({"h2e2": False, "车": False, "炮炮炮进": False, "马二进": False})
+    return tries
+
+
+def _write_sweep(lesson: Lesson, step: Step, by_language: dict[str, Client]) -> list[str]:
+    """Every writing of a write step is answered in both languages: right for the accepted
+    moves however written, else a specific reason (a legal move is named)."""
+    where = f"{lesson.slug} step {step.key}"
+    problems: list[str] = []
+    names = list(by_language)
+    for count, (text, right) in enumerate(sorted(written_tries(step).items())):
+        language = names[count % 2]
+        response = post(by_language[language], lesson, step, "write", {"text": text})
+        problems += explained(response, language, f"{where} write {text}")
+        if response.status_code == 200 and response.json()["correct"] != right:
+            problems.append(f"{where} write {text}: judged {response.json()['correct']}")
+    for language, client in by_language.items():
+        response = post(client, lesson, step, "write", {"text": "  "})
+        problems += explained(response, language, f"{where} write blank")
     return problems
 
 
@@ -495,6 +595,59 @@ def _referee_sweep(step: Step, depth: int) -> list[str]:
     return problems
 
 
+def _specific(step: Step, run: MoveRun, move: str) -> list[str]:
+    """Problems with the answer to one try: refused with the generic reason, a message in one
+    language only, or a legal move turned down without naming it."""
+    child = run.copy()
+    where = f"step {step.key} {' '.join([*run.moves, move])}"
+    authored = step.wrong.get(move)
+    try:
+        child.play(move)
+    except StepRefused as refused:
+        reason = refused.explanation
+        if authored is not None and reason.text != authored:
+            return [f"{where}: refused without its authored words"]
+        if reason.code == "illegal" and authored is None:
+            return [f"{where}: refused with the generic reason"]
+        if not (CJK.search(reason.text.zh) and reason.text.en.strip()):
+            return [f"{where}: the reason is not in both languages"]
+        return []
+    except Exception as error:  # noqa: BLE001 - any other error is the finding
+        return [f"{where}: {type(error).__name__}: {error}"]
+    message = child.message
+    if child.status == "failed":
+        if message is None or not (CJK.search(message.text.zh) and message.text.en.strip()):
+            return [f"{where}: failed with the message {message!r}"]
+        if authored is None and message.code == "not_this_move":
+            chinese = child.plies[len(run.plies)].chinese
+            if chinese not in message.text.zh or chinese not in message.text.en:
+                return [f"{where}: turned down without naming {chinese}: {message.text.en}"]
+    return []
+
+
+@pytest.mark.parametrize("course", COURSES)
+def test_every_piece_onto_every_point_gets_a_specific_answer(course: str) -> None:
+    """The lesson page lets a learner drag any of their pieces onto any point: each such try,
+    at the start of a step and at every position on the way through its solution and its
+    scripted lines, is answered in words that fit it."""
+    problems = []
+    for lesson in LESSONS:
+        if lesson.course != course:
+            continue
+        for step in lesson.steps:
+            if step.goal.kind not in MOVE_GOALS:
+                continue
+            for prefix in move_prefixes(step):
+                run = MoveRun(step)
+                for move in prefix:
+                    run.play(move)
+                if run.status != "playing":
+                    continue
+                for move in every_try(run.pos):
+                    problems += [f"{lesson.slug} {p}" for p in _specific(step, run, move)]
+    assert problems == []
+
+
 @pytest.mark.parametrize("course", COURSES)
 def test_the_referee_answers_every_try_two_moves_deep(course: str) -> None:
     problems = []
@@ -527,4 +680,39 @@ def test_instructions_ask_for_the_moves_and_the_side_the_step_accepts() -> None:
             for language, words in (("zh", text.zh), ("en", text.en)):
                 for move in named_chinese_moves(words) - accepted:
                     problems.append(f"{where} ({language}): asks for {move}, accepts {accepted}")
+    assert problems == []
+
+
+def test_every_writing_of_a_write_step_is_judged_by_its_move() -> None:
+    """Through the referee: every legal move of a write step, written as the site writes it, is
+    right exactly when it is accepted; the accepted moves are right in other writings too; a
+    wrong answer names the move it is or says why the text names none."""
+    from core.messages import render
+    from tutorials.curriculum import answer_written
+
+    def say(code: str, params: Any) -> Text:
+        return Text(render(code, params, "zh"), render(code, params, "en"))
+
+    problems = []
+    steps = [(lesson, step) for lesson in LESSONS for step in lesson.steps]
+    for lesson, step in steps:
+        if step.goal.kind != "write":
+            continue
+        pos = Position.from_fen(step.variant, step.fen)
+        for text, right in written_tries(step).items():
+            where = f"{lesson.slug} step {step.key} {text}"
+            try:
+                state = answer_written(step, text, say)
+            except Exception as error:  # noqa: BLE001 - any error is the finding
+                problems.append(f"{where}: {type(error).__name__}: {error}")
+                continue
+            if state.correct != right:
+                problems.append(f"{where}: judged {state.correct}")
+            message = state.message.text
+            if not (CJK.search(message.zh) and message.en.strip() and message.zh != message.en):
+                problems.append(f"{where}: {message}")
+            named = pos.chinese(Move.from_iccs(state.move)) if state.move else ""
+            authored = step.wrong.get(state.move or "") is not None
+            if named and not right and not authored and named not in message.zh:
+                problems.append(f"{where}: does not name the move: {message.zh}")
     assert problems == []

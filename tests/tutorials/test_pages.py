@@ -165,7 +165,7 @@ def test_the_lesson_player_reads_the_move_goals_from_the_page(client: Client) ->
 
     data = page_data(client.get("/learn/xiangqi-horse/").content.decode())
     assert data["move_goals"] == list(MOVE_GOALS)
-    assert set(GOAL_KINDS) - set(MOVE_GOALS) == {"point", "setup"}
+    assert set(GOAL_KINDS) - set(MOVE_GOALS) == {"point", "setup", "write"}
     script = (
         Path(__file__).resolve().parents[2] / "tutorials/static/tutorials/lesson.js"
     ).read_text("utf-8")

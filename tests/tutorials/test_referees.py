@@ -427,7 +427,88 @@ def test_each_goal_is_answered_with_moves_a_point_or_a_setup() -> None:
     from tutorials.curriculum.schema import GOAL_KINDS, MOVE_GOALS, Goal
 
     answered = {kind: Goal(kind).answered_with for kind in GOAL_KINDS}
-    assert answered == {**dict.fromkeys(MOVE_GOALS, "moves"), "point": "point", "setup": "setup"}
+    assert answered == {
+        **dict.fromkeys(MOVE_GOALS, "moves"),
+        "point": "point",
+        "setup": "setup",
+        "write": "write",
+    }
     point = make_step(goal="point", answers=["e0"], position="Ke0 kd9")
     with pytest.raises(ValueError, match="answered with a point"):
         play_moves(point, ["e0e1"])
+
+
+# --- every answer says something ------------------------------------------------------------------
+
+
+def test_a_legal_move_that_is_not_wanted_is_named_with_what_the_step_wants() -> None:
+    step = make_step(position="Ke0 kf9 Nb0", goal="move", accept=["b0c2"])
+    state = play_moves(step, ["b0a2"])
+    assert state.status == "failed" and state.message is not None
+    assert state.message.code == "not_this_move"
+    assert "马八进九" in state.message.text.zh and "马八进九" in state.message.text.en
+    assert "instruction" in state.message.text.en
+
+
+def test_a_mate_where_the_step_wants_another_ending_is_called_a_win() -> None:
+    step = make_step(position="Kd0 ke9 Ra8 Rb0", goal="stalemate")
+    state = play_moves(step, ["b0b9"])
+    assert state.status == "failed" and state.message is not None
+    assert state.message.code == "won_otherwise"
+    assert "wins the game too" in state.message.text.en and "stalemate" in state.message.text.en
+    assert "赢棋" in state.message.text.zh and "困毙" in state.message.text.zh
+
+
+def test_past_par_the_learner_is_told_and_offered_a_new_start() -> None:
+    step = make_step(position="Ke0 kf9 Nb0", goal="reach", targets=["c2", "d4"], par=1)
+    assert start_state(step).message is None
+    state = play_moves(step, ["b0c2"])
+    assert state.status == "playing" and state.message is not None
+    assert state.message.code == "over_par"
+    assert "Try again" in state.message.text.en and "再试一次" in state.message.text.zh
+    assert play_moves(step, ["b0c2", "c2d4"]).status == "complete"
+
+
+def test_the_general_off_its_lines_and_onto_its_own_advisor_is_explained() -> None:
+    step = make_step(position="Ke0 Ae1 kf9 Nb0", goal="reach", targets=["c2"])
+    assert refusal(step, ["e0d1"]).explanation.code == "general_step"
+    assert refusal(step, ["e0e1"]).explanation.code == "own_piece"
+    assert refusal(step, ["b0b2"]).explanation.code == "horse_step"
+
+
+# --- a move written in Chinese notation ---------------------------------------------------------
+
+
+def say(code: str, params: Any) -> Text:
+    from core.messages import render
+
+    return Text(render(code, params, "zh"), render(code, params, "en"))
+
+
+def test_a_written_move_is_judged_by_the_move_it_names() -> None:
+    from tutorials.curriculum import answer_written
+
+    step = make_step(position="Ke0 kd9 Nb0 Bc0 Ch2", goal="write", accept=["h2e2"])
+    for text in ("炮二平五", " 炮2平5 ", "砲二平五", "包二平五"):
+        state = answer_written(step, text, say)
+        assert state.correct and state.move == "h2e2" and state.chinese == "炮二平五", text
+    assert "usually written 炮二平五" in answer_written(step, "炮2平5", say).message.text.en
+    other = answer_written(step, "炮二平四", say)
+    assert not other.correct and other.message.code == "other_move"
+    assert "炮二平四" in other.message.text.zh and "h2f2" in other.message.text.en
+    iccs = answer_written(step, "h2e2", say)
+    assert not iccs.correct and iccs.message.code == "iccs_not_words"
+    leg = answer_written(step, "马八进六", say)
+    assert leg.message.code == "cannot_play" and "蹩马脚" in leg.message.text.zh
+    assert answer_written(step, "车一进一", say).message.code == "no_such_move"
+    unreadable = answer_written(step, "炮炮炮", say)
+    assert unreadable.message.code == "unreadable" and unreadable.message.text.zh != ""
+    with pytest.raises(StepRefused):
+        answer_written(step, "   ", say)
+
+
+def test_a_write_step_needs_a_legal_accepted_move() -> None:
+    with pytest.raises(LessonFileError, match="needs the accepted moves"):
+        make_step(position="Ke0 kd9 Ch2", goal="write")
+    with pytest.raises(LessonFileError, match="not legal"):
+        make_step(position="Ke0 kd9 Ch2", goal="write", accept=["h2g3"])

@@ -238,7 +238,7 @@ def success_problems(step: Step, *, extra_moves: int = 1) -> list[str]:
     """Where the step's success text would describe something that did not happen, over every
     completion within par plus ``extra_moves`` moves (fewer stars, same message)."""
     where = f"step {step.key} success"
-    if step.goal.kind == "setup":
+    if step.goal.kind in ("setup", "write"):
         return []
     if step.goal.kind == "point":
         text = step.success
@@ -404,6 +404,13 @@ def answer_in_prompt_problems(step: Step) -> list[str]:
                 words = _CLICK_POINT.sub("", words)
                 for point in sorted(named_points(words) & set(goal.answers)):
                     problems.append(f"{where} ({language}): the question names its answer {point}")
+    if goal.kind == "write":
+        pos = Position.from_fen(step.variant, step.fen)
+        chinese = {pos.chinese(Move.from_iccs(m)) for m in goal.accept}
+        for text in prompts:
+            for language, words in (("zh", text.zh), ("en", text.en)):
+                for move in sorted(named_chinese_moves(words) & chinese):
+                    problems.append(f"{where} ({language}): the question writes its answer {move}")
     if goal.kind == "move" and goal.accept:
         pos = Position.from_fen(step.variant, step.fen)
         chinese = {pos.chinese(Move.from_iccs(m)) for m in goal.accept}

@@ -45,6 +45,7 @@ COURSES = ("xiangqi", "feidan", "xinban")
 #   moves:  reach, capture, check, mate, stalemate, dead_general, move, outcome, endgame
 #   setup:  setup (arrange a legal secret setup of Red's half)
 #   point:  point (answer a question by clicking a point)
+#   write:  write (type a move in Chinese notation: one of ``accept``, however it is written)
 MOVE_GOALS = (
     "reach",
     "capture",
@@ -56,7 +57,7 @@ MOVE_GOALS = (
     "outcome",
     "endgame",
 )
-GOAL_KINDS = (*MOVE_GOALS, "setup", "point")
+GOAL_KINDS = (*MOVE_GOALS, "setup", "point", "write")
 # What an ``effect`` or an ``outcome`` goal may name: the engine's own words.
 EFFECTS = MOVE_EFFECTS
 TERMINATIONS = OUTCOME_TERMINATIONS
@@ -105,8 +106,8 @@ class Goal:
 
     @property
     def answered_with(self) -> str:
-        """How the learner answers: ``moves`` (every goal of MOVE_GOALS), ``point`` or ``setup``;
-        each has its referee in ``tutorials.curriculum.referees``."""
+        """How the learner answers: ``moves`` (every goal of MOVE_GOALS), ``point``, ``setup``
+        or ``write``; each has its referee in ``tutorials.curriculum.referees``."""
         return "moves" if self.kind in MOVE_GOALS else self.kind
 
 
@@ -133,6 +134,8 @@ class Step:
     arrows: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()
     hints: bool = True
+    # the lesson page offers a game against the computer at this level once the step is done
+    play_level: int | None = None
 
     @property
     def learner(self) -> str:
@@ -286,6 +289,7 @@ _STEP_KEYS = {
     "arrows",
     "marks",
     "hints",
+    "play_level",
 }
 
 
@@ -355,6 +359,12 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         raise LessonFileError(f"{where}: an outcome goal needs a termination")
     if goal.winner not in (None, "red", "black", "none"):
         raise LessonFileError(f"{where}: winner must be red, black or none")
+    if goal.kind == "write":
+        if not goal.accept:
+            raise LessonFileError(f"{where}: a write goal needs the accepted moves (accept)")
+        legal = {m.iccs() for m in Position.from_fen(variant, fen).legal_moves}
+        if set(goal.accept) - legal:
+            raise LessonFileError(f"{where}: accept names a move that is not legal here")
     if goal.kind == "point" and not goal.answers and not goal.answer_from:
         raise LessonFileError(f"{where}: a point goal needs answers or answer_from")
     if goal.kind == "setup":
@@ -407,14 +417,17 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
     right_data = data.get("right") or {}
     if not isinstance(right_data, Mapping):
         raise LessonFileError(f"{where}.right: must be a table 'move' = {{ zh, en }}")
-    if right_data and kind not in MOVE_GOALS:
+    if right_data and kind not in (*MOVE_GOALS, "write"):
         raise LessonFileError(f"{where}.right: only steps answered with moves have it")
     _moves(list(right_data), f"{where}.right")
     right = {str(k).lower(): _required_text(v, f"{where}.right.{k}") for k, v in right_data.items()}
     par = int(data.get("par", 1))
     if par < 1:
         raise LessonFileError(f"{where}: par must be at least 1")
-    hints_default = goal.kind not in ("move", "point", "mate", "dead_general", "stalemate")
+    hints_default = goal.kind not in ("move", "point", "mate", "dead_general", "stalemate", "write")
+    play_level = data.get("play_level")
+    if play_level is not None and (not isinstance(play_level, int) or not 1 <= play_level <= 8):
+        raise LessonFileError(f"{where}: play_level must be a level from 1 to 8")
     return Step(
         key=str(data.get("key") or index + 1),
         index=index,
@@ -434,6 +447,7 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         arrows=_moves(data.get("arrows"), f"{where}.arrows"),
         marks=_points(data.get("marks"), f"{where}.marks"),
         hints=bool(data.get("hints", hints_default)),
+        play_level=play_level,
     )
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from engine import Move, Position
+from engine.notation import parse_chinese
 from tutorials.curriculum.audit import (
     answer_in_prompt_problems,
     completing_runs,
@@ -95,6 +96,14 @@ def _goal_problems(step: Step) -> list[str]:
 
         answers = point_answers(step, datetime(2025, 1, 1, 12, tzinfo=UTC))
         return [] if answers else [f"{where}: the computed question has no answer"]
+    if goal.kind == "write":
+        # The site's own writing of every accepted move is read back as that move.
+        pos = Position.from_fen(step.variant, step.fen)
+        for iccs in goal.accept:
+            written = pos.chinese(Move.from_iccs(iccs))
+            if parse_chinese(pos, written).iccs() != iccs:
+                problems.append(f"{where}: {written} is not read back as {iccs}")
+        return problems
     if goal.kind == "setup":
         state = check_setup(step, dict(goal.placement or {}))
         if state.valid:

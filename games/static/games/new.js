@@ -82,6 +82,14 @@ form.addEventListener("submit", async (event) => {
   }
 });
 
+// A link may choose the variant and the computer's level (?variant=feidan&level=2), as the end
+// of a course does; a value the form does not offer is ignored.
+const wanted = new URLSearchParams(location.search);
+for (const name of ["variant", "level"]) {
+  const value = wanted.get(name);
+  if (value && [...$(name).options].some((option) => option.value === value)) $(name).value = value;
+}
+
 renderSetups();
 renderMode();
 document.body.dataset.ready = "1";

@@ -4,7 +4,8 @@
 * ``moves``: the step is played with moves (every goal of ``MOVE_GOALS``), replayed from its
   start on every request;
 * ``points``: a question answered by clicking a point, and the boards computed when it is shown;
-* ``setups``: a secret setup (Missile Xiangqi), every broken placement rule explained.
+* ``setups``: a secret setup (Missile Xiangqi), every broken placement rule explained;
+* ``writing``: a move written in Chinese notation, read by the engine and judged by the move.
 
 ``refusal`` holds what they share (``StepRefused``, raised for an answer that cannot be played or
 read) and ``stars`` what a completed step earns. A new goal that is played with moves touches
@@ -29,6 +30,7 @@ from tutorials.curriculum.referees.points import (
 from tutorials.curriculum.referees.refusal import StepRefused
 from tutorials.curriculum.referees.setups import SetupState, SetupViolation, check_setup
 from tutorials.curriculum.referees.stars import stars_for, stars_for_mistakes
+from tutorials.curriculum.referees.writing import WriteState, answer_written
 
 __all__ = [
     "Dynamic",
@@ -39,7 +41,9 @@ __all__ = [
     "SetupState",
     "SetupViolation",
     "StepRefused",
+    "WriteState",
     "answer_point",
+    "answer_written",
     "check_setup",
     "dynamic_board",
     "play_moves",

@@ -256,10 +256,10 @@ class MoveRun:
                 iccs,
                 "not_this_move",
                 Text(
-                    "这步棋可以走，但不是这道题要找的那一步。再试一次。",
-                    "That move is legal, but it is not the one this exercise is looking for. "
-                    "Try again.",
-                ),
+                    "这步是{m}，可以走，但不是这道题要找的那一步：题目要的是{want}。再试一次。",
+                    "That is {m}: a legal move, but not the one this exercise is looking for; "
+                    "it wants {want}. Try again.",
+                ).format(m=chinese, want=wanted(step)),
             )
         if len(self.moves) >= step.move_limit:
             return self._fail(
@@ -304,10 +304,10 @@ class MoveRun:
                 iccs,
                 "not_this_move",
                 Text(
-                    "这步棋可以走，但对方能够化解。找更有力的一步，再试一次。",
-                    "That move is legal, but it lets the opponent off the hook. Look for a "
-                    "stronger move and try again.",
-                ),
+                    "{m}可以走，但对方能够化解；这道题要的是{want}。找更有力的一步，再试一次。",
+                    "{m} is legal, but it lets the opponent off the hook; this exercise wants "
+                    "{want}. Look for a stronger move and try again.",
+                ).format(m=chinese, want=wanted(step)),
             )
         reply = Move.from_iccs(reply_text)
         if reply not in pos.legal_moves:
@@ -457,6 +457,16 @@ class MoveRun:
         )
 
     def _ended_early(self, termination: str) -> Explanation:
+        outcome = self.pos.outcome()
+        if outcome is not None and outcome.winner == self.learner:
+            # A win, but not the one the step teaches: say that it wins, and what is wanted.
+            return Explanation(
+                "won_otherwise",
+                Text(
+                    "{t}，这样也能赢棋！不过这道题要的是{want}。再试一次。",
+                    "{t}: that wins the game too! But this exercise wants {want}. Try again.",
+                ).format(t=TERMINATION_TEXT[termination], want=wanted(self.step)),
+            )
         return Explanation(
             "game_over",
             Text(
@@ -541,6 +551,8 @@ class MoveRun:
     def state(self) -> MoveState:
         pos = self.pos
         playing = self.status == "playing"
+        if playing and self.message is None and len(self.moves) >= self.step.par:
+            self.message = over_par(self.step)
         return MoveState(
             status=self.status,
             fen=pos.fen(),
@@ -555,6 +567,55 @@ class MoveRun:
             legal=sorted(m.iccs() for m in pos.legal_moves) if playing else [],
             tries=pattern_moves(pos) if playing else [],
         )
+
+
+def wanted(step: Step) -> Text:
+    """What the step asks for, in a few words ("give check", "a collision")."""
+    goal = step.goal
+    kind = goal.kind
+    if kind == "reach":
+        if goal.piece:
+            return Text("用{p}走到绿圈的点上", "the {p} on the points circled in green").format(
+                p=piece_name(goal.piece, colour=False)
+            )
+        return Text("走到绿圈的点上", "reaching the points circled in green")
+    if kind == "capture":
+        if goal.effect:
+            return Text("用{e}拿下绿圈里的棋子", "{e} on the pieces circled in green").format(
+                e=EFFECT_TEXT[goal.effect]
+            )
+        return Text("吃掉绿圈里的棋子", "taking the pieces circled in green")
+    if kind == "move":
+        if goal.effect and not goal.accept:
+            return Text("一步{e}", "a move that is {e}").format(e=EFFECT_TEXT[goal.effect])
+        return Text("题目里说的那一步", "the move the instruction describes")
+    if kind == "outcome" and goal.termination:
+        return Text("以{t}结束对局", "the game ending by {t}").format(
+            t=TERMINATION_TEXT[goal.termination]
+        )
+    return {
+        "check": Text("将军", "a check"),
+        "mate": Text("将死对方", "checkmate"),
+        "stalemate": Text("困毙对方", "stalemate"),
+        "dead_general": Text(
+            "死将（导弹在九宫里将军，将无处可躲）",
+            "a dead general (a missile checking in the palace, the general with no escape)",
+        ),
+    }.get(kind, Text("题目的目标", "the exercise's goal"))
+
+
+def over_par(step: Step) -> Explanation:
+    """Said while a step goes on after its par: it can still be finished, or started again."""
+    return Explanation(
+        "over_par",
+        Text(
+            "这一步最少{n}步就能完成（标准步数），你已经走满{n}步，目标还没有达到。可以接着走完"
+            "（星会少一些），也可以点“再试一次”从头来，争取三颗星。",
+            "This step can be done in {n} moves (its par), you have used them and the goal is "
+            "not reached yet. Play on to finish it for fewer stars, or press “Try again” to "
+            "start over and aim for three.",
+        ).format(n=step.par),
+    )
 
 
 def success_text(step: Step, moves: Sequence[str]) -> Text:

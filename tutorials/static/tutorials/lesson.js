@@ -21,6 +21,46 @@ let over = false; // the step is complete or failed: no more input until retry
 let busy = false;
 let placement = {}; // setup steps: point -> letter (Red's half)
 
+// Every move the learner can try on a move step: each of the learner's pieces to every point not
+// held by their own side, whatever its pattern. The server answers each one (the move, or why
+// it cannot be played), so no try snaps back without a word. Dropping a piece onto one of your
+// own pieces is answered too (see the drop watch below); a click on your own piece picks it up.
+const FILES = "abcdefghijk";
+function ownPoints(fenText, side) {
+  const rows = fenText.split(" ")[0].split("/");
+  const own = new Set();
+  let width = 0;
+  rows.forEach((row, index) => {
+    const rank = rows.length - 1 - index;
+    let file = 0;
+    for (const token of row.match(/\d+|\+?[A-Za-z]/g) || []) {
+      if (/^\d/.test(token)) {
+        file += Number(token);
+        continue;
+      }
+      const letter = token[token.length - 1];
+      if ((letter === letter.toUpperCase()) === (side === "red")) own.add(FILES[file] + rank);
+      file += 1;
+    }
+    width = Math.max(width, file);
+  });
+  return { own, width, height: rows.length };
+}
+
+function everyTry(fenText) {
+  const { own, width, height } = ownPoints(fenText, step.learner);
+  const out = [];
+  for (const from of own) {
+    for (let file = 0; file < width; file++) {
+      for (let rank = 0; rank < height; rank++) {
+        const to = FILES[file] + rank;
+        if (!own.has(to)) out.push(from + to);
+      }
+    }
+  }
+  return out;
+}
+
 const board = mountBoard($("board"), {
   variant: lesson.steps[0].variant,
   fen: lesson.steps[0].fen,
@@ -163,6 +203,14 @@ function showButtons() {
   $("next").hidden = !(complete && !last);
   $("next-lesson").hidden = !(complete && last && lesson.next_lesson);
   $("back-to-map").hidden = !(complete && last && !lesson.next_lesson);
+  // The end of a course: a game against the computer, in the course's variant, at the level the
+  // lesson suggests.
+  const play = $("play-computer");
+  play.hidden = !(complete && step.play_level);
+  if (step.play_level) {
+    play.href = `${play.pathname}?variant=${encodeURIComponent(lesson.course)}&level=${step.play_level}`;
+    play.textContent = play.dataset.label.replace("{level}", step.play_level);
+  }
   $("retry").hidden = !over && moves.length === 0 && step.goal !== "setup" && !pending;
   $("hint").hidden = !step.hint || complete; // no hint once the step is done
 }
@@ -187,7 +235,9 @@ function showStep(next) {
   $("violations").hidden = true;
   $("violations").textContent = "";
   $("setup-tools").hidden = step.goal !== "setup";
-  $("move-form").hidden = step.goal === "setup";
+  $("move-form").hidden = step.goal === "setup" || step.goal === "write";
+  $("write-form").hidden = step.goal !== "write";
+  $("write-input").value = "";
   setStatus(
     step.goal === "point" ? labels.click_point : step.goal === "setup" ? labels.arrange : labels.your_turn,
     "",
@@ -198,6 +248,7 @@ function showStep(next) {
   document.body.dataset.step = step.key;
   document.body.dataset.goal = step.goal;
   document.body.dataset.result = "";
+  document.body.dataset.notice = "";
   const url = new URL(window.location.href);
   url.searchParams.set("step", step.key);
   window.history.replaceState(null, "", url);
@@ -220,7 +271,7 @@ function showStep(next) {
       fen: step.fen,
       orientation: step.orientation,
       movable: isMoves ? step.learner : null,
-      dests: isMoves ? [...new Set([...step.legal, ...step.tries])] : [],
+      dests: isMoves ? everyTry(step.fen) : [],
       lastMove: null,
       check: step.check,
       shapes: targetShapes(step.targets),
@@ -235,7 +286,7 @@ function boardAfter(result) {
   board.set({
     fen: result.fen,
     movable: result.status === "playing" ? step.learner : null,
-    dests: result.status === "playing" ? [...new Set([...result.legal, ...result.tries])] : [],
+    dests: result.status === "playing" ? everyTry(result.fen) : [],
     lastMove: result.last_move,
     check: result.check,
     shapes: targetShapes(result.remaining),
@@ -253,13 +304,13 @@ async function onBoardMove(iccs) {
   document.body.dataset.busy = "";
   if (lost) {
     // Nothing came back: put the piece back and offer to send the same move again.
-    board.set({ fen, dests: [...new Set([...legal, ...step.tries])] });
+    board.set({ fen, dests: everyTry(fen) });
     offerResend(data.error.message, () => onBoardMove(iccs));
     return;
   }
   if (!ok) {
     // Refused: put the piece back and say why.
-    board.set({ fen, dests: [...new Set([...legal, ...step.tries])] });
+    board.set({ fen, dests: everyTry(fen) });
     setStatus(data.error.message, "error");
     document.body.dataset.result = "refused";
     document.body.dataset.refusal = (data.error.extra && data.error.extra.code) || "";
@@ -291,11 +342,28 @@ async function onBoardMove(iccs) {
     const text = reply
       ? labels.opponent_move.replace("{move}", reply.chinese).replace("{iccs}", reply.iccs)
       : labels.your_turn;
-    setStatus(text, "");
+    // Past par the server says so (finish for fewer stars, or try again for three).
+    setStatus(data.message ? `${text} ${data.message.text}` : text, data.message ? "hint" : "");
     document.body.dataset.result = "playing";
+    document.body.dataset.notice = data.message ? data.message.code : "";
   }
   showButtons();
 }
+
+// A piece dragged onto one of the learner's own pieces: the board does not move it (a click
+// there picks that piece up instead), so the try is sent here and the server says why not.
+function watchOwnDrops(event) {
+  const current = board.ground.state.draggable.current;
+  if (!current || !current.started || over || busy || !MOVE_GOALS.includes(step.goal)) return;
+  const from = current.orig;
+  const to = board.ground.getKeyAtDomPos(current.pos);
+  if (!to || to === from || event.type === "touchcancel") return;
+  const { own } = ownPoints(fen, step.learner);
+  const iccs = keyPoint(from) + keyPoint(to);
+  if (!own.has(iccs.slice(2, 4))) return; // the board itself plays every other drop
+  setTimeout(() => onBoardMove(iccs), 0);
+}
+for (const type of ["mouseup", "touchend"]) window.addEventListener(type, watchOwnDrops, { capture: true });
 
 // --- points ------------------------------------------------------------------------------------
 
@@ -321,6 +389,11 @@ function onSelect(key) {
 }
 
 async function answer(point) {
+  if (over && step.completedNow) {
+    // The question is answered: another click is not judged again.
+    setStatus(labels.step_done, "hint");
+    return;
+  }
   if (over || busy) return;
   clearResend();
   busy = true;
@@ -397,6 +470,47 @@ async function submitSetup() {
   }
   showButtons();
 }
+
+// --- a move written in words ------------------------------------------------------------------
+
+async function submitWritten(event) {
+  if (event) event.preventDefault();
+  if (step.goal !== "write" || busy) return;
+  if (over && step.completedNow) {
+    setStatus(labels.step_done, "hint");
+    return;
+  }
+  const text = $("write-input").value;
+  if (!text.trim()) {
+    setStatus(labels.write_empty, "error");
+    return;
+  }
+  clearResend();
+  busy = true;
+  const { ok, lost, data } = await post("write", { text });
+  busy = false;
+  if (lost) {
+    offerResend(data.error.message, () => submitWritten(null));
+    return;
+  }
+  if (!ok) {
+    setStatus(data.error.message, "error");
+    return;
+  }
+  if (data.move) {
+    // The move the words name, drawn beside the step's own marks.
+    const named = { from: data.move.slice(0, 2), to: data.move.slice(2, 4), brush: data.correct ? "green" : "red" };
+    board.set({ shapes: [...targetShapes(step.targets), named] });
+  }
+  if (data.correct) {
+    stepCompleted(data);
+  } else {
+    setStatus(data.message.text, "failed");
+    document.body.dataset.result = "wrong";
+  }
+  showButtons();
+}
+$("write-form").addEventListener("submit", submitWritten);
 
 // --- buttons -----------------------------------------------------------------------------------
 
