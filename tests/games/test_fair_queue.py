@@ -201,9 +201,10 @@ def test_a_poll_never_waits_for_the_dispatchers_lock() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the dispatcher's lock is PostgreSQL's advisory lock")
     visitor = Client(REMOTE_ADDR="10.1.0.8")
-    gid = _game(visitor).json()["id"]
-    post(visitor, f"/api/games/{gid}/moves/", {"move": "h2e2"})
-    Game.objects.filter(pk=gid).update(computer_dispatched_at=None)  # waiting, not handed over
+    with override_settings(COMPUTER_SEARCHES_PER_ADDRESS=0):  # the move waits: none is sent
+        gid = _game(visitor).json()["id"]
+        post(visitor, f"/api/games/{gid}/moves/", {"move": "h2e2"})
+    assert Game.objects.get(pk=gid).computer_dispatched_at is None
     held, release = threading.Event(), threading.Event()
 
     def hold_the_lock() -> None:
