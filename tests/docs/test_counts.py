@@ -1,0 +1,46 @@
+"""The figures the front door and the docs give of the content are the content's own: the
+number of lessons and steps (README.md, docs/lessons.md) and of bank puzzles (README.md,
+docs/puzzles.md) are counted from the lesson files and the bank file."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from puzzles.bankfile import read_bank
+from tutorials.curriculum.schema import read_lessons
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _numbers(path: str, pattern: str) -> list[tuple[int, ...]]:
+    text = re.sub(r"\s+", " ", (ROOT / path).read_text())
+    found = [
+        tuple(int(n.replace(",", "")) for n in ((m,) if isinstance(m, str) else m))
+        for m in re.findall(pattern, text)
+    ]
+    assert found, f"{path} states no figure matching {pattern!r}"
+    return found
+
+
+@pytest.mark.parametrize("path", ["README.md", "docs/lessons.md"])
+def test_the_lesson_and_step_counts_are_the_curriculums(path: str) -> None:
+    lessons = read_lessons()
+    actual = (len(lessons), sum(len(lesson.steps) for lesson in lessons))
+    for stated in _numbers(path, r"([\d,]+) lessons, ([\d,]+) steps"):
+        assert stated == actual, f"{path} says {stated}, the lesson files hold {actual}"
+
+
+@pytest.mark.parametrize(
+    ("path", "pattern"),
+    [
+        ("README.md", r"a bank of ([\d,]+) puzzles"),
+        ("docs/puzzles.md", r"bank\.json`: ([\d,]+) puzzles"),
+    ],
+)
+def test_the_bank_count_is_the_bank_files(path: str, pattern: str) -> None:
+    actual = len(read_bank())
+    for (stated,) in _numbers(path, pattern):
+        assert stated == actual, f"{path} says {stated}, the bank file holds {actual}"
