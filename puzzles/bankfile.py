@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import EngineError, Position
 from puzzles import proving
+from puzzles.difficulty import starting_rating
 from puzzles.mining import bank_key
 from puzzles.themes import derive_themes, retag_patterns
 
@@ -105,6 +106,24 @@ def retag_bank(path: Path = BANK_PATH) -> int:
     if changed:
         write_bank(entries, path)
     return changed
+
+
+def rate_entries(entries: list[dict[str, Any]]) -> int:
+    """Give every mined entry (and every one from a game) without a rating its starting rating
+    from the proof (``puzzles.difficulty``); returns how many were given one. Classical
+    problems keep the length-and-themes guess of ``services.bank.initial_rating``."""
+    rated = 0
+    for entry in entries:
+        if entry.get("source", "mined") == "classic" or entry.get("rating") is not None:
+            continue
+        entry["rating"] = starting_rating(
+            variant=entry["variant"],
+            fen=entry["fen"],
+            proof=entry["proof"],
+            main_line=entry.get("main_line") or proving.main_line(entry["proof"]),
+        )
+        rated += 1
+    return rated
 
 
 # --- Classical problems ---------------------------------------------------------------------

@@ -45,6 +45,7 @@ from engine.fen import START_COUNT, material_limits, write_fen
 from engine.geometry import geometry
 from engine.variants import TYPE_OF_LETTER
 from puzzles import proving
+from puzzles.difficulty import starting_rating
 from puzzles.themes import derive_themes
 
 STRATEGIES = ("game", "sparse", "dead_general", "defection", "collision", "master")
@@ -667,6 +668,9 @@ def _mined(
     assert result.proof is not None  # a sound proof carries its tree
     problem = candidate.problem
     themes = derive_themes(**problem, moves_to_win=n, main_line=result.main_line, mode=result.mode)
+    rating = starting_rating(
+        variant=candidate.variant, fen=candidate.fen, proof=result.proof, main_line=result.main_line
+    )
     return MinedPuzzle(
         key=bank_key(**problem, moves_to_win=n),
         variant=candidate.variant,
@@ -681,6 +685,7 @@ def _mined(
         seconds=round(result.seconds, 3),
         origin=candidate.origin,
         seed=seed,
+        rating=rating,
         **extra,
     )
 

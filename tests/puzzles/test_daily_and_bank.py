@@ -12,6 +12,7 @@ from django.core.cache import cache
 
 from puzzles import proving
 from puzzles.bankfile import read_bank, write_bank
+from puzzles.difficulty import starting_rating
 from puzzles.mining import bank_key
 from puzzles.models import DailyPuzzle, Puzzle
 from puzzles.selectors import daily_puzzles_for
@@ -112,6 +113,32 @@ def test_the_bank_loads_idempotently(tmp_path: Path) -> None:
     assert puzzle.status == Puzzle.Status.PUBLISHED and puzzle.proof == entries[1]["proof"]
     assert {"dead_general", "missile"} <= {t.slug for t in puzzle.themes.all()}
     assert Puzzle.objects.get(variant="xiangqi").rating == 1250.0 + 150.0  # quiet key
+
+
+def test_a_mined_puzzle_starts_at_its_proofs_rating_until_someone_tries_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bank.json"
+    mined = entry(MATE_IN_2, "xiangqi", "mate", 2)
+    mined["rating"] = starting_rating(
+        variant="xiangqi", fen=MATE_IN_2, proof=mined["proof"], main_line=mined["main_line"]
+    )
+    write_bank([mined], path)
+    bank_load(path)
+    puzzle = Puzzle.objects.get(source_key=mined["key"])
+    assert puzzle.rating == mined["rating"] != 1250.0 + 150.0
+    # A better guess in a later bank moves an untried puzzle, never one that has been played.
+    mined["rating"] += 100
+    write_bank([mined], path)
+    assert bank_load(path)["updated"] == 1
+    puzzle.refresh_from_db()
+    assert puzzle.rating == mined["rating"]
+    Puzzle.objects.filter(pk=puzzle.pk).update(plays=1, rating=1333.0)
+    mined["rating"] += 100
+    write_bank([mined], path)
+    assert bank_load(path)["updated"] == 0
+    puzzle.refresh_from_db()
+    assert puzzle.rating == 1333.0
 
 
 def test_material_a_game_can_reach_a_puzzle_that_left_the_bank_is_retired(
