@@ -175,7 +175,9 @@ def test_the_shipped_bank_is_well_formed_and_large_enough() -> None:
     assert len(entries) >= 300
     assert len(feidan) >= 80
     assert sum(1 for e in feidan if "dead_general" in e["themes"]) >= 30
-    assert sum(1 for e in xinban if "defection" in e["themes"]) >= 60
+    # 50 since the 25 whose win did not need the defected piece lost the tag (manage.py
+    # tidy_bank; tests/puzzles/test_tidy_bank.py)
+    assert sum(1 for e in xinban if "defection" in e["themes"]) >= 50
     assert any(e["source"] == "classic" for e in entries)
 
 
