@@ -67,3 +67,16 @@ def test_book_moves_count_ranks_from_one() -> None:
     assert book_move_to_iccs("a1a10") == "a0a9"
     with pytest.raises(ValueError):
         book_move_to_iccs("炮二平五")
+
+
+def test_a_seeded_sample_of_the_bank_is_re_proved_and_a_broken_one_is_named(
+    tmp_path: Path,
+) -> None:
+    output = run("reprove_bank", "--sample", "10", "--seed", "3", "--jobs", "1")
+    assert output.startswith("Re-proved 10 puzzles") and "still sound and unique" in output
+    entries = read_bank()[:10]
+    broken = dict(entries[0], moves_to_win=entries[0]["moves_to_win"] + 1)
+    bank = tmp_path / "bank.json"
+    write_bank([broken, *entries[1:]], bank)
+    with pytest.raises(CommandError, match="1 shipped puzzle"):
+        run("reprove_bank", "--bank", str(bank), "--sample", "10", "--seed", "3", "--jobs", "1")
