@@ -34,8 +34,9 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +47,10 @@ from engine.geometry import geometry
 from engine.variants import TYPE_OF_LETTER
 from puzzles import proving
 from puzzles.difficulty import starting_rating
+from puzzles.selfplay import SelfplayGame, read_games, selfplay_path
 from puzzles.themes import derive_themes
 
-STRATEGIES = ("game", "sparse", "dead_general", "defection", "collision", "master")
+STRATEGIES = ("game", "sparse", "dead_general", "defection", "collision", "master", "selfplay")
 DEFAULT_STRATEGIES = {
     "xiangqi": ("game", "sparse"),
     "feidan": ("game", "sparse", "dead_general", "collision"),
@@ -416,13 +418,31 @@ def master_candidates(game: MasterGame) -> Iterator[Candidate]:
             yield Candidate("xiangqi", fen, "mate", "master", f"ccpd:{game.id}", ply, wins_in)
 
 
-def trivial(fen: str, main_line: list[str], moves_to_win: int) -> bool:
+def selfplay_candidates(game: SelfplayGame) -> Iterator[Candidate]:
+    """Every position of one self-play game after its first move, for the side to move, with
+    each goal of its variant, while the game goes on."""
+    goals = ["mate", "dead_general"] if find_variant(game.variant).has_dead_general else ["mate"]
+    winner = {"1-0": "w", "0-1": "b"}.get(game.result)
+    position = Position.from_fen(game.variant, game.fen)
+    end = len(game.moves)
+    for ply, text in enumerate(game.moves, start=1):
+        position.push(position.parse_move(text))
+        if position.outcome() is not None:
+            return
+        fen = Position.from_fen(game.variant, position.fen()).fen()
+        wins_in = end - ply if winner == fen.split(" ")[1] else 0
+        for goal in goals:
+            yield Candidate(game.variant, fen, goal, "selfplay",
+                            f"selfplay:{game.variant}:{game.n}", ply, wins_in)  # fmt: skip
+
+
+def trivial(fen: str, main_line: list[str], moves_to_win: int, variant: str = "xiangqi") -> bool:
     """A mate in 1 that a reader finds without looking: the mating move is a capture (a reader
     who tries captures first meets it at once) or the only check there is (one who tries checks
     first has nothing else to try)."""
     if moves_to_win != 1 or not main_line:
         return False
-    position = Position.from_fen("xiangqi", fen)
+    position = Position.from_fen(variant, fen)
     key = Move.from_iccs(main_line[0])
     if position.piece_at(main_line[0][2:]) is not None:
         return True
@@ -526,9 +546,9 @@ def quick_win(
         if stats is not None:
             stats.searches += 1
         n = proving.find_win(
-            variant="xiangqi",
+            variant=candidate.variant,
             fen=candidate.fen,
-            goal="mate",
+            goal=candidate.goal,
             max_moves=min(longest, max_moves),
             nodes=nodes,
             mode=mode,
@@ -591,7 +611,7 @@ def _prove_master(
     if not result.sound or result.proof is None:
         return None
     stats.proved += 1
-    if trivial(candidate.fen, result.main_line, n):
+    if trivial(candidate.fen, result.main_line, n, candidate.variant):
         return None
     return _mined(candidate, n, result, seed, source="game", source_game=candidate.source_game,
                   ply=candidate.ply)  # fmt: skip
@@ -608,16 +628,61 @@ def mine_master(
     """The puzzles of the chunk's master games (``chunk.first``, ``chunk.games``): at most
     ``MASTER_PER_GAME`` a game, never two from one line, none whose position (or its mirror)
     came earlier in the chunk. Stops at ``chunk.count`` puzzles or ``chunk.seconds``."""
+    games = (
+        (f"ccpd:{game.id}", master_candidates(game), _master_info(game))
+        for game in master_games(chunk.first, chunk.games, path)
+    )
+    return _mine_games(chunk, games, progress=progress, quick=quick, stats=stats)
+
+
+def mine_selfplay(
+    chunk: Chunk,
+    *,
+    progress: Callable[[str], None] | None = None,
+    path: Path | None = None,
+    quick: tuple[QuickSearch, ...] = MASTER_QUICK,
+    stats: MiningStats | None = None,
+) -> list[MinedPuzzle]:
+    """The puzzles of the chunk's self-play games of its variant (``puzzles.selfplay``), found
+    and kept exactly as in the master games."""
+    source = path or selfplay_path(chunk.variant)
+    chosen = islice(read_games(source), chunk.first, chunk.first + chunk.games)
+    games = (
+        (f"selfplay:{game.variant}:{game.n}", selfplay_candidates(game), game.info)
+        for game in chosen
+    )
+    return _mine_games(chunk, games, progress=progress, quick=quick, stats=stats)
+
+
+def _master_info(game: MasterGame) -> dict[str, Any]:
+    return {
+        "red": game.red,
+        "black": game.black,
+        "event": game.event,
+        "date": game.date,
+        "year": game.year,
+    }
+
+
+def _mine_games(
+    chunk: Chunk,
+    games: Iterable[tuple[str, Iterator[Candidate], dict[str, Any]]],
+    *,
+    progress: Callable[[str], None] | None,
+    quick: tuple[QuickSearch, ...],
+    stats: MiningStats | None,
+) -> list[MinedPuzzle]:
+    """The puzzles of ``games`` (each its name, its candidates and what a puzzle says of it)."""
     stats = stats if stats is not None else MiningStats()
     started = time.monotonic()
     found: list[MinedPuzzle] = []
     seen: set[str] = set()
     reading = time.process_time()
-    for game in master_games(chunk.first, chunk.games, path):
+    for name, candidates, info in games:
         stats.games += 1
         kept = 0
         line_ends = 0  # the last ply of the mating line of this game's latest puzzle
-        for candidate in master_candidates(game):
+        for candidate in candidates:
             stats.read_seconds += time.process_time() - reading
             try:
                 if len(found) >= chunk.count or kept >= MASTER_PER_GAME:
@@ -626,7 +691,7 @@ def mine_master(
                     return found
                 if candidate.ply <= line_ends:
                     continue
-                key = position_key(candidate.fen)
+                key = f"{position_key(candidate.fen)} {candidate.goal}"
                 if key in seen:
                     continue
                 puzzle = examine_master(
@@ -640,19 +705,15 @@ def mine_master(
             kept += 1
             stats.kept += 1
             line_ends = candidate.ply + 2 * puzzle.moves_to_win - 1
-            puzzle.game = {
-                "red": game.red,
-                "black": game.black,
-                "event": game.event,
-                "date": game.date,
-                "year": game.year,
-            }
+            puzzle.game = dict(info)
             found.append(puzzle)
             if progress is not None:
                 progress(
-                    f"ccpd:{game.id} ply {candidate.ply}: mate in {puzzle.moves_to_win} "
+                    f"{name} ply {candidate.ply}: {puzzle.goal} in {puzzle.moves_to_win} "
                     f"{' '.join(puzzle.themes)} ({len(found)}/{chunk.count})"
                 )
+        stats.read_seconds += time.process_time() - reading
+        reading = time.process_time()
         if len(found) >= chunk.count:
             break
     return found
@@ -748,6 +809,8 @@ def mine(
         if variant != "xiangqi":
             raise ValueError("the master games are traditional xiangqi")
         return mine_master(chunk, progress=progress, stats=stats)
+    if strategy == "selfplay":
+        return mine_selfplay(chunk, progress=progress, stats=stats)
     stats = stats if stats is not None else MiningStats()
     cpu_started = time.process_time()
     try:
