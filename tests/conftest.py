@@ -95,7 +95,7 @@ class CeleryWorker:
         mail_dir: Path,
     ):
         self.hostname = hostname
-        self.queue = queue  # the default queue; the worker also reads the others (proving, mining, ...)
+        self.queue = queue  # the default queue; the worker reads the other queues too
         self.process = process
         self.log = log
         self.mail_dir = mail_dir  # the mails the worker sends, one file per connection
