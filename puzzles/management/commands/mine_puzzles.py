@@ -29,7 +29,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from engine.variants import VARIANTS
-from puzzles.bankfile import BANK_PATH, merge, read_bank, write_bank
+from puzzles.bankfile import (
+    BANK_PATH,
+    consecutive_duplicates,
+    defection_needed,
+    merge,
+    read_bank,
+    write_bank,
+)
 from puzzles.mining import DEFAULT_STRATEGIES, STRATEGIES, Chunk, mine, position_key
 from puzzles.selectors import mining_run_entries, mining_run_progress
 from puzzles.services.mining import mining_chunk_run, mining_run_plan
@@ -111,6 +118,10 @@ class Command(BaseCommand):
             for chunk in jobs:
                 found = mine(chunk, progress=lambda text: self.stdout.write(f"  {text}"))
                 entries.extend(p.as_entry() for p in found)
+        for entry in entries:
+            # a defection tag only where the win needs the defected piece (manage.py tidy_bank)
+            if "defection" in entry["themes"] and defection_needed(entry) is False:
+                entry["themes"] = [t for t in entry["themes"] if t != "defection"]
         existing = read_bank(options["output"])
         known = {e["key"] for e in existing}
         # a position and its mirror image are the same puzzle
@@ -133,6 +144,14 @@ class Command(BaseCommand):
             known_boards.add(board)
             if len(kept) >= options["count"]:
                 break
+        # A new puzzle that another puzzle's solution reaches (a game that followed another's
+        # line) is the same puzzle again.
+        again = consecutive_duplicates([*existing, *kept]) & {e["key"] for e in kept}
+        kept = [e for e in kept if e["key"] not in again]
+        if again:
+            self.stdout.write(
+                f"{len(again)} new puzzle(s) left out: another puzzle's line reaches them"
+            )
         self._summary(kept, time.monotonic() - started)
         if options["dry_run"]:
             return
