@@ -38,6 +38,7 @@ from puzzles.bankfile import (
     write_bank,
 )
 from puzzles.mining import DEFAULT_STRATEGIES, STRATEGIES, Chunk, mine, position_key
+from puzzles.models import MiningChunk
 from puzzles.selectors import mining_run_entries, mining_run_progress
 from puzzles.services.mining import mining_chunk_run, mining_run_plan
 
@@ -144,13 +145,15 @@ class Command(BaseCommand):
             known_boards.add(board)
             if len(kept) >= options["count"]:
                 break
-        # A new puzzle that another puzzle's solution reaches (a game that followed another's
-        # line) is the same puzzle again.
-        again = consecutive_duplicates([*existing, *kept]) & {e["key"] for e in kept}
-        kept = [e for e in kept if e["key"] not in again]
+        # A puzzle that another one's solution reaches (a game that followed another's line)
+        # is the same puzzle again: the longer stays (bankfile.consecutive_duplicates).
+        again = consecutive_duplicates([*existing, *kept])
         if again:
+            new = sum(1 for e in kept if e["key"] in again)
+            kept = [e for e in kept if e["key"] not in again]
+            existing = [e for e in existing if e["key"] not in again]
             self.stdout.write(
-                f"{len(again)} new puzzle(s) left out: another puzzle's line reaches them"
+                f"{len(again)} puzzle(s) another puzzle's line reaches left out ({new} new)"
             )
         self._summary(kept, time.monotonic() - started)
         if options["dry_run"]:
@@ -162,7 +165,11 @@ class Command(BaseCommand):
         """Mine the run's chunks not done yet (on the workers or here), printing progress; the
         puzzles of every done chunk of the run."""
         rows = mining_run_plan(run=run, chunks=jobs)
-        todo = [chunk for chunk, row in zip(jobs, rows, strict=True) if row.status != "done"]
+        todo = [
+            chunk
+            for chunk, row in zip(jobs, rows, strict=True)
+            if row.status != MiningChunk.Status.DONE
+        ]
         skipped = len(jobs) - len(todo)
         if skipped:
             self.stdout.write(f"{run}: {skipped} chunk(s) already done, skipped")
