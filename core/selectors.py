@@ -125,8 +125,10 @@ def broker_check(*, url: str | None = None, timeout: float = HEALTH_TIMEOUT_SECO
 
 
 def site_queues() -> list[str]:
-    """The queues this site's tasks go to (``CELERY_QUEUE_PREFIX`` included)."""
-    return [queue.name for queue in settings.CELERY_TASK_QUEUES]
+    """The queues this site's tasks go to that a worker must always read
+    (``CELERY_QUEUE_PREFIX`` included): every queue but ``mining``, read only during a run."""
+    required = set(settings.CELERY_REQUIRED_QUEUES)
+    return [queue.name for queue in settings.CELERY_TASK_QUEUES if queue.name in required]
 
 
 def worker_check(

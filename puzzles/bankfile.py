@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import EngineError, Position
 from puzzles import proving
+from puzzles.difficulty import starting_rating
 from puzzles.mining import bank_key
 from puzzles.themes import derive_themes, retag_patterns
 
@@ -105,6 +106,24 @@ def retag_bank(path: Path = BANK_PATH) -> int:
     if changed:
         write_bank(entries, path)
     return changed
+
+
+def rate_entries(entries: list[dict[str, Any]]) -> int:
+    """Give every mined entry (and every one from a game) without a rating its starting rating
+    from the proof (``puzzles.difficulty``); returns how many were given one. Classical
+    problems keep the length-and-themes guess of ``services.bank.initial_rating``."""
+    rated = 0
+    for entry in entries:
+        if entry.get("source", "mined") == "classic" or entry.get("rating") is not None:
+            continue
+        entry["rating"] = starting_rating(
+            variant=entry["variant"],
+            fen=entry["fen"],
+            proof=entry["proof"],
+            main_line=entry.get("main_line") or proving.main_line(entry["proof"]),
+        )
+        rated += 1
+    return rated
 
 
 # --- Classical problems ---------------------------------------------------------------------
@@ -237,3 +256,185 @@ def reprove_entry(entry: dict[str, Any]) -> Reproof:
         if verdict.verdict != "solved":
             problems.append(f"the stored main line judges as {verdict.verdict}")
     return Reproof(entry["key"], not problems, "; ".join(problems), result.seconds)
+
+
+# --- Tidying: what leaves the bank, which tags go ----------------------------------------
+
+# Budget of each search that asks whether a mate still holds without a defected piece.
+DEFECTION_NODES = 200_000
+
+
+def random_game_puzzle(entry: dict[str, Any]) -> bool:
+    """A puzzle of the old ``game`` strategy: a position of a game played by random moves
+    (captures and checks preferred) from a start position, after material thinned out. Their
+    defenders are nearly bare (the median defender has 3 pieces against the attacker's 8): one
+    side was given the game, and such positions teach little. A puzzle from a real game carries
+    its ``source_game`` and is never one of them."""
+    return entry.get("origin") == "game" and not entry.get("source_game")
+
+
+def _continuations(entry: dict[str, Any]) -> set[tuple[str, str, str, int]]:
+    """Every position of ``entry``'s proof tree with the attacker to move after the start, as
+    (variant, position key, goal, attacker moves left): a puzzle at one of them is the same
+    puzzle a move or more on."""
+    from puzzles.mining import position_key
+
+    found: set[tuple[str, str, str, int]] = set()
+    tree = entry["proof"].get("tree")
+    if not tree:
+        return found
+    position = Position.from_fen(entry["variant"], entry["fen"])
+
+    def walk(node: dict[str, Any]) -> None:
+        moves = node.get("m") or []
+        if not moves or node.get("x"):
+            return
+        position.push(position.parse_move(moves[0]))
+        for reply, child in node.get("r", []):
+            position.push(position.parse_move(reply))
+            if child.get("d", 0) > 0:
+                key = position_key(position.fen())
+                found.add((entry["variant"], key, entry["goal"], int(child["d"])))
+                walk(child)
+            position.pop()
+        position.pop()
+
+    walk(tree)
+    return found
+
+
+def consecutive_duplicates(entries: list[dict[str, Any]]) -> set[str]:
+    """The keys of the entries whose position is one another entry's solution reaches (the
+    same line a move or more on, or its mirror image), the longer puzzle kept. A classical
+    problem is never dropped for a mined one."""
+    from puzzles.mining import position_key
+
+    by_position = {
+        (e["variant"], position_key(e["fen"]), e["goal"], e["moves_to_win"]): e for e in entries
+    }
+    dropped: set[str] = set()
+    for entry in sorted(entries, key=lambda e: -e["moves_to_win"]):
+        if entry["key"] in dropped:
+            continue
+        for place in _continuations(entry):
+            later = by_position.get(place)
+            if later is None or later["key"] == entry["key"] or later["key"] in dropped:
+                continue
+            if later.get("source") == "classic" and entry.get("source") != "classic":
+                continue
+            dropped.add(later["key"])
+    return dropped
+
+
+def _without(fen: str, point: str) -> str:
+    """``fen`` with the piece on ``point`` (ICCS, ``e3``) taken off the board."""
+    fields = fen.split(" ")
+    ranks = fields[0].split("/")
+    row = len(ranks) - 1 - int(point[1:])
+    cells: list[str] = []
+    text = ranks[row]
+    i = 0
+    while i < len(text):
+        if text[i].isdigit():
+            j = i
+            while j < len(text) and text[j].isdigit():
+                j += 1
+            cells.extend([""] * int(text[i:j]))
+            i = j
+        else:
+            size = 2 if text[i] == "+" else 1
+            cells.append(text[i : i + size])
+            i += size
+    cells[ord(point[0]) - ord("a")] = ""
+    out, run = "", 0
+    for cell in cells:
+        if not cell:
+            run += 1
+            continue
+        out += (str(run) if run else "") + cell
+        run = 0
+    ranks[row] = out + (str(run) if run else "")
+    return " ".join(["/".join(ranks), *fields[1:]])
+
+
+def defection_needed(entry: dict[str, Any], *, nodes: int = DEFECTION_NODES) -> bool | None:
+    """Does the win need a piece the attacker won by defection? For each defection of the
+    attacker in the main line, the defected piece is taken off the board at that moment and
+    every defender reply is searched: ``True`` when one of them escapes the win in the moves
+    left (or the mating move no longer mates), ``False`` when the win holds after every reply
+    without the piece at every defection (the tag is decoration), ``None`` when a search ran
+    out of budget and nothing escaped."""
+    position = Position.from_fen(entry["variant"], entry["fen"])
+    line = entry.get("main_line") or proving.main_line(entry["proof"])
+    unknown = False
+    for ply, text in enumerate(line):
+        move = position.parse_move(text)
+        _changes, kind = position.effects(position.encode(move))
+        position.push(move)
+        if ply % 2 or kind != "defection":
+            continue
+        left = entry["moves_to_win"] - (ply // 2 + 1)
+        try:
+            bare = Position.from_fen(entry["variant"], _without(position.fen(), text[:2]))
+        except EngineError:
+            return True  # without it the position is not even legal: it holds the position up
+        if left == 0:
+            if bare.status() not in ("checkmate", "dead_general"):
+                return True  # the mating move no longer mates
+            continue
+        for reply in list(bare.legal_moves):
+            bare.push(reply)
+            try:
+                if bare.outcome() is not None:
+                    return True  # the game ends on the defender's move: no win for the attacker
+                found = proving.prover.find_win(
+                    bare,
+                    goal=entry["goal"],
+                    max_moves=left,
+                    budget=proving.prover.Budget(nodes=nodes),
+                    mode=entry.get("mode", proving.FULL),
+                )
+                if found.status == "no_win":
+                    return True
+                unknown = unknown or found.status != "win"
+            finally:
+                bare.pop()
+        if not list(bare.legal_moves):
+            return True  # the defender has no move without the piece: another ending
+    return None if unknown else False
+
+
+@dataclass(frozen=True)
+class Tidied:
+    random_games: list[str]
+    duplicates: list[str]
+    decorative_defections: list[str]
+    undecided_defections: list[str]
+    rated: int
+    total: int
+
+
+def tidy_bank(
+    entries: list[dict[str, Any]], *, keep: frozenset[str] = frozenset()
+) -> tuple[list[dict[str, Any]], Tidied]:
+    """The bank without the random-move game puzzles and the consecutive duplicates (a puzzle
+    may be both), with the ``defection`` theme only where the win needs the defected piece, and
+    every mined entry rated; with what was done. The classical problems stay, and so do the
+    entries whose keys are in ``keep`` (the kill patterns' examples, until they are chosen
+    again)."""
+    random_games = [e["key"] for e in entries if random_game_puzzle(e) and e["key"] not in keep]
+    duplicates = consecutive_duplicates(entries) - keep  # counted over the whole bank
+    gone = set(random_games) | duplicates
+    kept = [e for e in entries if e["key"] not in gone]
+    decorative, undecided = [], []
+    for entry in kept:
+        if "defection" not in entry["themes"]:
+            continue
+        needed = defection_needed(entry)
+        if needed is False:
+            entry["themes"] = [t for t in entry["themes"] if t != "defection"]
+            decorative.append(entry["key"])
+        elif needed is None:
+            undecided.append(entry["key"])
+    rated = rate_entries(kept)
+    return kept, Tidied(random_games, sorted(duplicates), decorative, undecided, rated, len(kept))

@@ -7,10 +7,10 @@ Candidates come from two seeded sources, both checked by the engine:
   on the way with the side to move not in check is a candidate.
 - ``master``: every position of the master games (core.masters) from the tenth ply on, for the
   side to move, whoever won: masters resign before the mate, and a mate either player missed is
-  a puzzle too. Two quick searches are the first filter (``MASTER_QUICK``: a mate in up to 3
-  moves over every defence and attack at 3,000 positions, about 16 ms; then a mate of up to
-  ``max_moves`` by checks alone at 5,000, about 1 ms); only a position where one finds a mate
-  is proved in full. At most ``MASTER_PER_GAME``
+  a puzzle too. Quick searches are the first filter (``MASTER_QUICK``: a mate by checks alone
+  on every position, about 1 ms; a mate in up to 3 over every defence and attack, 10-40 ms,
+  only near the end of a decisive game with its winner to move); only a position where one
+  finds a mate is proved in full. At most ``MASTER_PER_GAME``
   puzzles come from one game, and never two from one line (after a puzzle, the plies of its
   mating line are passed over). Each keeps its game and ply (``source_game``, ``ply``).
 - ``sparse``: sparse endgame positions built by placing a few pieces at random on legal points
@@ -29,23 +29,28 @@ Pure Python: no Django here, so that the command, the Celery task and a shell ca
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from core.masters import SHIPPED_FILE, MasterGame, read_shipped
+from core.masters import SHIPPED_FILE, MasterGame
 from engine import EngineError, Move, Position, find_variant
 from engine.fen import START_COUNT, material_limits, write_fen
 from engine.geometry import geometry
 from engine.variants import TYPE_OF_LETTER
 from puzzles import proving
+from puzzles.difficulty import starting_rating
+from puzzles.selfplay import SelfplayGame, read_games, selfplay_path
 from puzzles.themes import derive_themes
 
-STRATEGIES = ("game", "sparse", "dead_general", "defection", "collision", "master")
+STRATEGIES = ("game", "sparse", "dead_general", "defection", "collision", "master", "selfplay")
 DEFAULT_STRATEGIES = {
     "xiangqi": ("game", "sparse"),
     "feidan": ("game", "sparse", "dead_general", "collision"),
@@ -57,11 +62,29 @@ FIND_NODES = 6_000
 PROVE_NODES = 250_000
 PROVE_SECONDS = 20.0
 
-# Master games: the quick searches that pick what to prove (mode, longest win, positions),
-# measured on the last 16 plies of 60 decisive games: the first found 11 mates at 16 ms a
-# position where the playing search at 8,000 nodes found 10 at 69 ms; the second adds longer
-# mates by checks at 1 ms. The first ply looked at, and the most puzzles one game gives.
-MASTER_QUICK = (("full", 3, 3_000), ("checks_only", 7, 5_000))
+# Master games: the quick searches that pick what to prove, cheapest first, each as (mode,
+# longest win, positions, where). ``"everywhere"``: on every candidate; ``"near_end"``: only
+# where the side to move goes on to win the game within ``MASTER_END_WINDOW`` plies.
+#
+# Measured on games 100-130 (2,360 positions): the full search for a mate in up to 3 costs
+# 10-40 ms a position (by the machine's load) and runs out of its budget on 38% of them: the
+# previous filter (``MASTER_QUICK_BEFORE``) spent nearly all its time there. A mate by checks
+# alone is settled in about 1 ms (found within 60 positions of search, or refuted), so it
+# runs on every position. Every full mate that the previous filter kept from games 0-99 (7
+# puzzles: 2 mates in 2 and 2 in 3 with quiet keys) stood within the last 21 plies of a
+# decisive game with its winner to move: only there does the full search run. A mate the
+# loser had, or one in a drawn game, is found when it goes by checks. On games 0-99 this
+# filter keeps the same 7 puzzles in 14% of the time (bench/mining_bench.py).
+QuickSearch = tuple[str, int, int, str]
+MASTER_QUICK: tuple[QuickSearch, ...] = (
+    ("checks_only", 7, 5_000, "everywhere"),
+    ("full", 3, 3_000, "near_end"),
+)
+MASTER_QUICK_BEFORE: tuple[QuickSearch, ...] = (
+    ("full", 3, 3_000, "everywhere"),
+    ("checks_only", 7, 5_000, "everywhere"),
+)
+MASTER_END_WINDOW = 30
 MASTER_FIRST_PLY = 10
 MASTER_PER_GAME = 2
 
@@ -74,6 +97,8 @@ class Candidate:
     origin: str  # the strategy that produced it
     source_game: str = ""  # the game the position comes from (``ccpd:<number>``), if any
     ply: int = 0  # the plies played in that game before the position
+    # The side to move goes on to win that game within this many plies (0: it does not).
+    wins_in: int = 0
 
     @property
     def problem(self) -> proving.Problem:
@@ -363,34 +388,61 @@ def candidates(variant: str, strategy: str, rng: random.Random) -> Iterator[Cand
 def master_games(first: int, count: int, path: Path = SHIPPED_FILE) -> list[MasterGame]:
     """``count`` games of the shipped master games, from the ``first``-th (0-based)."""
     games: list[MasterGame] = []
-    for index, game in enumerate(read_shipped(path)):
-        if index >= first + count:
-            break
-        if index >= first:
-            games.append(game)
+    index = 0
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            if index >= first + count:
+                break
+            if index >= first:  # only the chunk's own games are parsed
+                games.append(MasterGame.from_json(json.loads(line)))
+            index += 1
     return games
 
 
 def master_candidates(game: MasterGame) -> Iterator[Candidate]:
     """Every position of one master game from ``MASTER_FIRST_PLY`` on, for the side to move,
-    while the game goes on by this site's rules."""
+    while the game goes on by this site's rules; ``wins_in`` says how near the side to move is
+    to winning the game (a record that stops early has no known end: 0)."""
     position = Position.start("xiangqi")
+    winner = {"1-0": "w", "0-1": "b"}.get(game.result) if game.stop is None else None
+    end = len(game.moves)
     for ply, text in enumerate(game.moves, start=1):
         position.push(Move.from_iccs(text))
         if position.outcome() is not None:
             return  # over here (a mate, or a repetition this site's rules end)
         if ply >= MASTER_FIRST_PLY:
             fen = Position.from_fen("xiangqi", position.fen()).fen()
-            yield Candidate("xiangqi", fen, "mate", "master", f"ccpd:{game.id}", ply)
+            wins_in = end - ply if winner == fen.split(" ")[1] else 0
+            yield Candidate("xiangqi", fen, "mate", "master", f"ccpd:{game.id}", ply, wins_in)
 
 
-def trivial(fen: str, main_line: list[str], moves_to_win: int) -> bool:
+def selfplay_candidates(game: SelfplayGame) -> Iterator[Candidate]:
+    """Every position of one self-play game after its first move, for the side to move, with
+    each goal of its variant, while the game goes on."""
+    goals = ["mate", "dead_general"] if find_variant(game.variant).has_dead_general else ["mate"]
+    winner = {"1-0": "w", "0-1": "b"}.get(game.result)
+    position = Position.from_fen(game.variant, game.fen)
+    end = len(game.moves)
+    for ply, text in enumerate(game.moves, start=1):
+        position.push(position.parse_move(text))
+        if position.outcome() is not None:
+            return
+        fen = Position.from_fen(game.variant, position.fen()).fen()
+        wins_in = end - ply if winner == fen.split(" ")[1] else 0
+        for goal in goals:
+            yield Candidate(game.variant, fen, goal, "selfplay",
+                            f"selfplay:{game.variant}:{game.n}", ply, wins_in)  # fmt: skip
+
+
+def trivial(fen: str, main_line: list[str], moves_to_win: int, variant: str = "xiangqi") -> bool:
     """A mate in 1 that a reader finds without looking: the mating move is a capture (a reader
     who tries captures first meets it at once) or the only check there is (one who tries checks
     first has nothing else to try)."""
     if moves_to_win != 1 or not main_line:
         return False
-    position = Position.from_fen("xiangqi", fen)
+    position = Position.from_fen(variant, fen)
     key = Move.from_iccs(main_line[0])
     if position.piece_at(main_line[0][2:]) is not None:
         return True
@@ -445,13 +497,58 @@ def position_key(fen: str) -> str:
     return f"{min(board, mirrored_board(fen))} {fen.split(' ')[1]}"
 
 
-def quick_win(fen: str, *, max_moves: int) -> tuple[int, str] | None:
+@dataclass
+class MiningStats:
+    """What a mining run did and where its CPU time went (``time.process_time``)."""
+
+    games: int = 0
+    candidates: int = 0  # positions put to the quick searches
+    searches: int = 0  # quick searches run
+    seen: int = 0  # positions where a quick search saw a mate
+    proofs: int = 0  # full proofs run (one position may need two)
+    proved: int = 0  # positions proved sound and unique, before the triviality filter
+    kept: int = 0  # puzzles the run keeps
+    read_seconds: float = 0.0  # reading the games and replaying them
+    filter_seconds: float = 0.0
+    prove_seconds: float = 0.0
+
+    @property
+    def seconds(self) -> float:
+        return self.read_seconds + self.filter_seconds + self.prove_seconds
+
+    def add(self, other: MiningStats) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _applies(where: str, candidate: Candidate) -> bool:
+    if where == "everywhere":
+        return True
+    if where == "near_end":
+        return 0 < candidate.wins_in <= MASTER_END_WINDOW
+    raise ValueError(f"unknown place for a quick search: {where!r}")
+
+
+def quick_win(
+    candidate: Candidate,
+    *,
+    max_moves: int,
+    quick: tuple[QuickSearch, ...] = MASTER_QUICK,
+    stats: MiningStats | None = None,
+) -> tuple[int, str] | None:
     """The length and search mode of a short mate the quick searches see, or ``None``."""
-    for mode, longest, nodes in MASTER_QUICK:
+    for mode, longest, nodes, where in quick:
+        if not _applies(where, candidate):
+            continue
+        if stats is not None:
+            stats.searches += 1
         n = proving.find_win(
-            variant="xiangqi",
-            fen=fen,
-            goal="mate",
+            variant=candidate.variant,
+            fen=candidate.fen,
+            goal=candidate.goal,
             max_moves=min(longest, max_moves),
             nodes=nodes,
             mode=mode,
@@ -468,18 +565,42 @@ def examine_master(
     seed: int,
     prove_nodes: int = PROVE_NODES,
     prove_seconds: float = PROVE_SECONDS,
+    quick: tuple[QuickSearch, ...] = MASTER_QUICK,
+    stats: MiningStats | None = None,
 ) -> MinedPuzzle | None:
     """The puzzle at a master game's position, if a quick search sees a mate within
     ``max_moves`` and the prover proves it sound and unique over every defence (among every
     attacking move, or, for a mate by checks alone that the full proof cannot settle, among
     the checks), and it is not trivial."""
-    seen = quick_win(candidate.fen, max_moves=max_moves)
+    stats = stats if stats is not None else MiningStats()
+    started = time.process_time()
+    stats.candidates += 1
+    seen = quick_win(candidate, max_moves=max_moves, quick=quick, stats=stats)
+    proving_from = time.process_time()
+    stats.filter_seconds += proving_from - started
     if seen is None:
         return None
+    stats.seen += 1
+    try:
+        return _prove_master(candidate, seen, seed, prove_nodes, prove_seconds, stats)
+    finally:
+        stats.prove_seconds += time.process_time() - proving_from
+
+
+def _prove_master(
+    candidate: Candidate,
+    seen: tuple[int, str],
+    seed: int,
+    prove_nodes: int,
+    prove_seconds: float,
+    stats: MiningStats,
+) -> MinedPuzzle | None:
     n, quick_mode = seen
     problem = candidate.problem
+    stats.proofs += 1
     result = proving.prove(**problem, moves_to_win=n, nodes=prove_nodes, seconds=prove_seconds)
     if not result.sound and quick_mode == proving.CHECKS_ONLY:
+        stats.proofs += 1
         result = proving.prove(
             **problem,
             moves_to_win=n,
@@ -489,7 +610,8 @@ def examine_master(
         )
     if not result.sound or result.proof is None:
         return None
-    if trivial(candidate.fen, result.main_line, n):
+    stats.proved += 1
+    if trivial(candidate.fen, result.main_line, n, candidate.variant):
         return None
     return _mined(candidate, n, result, seed, source="game", source_game=candidate.source_game,
                   ply=candidate.ply)  # fmt: skip
@@ -500,45 +622,98 @@ def mine_master(
     *,
     progress: Callable[[str], None] | None = None,
     path: Path = SHIPPED_FILE,
+    quick: tuple[QuickSearch, ...] = MASTER_QUICK,
+    stats: MiningStats | None = None,
 ) -> list[MinedPuzzle]:
     """The puzzles of the chunk's master games (``chunk.first``, ``chunk.games``): at most
     ``MASTER_PER_GAME`` a game, never two from one line, none whose position (or its mirror)
     came earlier in the chunk. Stops at ``chunk.count`` puzzles or ``chunk.seconds``."""
+    games = (
+        (f"ccpd:{game.id}", master_candidates(game), _master_info(game))
+        for game in master_games(chunk.first, chunk.games, path)
+    )
+    return _mine_games(chunk, games, progress=progress, quick=quick, stats=stats)
+
+
+def mine_selfplay(
+    chunk: Chunk,
+    *,
+    progress: Callable[[str], None] | None = None,
+    path: Path | None = None,
+    quick: tuple[QuickSearch, ...] = MASTER_QUICK,
+    stats: MiningStats | None = None,
+) -> list[MinedPuzzle]:
+    """The puzzles of the chunk's self-play games of its variant (``puzzles.selfplay``), found
+    and kept exactly as in the master games."""
+    source = path or selfplay_path(chunk.variant)
+    chosen = islice(read_games(source), chunk.first, chunk.first + chunk.games)
+    games = (
+        (f"selfplay:{game.variant}:{game.n}", selfplay_candidates(game), game.info)
+        for game in chosen
+    )
+    return _mine_games(chunk, games, progress=progress, quick=quick, stats=stats)
+
+
+def _master_info(game: MasterGame) -> dict[str, Any]:
+    return {
+        "red": game.red,
+        "black": game.black,
+        "event": game.event,
+        "date": game.date,
+        "year": game.year,
+    }
+
+
+def _mine_games(
+    chunk: Chunk,
+    games: Iterable[tuple[str, Iterator[Candidate], dict[str, Any]]],
+    *,
+    progress: Callable[[str], None] | None,
+    quick: tuple[QuickSearch, ...],
+    stats: MiningStats | None,
+) -> list[MinedPuzzle]:
+    """The puzzles of ``games`` (each its name, its candidates and what a puzzle says of it)."""
+    stats = stats if stats is not None else MiningStats()
     started = time.monotonic()
     found: list[MinedPuzzle] = []
     seen: set[str] = set()
-    for game in master_games(chunk.first, chunk.games, path):
+    reading = time.process_time()
+    for name, candidates, info in games:
+        stats.games += 1
         kept = 0
         line_ends = 0  # the last ply of the mating line of this game's latest puzzle
-        for candidate in master_candidates(game):
-            if len(found) >= chunk.count or kept >= MASTER_PER_GAME:
-                break
-            if chunk.seconds is not None and time.monotonic() - started > chunk.seconds:
-                return found
-            if candidate.ply <= line_ends:
-                continue
-            key = position_key(candidate.fen)
-            if key in seen:
-                continue
-            puzzle = examine_master(candidate, max_moves=chunk.max_moves, seed=chunk.seed)
+        for candidate in candidates:
+            stats.read_seconds += time.process_time() - reading
+            try:
+                if len(found) >= chunk.count or kept >= MASTER_PER_GAME:
+                    break
+                if chunk.seconds is not None and time.monotonic() - started > chunk.seconds:
+                    return found
+                if candidate.ply <= line_ends:
+                    continue
+                key = f"{position_key(candidate.fen)} {candidate.goal}"
+                if key in seen:
+                    continue
+                puzzle = examine_master(
+                    candidate, max_moves=chunk.max_moves, seed=chunk.seed, quick=quick, stats=stats
+                )
+            finally:
+                reading = time.process_time()
             if puzzle is None:
                 continue
             seen.add(key)
             kept += 1
+            stats.kept += 1
             line_ends = candidate.ply + 2 * puzzle.moves_to_win - 1
-            puzzle.game = {
-                "red": game.red,
-                "black": game.black,
-                "event": game.event,
-                "date": game.date,
-                "year": game.year,
-            }
+            puzzle.game = dict(info)
             found.append(puzzle)
             if progress is not None:
                 progress(
-                    f"ccpd:{game.id} ply {candidate.ply}: mate in {puzzle.moves_to_win} "
+                    f"{name} ply {candidate.ply}: {puzzle.goal} in {puzzle.moves_to_win} "
                     f"{' '.join(puzzle.themes)} ({len(found)}/{chunk.count})"
                 )
+        stats.read_seconds += time.process_time() - reading
+        reading = time.process_time()
         if len(found) >= chunk.count:
             break
     return found
@@ -554,6 +729,9 @@ def _mined(
     assert result.proof is not None  # a sound proof carries its tree
     problem = candidate.problem
     themes = derive_themes(**problem, moves_to_win=n, main_line=result.main_line, mode=result.mode)
+    rating = starting_rating(
+        variant=candidate.variant, fen=candidate.fen, proof=result.proof, main_line=result.main_line
+    )
     return MinedPuzzle(
         key=bank_key(**problem, moves_to_win=n),
         variant=candidate.variant,
@@ -568,6 +746,7 @@ def _mined(
         seconds=round(result.seconds, 3),
         origin=candidate.origin,
         seed=seed,
+        rating=rating,
         **extra,
     )
 
@@ -617,18 +796,37 @@ def mine(
     *,
     max_candidates: int | None = None,
     progress: Callable[[str], None] | None = None,
+    stats: MiningStats | None = None,
 ) -> list[MinedPuzzle]:
     """Up to ``chunk.count`` sound and unique puzzles of the chunk's variant and strategy.
 
     Stops early when ``chunk.seconds`` or ``max_candidates`` run out.
     """
-    variant, strategy, seed, count = chunk.variant, chunk.strategy, chunk.seed, chunk.count
+    variant, strategy = chunk.variant, chunk.strategy
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
     if strategy == "master":
         if variant != "xiangqi":
             raise ValueError("the master games are traditional xiangqi")
-        return mine_master(chunk, progress=progress)
+        return mine_master(chunk, progress=progress, stats=stats)
+    if strategy == "selfplay":
+        return mine_selfplay(chunk, progress=progress, stats=stats)
+    stats = stats if stats is not None else MiningStats()
+    cpu_started = time.process_time()
+    try:
+        return _mine_seeded(chunk, max_candidates, progress, stats)
+    finally:
+        stats.filter_seconds += time.process_time() - cpu_started
+
+
+def _mine_seeded(
+    chunk: Chunk,
+    max_candidates: int | None,
+    progress: Callable[[str], None] | None,
+    stats: MiningStats,
+) -> list[MinedPuzzle]:
+    """``mine`` for the seeded strategies (all but ``master``)."""
+    variant, strategy, seed, count = chunk.variant, chunk.strategy, chunk.seed, chunk.count
     rng = random.Random(f"{variant}:{strategy}:{seed}")
     started = time.monotonic()
     found: list[MinedPuzzle] = []
@@ -646,10 +844,12 @@ def mine(
             continue
         seen.add(board_key)
         looked += 1
+        stats.candidates += 1
         puzzle = examine(candidate, max_moves=chunk.max_moves, seed=seed)
         if puzzle is None or (chunk.want_theme and chunk.want_theme not in puzzle.themes):
             continue
         found.append(puzzle)
+        stats.kept += 1
         if progress is not None:
             progress(
                 f"{variant}/{strategy} seed {seed}: {puzzle.goal} in {puzzle.moves_to_win} "

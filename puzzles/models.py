@@ -394,3 +394,42 @@ class PuzzleLineResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.puzzle_id} [{self.line}]"
+
+
+class MiningChunk(models.Model):
+    """One chunk of a mining run (``manage.py mine_puzzles --run NAME``): which games it reads,
+    whether it is done, what it found. A run started again skips its finished chunks and takes
+    their puzzles from here; ``--status NAME`` reports the run's progress from these rows.
+
+    ``chunk`` is the work as sent to a worker (``mining.Chunk.as_json()``); ``entries`` the bank
+    entries the chunk found (before the run's own filters: lengths, mates in 1, duplicates);
+    ``stats`` where its CPU time went (``mining.MiningStats``)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+        FAILED = "failed", "failed"
+
+    run = models.CharField(max_length=64)
+    strategy = models.CharField(max_length=16)
+    first = models.PositiveIntegerField()
+    games = models.PositiveIntegerField()
+    chunk = models.JSONField(default=dict)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    found = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)  # CPU seconds the chunk took
+    stats = models.JSONField(default=dict, blank=True)
+    entries = models.JSONField(default=list, blank=True)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["run", "first"], name="mining_chunk_unique"),
+        ]
+        indexes = [models.Index(fields=["run", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.run} {self.strategy} {self.first}+{self.games} {self.status}"

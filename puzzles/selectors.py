@@ -26,6 +26,7 @@ from engine.patterns import FAMILIES, PATTERNS, Pattern
 from puzzles import proving
 from puzzles.models import (
     DailyPuzzle,
+    MiningChunk,
     Puzzle,
     PuzzleAttempt,
     PuzzleRating,
@@ -544,3 +545,49 @@ def puzzle_game(puzzle: Puzzle) -> dict[str, Any] | None:
         "title": title,
         "url": f"{url}#ply={puzzle.source_ply}",
     }
+
+
+@dataclass(frozen=True)
+class MiningProgress:
+    """How far a mining run got (``manage.py mine_puzzles --status RUN``)."""
+
+    run: str
+    total: int  # chunks recorded
+    done: int
+    running: int
+    failed: int
+    found: int  # puzzles the finished chunks found
+    games: int  # games the finished chunks read
+    cpu_seconds: float  # CPU time of the finished chunks
+
+    @property
+    def per_cpu_hour(self) -> float:
+        return self.found * 3600 / self.cpu_seconds if self.cpu_seconds else 0.0
+
+    def line(self) -> str:
+        return (
+            f"{self.run}: {self.done}/{self.total} chunks done ({self.running} running, "
+            f"{self.failed} failed), {self.games} games, {self.found} puzzles so far, "
+            f"{self.cpu_seconds:.0f} CPU seconds, {self.per_cpu_hour:.0f} puzzles per CPU-hour"
+        )
+
+
+def mining_run_progress(*, run: str) -> MiningProgress:
+    rows = list(MiningChunk.objects.filter(run=run).values("status", "found", "games", "seconds"))
+    done = [r for r in rows if r["status"] == MiningChunk.Status.DONE]
+    return MiningProgress(
+        run=run,
+        total=len(rows),
+        done=len(done),
+        running=sum(1 for r in rows if r["status"] == MiningChunk.Status.RUNNING),
+        failed=sum(1 for r in rows if r["status"] == MiningChunk.Status.FAILED),
+        found=sum(r["found"] for r in done),
+        games=sum(r["games"] for r in done),
+        cpu_seconds=sum(r["seconds"] for r in done),
+    )
+
+
+def mining_run_entries(*, run: str) -> list[dict[str, Any]]:
+    """The puzzles (bank entries) of a run's finished chunks, in the order of their games."""
+    chunks = MiningChunk.objects.filter(run=run, status=MiningChunk.Status.DONE).order_by("first")
+    return [entry for chunk in chunks for entry in chunk.entries]

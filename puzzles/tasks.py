@@ -5,8 +5,9 @@
   and publishes or rejects it.
 - ``puzzles.choose_daily``: picks today's daily puzzle of each variant (scheduled).
 - ``puzzles.requeue_verifications``: queues again verifications stuck too long (scheduled).
-- ``puzzles.mine_chunk``: mines puzzles from one seed (``manage.py mine_puzzles --celery``
-  fans these out over the workers).
+- ``puzzles.mine_chunk``: mines puzzles from one seed or one slice of the master games
+  (``manage.py mine_puzzles --celery`` fans these out over the workers of the ``mining``
+  queue), recording the chunk in its run when given one.
 
 A deliberate import cycle: the services (``puzzles.services.authoring`` and ``.solving``) queue
 these tasks and the tasks run the services. Both sides import the other inside the function
@@ -116,10 +117,15 @@ def puzzle_verifications_requeue_task() -> list[int]:
     return puzzle_verifications_requeue()
 
 
-# Mining is a pure function of its arguments.
+# Mining is a pure function of its arguments, and a chunk of a run recorded done is not mined
+# again.
 @idempotent_task("puzzles.mine_chunk", limits=(60 * 60, 60 * 60 + 120))
-def mine_chunk_task(chunk: dict[str, Any]) -> list[dict[str, Any]]:
-    """Mine one chunk (``mining.Chunk.as_json()``); returns bank entries (JSON)."""
+def mine_chunk_task(chunk: dict[str, Any], run: str | None = None) -> list[dict[str, Any]]:
+    """Mine one chunk (``mining.Chunk.as_json()``); returns bank entries (JSON). With ``run``,
+    the chunk is recorded in that run (``MiningChunk``): running, then done with its puzzles."""
     from puzzles.mining import Chunk, mine
+    from puzzles.services.mining import mining_chunk_run
 
+    if run:
+        return mining_chunk_run(run=run, chunk=Chunk(**chunk))
     return [puzzle.as_entry() for puzzle in mine(Chunk(**chunk))]

@@ -95,7 +95,7 @@ class CeleryWorker:
         mail_dir: Path,
     ):
         self.hostname = hostname
-        self.queue = queue  # the default queue; the worker also reads proving, scoring, playing
+        self.queue = queue  # the default queue; the worker reads the other queues too
         self.process = process
         self.log = log
         self.mail_dir = mail_dir  # the mails the worker sends, one file per connection
@@ -127,6 +127,7 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
         settings.CELERY_SCORING_QUEUE,
         settings.CELERY_PLAYING_QUEUE,
         settings.CELERY_PLAYING_DEEP_QUEUE,
+        settings.CELERY_MINING_QUEUE,
     ]
     hostname = f"{queue}-{uuid.uuid4().hex[:6]}@localhost"
     ARTIFACTS.mkdir(exist_ok=True)

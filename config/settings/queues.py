@@ -1,9 +1,13 @@
 """The Celery queues and which task goes to which.
 
-Five queues, so that one kind of work never waits behind another:
+Six queues, so that one kind of work never waits behind another:
 
 ``<prefix>celery``   everything else (health checks, the daily choice)
-``<prefix>proving``  verifying authored puzzles and mining: long searches, minutes each
+``<prefix>proving``  verifying authored puzzles: long searches, minutes each
+``<prefix>mining``   mining puzzles from games (``manage.py mine_puzzles --celery``): chunks of
+                     up to an hour each, CPU-bound, run by hand; a worker per core of the
+                     machines given to it. No worker needs to read it between runs, so the
+                     health check does not ask for one (``CeleryQueues.required``)
 ``<prefix>scoring``  scoring attempts: milliseconds each, and players wait for them
 ``<prefix>playing``  the computer's moves in games below ``COMPUTER_DEEP_LEVEL``: milliseconds
                      of search each, a player waits
@@ -12,7 +16,8 @@ Five queues, so that one kind of work never waits behind another:
                      (``nice``), so that deep searches, however many, take only the CPU the
                      quick replies leave (docs/deployment.md)
 
-A flood of authored puzzles fills ``proving`` only; workers that read ``scoring`` keep scoring.
+A flood of authored puzzles fills ``proving`` only; workers that read ``scoring`` keep scoring;
+a mining run of thousands of chunks never delays an authored puzzle's verification.
 ``prefix`` (``CELERY_QUEUE_PREFIX``) lets several sites or test sessions share one broker.
 """
 
@@ -25,7 +30,7 @@ from kombu import Exchange, Queue
 # Task name -> the queue kind it runs on. Tasks not listed go to the default queue.
 TASK_QUEUES = {
     "puzzles.verify_puzzle": "proving",
-    "puzzles.mine_chunk": "proving",
+    "puzzles.mine_chunk": "mining",
     "puzzles.score_attempt": "scoring",
     "games.computer_move": "playing",
 }
@@ -38,6 +43,7 @@ class CeleryQueues:
     scoring: str
     playing: str
     playing_deep: str
+    mining: str
 
     @property
     def queues(self) -> tuple[Queue, ...]:
@@ -57,7 +63,14 @@ class CeleryQueues:
 
     @property
     def names(self) -> list[str]:
-        return [self.default, self.proving, self.scoring, self.playing, self.playing_deep]
+        return [
+            self.default, self.proving, self.scoring, self.playing, self.playing_deep, self.mining
+        ]  # fmt: skip
+
+    @property
+    def required(self) -> list[str]:
+        """The queues a worker must always read (the health check): all but ``mining``."""
+        return [name for name in self.names if name != self.mining]
 
 
 def celery_queues(prefix: str, default: str | None = None) -> CeleryQueues:
@@ -67,4 +80,5 @@ def celery_queues(prefix: str, default: str | None = None) -> CeleryQueues:
         scoring=f"{prefix}scoring",
         playing=f"{prefix}playing",
         playing_deep=f"{prefix}playing_deep",
+        mining=f"{prefix}mining",
     )

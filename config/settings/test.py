@@ -44,6 +44,8 @@ CELERY_PROVING_QUEUE = _queues.proving
 CELERY_SCORING_QUEUE = _queues.scoring
 CELERY_PLAYING_QUEUE = _queues.playing
 CELERY_PLAYING_DEEP_QUEUE = _queues.playing_deep
+CELERY_MINING_QUEUE = _queues.mining
+CELERY_REQUIRED_QUEUES = _queues.required
 CELERY_TASK_QUEUES = _queues.queues
 CELERY_TASK_ROUTES = _queues.routes
 

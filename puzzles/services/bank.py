@@ -132,7 +132,12 @@ def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
                         **fields,
                     )
                 )
-            elif any(getattr(puzzle, name) != value for name, value in fields.items()):
+            else:
+                if puzzle.plays == 0 and entry.get("rating") is not None:
+                    # Never tried: its starting rating is still the bank's guess.
+                    fields["rating"] = entry["rating"]
+                if not any(getattr(puzzle, name) != value for name, value in fields.items()):
+                    continue
                 for name, value in fields.items():
                     setattr(puzzle, name, value)
                 puzzle.status = Puzzle.Status.PUBLISHED
@@ -157,7 +162,7 @@ def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
         )
         retired = (
             Puzzle.objects.filter(
-                source__in=[Puzzle.Source.MINED, Puzzle.Source.CLASSIC],
+                source__in=[Puzzle.Source.MINED, Puzzle.Source.CLASSIC, Puzzle.Source.GAME],
                 source_key__isnull=False,
                 status=Puzzle.Status.PUBLISHED,
             )

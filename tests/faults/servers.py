@@ -365,7 +365,7 @@ class Site:
         self, database_url: str, broker_url: str, logs: Path, queue_prefix: str, **extra: str
     ) -> None:
         self.logs = logs
-        kinds = ("celery", "proving", "scoring", "playing", "playing_deep")
+        kinds = ("celery", "proving", "scoring", "playing", "playing_deep", "mining")
         self.queue_names = [f"{queue_prefix}{kind}" for kind in kinds]
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "PYTEST_"))},

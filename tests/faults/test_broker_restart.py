@@ -76,7 +76,7 @@ def test_a_broker_restart_loses_no_queued_task(
     # 1. Queued, with no worker to take them.
     attempts = [submit_attempt(player, puzzle) for player in players]
     authored = [submit_puzzle(author, db["fen"]) for author in players[:PUZZLES]]
-    _celery, proving, scoring, _playing, _deep = site.queue_names
+    _celery, proving, scoring, _playing, _deep, _mining = site.queue_names
     queued = fault_rabbit.queue_depths([proving, scoring])
     assert queued == {proving: PUZZLES, scoring: ATTEMPTS}
 

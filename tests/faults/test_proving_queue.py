@@ -50,7 +50,7 @@ def test_scoring_completes_while_the_proving_queue_is_full(
     db, name = fault_database, fault_database["name"]
     site.env["PROVING_QUEUE_LIMIT"] = str(QUEUE_LIMIT)
     _web, url = site.web()
-    _celery, proving, scoring, _playing, _deep = site.queue_names
+    _celery, proving, scoring, _playing, _deep, _mining = site.queue_names
     site.worker("prover", queues=[proving])
     site.worker("scorer", queues=[scoring])
     authors = [Player(url, user, db["password"]) for user in db["users"][AUTHORS]]

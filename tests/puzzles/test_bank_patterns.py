@@ -42,7 +42,8 @@ def test_every_bank_mate_has_the_patterns_its_main_line_shows(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     entries = [e for e in read_bank() if e["goal"] in MATES]
-    assert len(entries) >= 400
+    # 322 since the 92 puzzles of random-move games left the bank (manage.py tidy_bank)
+    assert len(entries) >= 300
     without: Counter[str] = Counter()
     total: Counter[str] = Counter()
     started = time.perf_counter()

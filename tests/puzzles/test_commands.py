@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from puzzles import proving
 from puzzles.bankfile import book_move_to_iccs, read_bank, write_bank
+from puzzles.mining import bank_key
 
 
 def run(*args: str) -> str:
@@ -67,3 +69,38 @@ def test_book_moves_count_ranks_from_one() -> None:
     assert book_move_to_iccs("a1a10") == "a0a9"
     with pytest.raises(ValueError):
         book_move_to_iccs("炮二平五")
+
+
+def test_a_seeded_sample_of_the_bank_is_re_proved_and_a_broken_one_is_named(
+    tmp_path: Path,
+) -> None:
+    output = run("reprove_bank", "--sample", "10", "--seed", "3", "--jobs", "1")
+    assert output.startswith("Re-proved 10 puzzles") and "still sound and unique" in output
+    entries = read_bank()[:10]
+    broken = dict(entries[0], moves_to_win=entries[0]["moves_to_win"] + 1)
+    bank = tmp_path / "bank.json"
+    write_bank([broken, *entries[1:]], bank)
+    with pytest.raises(CommandError, match="1 shipped puzzle"):
+        run("reprove_bank", "--bank", str(bank), "--sample", "10", "--seed", "3", "--jobs", "1")
+
+
+def test_mining_leaves_out_a_puzzle_that_another_ones_line_reaches(tmp_path: Path) -> None:
+    """Game 73 (index 72) gives a mate in 3 at ply 106; a mate in 2 already in the bank is its
+    position after the key and the longest defence: the same puzzle, and the longer stays."""
+    shorter = "5a3/3k5/2N1ba3/p1N6/2p3b2/3nC4/4P4/3AB4/4Ap3/c2K2B2 w - - 17 55"
+    result = proving.prove(variant="xiangqi", fen=shorter, goal="mate", moves_to_win=2)
+    assert result.sound
+    entry = {
+        "key": bank_key(variant="xiangqi", fen=shorter, goal="mate", moves_to_win=2),
+        "variant": "xiangqi", "fen": shorter, "goal": "mate", "moves_to_win": 2,
+        "mode": result.mode, "themes": [], "main_line": result.main_line, "proof": result.proof,
+        "source": "mined", "origin": "sparse",
+    }  # fmt: skip
+    bank = tmp_path / "bank.json"
+    write_bank([entry], bank)
+    output = run(
+        "mine_puzzles", "--variant", "xiangqi", "--strategy", "master", "--first", "72",
+        "--games", "1", "--max-moves", "7", "--output", str(bank),
+    )  # fmt: skip
+    assert "1 puzzle(s) another puzzle's line reaches left out (0 new)" in output
+    assert [(e.get("source_game"), e["moves_to_win"]) for e in read_bank(bank)] == [("ccpd:73", 3)]

@@ -16,6 +16,7 @@ from engine import Move, Position
 from puzzles.bankfile import read_bank, write_bank
 from puzzles.mining import Chunk, mine_master
 from puzzles.models import Puzzle
+from puzzles.selfplay import VARIANTS, SelfplayGame, read_games, selfplay_path
 from puzzles.services.bank import bank_load
 
 
@@ -59,15 +60,24 @@ def test_a_puzzle_not_from_a_game_names_none(tmp_path: Path, client: Client) -> 
 
 
 def test_every_game_puzzle_of_the_bank_is_the_position_its_game_reached() -> None:
-    games = {f"ccpd:{g.id}": g for g in read_shipped(SHIPPED_FILE)}
+    """Master games and the engine's self-play games alike: the recorded moves, each legal,
+    lead from the game's start to the puzzle's position."""
+    games: dict[str, Any] = {f"ccpd:{g.id}": g for g in read_shipped(SHIPPED_FILE)}
+    for variant in VARIANTS:
+        games.update({f"selfplay:{variant}:{g.n}": g for g in read_games(selfplay_path(variant))})
     from_games = [e for e in read_bank() if e.get("source_game")]
-    assert from_games, "the bank holds puzzles from master games"
+    assert any(e["source_game"].startswith("ccpd:") for e in from_games)
     for entry in from_games:
         game = games[entry["source_game"]]
-        position = Position.start("xiangqi")
+        if isinstance(game, SelfplayGame):
+            position = Position.from_fen(game.variant, game.fen)
+            assert entry["game"]["levels"] == list(game.levels), entry["key"]
+            assert entry["game"]["setup"] == game.setup, entry["key"]
+        else:
+            position = Position.start("xiangqi")
+            assert entry["game"]["red"] == game.red and entry["game"]["black"] == game.black
         for text in game.moves[: entry["ply"]]:
             move = Move.from_iccs(text)
             assert position.is_legal(move), (entry["key"], text)
             position.push(move)
         assert position.fen().split(" ")[:2] == entry["fen"].split(" ")[:2], entry["key"]
-        assert entry["game"]["red"] == game.red and entry["game"]["black"] == game.black
