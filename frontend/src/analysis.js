@@ -372,7 +372,10 @@ async function askEngine() {
 async function showMate() {
   if (!engine.result || engine.showing || state.busy) return;
   engine.showing = true;
-  $("engine-show").disabled = true;
+  const button = $("engine-show");
+  const said = button.textContent;
+  button.disabled = true;
+  button.textContent = engineLabels.showing;
   $("engine").dataset.showing = "1";
   try {
     const items = $("engine-line").children;
@@ -383,6 +386,7 @@ async function showMate() {
     }
   } finally {
     engine.showing = false;
+    button.textContent = said;
     $("engine").dataset.showing = "";
     $("engine").dataset.shown = "1";
   }
