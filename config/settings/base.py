@@ -388,7 +388,7 @@ COMPUTER_PENDING_PER_OWNER = env_int("COMPUTER_PENDING_PER_OWNER", 3)
 COMPUTER_PENDING_PER_ADDRESS = env_int("COMPUTER_PENDING_PER_ADDRESS", 10)
 # Engine searches of the analysis board waiting for a worker, per address (one per owner: the
 # database says so; games.analysis).
-ANALYSIS_PENDING_PER_ADDRESS = env_int("ANALYSIS_PENDING_PER_ADDRESS", 4)
+ANALYSIS_PENDING_PER_ADDRESS = 4
 # The computer's moves of one address the workers have at once (one per owner): the others
 # wait their turn (games/queueing.py). Raise it for a school whose pupils share one address.
 COMPUTER_SEARCHES_PER_ADDRESS = env_int("COMPUTER_SEARCHES_PER_ADDRESS", 1)
