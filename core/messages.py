@@ -270,6 +270,18 @@ APP_EN: Final[Mapping[str, str]] = {
         "The computer is answering {count} moves for players at your address: wait a moment "
         "and play again."
     ),
+    "analysis.busy": (
+        "The engine is still thinking about the position you asked about before: wait for "
+        "its answer, then ask again."
+    ),
+    "analysis.busy_address": (
+        "The engine is thinking about {count} positions for players at your address: wait a "
+        "moment and ask again."
+    ),
+    "analysis.lost": "The engine's answer was lost on the way: ask it again.",
+    "analysis.game_over": (
+        "The game is over in this position ({termination}): there is no move to find."
+    ),
     "game.too_many_games": (
         "You have {count} games in progress: finish or resign one before you start another."
     ),
@@ -390,6 +402,10 @@ APP_ZH: Final[Mapping[str, str]] = {
     "game.share_not_finished": "只有下完的棋才能分享：先下完或认输，免得对局还在进行时链接泄露棋局。",
     "game.computer_busy": "电脑还在其他 {count} 盘棋里思考你的着法：等它在那边走完，再走这一步。",
     "game.computer_busy_address": "电脑正在为你这个网络地址的棋手思考 {count} 步棋：请稍等片刻再走。",
+    "analysis.busy": "引擎还在思考你上一次问的局面：等它给出答案，再问新的局面。",
+    "analysis.busy_address": "引擎正在为你这个网络地址的棋手思考 {count} 个局面：请稍等片刻再问。",
+    "analysis.lost": "引擎的答案在途中丢失了：请再问一次。",
+    "analysis.game_over": "这个局面棋局已经结束（{termination}）：没有着法可找。",
     "game.too_many_games": "你有 {count} 盘棋还没下完：先下完或认输一盘，再开新局。",
     "game.too_many_games_address": "你这个网络地址有 {count} 盘棋还没下完：先下完或认输一盘，再开新局。",
     "lesson.unknown": "没有“{lesson}”这一课。",

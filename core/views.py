@@ -43,6 +43,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
     page = {
         "api": {
             "positions": reverse("core-api:positions"),
+            # the engine's searches (the games app keeps them; the page only calls them)
+            "engine": reverse("games-api:analysis"),
             "variants": reverse("core-api:variants"),
         },
         "variant": variant if variant in names else names[0],
@@ -65,6 +67,20 @@ def analysis(request: HttpRequest) -> HttpResponse:
             "custom_fen": _("Position from FEN"),
             "board": _("Board"),
             "starts": {key: start_name(key) for key in START_NAMES},
+            "engine": {
+                "thinking": _("The engine is thinking…"),
+                "better": _("{side} is better"),
+                "winning": _("{side} is winning"),
+                "equal": _("About equal"),
+                "score": _("{score} for {side}, the side to move"),
+                "mate_for": _("{side} mates in {n}"),
+                "forced": _("Forced mate, proved over every defence"),
+                "not_proved": _("The prover has not confirmed this mate: it may not be forced"),
+                "show": _("Forced mate — show it"),
+                "showing": _("Showing the mate…"),
+                "depth": _("Depth {depth}, {nodes} positions, {seconds} s"),
+                "stale": _("The board has changed: ask the engine again."),
+            },
         },
     }
     return render(request, "core/analysis.html", {"page": page, "variants": variants})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.urls import reverse
 from django.utils.translation import get_language
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -21,10 +22,18 @@ from core.api_helpers import (
     request_body,
     request_query,
 )
+from core.exceptions import error_body
 from core.models import Variant
+from core.services import MAX_MOVES
 from core.throttles import client_address
 from games import selectors, services
-from games.models import Game
+from games.analysis import (
+    AnalysisBusy,
+    engine_analysis_get,
+    engine_analysis_request,
+    engine_analysis_requeue,
+)
+from games.models import EngineAnalysis, Game
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -366,3 +375,90 @@ class GameTakebackApi(GameActionApi):
 
     def act(self, *, game_id: int, owner: Owner, body: dict[str, Any]) -> Game:
         return services.game_takeback(game_id=game_id, owner=owner)
+
+
+class EngineAnalysisSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField(help_text="poll it here (GET) until status is not pending")
+    status = serializers.CharField(help_text="pending, done or failed")
+    variant = serializers.CharField()
+    fen = serializers.CharField(help_text="the start of the line")
+    moves = serializers.ListField(child=serializers.CharField(), help_text="ICCS")
+    result = serializers.JSONField(
+        help_text="done: turn, fen, score (centipawns from the side to move, null with a "
+        "mate), mate (moves; negative: the side to move is mated), forced (proved by the "
+        "prover), line [{iccs, chinese}], depth, nodes, seconds, proof; failed: error "
+        "{code, message {zh, en}}; pending: {}"
+    )
+
+
+def _analysis(analysis: EngineAnalysis, code: int = status.HTTP_200_OK) -> Response:
+    body = {
+        "id": analysis.pk,
+        "url": reverse("games-api:analysis-detail", args=[analysis.pk]),
+        "status": analysis.status,
+        "variant": analysis.variant,
+        "fen": analysis.fen,
+        "moves": analysis.moves,
+        "result": analysis.result,
+    }
+    return Response(EngineAnalysisSerializer(body).data, status=code)
+
+
+class EngineAnalysisCreateApi(APIView):
+    """Ask the engine about a position of the analysis board: the variant, a FEN or a named
+    start (default: the variant's first) and moves (ICCS or Chinese notation) as the board's
+    position API takes them. Answers 202 with a pending search to poll, or 200 with a recent
+    identical one's result. A bad FEN, a move that cannot be read or is illegal, or a game
+    already over answers 400 with the reason; a second search while one of yours (or
+    ``ANALYSIS_PENDING_PER_ADDRESS`` of your address) is pending answers 409."""
+
+    throttle_scope = "engine_analysis"
+
+    class InputSerializer(serializers.Serializer):
+        variant = serializers.CharField(max_length=32)
+        fen = serializers.CharField(max_length=300, required=False, allow_null=True)
+        setup = serializers.CharField(max_length=32, required=False, allow_null=True)
+        moves = serializers.ListField(
+            child=serializers.CharField(max_length=16), required=False, max_length=MAX_MOVES
+        )
+
+    @operation(
+        "analysis_engine_create",
+        EngineAnalysisSerializer,
+        status=202,
+        also={200: EngineAnalysisSerializer},
+        request=InputSerializer,
+        errors=(400, 409, 429),
+    )
+    def post(self, request: Request) -> Response:
+        data = request_body(self.InputSerializer, request)
+        try:
+            analysis = engine_analysis_request(
+                owner=_owner(request),
+                address=client_address(request._request),
+                variant=data["variant"],
+                fen=data.get("fen"),
+                setup=data.get("setup"),
+                moves=tuple(data.get("moves", [])),
+            )
+        except AnalysisBusy as busy:
+            body = error_body(busy.localized(), busy.extra, code=busy.code, params=busy.params)
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        pending = analysis.status == EngineAnalysis.Status.PENDING
+        return _analysis(analysis, status.HTTP_202_ACCEPTED if pending else status.HTTP_200_OK)
+
+
+class EngineAnalysisDetailApi(APIView):
+    """One of my engine searches (another's is a 404, like a missing one); polled while it is
+    pending (one whose message was lost is handed to the workers again)."""
+
+    @operation("analysis_engine_get", EngineAnalysisSerializer, errors=(404,))
+    def get(self, request: Request, analysis_id: int) -> Response:
+        analysis = found_or_404(
+            engine_analysis_get(
+                owner=owner_for_request(request, create=False), analysis_id=analysis_id
+            )
+        )
+        engine_analysis_requeue(analysis=analysis)
+        return _analysis(analysis)

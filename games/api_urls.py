@@ -22,5 +22,11 @@ game = [
 urlpatterns = [
     path("", api.GameListCreateApi.as_view(), name="list"),
     path("setup/check/", api.SetupCheckApi.as_view(), name="setup-check"),
+    path("analysis/", api.EngineAnalysisCreateApi.as_view(), name="analysis"),
+    path(
+        "analysis/<int:analysis_id>/",
+        api.EngineAnalysisDetailApi.as_view(),
+        name="analysis-detail",
+    ),
     path("<int:game_id>/", include(game)),
 ]

@@ -10,7 +10,13 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts.owners import OwnerScopedModel, owner_check, owner_indexes, owner_user_field
+from accounts.owners import (
+    OwnerScopedModel,
+    owner_check,
+    owner_indexes,
+    owner_unique,
+    owner_user_field,
+)
 from core.models import Variant
 from core.starts import start_label
 
@@ -200,3 +206,41 @@ class MasterGame(models.Model):
     @property
     def complete(self) -> bool:
         return self.stop_ply is None
+
+
+class EngineAnalysis(OwnerScopedModel):
+    """The engine asked about one position of the analysis board (games.analysis): the
+    request (variant, start FEN, moves in ICCS), and, once a worker has searched it, what
+    the engine found (``result``: score, mate, forced, the best line ...). An owner has at
+    most one pending at a time (the database says so); an address ``ANALYSIS_PENDING_PER_ADDRESS``."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Thinking")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    user = owner_user_field("engine_analyses")
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    fen = models.CharField(max_length=300)  # the start of the line
+    moves = models.JSONField(default=list, blank=True)  # ICCS, played from ``fen``
+    # What asked for the same search is the same: variant, FEN and moves (games.analysis).
+    key = models.CharField(max_length=64, db_index=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    result = models.JSONField(default=dict, blank=True)
+    address = models.CharField(max_length=64, blank=True, default="")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(OwnerScopedModel.Meta):
+        indexes = [
+            *owner_indexes("-created_at"),
+            models.Index(
+                fields=["address"], condition=Q(status="pending"), name="analysis_pending_address"
+            ),
+        ]
+        constraints = [
+            owner_check("analysis_owner_user_xor_visitor"),
+            *owner_unique("analysis_one_pending_per_{owner}", when={"status": "pending"}),
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis {self.pk} ({self.variant}, {self.status})"

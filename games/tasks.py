@@ -3,11 +3,14 @@
 - ``games.computer_move``: plays the computer's move at one ply of one game, once, then hands
   the next computer moves whose turn has come to the workers (``games.queueing``); the deep
   levels' moves come on ``playing_deep``, the others on ``playing``.
+- ``games.engine_analysis``: the analysis board's engine searches one position (on
+  ``playing_deep``: ``games.analysis``).
 - ``games.sweep`` (Celery beat, every minute): finishes idle games and games whose clock has
   run out, and hands over computer moves whose turn has come or whose message was lost.
 
-A deliberate import cycle: ``games.queueing`` (under ``games.services``) sends this task and the
-task runs the service and the dispatcher. Both sides import the other inside the function that
+Deliberate import cycles: ``games.queueing`` (under ``games.services``) sends this task and the
+task runs the service and the dispatcher; ``games.analysis`` sends ``games.engine_analysis``,
+which runs it. Both sides import the other inside the function that
 needs it, never when the module loads, so either module loads first
 (tests/core/test_import_cycles.py lists the pairs).
 """
@@ -50,3 +53,16 @@ def games_sweep_task() -> dict[str, int]:
     from games.services import games_idle_finish
 
     return {"finished": games_idle_finish(), "dispatched": len(computer_dispatch())}
+
+
+# Searching again is harmless: a run writes its result only while the row is still pending.
+@idempotent_task(
+    "games.engine_analysis",
+    limits=(30, 40),
+    retry=Retry(times=3, backoff=1, backoff_max=10),
+)
+def engine_analysis_task(analysis_id: int) -> dict[str, Any]:
+    """Search the analysis board's position ``analysis_id`` (games.analysis)."""
+    from games.analysis import engine_analysis_run
+
+    return {"analysis": analysis_id, "state": engine_analysis_run(analysis_id=analysis_id)}

@@ -332,6 +332,7 @@ THROTTLE_RATES = {
     "game_actions": "30/min",  # resigning, answering a draw, claiming one, sharing a game
     "setup_checks": "120/min",  # secret halves checked before they are handed in
     "positions": "240/min",  # positions analysed on the analysis board
+    "engine_analysis": "30/min",  # the engine asked about a position of the analysis board
     "lesson_steps": "240/min",  # moves, answers and set-ups tried in lessons
     "position_checks": "120/min",  # the puzzle editor's live check
     "draft_edits": "300/hour",  # authored puzzles changed
@@ -385,6 +386,9 @@ GAMES_OPEN_PER_ADDRESS = env_int("GAMES_OPEN_PER_ADDRESS", 30)
 # would ask for one more is refused until the computer has answered.
 COMPUTER_PENDING_PER_OWNER = env_int("COMPUTER_PENDING_PER_OWNER", 3)
 COMPUTER_PENDING_PER_ADDRESS = env_int("COMPUTER_PENDING_PER_ADDRESS", 10)
+# Engine searches of the analysis board waiting for a worker, per address (one per owner: the
+# database says so; games.analysis).
+ANALYSIS_PENDING_PER_ADDRESS = 4
 # The computer's moves of one address the workers have at once (one per owner): the others
 # wait their turn (games/queueing.py). Raise it for a school whose pupils share one address.
 COMPUTER_SEARCHES_PER_ADDRESS = env_int("COMPUTER_SEARCHES_PER_ADDRESS", 1)

@@ -12,9 +12,11 @@ Six queues, so that one kind of work never waits behind another:
 ``<prefix>playing``  the computer's moves in games below ``COMPUTER_DEEP_LEVEL``: milliseconds
                      of search each, a player waits
 ``<prefix>playing_deep``  the computer's moves at ``COMPUTER_DEEP_LEVEL`` and above: up to a
-                     second or two of search each. Its workers run at a lower CPU priority
-                     (``nice``), so that deep searches, however many, take only the CPU the
-                     quick replies leave (docs/deployment.md)
+                     second or two of search each; the analysis board's engine (a search of
+                     about two seconds, and the proof of a short mate, one per visitor at a
+                     time). Its workers run at a lower CPU priority (``nice``), so that deep
+                     searches, however many, take only the CPU the quick replies leave
+                     (docs/deployment.md)
 
 A flood of authored puzzles fills ``proving`` only; workers that read ``scoring`` keep scoring;
 a mining run of thousands of chunks never delays an authored puzzle's verification.
@@ -33,6 +35,7 @@ TASK_QUEUES = {
     "puzzles.mine_chunk": "mining",
     "puzzles.score_attempt": "scoring",
     "games.computer_move": "playing",
+    "games.engine_analysis": "playing_deep",
 }
 
 

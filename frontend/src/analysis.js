@@ -1,6 +1,8 @@
 // The analysis board page: pick a variant and a start (or paste a FEN), play both sides, read
 // the moves in Chinese notation and ICCS, go back and forward through them (click a move, the
-// buttons, or the arrow keys). Every position is computed by POST /api/positions/.
+// buttons, or the arrow keys). Every position is computed by POST /api/positions/. On request
+// the engine evaluates the position shown (POST /api/games/analysis/, then polled): a bar and a
+// number from the side to move, the best line, and a forced mate played out on the board.
 import { api } from "../../core/static/core/api.js";
 import { moveText } from "../../core/static/core/notation.js";
 import { attachMoveInput, mountBoard } from "./board.js";
@@ -149,6 +151,7 @@ function render(result) {
   $("first").disabled = $("back").disabled = state.ply === 0;
   $("forward").disabled = $("last").disabled = state.ply >= state.moves.length;
   history.replaceState(null, "", shareUrl());
+  engineFollow(result);
   document.body.dataset.ready = "1";
 }
 
@@ -238,6 +241,157 @@ async function play(move) {
   return true;
 }
 
+// --- The engine ---------------------------------------------------------------------------
+
+const engineLabels = labels.engine;
+const engine = {
+  asked: null, // the FEN of the position asked about
+  result: null, // the engine's answer for it
+  line: [], // the best line (ICCS) from that position
+  showing: false,
+  polling: false,
+};
+
+function engineError(message) {
+  const box = $("engine-error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+function enginePending(on) {
+  $("engine-pending").hidden = !on;
+  $("engine-run").disabled = on;
+  $("engine").dataset.state = on ? "pending" : engine.result ? "done" : "";
+}
+
+// Red's share of the bar, from a score for Red (centipawns), or a mate.
+function redShare(redScore, mateFor) {
+  if (mateFor) return mateFor === "red" ? 100 : 0;
+  return Math.round(50 + 50 * (2 / (1 + Math.exp(-redScore / 400)) - 1));
+}
+
+function showEngine(result) {
+  engine.result = result;
+  engine.line = result.line.map((m) => m.iccs);
+  const turn = result.turn;
+  const other = turn === "red" ? "black" : "red";
+  const mateFor = result.mate ? (result.mate > 0 ? turn : other) : null;
+  const redScore = result.score === null ? 0 : turn === "red" ? result.score : -result.score;
+  const share = redShare(redScore, mateFor);
+  $("eval-bar-red").style.width = `${share}%`;
+  $("eval-bar").setAttribute("aria-valuenow", String(share));
+  let verdict;
+  if (mateFor) verdict = fill(engineLabels.winning, { side: sideName(mateFor) });
+  else if (Math.abs(redScore) < 50) verdict = engineLabels.equal;
+  else {
+    const ahead = redScore > 0 ? "red" : "black";
+    const words = Math.abs(redScore) >= 300 ? engineLabels.winning : engineLabels.better;
+    verdict = fill(words, { side: sideName(ahead) });
+  }
+  $("engine-verdict").textContent = verdict;
+  const number =
+    result.mate !== null
+      ? `${result.mate > 0 ? "+" : "-"}M${Math.abs(result.mate)}`
+      : `${result.score > 0 ? "+" : ""}${(result.score / 100).toFixed(2)}`;
+  $("engine-number").textContent = fill(engineLabels.score, { score: number, side: sideName(turn) });
+  $("engine-number").dataset.score = result.score === null ? "" : String(result.score);
+  const mate = $("engine-mate");
+  mate.hidden = !mateFor;
+  mate.dataset.forced = result.forced ? "1" : "";
+  if (mateFor) {
+    const said = fill(engineLabels.mate_for, { side: sideName(mateFor), n: Math.abs(result.mate) });
+    mate.textContent = `${said} · ${result.forced ? engineLabels.forced : engineLabels.not_proved}`;
+  }
+  $("engine-show").hidden = !result.forced;
+  $("engine-show").disabled = false;
+  const list = $("engine-line");
+  list.textContent = "";
+  for (const move of result.line) {
+    const item = document.createElement("li");
+    item.dataset.iccs = move.iccs;
+    moveText(item, move);
+    list.appendChild(item);
+  }
+  $("engine-depth").textContent = fill(engineLabels.depth, {
+    depth: result.depth,
+    nodes: result.nodes.toLocaleString(),
+    seconds: result.seconds,
+  });
+  $("engine-result").hidden = false;
+  $("engine").dataset.state = "done";
+}
+
+// After every position shown: an answer about another position is put away (unless the mate
+// is being played out from it).
+function engineFollow(result) {
+  if (!engine.result || engine.showing) return;
+  if (result.fen !== engine.asked) {
+    engine.result = null;
+    $("engine-result").hidden = true;
+    $("engine").dataset.state = "";
+  }
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function askEngine() {
+  if (engine.polling || !state.result) return;
+  engineError("");
+  engine.polling = true;
+  engine.result = null;
+  $("engine-result").hidden = true;
+  enginePending(true);
+  const asked = state.result.fen;
+  try {
+    let answer = await api("POST", page.api.engine, requestBody(state.moves.slice(0, state.ply)));
+    while (answer.status === "pending") {
+      await pause(400);
+      answer = await api("GET", answer.url);
+    }
+    if (answer.status === "failed") {
+      const error = answer.result.error || {};
+      const lang = (document.documentElement.lang || "zh").startsWith("en") ? "en" : "zh";
+      throw new Error((error.message && error.message[lang]) || error.code || "failed");
+    }
+    if (state.result && state.result.fen !== asked) {
+      engineError(engineLabels.stale);
+      return;
+    }
+    engine.asked = asked;
+    showEngine(answer.result);
+  } catch (error) {
+    engineError(error.message);
+  } finally {
+    engine.polling = false;
+    enginePending(false);
+  }
+}
+
+// Play the engine's line out on the board, one move at a time, from the position it was
+// asked about.
+async function showMate() {
+  if (!engine.result || engine.showing || state.busy) return;
+  engine.showing = true;
+  const button = $("engine-show");
+  const said = button.textContent;
+  button.disabled = true;
+  button.textContent = engineLabels.showing;
+  $("engine").dataset.showing = "1";
+  try {
+    const items = $("engine-line").children;
+    for (let i = 0; i < engine.line.length; i++) {
+      await pause(500);
+      if (!(await play(engine.line[i]))) break;
+      for (const item of items) item.classList.toggle("shown", item === items[i]);
+    }
+  } finally {
+    engine.showing = false;
+    button.textContent = said;
+    $("engine").dataset.showing = "";
+    $("engine").dataset.shown = "1";
+  }
+}
+
 function fillStarts() {
   const select = $("start-select");
   select.textContent = "";
@@ -325,6 +479,8 @@ function bind() {
   $("forward").addEventListener("click", () => goTo(state.ply + 1));
   $("last").addEventListener("click", () => goTo(state.moves.length));
   $("flip").addEventListener("click", () => board.flip());
+  $("engine-run").addEventListener("click", askEngine);
+  $("engine-show").addEventListener("click", showMate);
   $("copy-fen").addEventListener("click", (event) => copy($("fen-output").value, event.currentTarget));
   $("copy-link").addEventListener("click", (event) => copy($("share-link").value, event.currentTarget));
   document.addEventListener("keydown", (event) => {
@@ -350,4 +506,4 @@ fillStarts();
 mount();
 bind();
 refresh();
-window.analysisBoard = { state, board: () => board };
+window.analysisBoard = { state, engine, board: () => board };

@@ -74,7 +74,13 @@ def test_every_model_with_a_visitor_column_is_owner_scoped_with_the_one_owner_ch
         for model in apps.get_models()
         if any(field.name == "visitor_id" for field in model._meta.get_fields())
     ]
-    assert {m.__name__ for m in owned} == {"Game", "PuzzleAttempt", "PuzzleReplay", "StepProgress"}
+    assert {m.__name__ for m in owned} == {
+        "EngineAnalysis",
+        "Game",
+        "PuzzleAttempt",
+        "PuzzleReplay",
+        "StepProgress",
+    }
     one_owner = owner_check("any").condition
     for model in owned:
         assert issubclass(model, OwnerScopedModel), model

@@ -22,7 +22,9 @@ APPS = ("accounts", "core", "games", "puzzles", "tutorials", "config")
 DELIBERATE = {
     ("accounts.services", "accounts.tasks"),
     ("accounts.tasks", "accounts.services"),
+    ("games.analysis", "games.tasks"),
     ("games.queueing", "games.tasks"),
+    ("games.tasks", "games.analysis"),
     ("games.tasks", "games.queueing"),
     ("games.tasks", "games.services"),
     ("puzzles.services.authoring", "puzzles.tasks"),

@@ -1,0 +1,259 @@
+"""The engine on the analysis board (games.analysis): the search itself, called directly; the
+API that asks for one and polls it (bad requests refused with the reason, one search pending
+per visitor, another's search a 404); and the task through a real Celery worker."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.utils import timezone
+
+from engine import Position
+from games.analysis import (
+    ANALYSIS_NODES,
+    PROVE_UP_TO,
+    STALE_AFTER,
+    engine_analyse,
+    engine_analysis_run,
+)
+from games.models import EngineAnalysis
+from tests.games.conftest import post
+from tests.puzzles.positions import MATE_IN_1, MATE_IN_1_KEY, MATE_IN_2, MATE_IN_2_KEY
+
+URL = "/api/games/analysis/"
+START = {v: Position.start(v).fen() for v in ("xiangqi", "feidan", "xinban")}
+
+
+def legal_line(variant: str, fen: str, moves: list[str], line: list[dict[str, str]]) -> None:
+    """Every move of ``line`` is legal in turn after ``moves``, and said right in Chinese."""
+    pos = Position.from_fen(variant, fen)
+    for text in moves:
+        pos.push_iccs(text)
+    for step in line:
+        move = pos.parse_move(step["iccs"])
+        assert pos.chinese(move) == step["chinese"]
+        assert pos.parse_move(step["chinese"]) == move
+        pos.push(move)
+
+
+# -- the search ------------------------------------------------------------------------------
+
+
+def test_a_mate_in_two_is_seen_and_proved_forced() -> None:
+    found = engine_analyse(variant="xiangqi", fen=MATE_IN_2)
+    assert found["turn"] == "red"
+    assert (found["mate"], found["forced"], found["score"]) == (2, True, None)
+    assert found["proof"]["status"] == "win" and found["proof"]["moves_to_win"] == 2
+    assert found["line"][0] == {"iccs": MATE_IN_2_KEY, "chinese": "兵三进一"}
+    assert len(found["line"]) == 3  # the key, the defence, the mate
+    legal_line("xiangqi", MATE_IN_2, [], found["line"])
+    pos = Position.from_fen("xiangqi", MATE_IN_2)
+    for step in found["line"]:
+        pos.push_iccs(step["iccs"])
+    assert pos.outcome() is not None and pos.outcome().winner == "red"  # type: ignore[union-attr]
+
+
+def test_the_side_to_move_that_is_mated_is_told_so_but_not_as_forced() -> None:
+    """A mate against the side to move is shown (negative) and not put to the prover."""
+    fen = "4k4/9/9/9/9/9/9/9/R8/1R1K5 b - - 0 1"  # Black's general alone against two chariots
+    found = engine_analyse(variant="xiangqi", fen=fen)
+    assert found["mate"] is not None and found["mate"] < 0
+    assert found["forced"] is False and found["proof"] is None
+
+
+def test_a_quiet_start_is_not_a_mate() -> None:
+    found = engine_analyse(variant="xiangqi", fen=START["xiangqi"])
+    assert found["mate"] is None and found["forced"] is False and found["proof"] is None
+    assert abs(found["score"]) < 100  # the start is about even
+    assert 0 < found["nodes"] <= ANALYSIS_NODES and found["depth"] >= 3
+    assert len(found["line"]) >= 2
+    legal_line("xiangqi", START["xiangqi"], [], found["line"])
+
+
+@pytest.mark.parametrize("variant", ["feidan", "xinban"])
+def test_the_variants_nobody_else_analyses_are_analysed(variant: str) -> None:
+    pos = Position.start(variant)
+    first = sorted(m.iccs() for m in pos.legal_moves)[0]
+    found = engine_analyse(variant=variant, fen=START[variant], moves=[first])
+    assert found["turn"] == "black"
+    assert found["mate"] is None and isinstance(found["score"], int)
+    assert found["line"] and 0 < found["nodes"] <= ANALYSIS_NODES
+    legal_line(variant, START[variant], [first], found["line"])
+
+
+def test_only_short_wins_are_put_to_the_prover() -> None:
+    assert 1 <= PROVE_UP_TO <= 7
+
+
+# -- the API ---------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_request_waits_for_a_worker_and_is_polled(client: Client) -> None:
+    response = post(client, URL, {"variant": "xiangqi", "fen": MATE_IN_2})
+    assert response.status_code == 202, response.content
+    body = response.json()
+    assert body["status"] == "pending" and body["result"] == {}
+    assert body["url"] == f"{URL}{body['id']}/"
+    assert client.get(body["url"]).json()["status"] == "pending"
+    assert engine_analysis_run(analysis_id=body["id"]) == "done"
+    assert engine_analysis_run(analysis_id=body["id"]) == "skipped"  # searched once
+    done = client.get(body["url"]).json()
+    assert done["status"] == "done"
+    assert done["result"]["forced"] is True and done["result"]["mate"] == 2
+
+
+@pytest.mark.django_db
+def test_moves_in_chinese_are_kept_in_iccs(client: Client) -> None:
+    body = post(client, URL, {"variant": "xiangqi", "moves": ["炮二平五", "h9g7"]}).json()
+    assert body["moves"] == ["h2e2", "h9g7"] and body["fen"] == START["xiangqi"]
+    named = post(Client(), URL, {"variant": "feidan", "setup": "standard"}).json()
+    assert named["fen"] == START["feidan"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"variant": "xiangqi", "fen": "not a fen"}, "fen."),
+        ({"variant": "xiangqi", "fen": "3ak4/4aPP2/b8/9/9 w - - 0 1"}, "fen."),
+        ({"variant": "xiangqi", "moves": ["h2h8"]}, "move."),  # the cannon cannot go there
+        ({"variant": "xiangqi", "moves": ["zz99"]}, ""),  # no move in any notation
+        ({"variant": "shogi"}, "variant."),
+        ({"variant": "xiangqi", "fen": MATE_IN_1, "moves": [MATE_IN_1_KEY]}, "analysis.game_over"),
+        ({"variant": "xiangqi", "moves": "h2e2"}, "input."),
+        ({}, "input."),
+    ],
+)
+def test_a_bad_request_is_refused_with_the_reason(
+    client: Client, body: dict[str, Any], code: str
+) -> None:
+    response = post(client, URL, body)
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["message"] and (error["code"] or "").startswith(code), error
+    assert not EngineAnalysis.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_illegal_move_is_explained_in_the_readers_language(client: Client) -> None:
+    body = {"variant": "xiangqi", "moves": ["h2e2", "h2e2"]}  # the cannon has gone
+    english = post(client, URL, body)
+    chinese = client.post(
+        URL, data=body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    assert english.status_code == chinese.status_code == 400
+    assert english.json()["error"]["params"]["index"] == 2
+    assert "2" in english.json()["error"]["message"]
+    assert "第 2 步" in chinese.json()["error"]["message"]
+
+
+@pytest.mark.django_db
+def test_a_second_search_while_one_is_pending_is_refused(client: Client) -> None:
+    first = post(client, URL, {"variant": "xiangqi"})
+    assert first.status_code == 202
+    again = post(client, URL, {"variant": "xiangqi"})  # the same one: the pending one again
+    assert again.status_code == 202 and again.json()["id"] == first.json()["id"]
+    second = post(client, URL, {"variant": "xiangqi", "moves": ["h2e2"]})
+    assert second.status_code == 409
+    error = second.json()["error"]
+    assert error["code"] == "analysis.busy"
+    assert "wait" in error["extra"]["explanation"]["en"]
+    assert "引擎还在思考" in error["extra"]["explanation"]["zh"]
+    assert EngineAnalysis.objects.count() == 1
+    engine_analysis_run(analysis_id=first.json()["id"])
+    assert post(client, URL, {"variant": "xiangqi", "moves": ["h2e2"]}).status_code == 202
+
+
+@pytest.mark.django_db
+def test_an_address_has_a_bounded_number_of_searches_pending() -> None:
+    limit = settings.ANALYSIS_PENDING_PER_ADDRESS
+    openings = ["h2e2", "b2e2", "h0g2", "b0c2", "c3c4", "g3g4", "a3a4", "i3i4"]
+    assert limit <= len(openings)
+    for opening in openings[:limit]:  # one visitor each, all at one address
+        answer = post(
+            Client(REMOTE_ADDR="10.2.0.9"), URL, {"variant": "xiangqi", "moves": [opening]}
+        )
+        assert answer.status_code == 202
+    refused = post(Client(REMOTE_ADDR="10.2.0.9"), URL, {"variant": "xinban"})
+    assert refused.status_code == 409
+    error = refused.json()["error"]
+    assert error["code"] == "analysis.busy_address" and error["params"]["count"] == limit
+    assert post(Client(REMOTE_ADDR="10.2.0.10"), URL, {"variant": "xinban"}).status_code == 202
+
+
+@pytest.mark.django_db
+def test_a_lost_search_holds_nobody_back(client: Client) -> None:
+    first = post(client, URL, {"variant": "xiangqi"}).json()
+    EngineAnalysis.objects.filter(pk=first["id"]).update(
+        updated_at=timezone.now() - STALE_AFTER - timedelta(seconds=1)
+    )
+    second = post(client, URL, {"variant": "feidan"})
+    assert second.status_code == 202
+    lost = client.get(first["url"]).json()
+    assert lost["status"] == "failed" and lost["result"]["error"]["code"] == "analysis.lost"
+
+
+@pytest.mark.django_db
+def test_a_recent_identical_search_is_answered_again_at_once(client: Client) -> None:
+    first = post(client, URL, {"variant": "xiangqi", "fen": MATE_IN_2}).json()
+    engine_analysis_run(analysis_id=first["id"])
+    other = Client()
+    again = post(other, URL, {"variant": "xiangqi", "fen": MATE_IN_2})
+    assert again.status_code == 200
+    body = again.json()
+    assert body["id"] != first["id"] and body["status"] == "done"
+    assert body["result"]["forced"] is True
+    assert other.get(body["url"]).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_search_is_its_owners_alone(client: Client) -> None:
+    mine = post(client, URL, {"variant": "xiangqi"}).json()
+    assert client.get(mine["url"]).status_code == 200
+    assert Client().get(mine["url"]).status_code == 404  # another visitor
+    assert client.get(f"{URL}{mine['id'] + 1000}/").status_code == 404  # no such search
+    assert client.get(f"{URL}abc/").status_code == 404
+    assert client.get(f"{URL}-1/").status_code == 404
+    assert post(client, mine["url"], {}).status_code == 405  # nothing to post to a search
+
+
+# -- through a real worker -------------------------------------------------------------------
+
+
+def test_the_task_goes_to_the_deep_playing_queue() -> None:
+    route = settings.CELERY_TASK_ROUTES["games.engine_analysis"]
+    assert route["queue"] == settings.CELERY_PLAYING_DEEP_QUEUE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_searches_and_proves_the_mate(celery_worker: Any, client: Client) -> None:
+    started = time.monotonic()
+    asked = post(client, URL, {"variant": "xiangqi", "fen": MATE_IN_2})
+    assert asked.status_code == 202
+    url = asked.json()["url"]
+    deadline = time.monotonic() + 60
+    body = client.get(url).json()
+    while body["status"] == "pending" and time.monotonic() < deadline:
+        time.sleep(0.2)
+        body = client.get(url).json()
+    assert body["status"] == "done", celery_worker.output()
+    assert body["result"]["mate"] == 2 and body["result"]["forced"] is True
+    assert [m["iccs"] for m in body["result"]["line"]][:1] == [MATE_IN_2_KEY]
+    assert time.monotonic() - started < 30
+    # the next search of the visitor is taken and searched too
+    quiet = post(client, URL, {"variant": "xinban"})
+    assert quiet.status_code == 202
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        row = EngineAnalysis.objects.get(pk=quiet.json()["id"])
+        if row.status != "pending":
+            break
+        time.sleep(0.2)
+    assert row.status == "done", celery_worker.output()
+    assert row.result["mate"] is None and row.result["line"]
