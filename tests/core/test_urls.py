@@ -72,6 +72,9 @@ PUBLIC = [
     "puzzles/mine/",
     "puzzles/p/<str:slug>/",
     "puzzles/patterns/",
+    "api/games/analysis/",
+    "api/games/analysis/<int:analysis_id>/",
+    "api/learn/lessons/<slug:slug>/steps/<str:key>/write/",
 ]
 
 
