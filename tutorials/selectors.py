@@ -281,6 +281,7 @@ def step_view(row: StepRow, *, progress: StepProgress | None, moment: Any) -> di
         "best_moves": progress.best_moves if progress else None,
         "completed": bool(progress and progress.completed),
         "play_level": rules.play_level,
+        "practise_theme": rules.practise_theme,
     }
     if goal.kind == "point":
         board = dynamic_board(rules, moment)

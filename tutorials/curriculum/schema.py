@@ -35,6 +35,7 @@ from typing import Any
 from engine import InvalidFenError, Move, Position, find_variant
 from engine.errors import InvalidMoveError
 from engine.fen import write_fen
+from engine.patterns import find_pattern
 from engine.setups import SECRET_METHODS
 from engine.vocab import MOVE_EFFECTS, OUTCOME_TERMINATIONS
 from words.texts import Text
@@ -136,6 +137,9 @@ class Step:
     hints: bool = True
     # the lesson page offers a game against the computer at this level once the step is done
     play_level: int | None = None
+    # the lesson page offers the puzzle trainer on this theme (a kill pattern's code) once the
+    # step is done, in the course's variant
+    practise_theme: str | None = None
 
     @property
     def learner(self) -> str:
@@ -290,6 +294,7 @@ _STEP_KEYS = {
     "marks",
     "hints",
     "play_level",
+    "practise_theme",
 }
 
 
@@ -428,6 +433,13 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
     play_level = data.get("play_level")
     if play_level is not None and (not isinstance(play_level, int) or not 1 <= play_level <= 8):
         raise LessonFileError(f"{where}: play_level must be a level from 1 to 8")
+    practise_theme = data.get("practise_theme")
+    if practise_theme is not None:
+        pattern = find_pattern(str(practise_theme))
+        if pattern is None or variant not in pattern.variants:
+            raise LessonFileError(
+                f"{where}: practise_theme must be a kill pattern of {variant} (engine.patterns)"
+            )
     return Step(
         key=str(data.get("key") or index + 1),
         index=index,
@@ -448,6 +460,7 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         marks=_points(data.get("marks"), f"{where}.marks"),
         hints=bool(data.get("hints", hints_default)),
         play_level=play_level,
+        practise_theme=practise_theme,
     )
 
 

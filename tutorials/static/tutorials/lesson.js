@@ -211,6 +211,13 @@ function showButtons() {
     play.href = `${play.pathname}?variant=${encodeURIComponent(lesson.course)}&level=${step.play_level}`;
     play.textContent = play.dataset.label.replace("{level}", step.play_level);
   }
+  // A kill pattern's lesson: the puzzle trainer on that pattern, in the course's variant.
+  const practise = $("practise-theme");
+  practise.hidden = !(complete && step.practise_theme);
+  if (step.practise_theme) {
+    const query = new URLSearchParams({ variant: lesson.course, themes: step.practise_theme });
+    practise.href = `${practise.pathname}?${query}`;
+  }
   $("retry").hidden = !over && moves.length === 0 && step.goal !== "setup" && !pending;
   $("hint").hidden = !step.hint || complete; // no hint once the step is done
 }
