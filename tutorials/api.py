@@ -226,6 +226,10 @@ class StepMovesApi(StepAnswerView):
         winner = serializers.CharField(allow_null=True)
         legal = serializers.ListField(child=serializers.CharField())
         tries = serializers.ListField(child=serializers.CharField())
+        threat = serializers.CharField(
+            allow_null=True,
+            help_text="a step failed for a piece left hanging: the opponent's free capture (ICCS)",
+        )
         progress = ProgressSerializer()
 
     def play(self, *, learner: Owner, step: StepRow, answer: Body) -> Played:
@@ -246,6 +250,7 @@ class StepMovesApi(StepAnswerView):
             "winner": state.winner,
             "legal": state.legal,
             "tries": state.tries,
+            "threat": state.threat,
         }
         return data, attempt.recorded
 

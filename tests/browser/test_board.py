@@ -435,7 +435,7 @@ def test_coordinates_shown_in_lessons_that_name_points_and_remembered(
     assert wait_result(page) == "complete"
 
     # A lesson that names no point starts without them.
-    page.goto("/learn/xiangqi-general/")
+    page.goto("/learn/xiangqi-stalemate/")
     ready(page, "body[data-ready='1']")
     expect(board).not_to_have_class(re.compile(r"\bxb-iccs\b"))
     expect(page.locator("#board .xb-files")).to_be_hidden()

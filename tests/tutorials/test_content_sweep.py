@@ -180,7 +180,9 @@ def _wrong_answers(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
                 continue
             for language, client in by_language.items():
                 response = post(client, lesson, step, "moves", {"moves": [*prefix, key]})
-                if response.status_code == 400:
+                # A move the rules forbid is refused: 400, or 200 with ``legal: false``.
+                illegal = response.status_code == 200 and response.json().get("legal") is False
+                if response.status_code == 400 or illegal:
                     error = response.json()["error"]
                     got = Text(error["extra"].get("zh", ""), error["extra"].get("en", ""))
                     if error["message"] != text.get(language) or got != text:

@@ -78,8 +78,8 @@ def test_the_flag_is_read_and_checked() -> None:
 @pytest.mark.usefixtures("lessons")
 def test_the_lesson_page_hands_the_flag_to_the_board(client: Client) -> None:
     assert LessonRow.objects.get(slug="xiangqi-board").coordinates is True
-    assert LessonRow.objects.get(slug="xiangqi-general").coordinates is False
-    for slug, expected in (("xiangqi-board", True), ("xiangqi-general", False)):
+    assert LessonRow.objects.get(slug="xiangqi-stalemate").coordinates is False
+    for slug, expected in (("xiangqi-board", True), ("xiangqi-stalemate", False)):
         html = client.get(f"/learn/{slug}/").content.decode()
         match = re.search(
             r'<script id="lesson-page" type="application/json">(.*?)</script>', html, re.S

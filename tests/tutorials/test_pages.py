@@ -49,7 +49,7 @@ def test_lesson_page_carries_the_steps_without_answers(client: Client) -> None:
     data = page_data(response.content.decode())
     lesson = data["lesson"]
     assert lesson["title"] == "The horse"
-    assert [s["key"] for s in lesson["steps"]] == ["1", "2", "3", "4"]
+    assert [s["key"] for s in lesson["steps"]] == ["1", "2", "3", "4", "5", "6"]
     assert data["start_step"] == "1"
     first = lesson["steps"][0]
     assert first["targets"] == ["c2"] and "b0c2" in first["legal"]
@@ -89,7 +89,7 @@ def test_continue_where_you_left_off(client: Client, rf) -> None:
     request.user = type("Anonymous", (), {"is_authenticated": False})()
     link = continue_lesson_for(request)
     assert link is not None and link.url == "/learn/xiangqi-horse/?step=2"
-    assert link.step_number == 2 and link.steps == 4
+    assert link.step_number == 2 and link.steps == 6
 
 
 def test_a_finished_lesson_continues_with_the_next_one(client: Client) -> None:
@@ -100,6 +100,8 @@ def test_a_finished_lesson_continues_with_the_next_one(client: Client) -> None:
         "2": ["b0c2", "c2d4", "d4e6"],
         "3": ["e2c1", "c1b3", "b3d4"],
         "4": ["c2d4", "d4e6", "e6c7"],
+        "5": ["c2e1", "e1d3", "d3c5", "c5e6"],
+        "6": ["c2a3", "a3b5", "b5d4"],
     }
     for key, moves in solutions.items():
         response = client.post(
@@ -111,7 +113,7 @@ def test_a_finished_lesson_continues_with_the_next_one(client: Client) -> None:
     courses = client.get("/api/learn/courses/").json()
     assert courses["continue_at"]["lesson_slug"] == "xiangqi-chariot"
     card = next(c for c in courses["courses"][0]["lessons"] if c["slug"] == "xiangqi-horse")
-    assert card["complete"] and card["stars"] == 12
+    assert card["complete"] and card["stars"] == 18
 
 
 def main(html: str) -> str:

@@ -512,3 +512,37 @@ def test_a_write_step_needs_a_legal_accepted_move() -> None:
         make_step(position="Ke0 kd9 Ch2", goal="write")
     with pytest.raises(LessonFileError, match="not legal"):
         make_step(position="Ke0 kd9 Ch2", goal="write", accept=["h2g3"])
+
+
+# --- safe: no piece left to be taken for free ----------------------------------------------------
+
+
+def test_a_safe_step_fails_a_move_that_leaves_a_piece_hanging_and_names_the_attacker() -> None:
+    # The horse on c7 guards d5 and b5; a chariot landing there is taken for free.
+    step = make_step(position="Ke0 kf9 Ra1 nc7", goal="reach", targets=["a9"], safe=True, par=1)
+    state = play_moves(step, ["a1a9"])
+    assert state.status == "complete" and state.threat is None
+    hanging = make_step(position="Ke0 kf9 Ra5 nc7", goal="reach", targets=["a9"], safe=True, par=3)
+    state = play_moves(hanging, ["a5b5"])
+    assert state.status == "failed" and state.message.code == "left_hanging"
+    assert state.threat == "c7b5"
+    assert "c7" in state.message.text.en and "black horse" in state.message.text.en
+    assert "黑马" in state.message.text.zh and "b5" in state.message.text.zh
+
+
+def test_a_safe_step_allows_a_piece_the_learner_can_take_back() -> None:
+    # The chariot on b0 guards b5: the horse may take there, but not for free.
+    step = make_step(position="Ke0 kf9 Ra5 Rb0 nc7", goal="reach", targets=["b5"], safe=True, par=1)
+    state = play_moves(step, ["a5b5"])
+    assert state.status == "complete" and state.threat is None
+    # The same move without the guard fails; without `safe` it does not.
+    bare = dict(position="Ke0 kf9 Ra5 nc7", goal="reach", targets=["b5"], par=1)
+    assert play_moves(make_step(**bare, safe=True), ["a5b5"]).status == "failed"
+    assert play_moves(make_step(**bare), ["a5b5"]).status == "complete"
+
+
+def test_safe_is_for_move_steps_only() -> None:
+    with pytest.raises(LessonFileError, match="safe"):
+        make_step(goal="point", answers=["e0"], safe=True, position="Ke0 kf9")
+    with pytest.raises(LessonFileError, match="safe"):
+        make_step(goal="reach", targets=["e1"], safe="yes", position="Ke0 kf9")

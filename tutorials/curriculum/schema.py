@@ -135,6 +135,9 @@ class Step:
     arrows: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()
     hints: bool = True
+    # a learner move that leaves one of the learner's pieces to be taken for free (no
+    # recapture on that point) fails the step, with the capture shown
+    safe: bool = False
     # the lesson page offers a game against the computer at this level once the step is done
     play_level: int | None = None
     # the lesson page offers the puzzle trainer on this theme (a kill pattern's code) once the
@@ -295,6 +298,7 @@ _STEP_KEYS = {
     "hints",
     "play_level",
     "practise_theme",
+    "safe",
 }
 
 
@@ -459,9 +463,18 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
         arrows=_moves(data.get("arrows"), f"{where}.arrows"),
         marks=_points(data.get("marks"), f"{where}.marks"),
         hints=bool(data.get("hints", hints_default)),
+        safe=_safe(data.get("safe", False), kind, where),
         play_level=play_level,
         practise_theme=practise_theme,
     )
+
+
+def _safe(value: Any, kind: str, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise LessonFileError(f"{where}: safe must be true or false")
+    if value and kind not in MOVE_GOALS or value and kind == "endgame":
+        raise LessonFileError(f"{where}: safe is for steps answered with moves (not endgames)")
+    return value
 
 
 def lesson_from_data(data: Mapping[str, Any], *, source: str = "") -> Lesson:

@@ -73,6 +73,8 @@ class MoveState:
     winner: str | None = None
     legal: list[str] = field(default_factory=list)
     tries: list[str] = field(default_factory=list)
+    # in a ``safe`` step failed by a piece left hanging: the opponent's free capture (ICCS)
+    threat: str | None = None
 
     @property
     def last_move(self) -> str | None:
@@ -94,6 +96,7 @@ class MoveRun:
         self.status = "playing"
         self.message: Explanation | None = None
         self.ended: tuple[str, str | None] | None = None
+        self.threat: str | None = None
         self.memory = memory  # where the computer's replies are kept between requests
 
     def copy(self) -> MoveRun:
@@ -237,6 +240,11 @@ class MoveRun:
                 )
             self.collected.append(to)
 
+        if step.safe:
+            threat = free_capture(pos)
+            if threat is not None:
+                self.threat = threat.iccs()
+                return self._refute(iccs, "left_hanging", hanging_text(pos, chinese, threat))
         met = self._goal_met(move, effect)
         if isinstance(met, Explanation):
             return self._fail(self._authored(iccs, met))
@@ -566,7 +574,53 @@ class MoveRun:
             winner=self.ended[1] if self.ended else None,
             legal=sorted(m.iccs() for m in pos.legal_moves) if playing else [],
             tries=pattern_moves(pos) if playing else [],
+            threat=self.threat,
         )
+
+
+# What takes a piece off the board and leaves the taker standing (a collision is a trade).
+_TAKES = ("capture", "defection", "cannon_takes_missile")
+
+
+def free_capture(pos: Position) -> Move | None:
+    """A move of the side to move in ``pos`` that takes one of the other side's pieces where
+    nothing can take back on that point, or None."""
+    for move in sorted(pos.legal_moves, key=lambda m: m.iccs()):
+        if pos.move_effect(move).kind not in _TAKES:
+            continue
+        pos.push(move)
+        try:
+            target = move.iccs()[2:]
+            back = any(
+                m.iccs()[2:] == target and pos.move_effect(m).kind != "move"
+                for m in pos.legal_moves
+            )
+        finally:
+            pos.pop()
+        if not back:
+            return move
+    return None
+
+
+def hanging_text(pos: Position, played: str, threat: Move) -> Text:
+    """Why a move fails a ``safe`` step: the opponent's free capture ``threat`` (to move in
+    ``pos``), with the attacker and the piece it takes named and placed."""
+    text = threat.iccs()
+    pieces = pos.pieces()
+    return Text(
+        "走了{m}之后，{a}（{f}）可以白吃你在{t}的{p}（{r}），你吃不回来。这一步不能把棋子"
+        "送给对方白吃，再试一次。",
+        "After {m}, the {a} on {f} can take your {p} on {t} for free ({r}) and nothing of "
+        "yours can take back. This step does not allow leaving a piece to be taken for free; "
+        "try again.",
+    ).format(
+        m=played,
+        a=piece_name(pieces[text[:2]]),
+        f=text[:2],
+        p=piece_name(pieces[text[2:]], colour=False),
+        t=text[2:],
+        r=Text(pos.chinese(threat), f"{pos.chinese(threat)}, {text}"),
+    )
 
 
 def wanted(step: Step) -> Text:

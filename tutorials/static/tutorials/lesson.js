@@ -343,6 +343,12 @@ async function onBoardMove(iccs) {
     stepCompleted(data);
   } else if (data.status === "failed") {
     over = true;
+    document.body.dataset.threat = data.threat || "";
+    if (data.threat) {
+      // A piece left hanging: the capture that takes it for free, drawn in red.
+      const threat = { from: data.threat.slice(0, 2), to: data.threat.slice(2, 4), brush: "red" };
+      board.set({ shapes: [...shapesNow, threat] });
+    }
     setStatus(data.message.text, "failed");
     document.body.dataset.result = "failed";
   } else {
