@@ -37,8 +37,8 @@ from core.exceptions import ApplicationError, IllegalTry
 from core.messages import render
 from core.services import position_analyse
 from engine import EngineError, Position
-from engine.play import bestmove
 from engine.solver import Budget, find_win
+from games.computer import analysis_search
 from games.models import EngineAnalysis
 
 # The search: the playing engine at full strength (level 8, no noise) on this many nodes, and
@@ -92,7 +92,9 @@ def engine_analyse(
     errors (``EngineError``) for a bad FEN, an illegal move or a game already over.
     """
     started = time.perf_counter()
-    found = bestmove(variant, fen, moves, level=8, nodes=nodes, movetime_ms=movetime_ms)
+    found = analysis_search(
+        variant=variant, fen=fen, moves=moves, nodes=nodes, movetime_ms=movetime_ms
+    )
     searched = time.perf_counter() - started
     pos = Position.from_fen(variant, fen)
     for text in moves:

@@ -1,5 +1,6 @@
 """The site's calls into the playing engine (``engine.play``): the computer's move, its
-answer to a draw offer, and its decisions to resign or to offer a draw. Kept in one place so
+answer to a draw offer, its decisions to resign or to offer a draw, and the analysis board's
+search. Kept in one place so
 that the rest of the app never imports it."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.play import Judgement
+    from engine.play import BestMove, Judgement
 
 # What one of the computer's searches said of its move, from its side: (score, mate).
 Judged = tuple[int | None, int | None]
@@ -32,6 +33,16 @@ def computer_bestmove(
 
     best = bestmove(variant, fen, list(moves), level=level, seed=seed)
     return ComputerMove(best.move, best.score, best.mate, best.depth, best.nodes)
+
+
+def analysis_search(
+    *, variant: str, fen: str, moves: Sequence[str], nodes: int, movetime_ms: int
+) -> BestMove:
+    """The engine's full-strength search of a position for the analysis board, bounded by
+    ``nodes`` and ``movetime_ms``: its best move, score or mate, and line."""
+    from engine.play import bestmove
+
+    return bestmove(variant, fen, list(moves), level=8, nodes=nodes, movetime_ms=movetime_ms)
 
 
 def computer_accepts_draw(*, variant: str, fen: str, moves: Sequence[str], level: int) -> bool:

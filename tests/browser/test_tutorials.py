@@ -84,7 +84,9 @@ def test_newcomer_completes_the_horse_lesson(page: Page, lessons: None, artifact
     answers = solutions("xiangqi/05-horse.toml")
     open_lesson(page, "xiangqi-horse")
     assert current_step(page) == "1"
-    for key in ("1", "2", "3", "4"):
+    keys = sorted(answers, key=int)
+    assert len(keys) >= 6  # the horse lesson's graded steps
+    for key in keys:
         assert current_step(page) == key
         if key == "3":
             # A blocked horse move is refused and explained; the board stays as it was.
@@ -97,7 +99,7 @@ def test_newcomer_completes_the_horse_lesson(page: Page, lessons: None, artifact
             assert result == ("complete" if last else "playing"), (key, move, result)
         expect(page.locator("#stars")).to_have_attribute("data-stars", "3")
         expect(page.locator(f".step-dot[data-step='{key}']")).to_have_class(re.compile(r"\bdone\b"))
-        if key != "4":
+        if key != keys[-1]:
             page.locator("#next").click()
     page.screenshot(path=str(artifacts / "lesson-horse-complete.png"), full_page=True)
     expect(page.locator("#next-lesson")).to_be_visible()
@@ -105,11 +107,11 @@ def test_newcomer_completes_the_horse_lesson(page: Page, lessons: None, artifact
     # Reload: every step is marked done, and the course map shows the lesson finished.
     page.reload()
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
-    expect(page.locator(".step-dot.done")).to_have_count(4)
+    expect(page.locator(".step-dot.done")).to_have_count(len(keys))
     page.goto("/learn/")
     card = page.locator(".lesson-card[data-lesson='xiangqi-horse']")
     expect(card).to_have_class(re.compile(r"\bcomplete\b"))
-    expect(card.locator(".lesson-stars")).to_have_attribute("data-stars", "12")
+    expect(card.locator(".lesson-stars")).to_have_attribute("data-stars", str(3 * len(keys)))
     expect(page.locator("[data-testid='continue']")).to_contain_text("车")
     page.screenshot(path=str(artifacts / "learn-course-map.png"), full_page=True)
 
@@ -137,7 +139,7 @@ def test_newcomer_completes_the_missile_base_lesson(
 
     page.reload()
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
-    expect(page.locator(".step-dot.done")).to_have_count(4)
+    expect(page.locator(".step-dot.done")).to_have_count(len(keys))
     page.goto("/learn/")
     card = page.locator(".lesson-card[data-lesson='feidan-base']")
     expect(card).to_have_class(re.compile(r"\bcomplete\b"))

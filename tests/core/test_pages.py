@@ -70,7 +70,11 @@ def test_analysis_page_restores_a_shared_position(client: Client) -> None:
     assert page["variant"] == "feidan"
     assert page["moves"] == ["i2f2", "i9h7"]
     assert page["fen"] is None
-    assert page["api"] == {"positions": "/api/positions/", "variants": "/api/variants/"}
+    assert page["api"] == {
+        "positions": "/api/positions/",
+        "variants": "/api/variants/",
+        "engine": "/api/games/analysis/",
+    }
 
 
 def test_analysis_page_falls_back_to_xiangqi_for_an_unknown_variant(client: Client) -> None:
