@@ -1,7 +1,6 @@
 """The site's calls into the playing engine (``engine.play``): the computer's move, its
 answer to a draw offer, its decisions to resign or to offer a draw, and the analysis board's
-search. Kept in one place so
-that the rest of the app never imports it."""
+search. Kept in one place so that the rest of the app never imports it."""
 
 from __future__ import annotations
 
