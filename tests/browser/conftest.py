@@ -83,3 +83,12 @@ def phone(browser: Browser, live_server: Any) -> Iterator[Page]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def lessons(transactional_db: None) -> Iterator[None]:
+    """The lessons loaded from their files into the test database."""
+    from tutorials.services import lessons_load
+
+    lessons_load()
+    yield

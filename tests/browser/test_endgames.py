@@ -4,8 +4,6 @@ blunder in the next step is refuted in words."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -14,14 +12,6 @@ from tutorials.curriculum import read_lessons
 from tutorials.curriculum.audit import engine_run
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def lessons(transactional_db: None) -> Iterator[None]:
-    from tutorials.services import lessons_load
-
-    lessons_load()
-    yield
 
 
 def test_an_endgame_is_played_to_mate_against_the_computer(page: Page, lessons: None) -> None:

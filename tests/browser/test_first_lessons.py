@@ -6,7 +6,6 @@ lost to an error."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,14 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FIRST = ["xiangqi/01-board.toml", "feidan/01-board.toml", "xinban/01-pieces.toml"]
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def lessons(transactional_db: None) -> Iterator[None]:
-    from tutorials.services import lessons_load
-
-    lessons_load()
-    yield
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])

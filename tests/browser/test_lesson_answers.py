@@ -5,27 +5,12 @@ a course, which offers a game against the computer in its variant and at its lev
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_tutorials import click_point, play, point, wait_for_answer
+from tests.browser.test_tutorials import click_point, open_step, play, point, wait_for_answer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def lessons(transactional_db: None) -> Iterator[None]:
-    from tutorials.services import lessons_load
-
-    lessons_load()
-    yield
-
-
-def open_step(page: Page, slug: str, key: str) -> None:
-    page.goto(f"/learn/{slug}/?step={key}")
-    expect(page.locator("body[data-ready='1']")).to_have_count(1)
 
 
 def drag(page: Page, move: str) -> str:

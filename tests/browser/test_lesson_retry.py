@@ -4,8 +4,6 @@ connection can be sent again from the page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page, Route, expect
 
@@ -15,14 +13,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 MOVES = "**/api/learn/lessons/xiangqi-board/steps/4/moves/"
 ANSWER = "**/api/learn/lessons/xiangqi-board/steps/1/answer/"
-
-
-@pytest.fixture
-def lessons(transactional_db: None) -> Iterator[None]:
-    from tutorials.services import lessons_load
-
-    lessons_load()
-    yield
 
 
 def server_error(route: Route) -> None:

@@ -4,7 +4,6 @@ in the lesson's variant."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +16,6 @@ from tests.browser.test_tutorials import play
 pytestmark = [pytest.mark.browser, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 
 SLUG = "xiangqi-pattern-two-ghosts"
-
-
-@pytest.fixture
-def lessons(transactional_db: None) -> Iterator[None]:
-    from tutorials.services import lessons_load
-
-    lessons_load()
-    yield
 
 
 def open_step(page: Page, key: str) -> None:

@@ -4,27 +4,12 @@ completed; a step that forbids leaving a piece hanging names the attacker and dr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_tutorials import play
+from tests.browser.test_tutorials import open_step, play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def lessons(transactional_db: None) -> Iterator[None]:
-    from tutorials.services import lessons_load
-
-    lessons_load()
-    yield
-
-
-def open_step(page: Page, slug: str, key: str) -> None:
-    page.goto(f"/learn/{slug}/?step={key}")
-    expect(page.locator("body[data-ready='1']")).to_have_count(1)
 
 
 def test_a_fork_is_found_after_a_wrong_try(page: Page, lessons: None) -> None:

@@ -5,7 +5,6 @@ signs up and keeps the progress; the player works on a phone."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,14 +16,6 @@ from tutorials.curriculum.solve import shortest_solution
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a-long-pass-phrase-42"
-
-
-@pytest.fixture
-def lessons(transactional_db: None) -> Iterator[None]:
-    from tutorials.services import lessons_load
-
-    lessons_load()
-    yield
 
 
 def solutions(path: str) -> dict[str, list[str]]:
@@ -73,6 +64,11 @@ def click_point(page: Page, square: str) -> str:
 def open_lesson(page: Page, slug: str) -> None:
     page.goto("/learn/")
     page.locator(f".lesson-card[data-lesson='{slug}'] a").click()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+
+
+def open_step(page: Page, slug: str, key: str) -> None:
+    page.goto(f"/learn/{slug}/?step={key}")
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
 
 
