@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.test_tutorials import lessons  # noqa: F401  (a fixture)
 from tests.browser.test_tutorials import play as play_in_lesson
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -183,7 +182,7 @@ def test_a_games_result_is_announced_as_a_result_not_an_error(
 def test_trying_illegal_moves_fills_no_console_with_errors(
     open_page: Callable[[str, str], Watched],
     language: str,
-    lessons: None,  # noqa: F811
+    lessons: None,
 ) -> None:
     from tests.browser.test_play import click_move
 
