@@ -24,6 +24,8 @@ marked. The machine's load average is printed with the results.
                                                       # algorithm, in CPU time
     .venv/bin/python bench/prover_bench.py --memory   # df-pn's peak memory on the
                                                       # hardest classic, default bound
+    .venv/bin/python bench/prover_bench.py --mined    # full-mode proofs of the bank's
+                                                      # master-game mates, by length
 """
 
 from __future__ import annotations
@@ -275,6 +277,58 @@ def bank(seconds: float, per_group: int, algorithms: list[str], verbose: bool) -
     return 0
 
 
+def mined(seconds: float, min_length: int, peer: Peer | None) -> int:
+    """The prover on real mates: every master-game puzzle of the bank (``source`` game,
+    traditional xiangqi) of at least ``min_length`` moves, proved again in full mode from
+    nothing, as the bank proves them (``auto``): per length, the median and 95th percentile of
+    CPU seconds for the first forced win (``find_win``) and for the whole proof (``solve``: every
+    key and every defence, so the difference is the uniqueness check), nodes, and the peer's
+    ``go mate N`` on the same positions."""
+    entries = [
+        e
+        for e in read_bank()
+        if e["source"] == "game" and e["variant"] == "xiangqi" and e["moves_to_win"] >= min_length
+    ]
+    budget = Budget(seconds=seconds)
+    rows: dict[int, Row] = {}
+    pieces: dict[int, list[int]] = {}
+    load_before = _load()
+    for e in entries:
+        n = e["moves_to_win"]
+        row = rows.setdefault(n, Row())
+        pos = Position.from_fen("xiangqi", e["fen"])
+        start = time.process_time()
+        find_win(pos, e["goal"], n, budget, mode="full", algorithm="auto")
+        row.find.append(time.process_time() - start)
+        start = time.process_time()
+        proof = solve(pos, e["goal"], n, budget, mode="full", algorithm="auto")
+        spent = time.process_time() - start
+        row.proof.append(spent)
+        row.nodes += proof.nodes
+        row.seconds += spent
+        row.exhausted += proof.status == "budget_exhausted"
+        row.statuses[proof.status] = row.statuses.get(proof.status, 0) + 1
+        pieces.setdefault(n, []).append(sum(ch.isalpha() for ch in e["fen"].split()[0]))
+        if peer is not None:
+            row.peer.append(peer.mate(e["fen"], n)[0])
+    print(f"Master-game mates of the bank, full mode, auto prover, at most {seconds:.0f} s each, "
+          f"CPU seconds; before: {load_before}")  # fmt: skip
+    print(f"{'length':>6} {'count':>5} {'pieces':>6} {'find p50':>9} {'solve p50':>9} "
+          f"{'solve p95':>9} {'nodes/s':>9} {'peer p50':>9} {'ratio':>6}  statuses")  # fmt: skip
+    for n in sorted(rows):
+        row = rows[n]
+        rate = row.nodes / row.seconds if row.seconds else 0.0
+        peer_median = statistics.median(row.peer) if row.peer else None
+        solve_median = statistics.median(row.proof)
+        print(f"{n:>6} {len(row.proof):>5} {statistics.median(pieces[n]):>6.0f} "
+              f"{_fmt(statistics.median(row.find)):>9} {_fmt(solve_median):>9} "
+              f"{_fmt(_p95(row.proof)):>9} {rate:>9,.0f} {_fmt(peer_median):>9} "
+              f"{_ratio(solve_median, peer_median):>6}  "
+              + ", ".join(f"{k} {v}" for k, v in sorted(row.statuses.items())))  # fmt: skip
+    print(f"after: {_load()}")
+    return 0
+
+
 def _rss_mib() -> float:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -335,6 +389,8 @@ def main() -> int:
         "--per-group", type=int, default=2, help="bank entries per group (0: the whole bank)"
     )
     parser.add_argument("--memory", action="store_true", help="df-pn's peak memory")
+    parser.add_argument("--mined", action="store_true", help="the bank's master-game mates")
+    parser.add_argument("--min-length", type=int, default=3, help="--mined: shortest mate")
     parser.add_argument("--nodes", type=int, default=None, help="node budget per proof")
     parser.add_argument("--memory-mib", type=int, default=DEFAULT_MEMORY_MIB, help="its bound")
     args = parser.parse_args()
@@ -345,6 +401,12 @@ def main() -> int:
         return bank(args.seconds, args.per_group, algorithms, args.verbose)
     if args.memory:
         return memory(args.seconds, args.nodes, args.memory_mib)
+    if args.mined:
+        mined_peer = Peer(PEER) if not args.no_peer and shutil.which(PEER) else None
+        status = mined(min(args.seconds, 60.0), args.min_length, mined_peer)
+        if mined_peer is not None:
+            mined_peer.close()
+        return status
     if args.compare:
         return compare(args.seconds, args.max_length, args.verbose)
     if args.hard:
