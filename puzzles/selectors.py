@@ -34,6 +34,7 @@ from puzzles.models import (
     PuzzleTheme,
 )
 from puzzles.patterns import PatternExample, pattern_examples
+from puzzles.themes import themes_of_variant
 
 # Difficulty levels as offsets from the player's rating (as on the big puzzle sites).
 DIFFICULTY_OFFSETS = {
@@ -44,6 +45,14 @@ DIFFICULTY_OFFSETS = {
     "hardest": 600,
 }
 NEXT_SHORTLIST = 8
+# In words: the rating offsets behind them mean nothing to a learner.
+DIFFICULTY_LABELS = {
+    "easiest": gettext_lazy("Much easier than my level"),
+    "easier": gettext_lazy("A little easier"),
+    "normal": gettext_lazy("At my level"),
+    "harder": gettext_lazy("A little harder"),
+    "hardest": gettext_lazy("Much harder than my level"),
+}
 
 
 def _published() -> QuerySet[Puzzle]:
@@ -137,10 +146,15 @@ def puzzle_solution(*, puzzle: Puzzle) -> dict[str, Any] | None:
     return {"key": line[0] if line else None, "line": moves}
 
 
-def theme_list() -> QuerySet[PuzzleTheme]:
-    return PuzzleTheme.objects.annotate(
-        published=Count("puzzles", filter=Q(puzzles__status=Puzzle.Status.PUBLISHED))
-    ).order_by("order", "slug")
+def theme_list(*, variant: str | None = None) -> QuerySet[PuzzleTheme]:
+    """The themes with how many published puzzles have each; for a ``variant``, only the
+    themes its puzzles can have (``themes.themes_of_variant``), counted in that variant."""
+    published = Q(puzzles__status=Puzzle.Status.PUBLISHED)
+    rows = PuzzleTheme.objects.all()
+    if variant is not None:
+        published &= Q(puzzles__variant=variant)
+        rows = rows.filter(slug__in=themes_of_variant(variant))
+    return rows.annotate(published=Count("puzzles", filter=published)).order_by("order", "slug")
 
 
 # --- Named kill patterns -------------------------------------------------------------------
@@ -149,11 +163,15 @@ def theme_list() -> QuerySet[PuzzleTheme]:
 def pattern_counts() -> dict[str, dict[str, int]]:
     """How many published puzzles have each kill pattern, per variant (patterns and variants
     without one are absent): one pass over the puzzle-theme table."""
+    return theme_counts(slugs=[p.code for p in PATTERNS])
+
+
+def theme_counts(*, slugs: Sequence[str] | None = None) -> dict[str, dict[str, int]]:
+    """How many published puzzles have each theme (or each of ``slugs``), per variant (themes
+    and variants without one are absent): one pass over the puzzle-theme table."""
+    which = Q() if slugs is None else Q(puzzletheme__slug__in=list(slugs))
     rows = (
-        Puzzle.themes.through.objects.filter(
-            puzzletheme__slug__in=[p.code for p in PATTERNS],
-            puzzle__status=Puzzle.Status.PUBLISHED,
-        )
+        Puzzle.themes.through.objects.filter(which, puzzle__status=Puzzle.Status.PUBLISHED)
         .values_list("puzzletheme__slug", "puzzle__variant")
         .annotate(n=Count("puzzle_id"))
     )
@@ -288,6 +306,28 @@ def access_solution_view(*, puzzle: Puzzle, player: Owner | None) -> bool:
     ).exists()
 
 
+def access_solution_view_many(*, puzzles: Sequence[Puzzle], player: Owner | None) -> set[int]:
+    """The ids among ``puzzles`` whose solution the player may see (``access_solution_view``
+    for each), in one query: what a list of puzzles needs."""
+    if player is None:
+        return set()
+    shown = {
+        p.pk
+        for p in puzzles
+        if p.proof is not None
+        and player.user is not None
+        and p.author_id == player.user.pk
+        and p.status == Puzzle.Status.PUBLISHED
+    }
+    others = [p.pk for p in puzzles if p.proof is not None and p.pk not in shown]
+    finished = PuzzleAttempt.objects.filter(
+        player.q(),
+        puzzle_id__in=others,
+        state__in=[PuzzleAttempt.State.SUBMITTED, PuzzleAttempt.State.SCORED],
+    ).values_list("puzzle_id", flat=True)
+    return shown | set(finished)
+
+
 def access_attempt_view(*, attempt: PuzzleAttempt, player: Owner | None) -> bool:
     return player is not None and player.owns(attempt)
 
@@ -310,7 +350,25 @@ def player_rating_value(*, player: Owner | None, variant: str) -> float:
     return row.rating if row else DEFAULT_RATING
 
 
-def puzzle_next_for(
+# The rating range a difficulty asks for: its target, give or take half a difficulty step.
+NEXT_WINDOW = 150
+
+
+@dataclass(frozen=True)
+class NextPick:
+    """The next puzzle, and how the choice had to be relaxed to find one: ``rating`` (none
+    was left in ``rating_min``..``rating_max``, the range the difficulty asks for, so the
+    nearest was taken) and ``tried`` (every matching puzzle has been tried; one is offered
+    again)."""
+
+    puzzle: Puzzle
+    target: int
+    rating_min: int
+    rating_max: int
+    relaxed: tuple[str, ...]
+
+
+def puzzle_next_pick(
     *,
     player: Owner | None,
     variant: str,
@@ -318,20 +376,22 @@ def puzzle_next_for(
     difficulty: str = "normal",
     exclude: Sequence[int] = (),
     seed: int | None = None,
-) -> Puzzle | None:
-    """A published puzzle the player has not tried, near their rating plus the difficulty
-    offset, with all the given themes. Puzzles the player authored are skipped. When every
-    matching puzzle has been tried, one tried longest ago is offered again."""
-    target = player_rating_value(player=player, variant=variant) + DIFFICULTY_OFFSETS.get(
-        difficulty, 0
+) -> NextPick | None:
+    """A published puzzle the player has not tried, rated within ``NEXT_WINDOW`` of their
+    rating plus the difficulty offset, with all the given themes. Puzzles the player authored
+    are skipped. When none is left in that range, the nearest outside it is taken; when every
+    matching puzzle has been tried, one is offered again; the pick says which it did."""
+    target = round(
+        player_rating_value(player=player, variant=variant) + DIFFICULTY_OFFSETS.get(difficulty, 0)
     )
+    low, high = target - NEXT_WINDOW, target + NEXT_WINDOW
     rows = puzzle_list(variant=variant, themes=themes).exclude(pk__in=list(exclude))
     if player is not None and player.user is not None:
         rows = rows.exclude(author=player.user)
     tried = PuzzleAttempt.objects.filter(owner_filter(player)).values("puzzle_id")
     fresh = rows.exclude(pk__in=tried)
     rng = random.Random(seed)
-    for candidates in (fresh, rows):
+    for candidates, again in ((fresh, False), (rows, True)):
         above = list(
             candidates.filter(rating__gte=target).order_by("rating", "id")[:NEXT_SHORTLIST]
         )
@@ -341,9 +401,37 @@ def puzzle_next_for(
         near = sorted(above + below, key=lambda p: (abs(p.rating - target), p.pk))[
             : NEXT_SHORTLIST // 2
         ]
-        if near:
-            return rng.choice(near)
+        if not near:
+            continue
+        inside = [p for p in near if low <= p.rating <= high]
+        # Outside the range: the nearest, and those about as near (within half a step more).
+        shortlist = inside or [
+            p for p in near if abs(p.rating - target) <= abs(near[0].rating - target) + 50
+        ]
+        relaxed = ("tried",) * again + ("rating",) * (not inside)
+        return NextPick(rng.choice(shortlist), target, low, high, relaxed)
     return None
+
+
+def puzzle_next_for(
+    *,
+    player: Owner | None,
+    variant: str,
+    themes: Sequence[str] = (),
+    difficulty: str = "normal",
+    exclude: Sequence[int] = (),
+    seed: int | None = None,
+) -> Puzzle | None:
+    """The puzzle of ``puzzle_next_pick``, without how it was chosen."""
+    pick = puzzle_next_pick(
+        player=player,
+        variant=variant,
+        themes=themes,
+        difficulty=difficulty,
+        exclude=exclude,
+        seed=seed,
+    )
+    return pick.puzzle if pick else None
 
 
 def attempt_get(*, attempt_id: int) -> PuzzleAttempt | None:

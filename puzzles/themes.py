@@ -15,7 +15,16 @@ from dataclasses import dataclass
 from engine import EngineError, Move, Position
 from engine.patterns import PATTERNS, detect
 from engine.rules import CHASE_VALUE
-from engine.variants import BLACK, CANNON, FIGHTER, LETTER_OF_TYPE, MISSILE, TYPE_MASK
+from engine.variants import (
+    BLACK,
+    CANNON,
+    FIGHTER,
+    LETTER_OF_TYPE,
+    MISSILE,
+    TYPE_MASK,
+    VARIANTS,
+    Variant,
+)
 
 # Piece values used to tell a sacrifice: the chase values of docs/rules.md §8.3 by FEN letter,
 # and the general above everything.
@@ -133,6 +142,38 @@ PATTERN_SLUGS = frozenset(theme.slug for theme in PATTERN_THEMES)
 CATALOGUE = CATALOGUE + PATTERN_THEMES
 SLUGS = frozenset(theme.slug for theme in CATALOGUE)
 ORDER = {theme.slug: index for index, theme in enumerate(CATALOGUE)}
+
+
+def _occurs(slug: str, variant: Variant) -> bool:
+    """Whether a puzzle of ``variant`` can have the theme: the themes of the variants' own
+    pieces and rules (missiles, fighters, collisions, the dead general, defection) follow the
+    engine's rules of the variant, a kill pattern its catalogue; every other theme is common."""
+    if slug == "missile":
+        return MISSILE in variant.piece_types
+    if slug == "missile_collision":
+        return bool(variant.colliding_types)
+    if slug == "fighter":
+        return FIGHTER in variant.piece_types
+    if slug == "dead_general":
+        return bool(variant.dead_general_types)
+    if slug == "defection":
+        return bool(variant.defection)
+    pattern = next((p for p in PATTERNS if p.code == slug), None)
+    if pattern is not None:
+        return variant.name in pattern.variants
+    return True
+
+
+# The variants each theme can occur in (``themes_of_variant`` reads it the other way).
+THEME_VARIANTS: dict[str, frozenset[str]] = {
+    theme.slug: frozenset(name for name, v in VARIANTS.items() if _occurs(theme.slug, v))
+    for theme in CATALOGUE
+}
+
+
+def themes_of_variant(variant: str) -> frozenset[str]:
+    """The slugs of the themes a puzzle of ``variant`` can have (none for an unknown one)."""
+    return frozenset(slug for slug, names in THEME_VARIANTS.items() if variant in names)
 
 
 def _letter(value: int) -> str:

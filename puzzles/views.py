@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -24,10 +24,9 @@ from engine import Position
 from puzzles import selectors, services
 from puzzles.editor_checks import position_messages, position_rules
 from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
-from puzzles.selectors import DIFFICULTY_OFFSETS, GOAL_LABELS
+from puzzles.selectors import DIFFICULTY_LABELS, DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
-from puzzles.themes import PATTERN_SLUGS
-from puzzles.themes import SLUGS as THEME_SLUGS
+from puzzles.themes import PATTERN_SLUGS, THEME_VARIANTS, themes_of_variant
 from words.texts import piece_name
 
 
@@ -54,19 +53,23 @@ THEMES_SECONDS = 300
 
 
 def _themes() -> list[dict[str, Any]]:
-    # (":2": the rows say whether they are kill patterns; rows cached before that lack it)
-    key = f"puzzles:themes:2:{'zh' if reads_chinese() else 'en'}"
+    # (":3": the rows name the variants they are offered in; rows cached before that lack it)
+    key = f"puzzles:themes:3:{'zh' if reads_chinese() else 'en'}"
     themes: list[dict[str, Any]] | None = cache.get(key)
     if themes is None:
-        counts = selectors.pattern_counts()
+        counts = selectors.theme_counts()
         themes = [
             {
                 "slug": t.slug,
                 "name": t.name_zh if reads_chinese() else t.name_en,
                 "published": t.published,  # type: ignore[attr-defined]  # annotated by theme_list
                 "pattern": t.slug in PATTERN_SLUGS,
-                # a kill pattern's chip is shown for the variants that have puzzles with it
-                "variants": " ".join(sorted(counts.get(t.slug, {}))),
+                # the variants that can have the theme, and those of them with puzzles with it
+                # (its chip is offered in those)
+                "occurs": sorted(THEME_VARIANTS.get(t.slug, ())),
+                "variants": sorted(
+                    v for v in counts.get(t.slug, {}) if v in THEME_VARIANTS.get(t.slug, ())
+                ),
             }
             for t in selectors.theme_list()
         ]
@@ -118,9 +121,11 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
     variant = request.GET.get("variant") or (puzzle.variant if puzzle else Variant.XIANGQI)
     if variant not in Variant.values:
         variant = Variant.XIANGQI
-    # Known themes, each once: the trainer asks the API for them, which refuses any other.
+    # Known themes of the variant, each once: the trainer asks the API for them, which
+    # refuses any other.
     asked = (t.strip() for t in request.GET.get("themes", "").split(","))
-    themes = [t for t in dict.fromkeys(asked) if t in THEME_SLUGS]
+    offered = themes_of_variant(variant)
+    themes = [t for t in dict.fromkeys(asked) if t in offered]
     difficulty = request.GET.get("difficulty", "normal")
     theme_rows = _themes()
     page = {
@@ -158,16 +163,6 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
             "selected_difficulty": page["difficulty"],
         },
     )
-
-
-# In words: the rating offsets behind them (DIFFICULTY_OFFSETS) mean nothing to a learner.
-DIFFICULTY_LABELS = {
-    "easiest": gettext_lazy("Much easier than my level"),
-    "easier": gettext_lazy("A little easier"),
-    "normal": gettext_lazy("At my level"),
-    "harder": gettext_lazy("A little harder"),
-    "hardest": gettext_lazy("Much harder than my level"),
-}
 
 
 @require_safe
@@ -210,29 +205,60 @@ def daily_variant(request: HttpRequest, variant: str) -> HttpResponse:
     return _solve_page(request, puzzle=found[0].puzzle, mode="fixed")
 
 
-def _chart(points: list[tuple[Any, float]], width: int = 560, height: int = 160) -> dict[str, Any]:
-    """An SVG polyline of a rating history (oldest left)."""
+# The chart shows the last this many ratings (the table under it the same).
+CHART_POINTS = 100
+
+
+def _chart(
+    points: list[tuple[Any, float]], *, title: str, width: int = 560, height: int = 180
+) -> dict[str, Any]:
+    """A rating history as an SVG line chart (oldest left), drawn by the template: a line with
+    a dot per rating, the lowest and highest values on the side, a title and a description in
+    words; the same numbers go into a table under it."""
+    points = points[-CHART_POINTS:]
     if not points:
-        return {"points": "", "min": None, "max": None, "count": 0}
+        return {"count": 0}
     ratings = [r for _, r in points]
     low, high = min(ratings), max(ratings)
-    if high - low < 50:
-        middle = (high + low) / 2
-        low, high = middle - 25, middle + 25
-    step = width / max(1, len(points) - 1)
-    coords = []
-    for index, rating in enumerate(ratings):
-        x = index * step if len(points) > 1 else width / 2
-        y = height - (rating - low) / (high - low) * (height - 10) - 5
-        coords.append(f"{x:.1f},{y:.1f}")
+    # Nice bounds, 50 apart at least, so that a flat history is not drawn as a steep one.
+    bottom = int(low // 50 * 50)
+    top = max(int(-(-high // 50) * 50), bottom + 50)
+    left, right, pad = 44, 10, 12
+    inner_w, inner_h = width - left - right, height - 2 * pad
+
+    def y_of(rating: float) -> float:
+        return pad + (top - rating) / (top - bottom) * inner_h
+
+    dots = []
+    for index, (at, rating) in enumerate(points):
+        x = left + (index * inner_w / (len(points) - 1) if len(points) > 1 else inner_w / 2)
+        dots.append(
+            {"x": f"{x:.1f}", "y": f"{y_of(rating):.1f}", "rating": round(rating), "at": at}
+        )
+    first, last = round(ratings[0]), round(ratings[-1])
     return {
-        "points": " ".join(coords),
-        "min": round(low),
-        "max": round(high),
         "count": len(points),
-        "last": round(ratings[-1]),
+        "dots": dots,
+        "line": " ".join(f"{d['x']},{d['y']}" for d in dots),
         "width": width,
         "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": bottom,
+        "y_top": f"{y_of(top):.1f}",
+        "y_bottom": f"{y_of(bottom):.1f}",
+        "title": title,
+        "description": _(
+            "%(count)s ratings, from %(first)s to %(last)s; lowest %(low)s, highest %(high)s."
+        )
+        % {
+            "count": len(points),
+            "first": first,
+            "last": last,
+            "low": round(low),
+            "high": round(high),
+        },
     }
 
 
@@ -257,7 +283,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "puzzles/dashboard.html",
         {
             "ratings": [
-                {"variant": variants[r.variant], "row": r.row, "chart": _chart(r.history)}
+                {
+                    "variant": variants[r.variant],
+                    "row": r.row,
+                    "chart": _chart(
+                        r.history,
+                        title=_("Puzzle rating over time: %(variant)s")
+                        % {"variant": variants[r.variant]["title"]},
+                    ),
+                }
                 for r in board.ratings
             ],
             "theme_stats": [row for row in stats if not row["pattern"]],

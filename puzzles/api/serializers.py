@@ -15,7 +15,6 @@ from puzzles import selectors
 from puzzles.classics import classic_title, collection_name
 from puzzles.models import Puzzle, PuzzleAttempt
 from puzzles.selectors import pattern_names, puzzle_game
-from puzzles.themes import PATTERN_SLUGS
 
 
 class PuzzleMoveSerializer(serializers.Serializer):
@@ -64,7 +63,8 @@ class PuzzleSerializer(serializers.Serializer):
     plays = serializers.IntegerField()
     solves = serializers.IntegerField()
     themes = serializers.SerializerMethodField(
-        help_text="theme slugs; the kill patterns among them only once the player's try is over"
+        help_text="theme slugs, once the player's try is over (else null): a theme such as "
+        "quiet_move, sacrifice or checks_only gives the answer away"
     )
     patterns = serializers.SerializerMethodField(
         help_text="the named kill patterns of the mate, once the player's try is over (else null)"
@@ -99,19 +99,19 @@ class PuzzleSerializer(serializers.Serializer):
 
     def _try_over(self, puzzle: Puzzle) -> bool:
         """Whether the player may see the answer: the solution's rule (a try finished, or the
-        author of a published puzzle). Kill patterns name the answer's final position."""
+        author of a published puzzle). Themes and kill patterns give the answer away. A list
+        passes ``try_over`` in the context, read for the whole page at once."""
         cache = self.context.setdefault("try_over", {})
         if puzzle.pk not in cache:
             player = self.context.get("player")
             cache[puzzle.pk] = selectors.access_solution_view(puzzle=puzzle, player=player)
         return bool(cache[puzzle.pk])
 
-    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
-    def get_themes(self, puzzle: Puzzle) -> list[str]:
-        slugs = [theme.slug for theme in puzzle.themes.all()]
-        if any(slug in PATTERN_SLUGS for slug in slugs) and not self._try_over(puzzle):
-            slugs = [slug for slug in slugs if slug not in PATTERN_SLUGS]
-        return slugs
+    @extend_schema_field(serializers.ListField(child=serializers.CharField(), allow_null=True))
+    def get_themes(self, puzzle: Puzzle) -> list[str] | None:
+        if not self._try_over(puzzle):
+            return None
+        return [theme.slug for theme in puzzle.themes.all()]
 
     @extend_schema_field(PatternNameSerializer(many=True, allow_null=True))
     def get_patterns(self, puzzle: Puzzle) -> list[dict[str, str]] | None:
@@ -159,7 +159,12 @@ class PuzzleSerializer(serializers.Serializer):
 
 
 class AuthoredPuzzleSerializer(PuzzleSerializer):
-    """An authored puzzle as its author sees it: with its verification status."""
+    """An authored puzzle as its author sees it: with its verification status, and its themes
+    (the author knows the answer)."""
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_themes(self, puzzle: Puzzle) -> list[str]:
+        return [theme.slug for theme in puzzle.themes.all()]
 
     rejection_reason = serializers.CharField(
         source="rejection_text", help_text="why verification refused it, in the reader's language"
@@ -208,6 +213,9 @@ class AttemptSerializer(serializers.Serializer):
     patterns = serializers.SerializerMethodField(
         help_text="the named kill patterns of the puzzle's mate, once the try is over (else null)"
     )
+    themes = serializers.SerializerMethodField(
+        help_text="the puzzle's theme slugs, once the try is over (else null)"
+    )
 
     def get_status_url(self, attempt: PuzzleAttempt) -> str:
         return reverse("puzzles-api:attempt", kwargs={"attempt_id": attempt.pk})
@@ -223,6 +231,12 @@ class AttemptSerializer(serializers.Serializer):
         if not attempt.is_finished:
             return None
         return pattern_names(list(attempt.puzzle.themes.values_list("slug", flat=True)))
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField(), allow_null=True))
+    def get_themes(self, attempt: PuzzleAttempt) -> list[str] | None:
+        if not attempt.is_finished:
+            return None
+        return list(attempt.puzzle.themes.order_by("order", "slug").values_list("slug", flat=True))
 
 
 class OpenAttemptSerializer(AttemptSerializer):

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -35,7 +36,7 @@ from puzzles.api.serializers import (
     ThemeSerializer,
 )
 from puzzles.models import MAX_MOVES_TO_WIN, Goal, Puzzle, Variant
-from puzzles.selectors import DIFFICULTY_OFFSETS
+from puzzles.selectors import DIFFICULTY_LABELS, DIFFICULTY_OFFSETS
 from puzzles.themes import CATALOGUE
 
 THEME_SLUGS = tuple(theme.slug for theme in CATALOGUE)
@@ -51,16 +52,23 @@ def _puzzle_or_404(puzzle_id: int, request: Request, *, for_display: bool = True
     return found_or_404(puzzle if seen else None)
 
 
-def puzzle_data(puzzle: Puzzle, request: Request) -> Any:
-    """One puzzle as a solver sees it, with its first moves (and its solution if allowed)."""
+def puzzle_data(
+    puzzle: Puzzle,
+    request: Request,
+    serializer: type[PuzzleSerializer] = PuzzleSerializer,
+    **extra: Any,
+) -> Any:
+    """One puzzle as a solver sees it, with its first moves (and its solution if allowed);
+    ``extra`` goes into the serializer's context."""
     player = owner_for_request(request, create=False)
     context = {
         "request": request,
         "player": player,
         "with_solution": True,
         "opening": selectors.puzzle_opening(puzzle=puzzle),
+        **extra,
     }
-    return PuzzleSerializer(puzzle, context=context).data
+    return serializer(puzzle, context=context).data
 
 
 class AttemptActionApi(APIView):
@@ -86,11 +94,23 @@ class AttemptActionApi(APIView):
 
 
 class ThemeListApi(APIView):
-    """Every puzzle theme, with how many published puzzles have it."""
+    """Every puzzle theme, with how many published puzzles have it; with ``?variant=``, only
+    the themes a puzzle of that variant can have (no fighter in traditional xiangqi), with
+    how many published puzzles of the variant have each."""
 
-    @extend_schema(operation_id="puzzles_themes", responses={200: ThemeSerializer(many=True)})
+    class ThemeQuerySerializer(serializers.Serializer):
+        variant = serializers.ChoiceField(choices=Variant.choices, required=False)
+
+    @operation(
+        "puzzles_themes",
+        ThemeSerializer(many=True),
+        errors=(400,),
+        parameters=[ThemeQuerySerializer],
+    )
     def get(self, request: Request) -> Response:
-        return Response(ThemeSerializer(selectors.theme_list(), many=True).data)
+        params = request_query(self.ThemeQuerySerializer, request, blank_is_absent=False)
+        rows = selectors.theme_list(variant=params.get("variant"))
+        return Response(ThemeSerializer(rows, many=True).data)
 
 
 class ThemesField(CommaSeparatedField):
@@ -147,8 +167,13 @@ class PuzzleListApi(APIView):
             data.pop(name, None)
         rows = selectors.puzzle_list(**data)
         paginator = self.Pagination()
-        page = paginator.paginate_queryset(rows, request, view=self)
-        serialized = PuzzleSerializer(page, many=True, context={"request": request}).data
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        player = owner_for_request(request, create=False)
+        # The themes of the puzzles on the page that the player has finished a try at.
+        over = selectors.access_solution_view_many(puzzles=page, player=player)
+        try_over = {puzzle.pk: puzzle.pk in over for puzzle in page}
+        context = {"request": request, "player": player, "try_over": try_over}
+        serialized = PuzzleSerializer(page, many=True, context=context).data
         return paginator.get_paginated_response(serialized)
 
 
@@ -161,9 +186,56 @@ class PuzzleDetailApi(APIView):
         return Response(puzzle_data(_puzzle_or_404(puzzle_id, request), request))
 
 
+class RelaxedSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(
+        choices=["rating", "tried"],
+        help_text="rating: none was left in the difficulty's rating range, the nearest was "
+        "taken; tried: every matching puzzle has been tried, this one is offered again",
+    )
+    message = serializers.CharField(help_text="the same, in the reader's language")
+
+
+class PuzzleNextSerializer(PuzzleSerializer):
+    """The next puzzle, with the rating range the difficulty asked for and what had to be
+    relaxed to find it (empty when nothing was)."""
+
+    rating_range = serializers.SerializerMethodField(
+        help_text="[min, max]: the ratings the difficulty asks for"
+    )
+    relaxed = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_rating_range(self, puzzle: Puzzle) -> list[int]:
+        pick = self.context["pick"]
+        return [pick.rating_min, pick.rating_max]
+
+    @extend_schema_field(RelaxedSerializer(many=True))
+    def get_relaxed(self, puzzle: Puzzle) -> list[dict[str, str]]:
+        pick = self.context["pick"]
+        difficulty = DIFFICULTY_LABELS[self.context["difficulty"]]
+        texts = {
+            "rating": _(
+                "No puzzle rated %(low)s–%(high)s (“%(difficulty)s”) is left with these "
+                "filters: this one is rated %(rating)s."
+            )
+            % {
+                "low": pick.rating_min,
+                "high": pick.rating_max,
+                "difficulty": difficulty,
+                "rating": round(puzzle.rating),
+            },
+            "tried": _(
+                "You have tried every puzzle that matches these filters: here is one again."
+            ),
+        }
+        return [{"code": code, "message": texts[code]} for code in pick.relaxed]
+
+
 class PuzzleNextApi(APIView):
-    """The next puzzle for me: one I have not tried, near my rating in the variant plus the
-    difficulty's offset (easiest −600 … hardest +600), with all the given themes."""
+    """The next puzzle for me: one I have not tried, rated within 150 of my rating in the
+    variant plus the difficulty's offset (easiest −600 … hardest +600), with all the given
+    themes (one the variant cannot have finds none). ``relaxed`` says when none was left in that range
+    (the nearest is given) or every matching puzzle has been tried (one is given again)."""
 
     class PuzzleNextQuerySerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices)
@@ -180,12 +252,19 @@ class PuzzleNextApi(APIView):
         )
 
     @operation(
-        "puzzles_next", PuzzleSerializer, errors=(404,), parameters=[PuzzleNextQuerySerializer]
+        "puzzles_next",
+        PuzzleNextSerializer,
+        errors=(400, 404),
+        parameters=[PuzzleNextQuerySerializer],
     )
     def get(self, request: Request) -> Response:
         data = request_query(self.PuzzleNextQuerySerializer, request, blank_is_absent=False)
-        puzzle = selectors.puzzle_next_for(player=owner_for_request(request, create=False), **data)
-        return Response(puzzle_data(found_or_404(puzzle), request))
+        pick = selectors.puzzle_next_pick(player=owner_for_request(request, create=False), **data)
+        puzzle = found_or_404(pick.puzzle if pick else None)
+        answer = puzzle_data(
+            puzzle, request, PuzzleNextSerializer, pick=pick, difficulty=data["difficulty"]
+        )
+        return Response(answer)
 
 
 class DailyPuzzleSerializer(serializers.Serializer):

@@ -39,7 +39,7 @@ def test_practise_a_pattern_from_its_page_and_see_it_named_once_solved(
     expect(page.locator("#filters input[value='horse_cannon']")).to_be_checked()
     # a pattern is offered only in the variants that have puzzles with it
     page.select_option("#filter-variant", "feidan")
-    expect(page.locator("#filters label[data-variants]")).to_have_count(1)
+    expect(page.locator("#filters .theme-filter-patterns label[data-variants]")).to_have_count(1)
     expect(page.locator("#filters input[value='horse_cannon']")).to_be_visible()  # chosen
     page.uncheck("#filters input[value='horse_cannon']")
     page.select_option("#filter-variant", "xinban")

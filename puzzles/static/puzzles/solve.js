@@ -22,6 +22,7 @@ const nextButton = el("next"); // a button in the trainer, a link to it on other
 const giveUpNote = el("give-up-note");
 const solutionBox = el("solution");
 const solutionLine = el("solution-line");
+const noticeEl = el("puzzle-notice");
 
 const urlFor = (template, id) => template.replace("/0/", `/${id}/`);
 
@@ -80,9 +81,9 @@ function showInfo(puzzle) {
   infoEl.appendChild(meta);
   const tags = document.createElement("p");
   tags.className = "puzzle-themes";
-  tags.dataset.themes = puzzle.themes.join(",");
-  tags.textContent = puzzle.themes.map((t) => `#${page.theme_names[t] || t}`).join(" ");
+  tags.dataset.testid = "puzzle-themes";
   infoEl.appendChild(tags);
+  showThemes(puzzle.themes);
   if (puzzle.proof_mode === "checks_only") {
     const note = document.createElement("p");
     note.className = "muted";
@@ -95,6 +96,31 @@ function showInfo(puzzle) {
   const share = el("share-box");
   share.hidden = false;
   el("share-link").value = puzzle.share_url;
+}
+
+// The themes give the idea away ("quiet key", "sacrifice"): the server sends them (null
+// before) only once the try is over, and they are shown then.
+function showThemes(themes) {
+  const tags = infoEl.querySelector(".puzzle-themes");
+  if (!tags) return;
+  tags.dataset.themes = (themes || []).join(",");
+  tags.textContent = (themes || []).map((t) => `#${page.theme_names[t] || t}`).join(" ");
+  tags.hidden = !(themes && themes.length);
+}
+
+// What the trainer had to relax to find a puzzle (the rating range of the difficulty, or
+// puzzles already tried), in words; nothing when it found one as asked.
+function showNotice(relaxed) {
+  if (!noticeEl) return;
+  noticeEl.textContent = "";
+  (relaxed || []).forEach((item) => {
+    const line = document.createElement("span");
+    line.className = "puzzle-notice-line";
+    line.dataset.code = item.code;
+    line.textContent = item.message;
+    noticeEl.appendChild(line);
+  });
+  noticeEl.hidden = !(relaxed && relaxed.length);
 }
 
 function showBoard(fen, changes = {}) {
@@ -362,6 +388,7 @@ async function finish(gaveUp, outcome) {
   }
   state.solution = attempt.solution;
   showPatterns(attempt.patterns);
+  showThemes(attempt.themes);
   // After a solve or giving up the line is shown; after a wrong move only on request, so
   // that a retry is still a puzzle.
   if (gaveUp) showSolution(attempt.solution);
@@ -390,6 +417,25 @@ function showScore(attempt) {
   }
 }
 
+// One move of the solution on the board: the position after it, its from and to points
+// marked (the last-move rings and an arrow), and its button in the list marked as the one shown.
+function showSolutionMove(solution, index) {
+  const move = solution.line[index];
+  if (!move) return;
+  board.set({
+    fen: move.fen,
+    lastMove: move.iccs,
+    check: null,
+    movable: null,
+    shapes: [{ from: move.iccs.slice(0, 2), to: move.iccs.slice(2, 4), brush: "green" }],
+  });
+  solutionLine.querySelectorAll("button").forEach((button, at) => {
+    if (at === index) button.setAttribute("aria-current", "step");
+    else button.removeAttribute("aria-current");
+  });
+  solutionBox.dataset.shown = String(index);
+}
+
 function showSolution(solution) {
   if (!solution) return;
   solutionLine.textContent = "";
@@ -400,14 +446,19 @@ function showSolution(solution) {
     button.className = "link-move";
     moveText(button, move);
     button.dataset.iccs = move.iccs;
-    button.addEventListener("click", () => {
-      board.set({ fen: move.fen, lastMove: move.iccs, movable: null, shapes: [] });
-    });
+    button.addEventListener("click", () => showSolutionMove(solution, index));
     item.appendChild(button);
     item.className = index % 2 === 0 ? "move-attacker" : "move-defender";
     solutionLine.appendChild(item);
   });
   solutionBox.hidden = false;
+  // After a solve the board stays on the player's own mate. Otherwise the board shows the
+  // solution's move from where the try stopped (the key when the try left the line).
+  if (state.attempt && state.attempt.result === "solved") return;
+  const line = solution.line;
+  let index = 0;
+  while (index < state.moves.length && index < line.length && line[index].iccs === state.moves[index]) index++;
+  showSolutionMove(solution, Math.min(index, line.length - 1));
 }
 
 async function giveUp() {
@@ -450,6 +501,7 @@ async function load() {
   }
   state.puzzle = puzzle;
   state.seen.push(puzzle.id);
+  showNotice(puzzle.relaxed);
   showInfo(puzzle);
   reset();
 }
@@ -464,17 +516,19 @@ el("copy-link").addEventListener("click", () => copyLink(el("share-link"), el("c
 attachMoveInput(el("move-form"), { board: () => board, onMove: (iccs) => play(iccs) });
 
 const filters = el("filters");
-// A kill pattern is offered in the variants that have puzzles with it (one chosen stays).
-function showPatternChips() {
+// A theme or kill pattern is offered in the variants that have puzzles with it. One chosen
+// stays while the variant can have it; choosing a variant that cannot lets go of it.
+function showThemeChips() {
   const variant = el("filter-variant").value;
   filters.querySelectorAll("label[data-variants]").forEach((chip) => {
     const box = chip.querySelector("input");
+    if (!chip.dataset.occurs.split(" ").includes(variant)) box.checked = false;
     chip.hidden = !box.checked && !chip.dataset.variants.split(" ").includes(variant);
   });
 }
 if (filters) {
-  showPatternChips();
-  el("filter-variant").addEventListener("change", showPatternChips);
+  showThemeChips();
+  el("filter-variant").addEventListener("change", showThemeChips);
   filters.addEventListener("submit", (event) => {
     event.preventDefault();
     const checked = [...filters.querySelectorAll("input[name=theme]:checked")].map((i) => i.value);
