@@ -379,8 +379,10 @@ def puzzle_next_pick(
 ) -> NextPick | None:
     """A published puzzle the player has not tried, rated within ``NEXT_WINDOW`` of their
     rating plus the difficulty offset, with all the given themes. Puzzles the player authored
-    are skipped. When none is left in that range, the nearest outside it is taken; when every
-    matching puzzle has been tried, one is offered again; the pick says which it did."""
+    are skipped. Within the range a puzzle from a game (a master game or an engine game) comes
+    before a constructed one. When none is left in that range, the nearest outside it is taken;
+    when every matching puzzle has been tried, one is offered again; the pick says which it
+    did."""
     target = round(
         player_rating_value(player=player, variant=variant) + DIFFICULTY_OFFSETS.get(difficulty, 0)
     )
@@ -391,19 +393,25 @@ def puzzle_next_pick(
     tried = PuzzleAttempt.objects.filter(owner_filter(player)).values("puzzle_id")
     fresh = rows.exclude(pk__in=tried)
     rng = random.Random(seed)
-    for candidates, again in ((fresh, False), (rows, True)):
-        above = list(
-            candidates.filter(rating__gte=target).order_by("rating", "id")[:NEXT_SHORTLIST]
-        )
-        below = list(
-            candidates.filter(rating__lt=target).order_by("-rating", "-id")[:NEXT_SHORTLIST]
-        )
-        near = sorted(above + below, key=lambda p: (abs(p.rating - target), p.pk))[
+
+    def nearest(pool: QuerySet[Puzzle]) -> list[Puzzle]:
+        above = list(pool.filter(rating__gte=target).order_by("rating", "id")[:NEXT_SHORTLIST])
+        below = list(pool.filter(rating__lt=target).order_by("-rating", "-id")[:NEXT_SHORTLIST])
+        return sorted(above + below, key=lambda p: (abs(p.rating - target), p.pk))[
             : NEXT_SHORTLIST // 2
         ]
+
+    for candidates, again in ((fresh, False), (rows, True)):
+        # Moments of real games first: a puzzle from a game in the range before any other.
+        from_games = [
+            p
+            for p in nearest(candidates.filter(source=Puzzle.Source.GAME))
+            if low <= p.rating <= high
+        ]
+        near = nearest(candidates)
         if not near:
             continue
-        inside = [p for p in near if low <= p.rating <= high]
+        inside = from_games or [p for p in near if low <= p.rating <= high]
         # Outside the range: the nearest, and those about as near (within half a step more).
         shortlist = inside or [
             p for p in near if abs(p.rating - target) <= abs(near[0].rating - target) + 50

@@ -81,3 +81,29 @@ def test_every_game_puzzle_of_the_bank_is_the_position_its_game_reached() -> Non
             assert position.is_legal(move), (entry["key"], text)
             position.push(move)
         assert position.fen().split(" ")[:2] == entry["fen"].split(" ")[:2], entry["key"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("variant", ["xiangqi", "feidan", "xinban"])
+def test_a_newcomers_first_ten_puzzles_are_moments_of_games_where_the_bank_has_them(
+    variant: str,
+) -> None:
+    from puzzles.selectors import puzzle_next_pick
+
+    bank_load()
+    seen: list[int] = []
+    for _ in range(10):
+        pick = puzzle_next_pick(player=None, variant=variant, exclude=seen, seed=len(seen))
+        assert pick is not None
+        games_in_range = Puzzle.objects.filter(
+            variant=variant,
+            status="published",
+            source="game",
+            rating__gte=pick.rating_min,
+            rating__lte=pick.rating_max,
+        ).exclude(pk__in=seen)
+        if games_in_range.exists():
+            assert pick.puzzle.source == "game", (variant, len(seen), pick.puzzle.source)
+        seen.append(pick.puzzle.pk)
+    if variant == "xiangqi":
+        assert Puzzle.objects.filter(pk__in=seen, source="game").count() == 10
