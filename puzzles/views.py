@@ -239,10 +239,21 @@ def _chart(points: list[tuple[Any, float]], width: int = 560, height: int = 160)
 
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """Ratings and their history per variant, success per theme and per kill pattern, failed
-    puzzles to replay."""
-    board = selectors.dashboard_get(player=owner_for_request(request, create=False))
+    """Ratings and their history per variant, best Puzzle Streak and Storm per variant, success
+    per theme and per kill pattern, failed puzzles to replay."""
+    player = owner_for_request(request, create=False)
+    board = selectors.dashboard_get(player=player)
     variants = {v["name"]: v for v in _variants()}
+    bests = selectors.run_bests(player=player)
+    run_bests = [
+        {
+            "variant": name,
+            "title": variant["title"],
+            "streak": bests["streak"].get(name),
+            "storm": bests["storm"].get(name),
+        }
+        for name, variant in variants.items()
+    ]
     now = timezone.now()
     stats = [
         {
@@ -265,6 +276,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "pattern_stats": [row for row in stats if row["pattern"]],
             "replays": [{"replay": r, "due": r.due_at <= now} for r in board.replays],
             "recent": board.recent,
+            "run_bests": run_bests,
         },
     )
 

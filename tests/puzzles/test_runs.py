@@ -449,12 +449,43 @@ def test_the_leaderboard_api_and_stop(make_puzzle, make_user) -> None:
     assert client.get("/api/puzzles/runs/leaderboard/?mode=streak").status_code == 400
 
 
-@pytest.mark.parametrize("path", ["/puzzles/streak/", "/puzzles/storm/"])
-@pytest.mark.parametrize(("language", "word"), [("en", "Puzzle"), ("zh-hans", "谜题")])
-def test_the_pages_speak_both_languages(path: str, language: str, word: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "language", "words"),
+    [
+        ("/puzzles/streak/", "en", ["Puzzle Streak", "you may skip one puzzle", "Not rated."]),
+        ("/puzzles/streak/", "zh-hans", ["解题连胜", "每轮可以跳过一道题", "今日排行榜"]),
+        ("/puzzles/storm/", "en", ["Puzzle Storm", "in 180 seconds", "costs 10 seconds"]),
+        ("/puzzles/storm/", "zh-hans", ["解题风暴", "在 180 秒内", "扣 10 秒", "今日排行榜"]),
+    ],
+)
+def test_the_pages_speak_both_languages(path: str, language: str, words: list[str]) -> None:
     client = Client(headers={"accept-language": language})
     answer = client.get(f"{path}?variant=feidan")
     assert answer.status_code == 200
     text = answer.content.decode()
     assert 'id="run-page"' in text and 'value="feidan" selected' in text
-    assert word in text
+    for word in words:
+        assert word in text, word
+    assert client.get(f"{path}?variant=nope").status_code == 200  # the default variant
+
+
+def test_the_profile_and_dashboard_show_the_bests(make_puzzle, make_user) -> None:
+    made = bank(make_puzzle, 2)
+    user = make_user()
+    client = Client(headers={"accept-language": "en"})
+    client.force_login(user)
+    run = post(client, "/api/puzzles/runs/", {"mode": "storm", "variant": "xiangqi"}).json()
+    post(
+        client,
+        f"/api/puzzles/runs/{run['id']}/move/",
+        {"index": 0, "ply": 0, "move": right_move_of(made[0], [])},
+    )
+    for path in ("/accounts/profile/", "/puzzles/dashboard/"):
+        text = client.get(path).content.decode()
+        assert "Puzzle Streak and Puzzle Storm" in text
+        assert "/puzzles/storm/?variant=xiangqi" in text
+    profile = client.get("/accounts/profile/").content.decode()
+    card = profile[profile.index('data-testid="profile-runs"') :]
+    assert '<strong class="profile-figure" data-run="storm">1</strong>' in card
+    nav = client.get("/puzzles/").content.decode()
+    assert 'href="/puzzles/streak/"' in nav and 'href="/puzzles/storm/"' in nav

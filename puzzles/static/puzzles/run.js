@@ -137,6 +137,8 @@ function finished(run) {
   startBox.hidden = false;
   el("run-start").textContent = L.again;
   if (board) board.set({ movable: null, dests: [] });
+  infoEl.textContent = "";
+  delete infoEl.dataset.puzzleId;
   el("run-final").textContent = format(L.final, { score: run.score });
   el("run-end").textContent = [run.end_text, format(L.best_combo, { n: run.best_combo })].join(" · ");
   const list = el("run-missed");
