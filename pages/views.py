@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from accounts.owners import Owner
+from accounts.owners import owner_for_request
 from core.selectors import variant_cards, variant_list, variant_title
 from puzzles.selectors import daily_cards, daily_puzzles_for, run_bests, user_ratings
 from tutorials.selectors import continue_lesson_for, course_map, learner_get
@@ -38,7 +38,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         {"variant": variant.name, "title": variant_title(variant), "row": rows.get(variant.name)}
         for variant in variant_list()
     ]
-    bests = run_bests(player=Owner(user=request.user))
+    bests = run_bests(player=owner_for_request(request, create=False))
     runs = [
         {
             "variant": variant.name,

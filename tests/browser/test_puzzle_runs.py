@@ -98,9 +98,7 @@ def no_fit_problem(page: Page) -> None:
     assert width <= page.viewport_size["width"] + 1, width  # type: ignore[index]
 
 
-def test_a_streak_to_its_end(
-    screen: Page, live_server: Any, artifacts: Path, request: Any
-) -> None:
+def test_a_streak_to_its_end(screen: Page, live_server: Any, artifacts: Path, request: Any) -> None:
     first = published(MATE_IN_1, rating=900)
     second = published(MATE_IN_1, rating=1000)
     third = published(MATE_IN_1, rating=1100)
