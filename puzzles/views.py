@@ -396,6 +396,7 @@ def _run_labels(mode: str) -> dict[str, Any]:
         "start": _("Start"),
         "again": _("Play again"),
         "missed_none": _("No puzzle missed."),
+        "board_empty": _("Nobody on the board yet today."),
         "final": _("Score: {score}"),
         "best_combo": _("Best combo: {n}"),
     }

@@ -150,7 +150,10 @@ def test_a_streak_to_its_end(screen: Page, live_server: Any, artifacts: Path, re
     assert (run.score, run.end, run.skip_used) == (2, "wrong", True)
     # Unrated: no attempt, no rating.
     assert not PuzzleAttempt.objects.exists() and not PuzzleRating.objects.exists()
-    # The leaderboard and the best.
+    # The leaderboard, shown again as the run ends, and the best after a reload.
+    board = screen.locator("[data-testid='leaderboard']")
+    expect(board).to_have_attribute("data-refreshed", "1")
+    expect(board).to_contain_text(user.username)
     screen.reload()
     run_state(screen, "idle")
     expect(screen.locator("[data-testid='leaderboard']")).to_contain_text(user.username)

@@ -296,6 +296,20 @@ def test_a_storm_move_after_the_servers_clock_ran_out_is_refused(make_puzzle, vi
     assert created and fresh.pk != run.pk
 
 
+def test_asking_for_a_storm_after_its_time_ends_it(make_puzzle, visitor) -> None:
+    bank(make_puzzle, 2)
+    run, _ = runs.run_start(player=visitor, mode="storm", variant="xiangqi")
+    assert runs.run_get(run_id=run.pk, player=visitor).is_open
+    PuzzleRun.objects.filter(pk=run.pk).update(started_at=timezone.now() - timedelta(seconds=180))
+    shown = runs.run_get(run_id=run.pk, player=visitor)
+    assert not shown.is_open and shown.end == "time" and runs.run_time_left(shown) == 0.0
+    assert runs.run_current(player=visitor, mode="storm", variant="xiangqi") is None
+    # A streak has no clock: it waits however long.
+    streak, _ = runs.run_start(player=visitor, mode="streak", variant="xiangqi")
+    PuzzleRun.objects.filter(pk=streak.pk).update(started_at=timezone.now() - timedelta(days=1))
+    assert runs.run_get(run_id=streak.pk, player=visitor).is_open
+
+
 def test_penalties_can_end_a_storm(make_puzzle, visitor) -> None:
     bank(make_puzzle, 3)
     run, _ = runs.run_start(player=visitor, mode="storm", variant="xiangqi")

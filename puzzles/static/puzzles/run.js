@@ -161,6 +161,37 @@ function finished(run) {
   resultBox.hidden = false;
   document.body.dataset.runEnd = run.end;
   setState("finished");
+  showLeaderboard();
+}
+
+/** The day's leaderboard again, now that a run has ended (it may be on it). */
+async function showLeaderboard() {
+  const params = new URLSearchParams({ mode: page.mode, variant: page.variant });
+  let rows;
+  try {
+    rows = await api("GET", `${page.api.leaderboard}?${params}`);
+  } catch (_error) {
+    return; // the board shown with the page stays
+  }
+  const list = document.querySelector("[data-testid='leaderboard']");
+  list.textContent = "";
+  rows.forEach((row) => {
+    const item = document.createElement("li");
+    const name = document.createElement("span");
+    name.className = "leader-name";
+    name.textContent = row.username;
+    const score = document.createElement("strong");
+    score.textContent = String(row.score);
+    item.append(name, " ", score);
+    list.appendChild(item);
+  });
+  if (!rows.length) {
+    const item = document.createElement("li");
+    item.className = "muted";
+    item.textContent = L.board_empty;
+    list.appendChild(item);
+  }
+  list.dataset.refreshed = "1";
 }
 
 async function refresh() {
@@ -210,7 +241,7 @@ async function play(iccs) {
   }
   state.busy = false;
   if (answer.verdict === "unknown") {
-    showBoard(run.puzzle);
+    show(answer.run); // the move is not played: the board goes back to the run as it stands
     say(L.unknown, "error");
     return false;
   }
