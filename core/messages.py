@@ -219,6 +219,12 @@ APP_EN: Final[Mapping[str, str]] = {
     "solving.attempt_over": "This attempt is over: open a new one to play again.",
     "solving.out_of_step": "The move is out of step: the line has {ply} moves.",
     "solving.no_hint": "No hint can be given from here.",
+    "run.no_puzzles": "There are no puzzles for this run in this variant yet.",
+    "run.start_failed": "The run could not be started: try again.",
+    "run.over": "This run is over: start a new one to play again.",
+    "run.out_of_step": "This move is out of step: the run is at puzzle {index}, move {ply}.",
+    "run.time_up": "Time is up: the move came after the clock ran out.",
+    "run.no_skip": "There is no skip left in this run.",
     "puzzle.author_verifying": (
         "Another of your puzzles (#{id}) is being verified. One puzzle is proved at a time per "
         "author: send this one when that result is in."
@@ -367,6 +373,12 @@ APP_ZH: Final[Mapping[str, str]] = {
     "solving.attempt_over": "这次尝试已经结束：要再做一次，请重新开始。",
     "solving.out_of_step": "这步棋跟不上棋盘：这条变化已经走了 {ply} 步。",
     "solving.no_hint": "从这里给不出提示。",
+    "run.no_puzzles": "这个变体还没有可用于这种练习的题目。",
+    "run.start_failed": "没能开始这一轮，请再试一次。",
+    "run.over": "这一轮已经结束：要再玩，请开始新的一轮。",
+    "run.out_of_step": "这步棋跟不上：这一轮在第 {index} 题、第 {ply} 步。",
+    "run.time_up": "时间到了：这步棋是在计时结束之后才到的。",
+    "run.no_skip": "这一轮已经没有跳过的机会了。",
     "puzzle.author_verifying": (
         "你的另一道题（#{id}）正在验证。每位作者同一时间只验证一道题：等那道题有了结果再提交这一道。"
     ),

@@ -7,8 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from accounts.owners import owner_for_request
 from core.selectors import variant_cards, variant_list, variant_title
-from puzzles.selectors import daily_cards, daily_puzzles_for, user_ratings
+from puzzles.selectors import daily_cards, daily_puzzles_for, run_bests, user_ratings
 from tutorials.selectors import continue_lesson_for, course_map, learner_get
 
 
@@ -30,15 +31,26 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def profile(request: HttpRequest) -> HttpResponse:
-    """The account: puzzle rating per variant, lesson progress per course, links onwards."""
+    """The account: puzzle rating per variant, best Puzzle Streak and Storm per variant, lesson
+    progress per course, links onwards."""
     rows = user_ratings(user=request.user)
     ratings = [
         {"variant": variant.name, "title": variant_title(variant), "row": rows.get(variant.name)}
+        for variant in variant_list()
+    ]
+    bests = run_bests(player=owner_for_request(request, create=False))
+    runs = [
+        {
+            "variant": variant.name,
+            "title": variant_title(variant),
+            "streak": bests["streak"].get(variant.name),
+            "storm": bests["storm"].get(variant.name),
+        }
         for variant in variant_list()
     ]
     courses = course_map(learner=learner_get(request))
     return render(
         request,
         "accounts/profile.html",
-        {"profile_user": request.user, "ratings": ratings, "courses": courses},
+        {"profile_user": request.user, "ratings": ratings, "runs": runs, "courses": courses},
     )

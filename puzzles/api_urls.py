@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from puzzles.api import authoring, dashboard, solving
+from puzzles.api import authoring, dashboard, runs, solving
 
 app_name = "puzzles-api"
 
@@ -23,6 +23,16 @@ authored = [
     path("<int:puzzle_id>/submit/", authoring.AuthoredSubmitApi.as_view(), name="authored-submit"),
 ]
 
+# Puzzle Streak and Puzzle Storm.
+run_urls = [
+    path("", runs.RunsApi.as_view(), name="runs"),
+    path("leaderboard/", runs.LeaderboardApi.as_view(), name="run-leaderboard"),
+    path("<int:run_id>/", runs.RunDetailApi.as_view(), name="run"),
+    path("<int:run_id>/move/", runs.RunMoveApi.as_view(), name="run-move"),
+    path("<int:run_id>/skip/", runs.RunSkipApi.as_view(), name="run-skip"),
+    path("<int:run_id>/stop/", runs.RunStopApi.as_view(), name="run-stop"),
+]
+
 urlpatterns = [
     path("", solving.PuzzleListApi.as_view(), name="list"),
     path("themes/", solving.ThemeListApi.as_view(), name="themes"),
@@ -32,4 +42,5 @@ urlpatterns = [
     path("<int:puzzle_id>/", include(puzzle)),
     path("attempts/<int:attempt_id>/", solving.AttemptDetailApi.as_view(), name="attempt"),
     path("authored/", include(authored)),
+    path("runs/", include(run_urls)),
 ]

@@ -9,5 +9,7 @@ class PuzzlesConfig(AppConfig):
     def ready(self) -> None:
         from accounts.merge import visitor_merge_register
         from puzzles.services import puzzle_progress_merge
+        from puzzles.services.runs import run_progress_merge
 
         visitor_merge_register("puzzles", puzzle_progress_merge)
+        visitor_merge_register("puzzle_runs", run_progress_merge)

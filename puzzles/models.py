@@ -433,3 +433,70 @@ class MiningChunk(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run} {self.strategy} {self.first}+{self.games} {self.status}"
+
+
+class PuzzleRun(OwnerScopedModel):
+    """One run of Puzzle Streak or Puzzle Storm (``services.runs``), played on the server.
+
+    The server holds everything a score is made of: the sequence of puzzles (``puzzles``,
+    ids), the puzzle reached (``index``) and the line played in it (``line``), the puzzles
+    solved (``score``), the solves in a row (``combo``, ``best_combo``), the puzzles missed and
+    the skip. A storm's clock is the server's: it ends at ``started_at`` + 180 s +
+    ``bonus_seconds`` − ``penalty_seconds``; a move that arrives later is refused. Every move
+    locks the row, so two tabs of one run are judged one after the other, and each move names
+    the puzzle and the ply it is for, so a request sent twice never counts twice. Runs are
+    unrated: no rating, of a puzzle or a player, changes.
+    """
+
+    class Mode(models.TextChoices):
+        STREAK = "streak", _("Puzzle Streak")
+        STORM = "storm", _("Puzzle Storm")
+
+    class End(models.TextChoices):
+        WRONG = "wrong", _("A wrong move")  # a streak's end
+        TIME = "time", _("Time is up")  # a storm's end
+        COMPLETE = "complete", _("Every puzzle of the run was played")
+        STOPPED = "stopped", _("Stopped")
+
+    user = owner_user_field("puzzle_runs")
+    mode = models.CharField(max_length=8, choices=Mode.choices)
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    day = models.DateField()  # the site's date when it started: the leaderboard it counts for
+    puzzles = models.JSONField(default=list)
+    index = models.PositiveIntegerField(default=0)
+    line = models.JSONField(default=list, blank=True)
+    score = models.PositiveIntegerField(default=0)
+    combo = models.PositiveIntegerField(default=0)
+    best_combo = models.PositiveIntegerField(default=0)
+    moves_played = models.PositiveIntegerField(default=0)
+    skip_used = models.BooleanField(default=False)
+    missed = models.JSONField(default=list, blank=True)
+    started_at = models.DateTimeField()
+    bonus_seconds = models.PositiveIntegerField(default=0)
+    penalty_seconds = models.PositiveIntegerField(default=0)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    end = models.CharField(max_length=8, choices=End.choices, blank=True, default="")
+
+    class Meta(OwnerScopedModel.Meta):
+        indexes = [
+            models.Index(fields=["mode", "variant", "day", "-score"], name="run_board"),
+            models.Index(fields=["user", "mode", "variant", "-score"], name="run_user_best"),
+        ]
+        constraints = [
+            owner_check("run_one_owner"),
+            *owner_unique(
+                "run_one_open_per_{owner}", "mode", "variant", when={"finished_at__isnull": True}
+            ),
+            models.CheckConstraint(
+                condition=(Q(finished_at__isnull=True) & Q(end=""))
+                | (Q(finished_at__isnull=False) & ~Q(end="")),
+                name="run_finished_has_end",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.mode} {self.variant} run {self.pk}: {self.score}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.finished_at is None

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Min, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
@@ -31,6 +31,7 @@ from puzzles.models import (
     PuzzleAttempt,
     PuzzleRating,
     PuzzleReplay,
+    PuzzleRun,
     PuzzleTheme,
 )
 from puzzles.patterns import PatternExample, pattern_examples
@@ -687,3 +688,50 @@ def mining_run_entries(*, run: str) -> list[dict[str, Any]]:
     """The puzzles (bank entries) of a run's finished chunks, in the order of their games."""
     chunks = MiningChunk.objects.filter(run=run, status=MiningChunk.Status.DONE).order_by("first")
     return [entry for chunk in chunks for entry in chunk.entries]
+
+
+# --- Puzzle Streak and Storm: leaderboards and bests ----------------------------------------------------------------
+
+
+# The day's leaderboard of Puzzle Streak and Puzzle Storm lists this many players.
+RUN_LEADERBOARD_SIZE = 20
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    rank: int
+    username: str
+    score: int
+
+
+def run_leaderboard(*, mode: str, variant: str, day: datetime.date) -> list[BoardRow]:
+    """The day's best score of each signed-in player (visitors play, but are not listed),
+    highest first; a tie goes to who started the run earlier in the day."""
+    rows = (
+        PuzzleRun.objects.filter(
+            mode=mode, variant=variant, day=day, user__isnull=False, score__gt=0
+        )
+        .values("user__username")
+        .annotate(best=Max("score"), first=Min("started_at"))
+        .order_by("-best", "first", "user__username")[:RUN_LEADERBOARD_SIZE]
+    )
+    return [
+        BoardRow(rank=rank, username=row["user__username"], score=row["best"])
+        for rank, row in enumerate(rows, start=1)
+    ]
+
+
+def run_bests(
+    *, player: Owner | None, day: datetime.date | None = None
+) -> dict[str, dict[str, int]]:
+    """The player's best score per mode and variant (``{"streak": {"xiangqi": 7}}``), ever or
+    on ``day``."""
+    out: dict[str, dict[str, int]] = {mode: {} for mode in PuzzleRun.Mode.values}
+    if player is None:
+        return out
+    rows = PuzzleRun.objects.filter(player.q())
+    if day is not None:
+        rows = rows.filter(day=day)
+    for row in rows.values("mode", "variant").annotate(best=Max("score")):
+        out[row["mode"]][row["variant"]] = row["best"]
+    return out

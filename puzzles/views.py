@@ -23,8 +23,9 @@ from core.selectors import variant_board, variant_list
 from engine import Position
 from puzzles import selectors, services
 from puzzles.editor_checks import position_messages, position_rules
-from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, Variant
+from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, PuzzleRun, Variant
 from puzzles.selectors import DIFFICULTY_LABELS, DIFFICULTY_OFFSETS, GOAL_LABELS
+from puzzles.services import runs
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
 from puzzles.themes import PATTERN_SLUGS, THEME_VARIANTS, themes_of_variant
 from words.texts import piece_name
@@ -264,10 +265,21 @@ def _chart(
 
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """Ratings and their history per variant, success per theme and per kill pattern, failed
-    puzzles to replay."""
-    board = selectors.dashboard_get(player=owner_for_request(request, create=False))
+    """Ratings and their history per variant, best Puzzle Streak and Storm per variant, success
+    per theme and per kill pattern, failed puzzles to replay."""
+    player = owner_for_request(request, create=False)
+    board = selectors.dashboard_get(player=player)
     variants = {v["name"]: v for v in _variants()}
+    bests = selectors.run_bests(player=player)
+    run_bests = [
+        {
+            "variant": name,
+            "title": variant["title"],
+            "streak": bests["streak"].get(name),
+            "storm": bests["storm"].get(name),
+        }
+        for name, variant in variants.items()
+    ]
     now = timezone.now()
     stats = [
         {
@@ -298,6 +310,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "pattern_stats": [row for row in stats if row["pattern"]],
             "replays": [{"replay": r, "due": r.due_at <= now} for r in board.replays],
             "recent": board.recent,
+            "run_bests": run_bests,
         },
     )
 
@@ -394,3 +407,96 @@ def mine(request: HttpRequest) -> HttpResponse:
         "puzzles/mine.html",
         {"puzzles": selectors.authored_list(user=request.user), "goals": GOAL_LABELS},
     )
+
+
+def _run_labels(mode: str) -> dict[str, Any]:
+    labels: dict[str, Any] = {
+        "red": _("Red"),
+        "black": _("Black"),
+        "side_goal": _("{side} to move: {goal}"),
+        "goals": {
+            "mate": _("Checkmate in {n}"),
+            "dead_general": _("Dead general in {n}"),
+            "win": _("Win in {n}"),
+        },
+        "puzzle_rating": _("Puzzle rating"),
+        "your_turn": _("Your move: find the best move."),
+        "correct": _("Right! Keep going."),
+        "solved": _("Solved!"),
+        "thinking": _("Checking…"),
+        "unknown": _("That move could not be checked in time; take it back and try another."),
+        "error": _("Something went wrong. Please try again."),
+        "puzzle_of": _("Puzzle {n} of {total}"),
+        "start": _("Start"),
+        "again": _("Play again"),
+        "missed_none": _("No puzzle missed."),
+        "board_empty": _("Nobody on the board yet today."),
+        "final": _("Score: {score}"),
+        "best_combo": _("Best combo: {n}"),
+    }
+    if mode == PuzzleRun.Mode.STREAK:
+        labels["wrong"] = _("Not the right move: the streak ends here.")
+        labels["skipped"] = _("Puzzle skipped. No skip is left in this run.")
+    else:
+        labels["wrong"] = _("Not the right move: {seconds} seconds lost.")
+        labels["bonus"] = _("{n} in a row: {seconds} seconds more!")
+        labels["time_up"] = _("Time is up!")
+    return labels
+
+
+def _run_page(request: HttpRequest, mode: str) -> HttpResponse:
+    variant = request.GET.get("variant") or Variant.XIANGQI
+    if variant not in Variant.values:
+        variant = Variant.XIANGQI
+    player = owner_for_request(request, create=False)
+    today = timezone.localdate()
+    page = {
+        "mode": mode,
+        "variant": variant,
+        "logged_in": request.user.is_authenticated,
+        "board_module": static("build/board.js"),
+        "api": {
+            "runs": reverse("puzzles-api:runs"),
+            "run": reverse("puzzles-api:run", kwargs={"run_id": 0}),
+            "move": reverse("puzzles-api:run-move", kwargs={"run_id": 0}),
+            "skip": reverse("puzzles-api:run-skip", kwargs={"run_id": 0}),
+            "stop": reverse("puzzles-api:run-stop", kwargs={"run_id": 0}),
+            "leaderboard": reverse("puzzles-api:run-leaderboard"),
+        },
+        "storm": {
+            "seconds": runs.STORM_SECONDS,
+            "miss": runs.STORM_MISS_SECONDS,
+            "combo_step": runs.STORM_COMBO_STEP,
+            "combo_seconds": runs.STORM_COMBO_SECONDS,
+        },
+        "labels": _run_labels(mode),
+    }
+    bests = selectors.run_bests(player=player)[mode]
+    today_bests = selectors.run_bests(player=player, day=today)[mode]
+    return render(
+        request,
+        "puzzles/run.html",
+        {
+            "page": page,
+            "mode": mode,
+            "variants": _variants(),
+            "selected_variant": variant,
+            "best": bests.get(variant),
+            "best_today": today_bests.get(variant),
+            "leaderboard": selectors.run_leaderboard(mode=mode, variant=variant, day=today),
+            "today": today,
+            "storm": page["storm"],
+        },
+    )
+
+
+@require_safe
+def streak(request: HttpRequest) -> HttpResponse:
+    """Puzzle Streak: the day's puzzles of a variant, easy to hard, until a wrong move."""
+    return _run_page(request, PuzzleRun.Mode.STREAK)
+
+
+@require_safe
+def storm(request: HttpRequest) -> HttpResponse:
+    """Puzzle Storm: as many puzzles as possible in three minutes."""
+    return _run_page(request, PuzzleRun.Mode.STORM)

@@ -324,6 +324,8 @@ THROTTLE_RATES = {
     "attempts": "60/min",  # puzzle attempts opened
     "puzzle_judge": "60/min",  # moves judged in puzzle attempts, and solutions shown
     "puzzle_hints": "20/min",  # hints in puzzle attempts
+    "puzzle_runs": "30/min",  # Puzzle Streak and Storm runs started (or resumed)
+    "puzzle_run_moves": "180/min",  # moves, skips and stops in those runs
     "drafts": "60/hour",  # authored puzzles created
     "puzzle_submissions": "20/hour",  # authored puzzles sent to the prover
     "games": "30/hour",  # games started

@@ -260,17 +260,22 @@ def puzzle_line_result(*, puzzle: Puzzle, moves: Sequence[str], gave_up: bool) -
 # --- Attempts ------------------------------------------------------------------------------
 
 
-def attempt_position(*, attempt: PuzzleAttempt) -> AttemptPosition:
-    """The attempt's line in both notations and the position after it."""
-    puzzle = attempt.puzzle
+def puzzle_line_position(*, puzzle: Puzzle, moves: Sequence[str], is_open: bool) -> AttemptPosition:
+    """The line ``moves`` (already judged) of ``puzzle`` in both notations and the position
+    after it, with the attacker's moves from there while the try ``is_open``."""
     position = Position.from_fen(puzzle.variant, puzzle.fen)
-    line = _played(position, attempt.moves)
-    for move in attempt.moves:
+    line = _played(position, moves)
+    for move in moves:
         position.push(Move.from_iccs(move))
-    legal = sorted(m.iccs() for m in position.legal_moves) if attempt.is_open else []
+    legal = sorted(m.iccs() for m in position.legal_moves) if is_open else []
     return AttemptPosition(
         line=line, fen=position.fen(), legal_moves=legal, check=position.checked_general()
     )
+
+
+def attempt_position(*, attempt: PuzzleAttempt) -> AttemptPosition:
+    """The attempt's line in both notations and the position after it."""
+    return puzzle_line_position(puzzle=attempt.puzzle, moves=attempt.moves, is_open=attempt.is_open)
 
 
 def puzzle_tryable_check(*, puzzle: Puzzle) -> None:

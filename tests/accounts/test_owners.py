@@ -11,6 +11,7 @@ from django.db import IntegrityError, connection, models, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Q
 from django.test import Client, RequestFactory
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.owners import (
@@ -24,7 +25,7 @@ from accounts.owners import (
 )
 from accounts.visitors import VISITOR_SESSION_KEY
 from games.models import Game
-from puzzles.models import Puzzle, PuzzleAttempt, PuzzleReplay
+from puzzles.models import Puzzle, PuzzleAttempt, PuzzleReplay, PuzzleRun
 from tutorials.models import Lesson, Step, StepProgress
 
 PASSWORD = "a-long-pass-phrase-42"
@@ -79,6 +80,7 @@ def test_every_model_with_a_visitor_column_is_owner_scoped_with_the_one_owner_ch
         "Game",
         "PuzzleAttempt",
         "PuzzleReplay",
+        "PuzzleRun",
         "StepProgress",
     }
     one_owner = owner_check("any").condition
@@ -106,10 +108,12 @@ def test_owner_unique_is_the_users_constraint_and_the_visitors() -> None:
 def test_every_app_stores_a_users_row_with_no_visitor_id() -> None:
     user = User.objects.create_user(username="lin", password=PASSWORD)
     puzzle, step = make_puzzle(), make_step()
+    now = timezone.now()
     for model, fields in (
         (PuzzleAttempt, {"puzzle": puzzle}),
         (StepProgress, {"step": step}),
         (Game, {"variant": "xiangqi", "mode": Game.Mode.LOCAL}),
+        (PuzzleRun, {"mode": "storm", "variant": "xiangqi", "day": now.date(), "started_at": now}),
     ):
         assert refused(model, **fields, user=user, visitor_id="")  # the old convention
         assert refused(model, **fields, user=user, visitor_id="v1")  # two owners

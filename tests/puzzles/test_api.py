@@ -9,10 +9,11 @@ from urllib.parse import urlencode
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts.owners import Owner
 from engine import Position
-from puzzles.models import Puzzle, PuzzleAttempt
+from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRun
 from puzzles.selectors import puzzle_opening
 from puzzles.services import puzzle_attempt_score
 from puzzles.themes import PATTERN_SLUGS
@@ -338,7 +339,18 @@ VALUES = {
     "level": 1,
     "moves": [],
     "attempt_id": "6d1c3c36-0d1e-4d57-9c59-2b8a8a4a1f11",
+    "mode": "streak",
+    "index": 0,
 }
+
+
+def fresh_run(client: Client) -> int:
+    """A new streak run of the client's (its open ones ended first): at its first puzzle."""
+    PuzzleRun.objects.filter(finished_at__isnull=True).update(
+        finished_at=timezone.now(), end=PuzzleRun.End.STOPPED
+    )
+    started = post(client, "/api/puzzles/runs/", {"mode": "streak", "variant": "xiangqi"})
+    return int(started.json()["id"])
 
 
 def encoded(body: dict[str, Any], media: str) -> dict[str, Any]:
@@ -374,6 +386,8 @@ def test_the_schema_and_the_validation_agree_on_what_a_body_needs(make_puzzle, m
                     values = {**VALUES, "attempt": open_attempt(client, puzzle)["id"]}
                     body = {k: values[k] for k in required if k != left_out}
                     url = path.replace("{puzzle_id}", str(puzzle.pk))
+                    if "{run_id}" in url:
+                        url = url.replace("{run_id}", str(fresh_run(client)))
                     answer = getattr(client, method)(url, **encoded(body, media))
                     what = (method, path, media, sorted(body))
                     if left_out is None:
@@ -383,6 +397,7 @@ def test_the_schema_and_the_validation_agree_on_what_a_body_needs(make_puzzle, m
                         assert left_out in json.dumps(answer.json()), (what, answer.content)
                 checked.add(operation["operationId"])
     assert {"puzzles_judge", "puzzles_hint", "puzzles_give_up"} <= checked
+    assert {"puzzles_runs_start", "puzzles_runs_move", "puzzles_runs_skip"} <= checked
 
 
 def test_the_themes_filter_takes_known_themes_each_once(client: Client, make_puzzle) -> None:

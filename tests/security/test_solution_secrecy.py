@@ -50,8 +50,12 @@ def answers(client: Client, puzzle: Any) -> dict[str, str]:
         "/api/puzzles/daily/", "/api/puzzles/dashboard/", "/api/puzzles/themes/",
         "/puzzles/", f"/puzzles/p/{puzzle.slug}/", "/puzzles/daily/", "/puzzles/daily/xiangqi/",
         "/puzzles/dashboard/", f"/puzzles/?id={puzzle.pk}",
+        "/puzzles/streak/", "/puzzles/storm/",
     ]  # fmt: skip
     seen = {url: client.get(url, follow=True).content.decode() for url in gets}
+    for mode in ("streak", "storm"):  # a run at its first puzzle: the position, not the answer
+        body = {"mode": mode, "variant": puzzle.variant}
+        seen[mode] = post(client, "/api/puzzles/runs/", body).content.decode()
     attempt = open_attempt(client, puzzle)
     seen["attempt"] = json.dumps(attempt, ensure_ascii=False)
     hint = {"attempt": attempt["id"], "level": 1}

@@ -1,0 +1,248 @@
+"""The puzzles API for Puzzle Streak and Puzzle Storm (``services.runs``): start or resume a
+run, play a move in it, skip (streak), stop, and the day's leaderboard. The page only ever
+sends a move: the server judges it, counts the score and keeps a storm's clock. The current
+puzzle is sent without its solution; runs are unrated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.owners import owner_for_request
+from core.api_helpers import operation, request_body, request_query
+from core.models import Variant
+from puzzles import selectors
+from puzzles.api.serializers import PuzzleMoveSerializer
+from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, PuzzleRun
+from puzzles.services import runs
+
+# Far more than any sequence holds (every puzzle of a variant once).
+INDEX_MAX = 100_000
+
+
+class RunPuzzleSerializer(serializers.Serializer):
+    """The puzzle a run has reached, where its line stands: never its solution."""
+
+    id = serializers.IntegerField()
+    variant = serializers.CharField()
+    start_fen = serializers.CharField(help_text="the puzzle's position")
+    turn = serializers.CharField(help_text="the attacker: red or black")
+    goal = serializers.CharField(help_text="mate, dead_general or win")
+    moves_to_win = serializers.IntegerField()
+    rating = serializers.IntegerField()
+    line = PuzzleMoveSerializer(many=True, help_text="the moves played in it so far")
+    fen = serializers.CharField(help_text="the position after the line")
+    legal_moves = serializers.ListField(child=serializers.CharField())
+    check = serializers.CharField(allow_null=True)
+
+
+class MissedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    variant = serializers.CharField()
+    goal = serializers.CharField()
+    moves_to_win = serializers.IntegerField()
+    rating = serializers.IntegerField()
+    url = serializers.CharField(help_text="its page in the trainer, to try it again")
+
+
+class RunSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    mode = serializers.CharField(help_text="streak or storm")
+    variant = serializers.CharField()
+    day = serializers.DateField(help_text="the leaderboard it counts for")
+    open = serializers.BooleanField(source="is_open", help_text="still being played")
+    end = serializers.CharField(help_text="wrong, time, complete or stopped; empty while open")
+    end_text = serializers.CharField(source="get_end_display")
+    index = serializers.IntegerField(help_text="the puzzle reached (0 for the first)")
+    ply = serializers.SerializerMethodField(help_text="moves played in that puzzle")
+    total = serializers.SerializerMethodField(help_text="puzzles in the run's sequence")
+    score = serializers.IntegerField(help_text="puzzles solved")
+    combo = serializers.IntegerField(help_text="puzzles solved in a row")
+    best_combo = serializers.IntegerField()
+    skip_used = serializers.BooleanField()
+    time_left = serializers.SerializerMethodField(
+        help_text="a storm's seconds left on the server's clock; null for a streak"
+    )
+    missed = serializers.SerializerMethodField(help_text="the puzzles missed, to review")
+    puzzle = serializers.SerializerMethodField()
+
+    def get_ply(self, run: PuzzleRun) -> int:
+        return len(run.line)
+
+    def get_total(self, run: PuzzleRun) -> int:
+        return len(run.puzzles)
+
+    @extend_schema_field(serializers.FloatField(allow_null=True))
+    def get_time_left(self, run: PuzzleRun) -> float | None:
+        left = runs.run_time_left(run)
+        return None if left is None else round(left, 2)
+
+    @extend_schema_field(MissedSerializer(many=True))
+    def get_missed(self, run: PuzzleRun) -> Any:
+        found = Puzzle.objects.in_bulk(run.missed)
+        rows = [
+            {
+                "id": puzzle.pk,
+                "variant": puzzle.variant,
+                "goal": puzzle.goal,
+                "moves_to_win": puzzle.moves_to_win,
+                "rating": round(puzzle.rating),
+                "url": reverse("puzzles:share", kwargs={"slug": puzzle.slug}),
+            }
+            for puzzle in (found.get(pk) for pk in run.missed)
+            if puzzle is not None
+        ]
+        return MissedSerializer(rows, many=True).data
+
+    @extend_schema_field(RunPuzzleSerializer(allow_null=True))
+    def get_puzzle(self, run: PuzzleRun) -> Any:
+        puzzle = runs.run_puzzle(run)
+        if puzzle is None:
+            return None
+        where = runs.run_position(run, puzzle)
+        side = puzzle.fen.split()[1] if len(puzzle.fen.split()) > 1 else "w"
+        data = {
+            "id": puzzle.pk,
+            "variant": puzzle.variant,
+            "start_fen": puzzle.fen,
+            "turn": "black" if side == "b" else "red",
+            "goal": puzzle.goal,
+            "moves_to_win": puzzle.moves_to_win,
+            "rating": round(puzzle.rating),
+            "line": where.line,
+            "fen": where.fen,
+            "legal_moves": where.legal_moves,
+            "check": where.check,
+        }
+        return RunPuzzleSerializer(data).data
+
+
+class RunQuerySerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=PuzzleRun.Mode.choices)
+    variant = serializers.ChoiceField(choices=Variant.choices)
+
+
+class RunsApi(APIView):
+    """GET: my run in progress of ``mode`` and ``variant`` (``run`` is null when none).
+    POST: start a run, or go on with the one in progress (201 for a new run, 200 for it)."""
+
+    throttle_scope = "puzzle_runs"
+
+    class RunCurrentSerializer(serializers.Serializer):
+        run = RunSerializer(allow_null=True)
+
+    @operation(
+        "puzzles_runs_current", RunCurrentSerializer, errors=(400,), parameters=[RunQuerySerializer]
+    )
+    def get(self, request: Request) -> Response:
+        query = request_query(RunQuerySerializer, request, blank_is_absent=False)
+        player = owner_for_request(request, create=False)
+        run = runs.run_current(player=player, **query)
+        return Response({"run": RunSerializer(run).data if run else None})
+
+    @operation(
+        "puzzles_runs_start", RunSerializer, also={201: RunSerializer}, request=RunQuerySerializer
+    )
+    def post(self, request: Request) -> Response:
+        body = request_body(RunQuerySerializer, request)
+        player = owner_for_request(request)
+        assert player is not None
+        run, created = runs.run_start(player=player, **body)
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(RunSerializer(run).data, status=code)
+
+
+class RunDetailApi(APIView):
+    """One of my runs, as it stands (a storm whose time ran out shows ``time_left`` 0)."""
+
+    @operation("puzzles_runs_get", RunSerializer, errors=(404,))
+    def get(self, request: Request, run_id: int) -> Response:
+        player = owner_for_request(request, create=False)
+        return Response(RunSerializer(runs.run_get(run_id=run_id, player=player)).data)
+
+
+class RunMoveApi(APIView):
+    """Play my move in the run's current puzzle (``index``, at ``ply`` of its line). The
+    answer: ``continue`` (right; the defender's ``reply`` is played), ``solved`` (the next
+    puzzle is in ``run``), ``wrong`` (a streak ends; a storm loses seconds and goes on) or
+    ``unknown`` (not judged in time, not played). A request out of step is refused (400) and
+    changes nothing; so is a storm move after its clock ran out, which ends the run."""
+
+    throttle_scope = "puzzle_run_moves"
+
+    class RunMoveRequestSerializer(serializers.Serializer):
+        index = serializers.IntegerField(min_value=0, max_value=INDEX_MAX)
+        ply = serializers.IntegerField(min_value=0, max_value=2 * MAX_MOVES_TO_WIN)
+        move = serializers.CharField(max_length=8, help_text="my move, ICCS, e.g. h2e2")
+
+    class RunMoveAnswerSerializer(serializers.Serializer):
+        verdict = serializers.ChoiceField(choices=["continue", "solved", "wrong", "unknown"])
+        move = PuzzleMoveSerializer(allow_null=True)
+        reply = PuzzleMoveSerializer(allow_null=True)
+        seconds = serializers.IntegerField(help_text="a storm's seconds won or lost by it")
+        run = RunSerializer()
+
+    @operation("puzzles_runs_move", RunMoveAnswerSerializer, request=RunMoveRequestSerializer)
+    def post(self, request: Request, run_id: int) -> Response:
+        body = request_body(self.RunMoveRequestSerializer, request)
+        player = owner_for_request(request, create=False)
+        run, answer = runs.run_move(run_id=run_id, player=player, **body)
+        return Response(self.RunMoveAnswerSerializer({**vars(answer), "run": run}).data)
+
+
+class RunSkipApi(APIView):
+    """Skip the streak's current puzzle ``index`` (once a run)."""
+
+    throttle_scope = "puzzle_run_moves"
+
+    class RunSkipRequestSerializer(serializers.Serializer):
+        index = serializers.IntegerField(min_value=0, max_value=INDEX_MAX)
+
+    @operation("puzzles_runs_skip", RunSerializer, request=RunSkipRequestSerializer)
+    def post(self, request: Request, run_id: int) -> Response:
+        body = request_body(self.RunSkipRequestSerializer, request)
+        player = owner_for_request(request, create=False)
+        return Response(RunSerializer(runs.run_skip(run_id=run_id, player=player, **body)).data)
+
+
+class RunStopApi(APIView):
+    """End my run now, with its score as it stands."""
+
+    throttle_scope = "puzzle_run_moves"
+
+    @operation("puzzles_runs_stop", RunSerializer, request=None)
+    def post(self, request: Request, run_id: int) -> Response:
+        player = owner_for_request(request, create=False)
+        return Response(RunSerializer(runs.run_stop(run_id=run_id, player=player)).data)
+
+
+class LeaderboardApi(APIView):
+    """A day's leaderboard of a mode and variant (default today): each signed-in player's
+    best score that day, highest first. Visitors play too, but are not listed."""
+
+    class LeaderboardQuerySerializer(RunQuerySerializer):
+        date = serializers.DateField(required=False, help_text="default: today")
+
+    class LeaderboardRowSerializer(serializers.Serializer):
+        rank = serializers.IntegerField()
+        username = serializers.CharField()
+        score = serializers.IntegerField()
+
+    @operation(
+        "puzzles_runs_leaderboard",
+        LeaderboardRowSerializer(many=True),
+        errors=(400,),
+        parameters=[LeaderboardQuerySerializer],
+    )
+    def get(self, request: Request) -> Response:
+        query = request_query(self.LeaderboardQuerySerializer, request, blank_is_absent=False)
+        day = query.pop("date", None) or timezone.localdate()
+        rows = selectors.run_leaderboard(day=day, **query)
+        return Response(self.LeaderboardRowSerializer(rows, many=True).data)
