@@ -522,6 +522,7 @@ class GameAnalysisApi(APIView):
         GameAnalysisSerializer,
         status=202,
         also={200: GameAnalysisSerializer},
+        request=None,
         errors=(404, 409, 429),
     )
     def post(self, request: Request, game_id: int) -> Response:
