@@ -324,7 +324,7 @@ def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SE
         while index <= analysis.plies:
             if index > len(analysis.evaluations) and time.monotonic() - started >= seconds:
                 GameAnalysis.objects.filter(pk=analysis_id).update(updated_at=timezone.now())
-                _send(analysis_id)
+                transaction.on_commit(lambda: _send(analysis_id))
                 return "more"
             found = position_evaluation(
                 variant=game.variant, fen=game.start_fen, moves=iccs[:index]

@@ -78,7 +78,11 @@ def engine_analysis_task(analysis_id: int) -> dict[str, Any]:
     retry=Retry(times=3, backoff=1, backoff_max=10),
 )
 def game_analysis_task(analysis_id: int) -> dict[str, Any]:
-    """Analyse more of the finished game of ``analysis_id`` (games.game_analysis)."""
+    """Analyse more of the finished game of ``analysis_id`` (games.game_analysis).
+
+    Precondition kept by the service: each search is written under ``select_for_update`` on
+    the analysis row, only while the row is pending and lacks exactly that position; so a
+    redelivery, a retry or a second message running alongside writes nothing twice."""
     from games.game_analysis import game_analysis_run
 
     return {"analysis": analysis_id, "state": game_analysis_run(analysis_id=analysis_id)}

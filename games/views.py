@@ -20,6 +20,7 @@ from core.selectors import variant_title
 from core.starts import START_DESCRIPTIONS, start_name
 from engine import VARIANTS
 from games import library, selectors
+from games.game_analysis import GAME_ANALYSIS_MAX_PLIES, GAME_ANALYSIS_NODES
 from games.models import LEVELS, Game, MasterGame
 from games.services import SETUPS_BY_VARIANT
 from words.endings import ENDINGS
@@ -240,7 +241,13 @@ def _game_page(
             "variant_title": title,
             "setup_label": start_name(found.setup),
             "players": players,
-            "analysis_page": None if shared else {"labels": _analysis_labels()},
+            "analysis_page": None
+            if shared
+            else {
+                "labels": _analysis_labels(),
+                "nodes": f"{GAME_ANALYSIS_NODES:,}",
+                "max_plies": GAME_ANALYSIS_MAX_PLIES,
+            },
         },
     )
 

@@ -37,6 +37,7 @@ def test_a_finished_game_is_analysed_and_its_marks_lead_to_their_moves(
     page.click("#resign")  # confirmed
     expect(panel).to_be_visible()
     expect(panel).to_contain_text("电脑分析")
+    expect(panel).to_contain_text("每个局面 30,000 个节点，最多 300 个半回合")
     page.click("#analysis-ask")
     svg = page.locator("[data-testid='analysis-svg']")
     expect(svg).to_have_count(1, timeout=120_000)
@@ -90,6 +91,7 @@ def test_a_finished_game_is_analysed_and_its_marks_lead_to_their_moves(
     page.reload()
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
     expect(panel).to_contain_text("Computer analysis")
+    expect(panel).to_contain_text("(30,000 positions each, up to 300 plies)")
     expect(page.locator("#analysis-marks li").first).to_contain_text("The engine prefers")
     expect(page.locator("[data-testid='analysis-svg'] title").first).to_have_text(
         "Evaluation graph: Red's chances after each move"
