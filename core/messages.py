@@ -288,6 +288,13 @@ APP_EN: Final[Mapping[str, str]] = {
     "analysis.game_over": (
         "The game is over in this position ({termination}): there is no move to find."
     ),
+    "game_analysis.not_finished": (
+        "Only a finished game can be analysed: finish it, or resign, and ask again."
+    ),
+    "game_analysis.busy": (
+        "The computer is still analysing another of your games: wait until it is done, then "
+        "ask for this one."
+    ),
     "game.too_many_games": (
         "You have {count} games in progress: finish or resign one before you start another."
     ),
@@ -418,6 +425,8 @@ APP_ZH: Final[Mapping[str, str]] = {
     "analysis.busy_address": "引擎正在为你这个网络地址的棋手思考 {count} 个局面：请稍等片刻再问。",
     "analysis.lost": "引擎的答案在途中丢失了：请再问一次。",
     "analysis.game_over": "这个局面棋局已经结束（{termination}）：没有着法可找。",
+    "game_analysis.not_finished": "只有下完的棋才能分析：先下完或认输，再来请电脑分析。",
+    "game_analysis.busy": "电脑还在分析你的另一盘棋：等它分析完，再请它分析这一盘。",
     "game.too_many_games": "你有 {count} 盘棋还没下完：先下完或认输一盘，再开新局。",
     "game.too_many_games_address": "你这个网络地址有 {count} 盘棋还没下完：先下完或认输一盘，再开新局。",
     "lesson.unknown": "没有“{lesson}”这一课。",

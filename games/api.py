@@ -22,7 +22,7 @@ from core.api_helpers import (
     request_body,
     request_query,
 )
-from core.exceptions import error_body
+from core.exceptions import ApplicationError, error_body
 from core.models import Variant
 from core.services import MAX_MOVES
 from core.throttles import client_address
@@ -33,7 +33,14 @@ from games.analysis import (
     engine_analysis_request,
     engine_analysis_requeue,
 )
-from games.models import EngineAnalysis, Game
+from games.game_analysis import AnalysisBusy as GameAnalysisBusy
+from games.game_analysis import (
+    GameNotFinished,
+    game_analysis_get,
+    game_analysis_request,
+    game_analysis_requeue,
+)
+from games.models import EngineAnalysis, Game, GameAnalysis
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -462,3 +469,72 @@ class EngineAnalysisDetailApi(APIView):
         )
         engine_analysis_requeue(analysis=analysis)
         return _analysis(analysis)
+
+
+class GameAnalysisSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    url = serializers.CharField(help_text="poll it here (GET) until status is not pending")
+    status = serializers.CharField(help_text="pending, done or failed")
+    plies = serializers.IntegerField(help_text="the plies analysed (the game's, up to the cap)")
+    searched = serializers.IntegerField(help_text="positions searched so far (plies + 1 in all)")
+    nodes = serializers.IntegerField(help_text="the engine's budget a position")
+    result = serializers.JSONField(
+        help_text="done: start (the first position's evaluation), plies [{ply, side, iccs, "
+        "chinese, eval {cp, mate, winner} from Red's side, chance (Red's, 0 to 1), verdict "
+        "(null, inaccuracy, mistake, blunder), symbol, drop, better {iccs, chinese}, "
+        "seen_mate}], summary {red, black: counts by verdict}, analysed, game_plies; failed: "
+        "error {code, message {zh, en}}; pending: {}"
+    )
+
+
+def _game_analysis(analysis: GameAnalysis, code: int = status.HTTP_200_OK) -> Response:
+    body = {
+        "game": analysis.game_id,
+        "url": reverse("games-api:game-analysis", args=[analysis.game_id]),
+        "status": analysis.status,
+        "plies": analysis.plies,
+        "searched": len(analysis.evaluations),
+        "nodes": analysis.nodes,
+        "result": analysis.result,
+    }
+    return Response(GameAnalysisSerializer(body).data, status=code)
+
+
+def _conflict(error: ApplicationError) -> Response:
+    body = error_body(error.localized(), error.extra, code=error.code, params=error.params)
+    return Response(body, status=status.HTTP_409_CONFLICT)
+
+
+class GameAnalysisApi(APIView):
+    """The computer's analysis of one of my finished games (another's game is a 404, like a
+    missing one). POST asks for it: 202 with the analysis to poll when it is new, 200 with
+    the one there is (asking twice gives the same); 409 for a game not finished, or while
+    another of my games is being analysed. GET polls it (404 when never asked for)."""
+
+    throttle_scope = "game_analysis"
+
+    def _game(self, request: Request, game_id: int) -> Game:
+        owner = owner_for_request(request, create=False)
+        return found_or_404(selectors.game_get(owner=owner, game_id=game_id))
+
+    @operation(
+        "games_analysis_create",
+        GameAnalysisSerializer,
+        status=202,
+        also={200: GameAnalysisSerializer},
+        request=None,
+        errors=(404, 409, 429),
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = self._game(request, game_id)
+        try:
+            analysis, new = game_analysis_request(owner=_owner(request), game=game)
+        except (GameNotFinished, GameAnalysisBusy) as refused:
+            return _conflict(refused)
+        return _game_analysis(analysis, status.HTTP_202_ACCEPTED if new else status.HTTP_200_OK)
+
+    @operation("games_analysis_get", GameAnalysisSerializer, errors=(404,))
+    def get(self, request: Request, game_id: int) -> Response:
+        analysis = found_or_404(game_analysis_get(game=self._game(request, game_id)))
+        game_analysis_requeue(analysis=analysis)
+        return _game_analysis(analysis)

@@ -17,6 +17,7 @@ game = [
     path("claim/", api.GameClaimApi.as_view(), name="claim"),
     path("takeback/", api.GameTakebackApi.as_view(), name="takeback"),
     path("share/", api.GameShareApi.as_view(), name="share"),
+    path("analysis/", api.GameAnalysisApi.as_view(), name="game-analysis"),
 ]
 
 urlpatterns = [

@@ -244,3 +244,37 @@ class EngineAnalysis(OwnerScopedModel):
 
     def __str__(self) -> str:
         return f"analysis {self.pk} ({self.variant}, {self.status})"
+
+
+class GameAnalysis(OwnerScopedModel):
+    """The computer's analysis of a finished game (games.game_analysis): one a game and
+    ``version`` (the budget and thresholds it was made with), owned by whoever asked for it
+    (the game's owner). ``evaluations`` grows one search a position as the workers go (the
+    position before ply 1 first), so a run cut short carries on where it stopped; ``result``
+    is the judged moves once the last position is in. An owner has at most one pending."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Analysing")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    user = owner_user_field("game_analyses")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analyses")
+    version = models.PositiveSmallIntegerField()
+    plies = models.PositiveIntegerField()  # the plies analysed: the game's, up to the cap
+    nodes = models.PositiveIntegerField()  # the budget a position
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    evaluations = models.JSONField(default=list, blank=True)
+    result = models.JSONField(default=dict, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(OwnerScopedModel.Meta):
+        indexes = [*owner_indexes("-created_at")]
+        constraints = [
+            owner_check("game_analysis_owner_user_xor_visitor"),
+            models.UniqueConstraint(fields=["game", "version"], name="game_analysis_one_a_version"),
+            *owner_unique("game_analysis_one_pending_per_{owner}", when={"status": "pending"}),
+        ]
+
+    def __str__(self) -> str:
+        return f"game analysis {self.pk} (game {self.game_id}, {self.status})"

@@ -52,7 +52,7 @@ from games.computer import (
     computer_offers_draw,
     computer_resignation,
 )
-from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game
+from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game, GameAnalysis
 from games.queueing import COMPUTER_REQUEUE_AFTER, computer_dispatch, computer_pending
 from games.selectors import (
     check_point,
@@ -975,5 +975,9 @@ def _free_share_slug() -> str:
 
 
 def game_progress_merge(visitor_id: str, user: User) -> None:
-    """Move the visitor's games to ``user`` (idempotent)."""
+    """Move the visitor's games to ``user`` (idempotent), and their finished game analyses
+    (a pending one stays the visitor's until it is done: the user may have one pending too;
+    an analysis is read through its game, whoever holds the row)."""
     owner_transfer(owner_rows_of_visitor(Game.objects.all(), visitor_id), user)
+    finished = GameAnalysis.objects.exclude(status=GameAnalysis.Status.PENDING)
+    owner_transfer(owner_rows_of_visitor(finished, visitor_id), user)

@@ -5,12 +5,14 @@
   levels' moves come on ``playing_deep``, the others on ``playing``.
 - ``games.engine_analysis``: the analysis board's engine searches one position (on
   ``playing_deep``: ``games.analysis``).
+- ``games.game_analysis``: the computer's analysis of a finished game, a few seconds of
+  searches a run (on ``playing_deep``: ``games.game_analysis``).
 - ``games.sweep`` (Celery beat, every minute): finishes idle games and games whose clock has
   run out, and hands over computer moves whose turn has come or whose message was lost.
 
 Deliberate import cycles: ``games.queueing`` (under ``games.services``) sends this task and the
 task runs the service and the dispatcher; ``games.analysis`` sends ``games.engine_analysis``,
-which runs it. Both sides import the other inside the function that
+which runs it; so do ``games.game_analysis`` and its task. Both sides import the other inside the function that
 needs it, never when the module loads, so either module loads first
 (tests/core/test_import_cycles.py lists the pairs).
 """
@@ -66,3 +68,21 @@ def engine_analysis_task(analysis_id: int) -> dict[str, Any]:
     from games.analysis import engine_analysis_run
 
     return {"analysis": analysis_id, "state": engine_analysis_run(analysis_id=analysis_id)}
+
+
+# Running again is harmless: each position's search is kept only if it is the one the row is
+# missing, and a worker that dies mid-run hands the message back; the next run carries on.
+@idempotent_task(
+    "games.game_analysis",
+    limits=(30, 40),
+    retry=Retry(times=3, backoff=1, backoff_max=10),
+)
+def game_analysis_task(analysis_id: int) -> dict[str, Any]:
+    """Analyse more of the finished game of ``analysis_id`` (games.game_analysis).
+
+    Precondition kept by the service: each search is written under ``select_for_update`` on
+    the analysis row, only while the row is pending and lacks exactly that position; so a
+    redelivery, a retry or a second message running alongside writes nothing twice."""
+    from games.game_analysis import game_analysis_run
+
+    return {"analysis": analysis_id, "state": game_analysis_run(analysis_id=analysis_id)}

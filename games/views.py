@@ -20,6 +20,7 @@ from core.selectors import variant_title
 from core.starts import START_DESCRIPTIONS, start_name
 from engine import VARIANTS
 from games import library, selectors
+from games.game_analysis import GAME_ANALYSIS_MAX_PLIES, GAME_ANALYSIS_NODES
 from games.models import LEVELS, Game, MasterGame
 from games.services import SETUPS_BY_VARIANT
 from words.endings import ENDINGS
@@ -132,6 +133,39 @@ def _page_labels() -> dict[str, Any]:
     }
 
 
+def _analysis_labels() -> dict[str, Any]:
+    """What the computer's analysis of a finished game says (games/static/games/analysis.js)."""
+    return {
+        "pending": _("The computer is analysing the game: {done} of {total} positions searched."),
+        "failed": _("The analysis failed: {reason}"),
+        "error": _("Something went wrong. Please try again."),
+        "graph_title": _("Evaluation graph: Red's chances after each move"),
+        "graph_desc": _(
+            "Up is better for Red, down for Black; the middle line is an even game. Marked "
+            "moves are dots. Click a point to go to that move."
+        ),
+        "verdicts": {
+            "inaccuracy": _("inaccuracy"),
+            "mistake": _("mistake"),
+            "blunder": _("blunder"),
+        },
+        "better": _("The engine prefers {move}."),
+        "seen_mate": _("The engine saw a mate in {n} here (its opinion, not a proof)."),
+        "summary": _("{side}: {blunders} ??, {mistakes} ?, {inaccuracies} ?!"),
+        "no_marks": _("The engine marks no move of this game."),
+        "partial": _("The analysis covers the first {n} plies of the game."),
+        "numbers": _("The numbers"),
+        "caption": _("The evaluation after each move (from Red's side)"),
+        "col_move": _("Move"),
+        "col_eval": _("Evaluation"),
+        "col_chance": _("Red's chances"),
+        "start": _("Starting position"),
+        "red": _("Red"),
+        "black": _("Black"),
+        "ply": _("Move {n}, {side}"),
+    }
+
+
 @never_cache  # the page carries the game as it stands: never shown stale from a cache
 @require_safe
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -152,6 +186,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         "claim": base + "claim/",
         "takeback": base + "takeback/",
         "share": base + "share/",
+        "analysis": base + "analysis/",
     }
     return _game_page(request, found, api=api, shared=False)
 
@@ -206,6 +241,13 @@ def _game_page(
             "variant_title": title,
             "setup_label": start_name(found.setup),
             "players": players,
+            "analysis_page": None
+            if shared
+            else {
+                "labels": _analysis_labels(),
+                "nodes": f"{GAME_ANALYSIS_NODES:,}",
+                "max_plies": GAME_ANALYSIS_MAX_PLIES,
+            },
         },
     )
 

@@ -335,6 +335,7 @@ THROTTLE_RATES = {
     "setup_checks": "120/min",  # secret halves checked before they are handed in
     "positions": "240/min",  # positions analysed on the analysis board
     "engine_analysis": "30/min",  # the engine asked about a position of the analysis board
+    "game_analysis": "20/hour",  # finished games handed to the computer for analysis
     "lesson_steps": "240/min",  # moves, answers and set-ups tried in lessons
     "position_checks": "120/min",  # the puzzle editor's live check
     "draft_edits": "300/hour",  # authored puzzles changed

@@ -36,6 +36,7 @@ TASK_QUEUES = {
     "puzzles.score_attempt": "scoring",
     "games.computer_move": "playing",
     "games.engine_analysis": "playing_deep",
+    "games.game_analysis": "playing_deep",
 }
 
 

@@ -19,6 +19,7 @@ PUBLIC = [
     "api/docs/",
     "api/games/",
     "api/games/<int:game_id>/",
+    "api/games/<int:game_id>/analysis/",
     "api/games/<int:game_id>/claim/",
     "api/games/<int:game_id>/draw/",
     "api/games/<int:game_id>/draw/answer/",

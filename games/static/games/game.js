@@ -518,19 +518,32 @@ function renderPlay() {
   renderShare();
 }
 
+// What the page shows is told to the other modules of the page (the computer's analysis,
+// games/static/games/analysis.js), which may ask for another ply ("game:goto").
+function announce() {
+  const detail = { ply: shownPly(), plies: state.game.moves.length, status: state.game.status };
+  document.dispatchEvent(new CustomEvent("game:shown", { detail }));
+}
+
 function render() {
   renderPlum();
   if (state.game.status === "setting_up") renderSetup();
   else renderPlay();
   state.clockBase = Date.now();
   renderClock();
+  announce();
 }
 
 function showPly(ply) {
   state.view = ply >= state.game.moves.length ? null : ply;
   explain("");
   renderPlay();
+  announce();
 }
+
+document.addEventListener("game:goto", (event) => {
+  if (state.game.status === "finished") showPly(Math.max(0, Number(event.detail.ply) || 0));
+});
 
 async function send(url, body) {
   if (state.busy) return null;

@@ -1,0 +1,108 @@
+"""The computer's analysis of a finished game in real headless Chromium, on a real Celery
+worker: a game at one board in which Black throws a cannon away, resigned, then analysed on
+its page: the evaluation graph (an SVG with its title and the numbers as a table), the marked
+move with its symbol and the engine's better move, a click on the mark or on the graph going
+to that ply, the keyboard too; in Chinese at 1280 × 800, in English at 390 × 844 (nothing wider
+than the phone). Screenshots land in test-artifacts/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import GameAnalysis
+from tests.browser.test_play import DESKTOP, PHONE, click_move, start
+from tests.text_rules import chinese_text_faults
+
+pytestmark = [pytest.mark.browser, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+
+BLUNDER_GAME = ["h2e2", "h9g7", "h0g2", "h7h0", "g2h0"]
+
+
+def test_a_finished_game_is_analysed_and_its_marks_lead_to_their_moves(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "xiangqi", mode="local")
+    panel = page.locator("#game-analysis")
+    expect(panel).to_be_hidden()  # the game goes on: nothing to analyse yet
+    for plies, move in enumerate(BLUNDER_GAME, start=1):
+        click_move(page, move)
+        expect(page.locator("#board")).to_have_attribute("data-plies", str(plies))
+    page.click("#resign")
+    page.click("#resign")  # confirmed
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("电脑分析")
+    expect(panel).to_contain_text("每个局面 30,000 个节点，最多 300 个半回合")
+    page.click("#analysis-ask")
+    svg = page.locator("[data-testid='analysis-svg']")
+    expect(svg).to_have_count(1, timeout=120_000)
+    assert GameAnalysis.objects.get(game_id=gid).status == "done"
+    expect(svg.locator("title").first).to_have_text("形势图：每步之后红方的胜算")
+    expect(svg.locator("desc")).to_contain_text("中线表示均势")
+
+    # the thrown cannon: marked in the list of marks and in the game's own move list
+    mark = page.locator("#analysis-marks li").first
+    expect(mark).to_contain_text("炮8进7")
+    expect(mark).to_contain_text("引擎更愿意走")
+    expect(mark.locator(".analysis-symbol")).to_have_text(re.compile(r"^ \?{1,2}$"))
+    expect(page.locator("#moves button[data-ply='4'] .analysis-symbol")).to_have_count(1)
+    expect(page.locator("#moves button[data-ply='1'] .analysis-symbol")).to_have_count(0)
+    expect(page.locator("#analysis-summary")).to_contain_text("黑方")
+    # the numbers as text: the start and one row a move
+    page.locator("#analysis-numbers summary").click()
+    rows = page.locator("[data-testid='analysis-table'] tbody tr")
+    expect(rows).to_have_count(6)
+    expect(rows.nth(4)).to_contain_text("炮8进7")
+    expect(rows.nth(5)).to_contain_text("%")
+    faults = chinese_text_faults(panel.inner_text())
+    assert not faults, faults
+    page.screenshot(path=str(artifacts / "game-analysis-1280x800.png"), full_page=True)
+
+    # a marked move goes to its ply; so does the keyboard; so does a point of the graph
+    mark.locator("button").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "4")
+    cursor = page.locator("[data-testid='analysis-cursor']")
+    x_at_four = float(cursor.get_attribute("x1") or 0)
+    page.click("#first")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+    assert float(cursor.get_attribute("x1") or 0) < x_at_four  # the cursor follows
+    mark.locator("button").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "4")
+    box = svg.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] * 0.405, box["y"] + box["height"] / 2)
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+
+    # asked again after a reload: the same analysis, shown at once
+    page.reload()
+    expect(page.locator("[data-testid='analysis-svg']")).to_have_count(1)
+    expect(page.locator("#analysis-ask")).to_be_hidden()
+    assert GameAnalysis.objects.count() == 1
+
+    # in English on a phone
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.set_viewport_size(PHONE)
+    page.reload()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(panel).to_contain_text("Computer analysis")
+    expect(panel).to_contain_text("(30,000 positions each, up to 300 plies)")
+    expect(page.locator("#analysis-marks li").first).to_contain_text("The engine prefers")
+    expect(page.locator("[data-testid='analysis-svg'] title").first).to_have_text(
+        "Evaluation graph: Red's chances after each move"
+    )
+    panel.scroll_into_view_if_needed()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    graph = page.locator("[data-testid='analysis-svg']").bounding_box()
+    assert graph is not None and graph["width"] <= PHONE["width"]
+    button = page.locator("#analysis-marks li button").first.bounding_box()
+    assert button is not None and button["height"] >= 30  # a finger can hit it
+    page.locator("#analysis-marks li button").first.click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "4")
+    page.screenshot(path=str(artifacts / "game-analysis-390x844.png"), full_page=True)

@@ -1,0 +1,346 @@
+"""The computer's analysis of a finished game (games.game_analysis): the judgement of a move
+(pure), the searches of a short real game in each variant, the API (asked for twice: the same
+analysis; a game not finished refused; one pending per owner; another's game a 404), and the
+task through a real Celery worker."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.utils import timezone
+
+from engine import Position
+from games.game_analysis import (
+    BLUNDER_DROP,
+    INACCURACY_DROP,
+    MISTAKE_DROP,
+    STALE_AFTER,
+    classify,
+    game_analysis_run,
+    game_verdicts,
+    position_evaluation,
+    win_chance,
+)
+from games.models import Game, GameAnalysis
+from tests.games.conftest import error_code, post
+
+# A short game in which Black throws a cannon away (3... 炮8进7, h7h0) and Red takes it.
+BLUNDER_GAME = ["h2e2", "h9g7", "h0g2", "h7h0", "g2h0"]
+
+
+def cp(value: int) -> dict[str, Any]:
+    return {"cp": value, "mate": None, "winner": None}
+
+
+def mate(value: int) -> dict[str, Any]:
+    return {"cp": None, "mate": value, "winner": None}
+
+
+# -- the judgement ---------------------------------------------------------------------------
+
+
+def test_chances_are_even_at_zero_and_rise_with_the_score_for_the_side_ahead() -> None:
+    assert win_chance(cp(0), "red") == pytest.approx(0.5)
+    assert win_chance(cp(400), "red") > 0.8 > 0.2 > win_chance(cp(400), "black")
+    assert win_chance(cp(-900), "black") == pytest.approx(win_chance(cp(900), "red"))
+    assert win_chance(mate(3), "red") == 1.0 and win_chance(mate(3), "black") == 0.0
+    assert win_chance(mate(-2), "black") == 1.0
+    assert win_chance({"winner": "draw"}, "red") == 0.5
+    assert win_chance({"winner": "black"}, "black") == 1.0
+
+
+def test_the_thresholds_rise_from_inaccuracy_to_blunder() -> None:
+    assert 0 < INACCURACY_DROP < MISTAKE_DROP < BLUNDER_DROP < 1
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "side", "verdict"),
+    [
+        (cp(0), cp(0), "red", None),
+        (cp(30), cp(-20), "red", None),  # a little worse: not worth a mark
+        (cp(0), cp(-150), "red", "inaccuracy"),
+        (cp(0), cp(-300), "red", "mistake"),
+        (cp(0), cp(-500), "red", "blunder"),  # a horse given away from even
+        (cp(0), cp(500), "black", "blunder"),  # Black's move, scores from Red's side
+        (cp(0), cp(-500), "black", None),  # Black's move made Black better
+        (cp(1500), cp(1100), "red", None),  # still winning by far
+        (cp(-1500), cp(-2500), "red", None),  # lost before, lost after
+        (mate(3), cp(300), "red", "blunder"),  # the mate the engine saw, let go
+        (mate(3), mate(5), "red", None),  # a longer mate is still a mate
+        (mate(1), {"winner": "red"}, "red", None),  # the mate itself
+        (mate(-4), cp(2000), "black", "blunder"),  # Black's mate let go
+        (cp(200), mate(-3), "red", "blunder"),  # walking into a mate
+        (cp(0), {"winner": "black"}, "red", "blunder"),
+    ],
+)
+def test_a_move_is_judged_by_the_drop_of_the_movers_chances(
+    before: dict[str, Any], after: dict[str, Any], side: str, verdict: str | None
+) -> None:
+    assert classify(before, after, side)[0] == verdict
+
+
+def test_the_drop_is_what_the_mover_lost_and_never_negative() -> None:
+    verdict, drop = classify(cp(0), cp(-500), "red")
+    assert drop == pytest.approx(0.5 - win_chance(cp(-500), "red"), abs=0.001)
+    assert classify(cp(0), cp(500), "red") == (None, 0.0)
+
+
+def test_the_engines_own_choice_is_never_marked_and_a_mark_carries_the_better_move() -> None:
+    start = Position.start("xiangqi").fen()
+    moves = [{"iccs": "h2e2", "chinese": "炮二平五"}, {"iccs": "h9g7", "chinese": "马8进7"}]
+    best = {"iccs": "h2e2", "chinese": "炮二平五"}
+    evaluations = [
+        {**cp(0), "best": best},
+        {**cp(-600), "best": {"iccs": "h9g7", "chinese": "马8进7"}},  # searched again: lower
+        {**cp(-600), "best": None},
+    ]
+    first, second = game_verdicts(fen=start, moves=moves, evaluations=evaluations)
+    assert first["verdict"] is None and first["better"] is None  # the engine's own move
+    assert second["verdict"] is None and second["side"] == "black"
+    evaluations[0]["best"] = {"iccs": "b2e2", "chinese": "炮八平五"}
+    first = game_verdicts(fen=start, moves=moves, evaluations=evaluations)[0]
+    assert (first["verdict"], first["symbol"]) == ("blunder", "??")
+    assert first["better"] == {"iccs": "b2e2", "chinese": "炮八平五"}
+    assert first["seen_mate"] is None and first["chance"] < 0.2
+
+
+def test_a_mate_let_go_says_the_mate_the_engine_saw() -> None:
+    start = "4k4/9/9/9/9/9/9/9/R8/1R1K5 w - - 0 1"
+    moves = [{"iccs": "a1a2", "chinese": "车九进一"}]
+    evaluations = [
+        {**mate(2), "best": {"iccs": "b0b9", "chinese": "车八进九"}},
+        {**cp(1800), "best": None},
+    ]
+    (entry,) = game_verdicts(fen=start, moves=moves, evaluations=evaluations)
+    assert entry["verdict"] == "blunder" and entry["seen_mate"] == 2
+
+
+# -- the searches ----------------------------------------------------------------------------
+
+
+def test_a_cannon_thrown_away_is_marked_with_the_better_move() -> None:
+    start = Position.start("xiangqi").fen()
+    pos = Position.from_fen("xiangqi", start)
+    moves = []
+    for text in BLUNDER_GAME:
+        move = pos.parse_move(text)
+        moves.append({"iccs": text, "chinese": pos.chinese(move)})
+        pos.push(move)
+    evaluations = [
+        position_evaluation(variant="xiangqi", fen=start, moves=BLUNDER_GAME[:i])
+        for i in range(len(BLUNDER_GAME) + 1)
+    ]
+    entries = game_verdicts(fen=start, moves=moves, evaluations=evaluations)
+    thrown = entries[3]
+    assert (thrown["iccs"], thrown["chinese"], thrown["side"]) == ("h7h0", "炮8进7", "black")
+    assert thrown["verdict"] in ("mistake", "blunder"), thrown
+    better = thrown["better"]
+    assert better is not None and better["iccs"] != "h7h0"
+    replay = Position.from_fen("xiangqi", start)
+    for text in BLUNDER_GAME[:3]:
+        replay.push_iccs(text)
+    assert replay.chinese(replay.parse_move(better["iccs"])) == better["chinese"]
+    assert entries[4]["verdict"] is None  # taking the cannon
+    assert entries[0]["verdict"] is None  # the central cannon
+    assert entries[4]["eval"]["cp"] > 200  # Red a cannon up
+
+
+@pytest.mark.parametrize("variant", ["feidan", "xinban"])
+def test_the_other_variants_are_searched_from_reds_side(variant: str) -> None:
+    start = Position.start(variant).fen()
+    pos = Position.from_fen(variant, start)
+    first = sorted(m.iccs() for m in pos.legal_moves)[0]
+    found = position_evaluation(variant=variant, fen=start, moves=[first])
+    assert found["winner"] is None and isinstance(found["cp"], int)
+    pos.push_iccs(first)
+    best = pos.parse_move(found["best"]["iccs"])
+    assert pos.chinese(best) == found["best"]["chinese"]
+
+
+def test_a_position_where_the_game_is_over_is_not_searched() -> None:
+    found = position_evaluation(
+        variant="xiangqi", fen="3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1", moves=[]
+    )
+    assert found == {"cp": None, "mate": None, "winner": "red", "best": None}
+
+
+# -- the API ---------------------------------------------------------------------------------
+
+
+def finished_game(
+    client: Client,
+    new_game: Callable[..., dict[str, Any]],
+    move: Callable[..., Any],
+    variant: str = "xiangqi",
+    moves: list[str] | None = None,
+) -> int:
+    game = new_game(client, mode="local", variant=variant)
+    for text in moves if moves is not None else BLUNDER_GAME:
+        answer = move(client, game["id"], text)
+        assert answer.status_code == 200 and answer.json().get("legal", True), answer.content
+    resigned = post(client, f"/api/games/{game['id']}/resign/")
+    assert resigned.json()["status"] == "finished"
+    return int(game["id"])
+
+
+def url(game_id: int) -> str:
+    return f"/api/games/{game_id}/analysis/"
+
+
+@pytest.mark.django_db
+def test_asking_twice_gives_the_same_analysis_and_it_is_run_once(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    gid = finished_game(client, new_game, move)
+    assert client.get(url(gid)).status_code == 404  # never asked for
+    first = post(client, url(gid))
+    assert first.status_code == 202, first.content
+    body = first.json()
+    assert body["status"] == "pending" and body["plies"] == 5 and body["searched"] == 0
+    again = post(client, url(gid))
+    assert again.status_code == 200 and again.json()["url"] == body["url"]
+    assert GameAnalysis.objects.count() == 1
+    assert game_analysis_run(analysis_id=GameAnalysis.objects.get().pk, seconds=600) == "done"
+    assert game_analysis_run(analysis_id=GameAnalysis.objects.get().pk) == "skipped"
+    done = client.get(url(gid)).json()
+    assert done["status"] == "done" and done["searched"] == 6
+    plies = done["result"]["plies"]
+    assert [p["ply"] for p in plies] == [1, 2, 3, 4, 5]
+    assert plies[3]["verdict"] in ("mistake", "blunder") and plies[3]["better"]
+    assert done["result"]["summary"]["black"][plies[3]["verdict"]] == 1
+    assert post(client, url(gid)).json()["status"] == "done"  # asked again: the same
+
+
+@pytest.mark.django_db
+def test_a_run_cut_short_carries_on_where_it_stopped(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    gid = finished_game(client, new_game, move)
+    post(client, url(gid))
+    row = GameAnalysis.objects.get()
+    start = Game.objects.get(pk=gid).start_fen
+    kept = [
+        position_evaluation(variant="xiangqi", fen=start, moves=BLUNDER_GAME[:i]) for i in (0, 1)
+    ]
+    GameAnalysis.objects.filter(pk=row.pk).update(evaluations=kept)  # as a killed run leaves it
+    assert game_analysis_run(analysis_id=row.pk, seconds=600) == "done"
+    row.refresh_from_db()
+    assert len(row.evaluations) == 6 and row.evaluations[:2] == kept
+    assert len(row.result["plies"]) == 5
+
+
+@pytest.mark.django_db
+def test_a_game_not_finished_is_refused(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    game = new_game(client, mode="local")
+    move(client, game["id"], "h2e2")
+    refused = post(client, url(game["id"]))
+    assert refused.status_code == 409
+    assert error_code(refused) == "not_finished"
+    english = client.post(
+        url(game["id"]), data="{}", content_type="application/json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert "Only a finished game" in english.json()["error"]["message"]
+    chinese = client.post(
+        url(game["id"]), data="{}", content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    assert "下完" in chinese.json()["error"]["message"]
+    assert not GameAnalysis.objects.exists()
+
+
+@pytest.mark.django_db
+def test_one_analysis_pending_per_owner(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    first = finished_game(client, new_game, move)
+    second = finished_game(client, new_game, move, moves=["h2e2", "h9g7"])
+    assert post(client, url(first)).status_code == 202
+    busy = post(client, url(second))
+    assert busy.status_code == 409 and error_code(busy) == "busy"
+    assert "电脑还在分析" in busy.json()["error"]["extra"]["explanation"]["zh"]
+    game_analysis_run(analysis_id=GameAnalysis.objects.get().pk, seconds=600)
+    assert post(client, url(second)).status_code == 202
+
+
+@pytest.mark.django_db
+def test_anothers_game_and_its_analysis_are_a_404(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    gid = finished_game(client, new_game, move)
+    post(client, url(gid))
+    other = Client()
+    assert other.get(url(gid)).status_code == 404
+    assert post(other, url(gid)).status_code == 404
+    assert client.get(url(gid + 1000)).status_code == 404
+    assert client.get("/api/games/abc/analysis/").status_code == 404
+    assert GameAnalysis.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_lost_message_is_handed_over_again_when_polled(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    gid = finished_game(client, new_game, move)
+    post(client, url(gid))
+    old = timezone.now() - STALE_AFTER - timedelta(seconds=1)
+    GameAnalysis.objects.update(updated_at=old)
+    assert client.get(url(gid)).json()["status"] == "pending"
+    assert GameAnalysis.objects.get().updated_at > old  # touched: handed over again
+
+
+# -- through a real worker -------------------------------------------------------------------
+
+
+def test_the_task_goes_to_the_deep_playing_queue() -> None:
+    route = settings.CELERY_TASK_ROUTES["games.game_analysis"]
+    assert route["queue"] == settings.CELERY_PLAYING_DEEP_QUEUE
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("variant", "moves"),
+    [
+        ("xiangqi", BLUNDER_GAME),
+        ("feidan", None),
+        ("xinban", None),
+    ],
+)
+def test_a_worker_analyses_a_short_real_game(
+    celery_worker: Any,
+    client: Client,
+    new_game: Callable[..., dict[str, Any]],
+    move: Callable[..., Any],
+    variant: str,
+    moves: list[str] | None,
+) -> None:
+    if moves is None:  # the first legal move of each side, twice over
+        game = new_game(client, mode="local", variant=variant)
+        moves = []
+        for _ in range(4):
+            state = client.get(f"/api/games/{game['id']}/").json()
+            choice = sorted(state["legal_moves"])[0]
+            assert move(client, game["id"], choice).status_code == 200
+            moves.append(choice)
+        post(client, f"/api/games/{game['id']}/resign/")
+        gid = int(game["id"])
+    else:
+        gid = finished_game(client, new_game, move, variant=variant, moves=moves)
+    assert post(client, url(gid)).status_code == 202
+    deadline = time.monotonic() + 120
+    body = client.get(url(gid)).json()
+    while body["status"] == "pending" and time.monotonic() < deadline:
+        time.sleep(0.3)
+        body = client.get(url(gid)).json()
+    assert body["status"] == "done", celery_worker.output()
+    plies = body["result"]["plies"]
+    assert [p["iccs"] for p in plies] == moves
+    assert all(0 <= p["chance"] <= 1 for p in plies)
+    if variant == "xiangqi":
+        assert plies[3]["verdict"] in ("mistake", "blunder")
