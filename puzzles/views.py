@@ -180,7 +180,10 @@ def solve(request: HttpRequest) -> HttpResponse:
 def share(request: HttpRequest, slug: str) -> HttpResponse:
     """One puzzle by its share link (drafts only for their author)."""
     puzzle = selectors.puzzle_get_by_slug(slug=slug)
-    if puzzle is None or not selectors.access_puzzle_view(puzzle=puzzle, user=request.user):
+    player = owner_for_request(request, create=False)
+    if puzzle is None or not selectors.access_puzzle_view(
+        puzzle=puzzle, user=request.user, player=player
+    ):
         raise Http404
     return _solve_page(request, puzzle=puzzle, mode="fixed")
 

@@ -47,7 +47,10 @@ LIST_OFFSET_MAX = 100_000
 
 def _puzzle_or_404(puzzle_id: int, request: Request, *, for_display: bool = True) -> Puzzle:
     puzzle = selectors.puzzle_get(puzzle_id=puzzle_id, for_display=for_display)
-    seen = puzzle is not None and selectors.access_puzzle_view(puzzle=puzzle, user=request.user)
+    player = owner_for_request(request, create=False)
+    seen = puzzle is not None and selectors.access_puzzle_view(
+        puzzle=puzzle, user=request.user, player=player
+    )
     return found_or_404(puzzle if seen else None)
 
 
@@ -125,7 +128,7 @@ class PuzzleListApi(APIView):
     class PuzzleFilterSerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices, required=False)
         goal = serializers.ChoiceField(choices=Goal.choices, required=False)
-        source = serializers.ChoiceField(  # type: ignore[assignment]  # named like Field.source
+        pool = serializers.ChoiceField(  # type: ignore[assignment]  # named like Field.source
             choices=Puzzle.Source.choices, required=False
         )
         themes = ThemesField()
@@ -178,13 +181,25 @@ class PuzzleNextApi(APIView):
             default=list,
             help_text=f"comma-separated puzzle ids, at most {NEXT_EXCLUDE_MAX}",
         )
+        pool = serializers.ChoiceField(
+            choices=["bank", "mine"],
+            required=False,
+            default="bank",
+            help_text="bank: the puzzle bank; mine: the mates missed in my own games",
+        )
 
     @operation(
         "puzzles_next", PuzzleSerializer, errors=(404,), parameters=[PuzzleNextQuerySerializer]
     )
     def get(self, request: Request) -> Response:
         data = request_query(self.PuzzleNextQuerySerializer, request, blank_is_absent=False)
-        puzzle = selectors.puzzle_next_for(player=owner_for_request(request, create=False), **data)
+        player = owner_for_request(request, create=False)
+        if data.pop("pool") == "mine":
+            puzzle = selectors.missed_next_for(
+                player=player, variant=data["variant"], exclude=data["exclude"]
+            )
+        else:
+            puzzle = selectors.puzzle_next_for(player=player, **data)
         return Response(puzzle_data(found_or_404(puzzle), request))
 
 
