@@ -128,7 +128,7 @@ class PuzzleListApi(APIView):
     class PuzzleFilterSerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices, required=False)
         goal = serializers.ChoiceField(choices=Goal.choices, required=False)
-        pool = serializers.ChoiceField(  # type: ignore[assignment]  # named like Field.source
+        source = serializers.ChoiceField(  # type: ignore[assignment]  # named like Field.source
             choices=Puzzle.Source.choices, required=False
         )
         themes = ThemesField()
