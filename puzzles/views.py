@@ -103,6 +103,10 @@ def _labels() -> dict[str, Any]:
         "solution": _("Solution"),
         "copied": _("Copied"),
         "no_puzzle": _("No puzzle matches these filters."),
+        "no_missed": _(
+            "No mate missed in your games in this variant yet: when you miss one, it comes here."
+        ),
+        "from_own_game": _("From your game:"),
         "puzzle_rating": _("Puzzle rating"),
         "error": _("Something went wrong. Please try again."),
         "checks_only": _("Proved among checking moves: every move must give check."),
@@ -122,6 +126,7 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
     asked = (t.strip() for t in request.GET.get("themes", "").split(","))
     themes = [t for t in dict.fromkeys(asked) if t in THEME_SLUGS]
     difficulty = request.GET.get("difficulty", "normal")
+    pool = "mine" if request.GET.get("pool") == "mine" else "bank"
     theme_rows = _themes()
     page = {
         "mode": mode,  # next | fixed
@@ -130,6 +135,7 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
         "themes": themes,
         "difficulty": difficulty if difficulty in DIFFICULTY_OFFSETS else "normal",
         "difficulties": list(DIFFICULTY_OFFSETS),
+        "pool": pool,  # bank | mine (the mates missed in my own games)
         "logged_in": request.user.is_authenticated,
         "board_module": static("build/board.js"),
         "api": {
@@ -156,8 +162,13 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
             "selected_variant": variant,
             "selected_themes": themes,
             "selected_difficulty": page["difficulty"],
+            "selected_pool": pool,
         },
     )
+
+
+# The missed mates the dashboard lists (the newest games' first).
+DASHBOARD_MISSED = 50
 
 
 # In words: the rating offsets behind them (DIFFICULTY_OFFSETS) mean nothing to a learner.
@@ -243,7 +254,12 @@ def _chart(points: list[tuple[Any, float]], width: int = 560, height: int = 160)
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Ratings and their history per variant, success per theme and per kill pattern, failed
     puzzles to replay."""
-    board = selectors.dashboard_get(player=owner_for_request(request, create=False))
+    player = owner_for_request(request, create=False)
+    board = selectors.dashboard_get(player=player)
+    missed = [
+        {"row": row, "text": selectors.missed_text(row)}
+        for row in selectors.missed_list(player=player)[:DASHBOARD_MISSED]
+    ]
     variants = {v["name"]: v for v in _variants()}
     now = timezone.now()
     stats = [
@@ -267,6 +283,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "pattern_stats": [row for row in stats if row["pattern"]],
             "replays": [{"replay": r, "due": r.due_at <= now} for r in board.replays],
             "recent": board.recent,
+            "missed": missed,
         },
     )
 

@@ -47,6 +47,7 @@ PUBLIC = [
     "api/puzzles/authored/check/",
     "api/puzzles/daily/",
     "api/puzzles/dashboard/",
+    "api/puzzles/missed/",
     "api/puzzles/next/",
     "api/puzzles/themes/",
     "api/schema/",
