@@ -550,8 +550,10 @@ async function loadMissed() {
     const played = format(row.by_player ? L.missed_played_you : L.missed_played_computer, {
       move: row.played,
     });
-    const text = document.createElement("span");
-    text.textContent = `${row.text} ${played} `;
+    const text = document.createElement("p");
+    text.textContent = zh ? `${row.text}${played}` : `${row.text} ${played}`;
+    const buttons = document.createElement("div");
+    buttons.className = "controls-row buttons";
     const link = document.createElement("a");
     link.href = row.url;
     link.textContent = L.missed_try;
@@ -562,7 +564,8 @@ async function loadMissed() {
     show.className = "button-small";
     show.textContent = L.missed_show;
     show.addEventListener("click", () => showPly(row.ply));
-    item.append(text, link, " ", show);
+    buttons.append(link, show);
+    item.append(text, buttons);
     list.append(item);
   }
 }

@@ -93,7 +93,7 @@ function showInfo(puzzle) {
   infoEl.dataset.puzzleId = String(puzzle.id);
   infoEl.dataset.variant = puzzle.variant;
   const share = el("share-box");
-  share.hidden = false;
+  share.hidden = puzzle.status === "private"; // a mate missed in my game is mine alone
   el("share-link").value = puzzle.share_url;
 }
 
@@ -389,6 +389,8 @@ function showScore(attempt) {
     const after = Math.round(attempt.user_rating_after);
     const delta = after - before;
     resultEl.textContent = format(L.rated, { before, after, delta: delta >= 0 ? `+${delta}` : `${delta}` });
+  } else if (attempt.unrated_reason === "missed") {
+    resultEl.textContent = attempt.unrated_reason_text; // a puzzle from my own game
   } else {
     resultEl.textContent = page.logged_in ? L.unrated : L.unrated_anonymous;
   }
