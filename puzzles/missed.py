@@ -12,7 +12,9 @@ winning line are passed over (one miss, not the same miss again a move later).
 The cost is bounded per game: ``MISSED_MAX_PLIES`` plies looked at, two quick searches per
 position and goal (at most ``MISSED_QUICK_NODES`` positions each), a proof of at most
 ``MISSED_PROVE_NODES`` positions per win seen, and at most ``MISSED_PER_GAME`` moments.
-Measured on this machine: a 100-ply game without a win to see takes about 0.1-0.5 s of CPU.
+Measured (both sides searched): 8 master games of 68-160 plies took 0.5-1.2 s of CPU each,
+8 self-play games of Missile and New-version Xiangqi (25-104 plies, two goals in Missile
+Xiangqi) 0.4-2.2 s, proofs included.
 
 Pure Python: no Django here.
 """
