@@ -493,9 +493,10 @@ class MergedVisitor(models.Model):
     """A visitor whose progress went to an account: a missed-mate search that finishes after
     the sign-up gives the account, not the visitor, what it found."""
 
-    visitor_id = models.CharField(max_length=64, unique=True)
+    # The visitor's id (not an owner column: this row belongs to nobody, it records a merge).
+    visitor = models.CharField(max_length=64, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"{self.visitor_id} -> {self.user_id}"
+        return f"{self.visitor} -> {self.user_id}"

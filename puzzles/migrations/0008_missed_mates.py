@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
                         auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
                     ),
                 ),
-                ("visitor_id", models.CharField(max_length=64, unique=True)),
+                ("visitor", models.CharField(max_length=64, unique=True)),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
         ),

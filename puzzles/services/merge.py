@@ -29,7 +29,7 @@ def puzzle_progress_merge(visitor_id: str, user: User) -> None:
     account = Owner(user=user)
     if visitor_id:
         visitor_lock(visitor_id)
-        MergedVisitor.objects.update_or_create(visitor_id=visitor_id, defaults={"user": user})
+        MergedVisitor.objects.update_or_create(visitor=visitor_id, defaults={"user": user})
         owner_transfer(owner_rows_of_visitor(MissedMate.objects.all(), visitor_id), user)
     attempts = owner_rows_of_visitor(PuzzleAttempt.objects.all(), visitor_id)
     mine = PuzzleAttempt.objects.filter(account.q())

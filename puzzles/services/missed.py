@@ -96,7 +96,7 @@ def _owner_fields(game: FinishedGame) -> dict[str, Any]:
     if game.user_id is not None:
         return {"user_id": game.user_id, "visitor_id": None}
     visitor_lock(str(game.visitor_id))
-    merged = MergedVisitor.objects.filter(visitor_id=game.visitor_id).first()
+    merged = MergedVisitor.objects.filter(visitor=game.visitor_id).first()
     if merged is not None:
         return {"user_id": merged.user_id, "visitor_id": None}
     return {"user_id": None, "visitor_id": game.visitor_id}

@@ -77,6 +77,7 @@ def test_every_model_with_a_visitor_column_is_owner_scoped_with_the_one_owner_ch
     assert {m.__name__ for m in owned} == {
         "EngineAnalysis",
         "Game",
+        "MissedMate",
         "PuzzleAttempt",
         "PuzzleReplay",
         "StepProgress",

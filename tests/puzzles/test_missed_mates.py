@@ -179,7 +179,7 @@ def test_a_visitor_s_missed_mates_follow_them_into_the_account(make_user) -> Non
     later = played_game(visitor, "feidan")
     visitor_merge_run(visitor_id=visitor.visitor_id, user=user)
     visitor_merge_run(visitor_id=visitor.visitor_id, user=user)  # idempotent
-    assert MergedVisitor.objects.get(visitor_id=visitor.visitor_id).user_id == user.pk
+    assert MergedVisitor.objects.get(visitor=visitor.visitor_id).user_id == user.pk
     missed_mates_review(game=finished(later))
     assert set(MissedMate.objects.values_list("user_id", "visitor_id")) == {(user.pk, None)}
     assert Game.objects.get(pk=game.pk).user_id == user.pk
