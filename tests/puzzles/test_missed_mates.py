@@ -15,6 +15,7 @@ import pytest
 from django.test import Client
 
 from accounts.merge import visitor_merge_run
+from accounts.models import User
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
 from games.models import Game
@@ -167,26 +168,32 @@ def test_bad_queries_are_refused_with_a_message(make_user) -> None:
     assert client.get("/api/puzzles/next/?variant=xiangqi&pool=theirs").status_code == 400
 
 
-def test_a_visitor_s_missed_mates_follow_them_into_the_account(make_user) -> None:
+def test_a_visitor_s_missed_mates_follow_them_into_the_account() -> None:
     client, visitor = visitor_client()
     game = played_game(visitor, "xinban")
     missed_mates_review(game=finished(game))
     puzzle = MissedMate.objects.get(game=game.pk).puzzle
     assert client.get(f"/api/puzzles/{puzzle.pk}/").status_code == 200
     assert visitor.visitor_id is not None
-    user = make_user()
-    # A game the visitor finished whose search ends only after the sign-up.
+    # A game the visitor finished whose search ends only after the sign-up: its message
+    # names the visitor.
     later = played_game(visitor, "feidan")
-    visitor_merge_run(visitor_id=visitor.visitor_id, user=user)
-    visitor_merge_run(visitor_id=visitor.visitor_id, user=user)  # idempotent
+    sent_before = message(later)
+    assert sent_before["visitor_id"] == visitor.visitor_id
+    password = "a-long-pass-phrase-42"
+    signed_up = client.post(
+        "/accounts/signup/", {"username": "late", "password1": password, "password2": password}
+    )
+    assert signed_up.status_code == 302
+    user = User.objects.get(username="late")
+    visitor_merge_run(visitor_id=visitor.visitor_id, user=user)  # again: idempotent
     assert MergedVisitor.objects.get(visitor=visitor.visitor_id).user_id == user.pk
-    missed_mates_review(game=finished(later))
+    missed_mates_review(game=FinishedGame.from_data(sent_before))
     assert set(MissedMate.objects.values_list("user_id", "visitor_id")) == {(user.pk, None)}
     assert Game.objects.get(pk=game.pk).user_id == user.pk
-    account = Client()
-    account.force_login(user)
-    games = {row["game"] for row in account.get("/api/puzzles/missed/").json()["results"]}
+    games = {row["game"] for row in client.get("/api/puzzles/missed/").json()["results"]}
     assert games == {game.pk, later.pk}
-    assert account.get(f"/api/puzzles/{puzzle.pk}/").status_code == 200
+    assert client.get(f"/api/puzzles/{puzzle.pk}/").status_code == 200
+    assert Client().get(f"/api/puzzles/{puzzle.pk}/").status_code == 404
     assert GameReview.objects.filter(game__in=[game.pk, later.pk]).count() == 2
     assert PuzzleAttempt.objects.count() == 0
