@@ -50,6 +50,8 @@ def test_the_replay_links_to_the_missed_dead_general_and_it_is_solved(
     expect(page.get_by_test_id("puzzle-game")).to_contain_text("你的对局，第 1 回合")
     expect(page.locator("#share-box")).to_be_hidden()  # nobody else could open the link
     page.screenshot(path=str(artifacts / "missed-solved-desktop.png"), full_page=True)
+    next_link = page.locator("a#next")
+    expect(next_link).to_have_attribute("href", "/puzzles/?variant=feidan&pool=mine")
     # The dashboard lists it, solved; the trainer offers it "from my games".
     page.goto("/puzzles/dashboard/")
     expect(page.get_by_test_id("missed")).to_contain_text("已解出")
