@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.http import Http404
@@ -89,6 +90,8 @@ SETUPS_BY_VARIANT: dict[str, tuple[str, ...]] = {
 CLOCK_MINUTES_MAX = 180
 CLOCK_INCREMENT_MAX = 60
 SEED_MAX = 2**31 - 1
+# The puzzles app's task that looks for the mates missed in a finished game.
+MISSED_MATES_TASK = "puzzles.missed_mates"
 
 
 def _refuse(
@@ -116,6 +119,9 @@ def _other(side: str) -> str:
 def _finish(
     game: Game, termination: str, winner: str | None, *, ended_by: str = "", now: datetime
 ) -> None:
+    """Finish ``game`` (the caller saves it, in its transaction); once that commits, the game
+    goes to the search for the mates missed in it."""
+    transaction.on_commit(lambda: _missed_mates_send(game), robust=True)
     game.status = Game.Status.FINISHED
     game.termination = termination
     game.winner = winner or ""
@@ -123,6 +129,30 @@ def _finish(
     game.ended_by = ended_by
     game.finished_at = now
     game.turn_started_at = None
+
+
+def _missed_mates_send(game: Game) -> None:
+    """Hand a finished game to the puzzles app's search for the mates missed in it
+    (``puzzles.missed_mates``), by the task's name: the two apps do not import each other. A
+    game without a move has nothing to search."""
+    if not game.moves or game.status != Game.Status.FINISHED:
+        return
+    current_app.send_task(MISSED_MATES_TASK, kwargs={"game": missed_mates_message(game)})
+
+
+def missed_mates_message(game: Game) -> dict[str, Any]:
+    """What the search for missed mates is sent of a finished game: plain data."""
+    return {
+        "id": game.pk,
+        "variant": game.variant,
+        "start_fen": game.start_fen,
+        "moves": game.iccs_moves,
+        "mode": game.mode,
+        "human_side": game.human_side,
+        "level": game.level,
+        "user_id": game.user_id,
+        "visitor_id": game.visitor_id,
+    }
 
 
 def _clock_spend(game: Game, now: datetime) -> bool:

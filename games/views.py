@@ -130,6 +130,12 @@ def _page_labels() -> dict[str, Any]:
         "clock_red": _("Red clock"),
         "clock_black": _("Black clock"),
         "board": _("board"),
+        "missed_looking": _("Looking for mates you missed in this game…"),
+        "missed_none": _("No missed mate in this game."),
+        "missed_try": _("Try it"),
+        "missed_show": _("Show the moment"),
+        "missed_played_you": _("You played {move}."),
+        "missed_played_computer": _("It played {move}."),
     }
 
 
@@ -187,6 +193,8 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         "takeback": base + "takeback/",
         "share": base + "share/",
         "analysis": base + "analysis/",
+        # the mates missed in this game: the puzzles app's list, for this game's owner only
+        "missed": f"{reverse('puzzles-api:missed')}?game={found.pk}",
     }
     return _game_page(request, found, api=api, shared=False)
 

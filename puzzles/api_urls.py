@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from puzzles.api import authoring, dashboard, runs, solving
+from puzzles.api import authoring, dashboard, missed, runs, solving
 
 app_name = "puzzles-api"
 
@@ -39,6 +39,7 @@ urlpatterns = [
     path("next/", solving.PuzzleNextApi.as_view(), name="next"),
     path("daily/", solving.DailyPuzzleApi.as_view(), name="daily"),
     path("dashboard/", dashboard.DashboardApi.as_view(), name="dashboard"),
+    path("missed/", missed.MissedListApi.as_view(), name="missed"),
     path("<int:puzzle_id>/", include(puzzle)),
     path("attempts/<int:attempt_id>/", solving.AttemptDetailApi.as_view(), name="attempt"),
     path("authored/", include(authored)),

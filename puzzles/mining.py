@@ -567,11 +567,13 @@ def examine_master(
     prove_seconds: float = PROVE_SECONDS,
     quick: tuple[QuickSearch, ...] = MASTER_QUICK,
     stats: MiningStats | None = None,
+    keep_trivial: bool = False,
 ) -> MinedPuzzle | None:
     """The puzzle at a master game's position, if a quick search sees a mate within
     ``max_moves`` and the prover proves it sound and unique over every defence (among every
     attacking move, or, for a mate by checks alone that the full proof cannot settle, among
-    the checks), and it is not trivial."""
+    the checks), and it is not trivial (unless ``keep_trivial``: a mate a player missed in
+    their own game is worth showing however plain it is)."""
     stats = stats if stats is not None else MiningStats()
     started = time.process_time()
     stats.candidates += 1
@@ -582,7 +584,9 @@ def examine_master(
         return None
     stats.seen += 1
     try:
-        return _prove_master(candidate, seen, seed, prove_nodes, prove_seconds, stats)
+        return _prove_master(
+            candidate, seen, seed, prove_nodes, prove_seconds, stats, keep_trivial=keep_trivial
+        )
     finally:
         stats.prove_seconds += time.process_time() - proving_from
 
@@ -594,6 +598,8 @@ def _prove_master(
     prove_nodes: int,
     prove_seconds: float,
     stats: MiningStats,
+    *,
+    keep_trivial: bool = False,
 ) -> MinedPuzzle | None:
     n, quick_mode = seen
     problem = candidate.problem
@@ -611,7 +617,7 @@ def _prove_master(
     if not result.sound or result.proof is None:
         return None
     stats.proved += 1
-    if trivial(candidate.fen, result.main_line, n, candidate.variant):
+    if not keep_trivial and trivial(candidate.fen, result.main_line, n, candidate.variant):
         return None
     return _mined(candidate, n, result, seed, source="game", source_game=candidate.source_game,
                   ply=candidate.ply)  # fmt: skip

@@ -56,12 +56,16 @@ class Puzzle(TimeStampedModel):
         VERIFYING = "verifying", _("Being verified")
         PUBLISHED = "published", _("Published")
         REJECTED = "rejected", _("Rejected")
+        # A mate missed in a player's own game (``MissedMate``): proved, but only for its
+        # owner, never in the bank, the rated stream, the daily puzzle or anyone's lists.
+        PRIVATE = "private", _("Private")
 
     class Source(models.TextChoices):
         MINED = "mined", _("Found by the engine")
         CLASSIC = "classic", _("Classical collection")
         AUTHORED = "authored", _("Made by a user")
         GAME = "game", _("From a master game")
+        MISSED = "missed", _("From your own game")
 
     variant = models.CharField(max_length=16, choices=Variant.choices)
     fen = models.CharField(max_length=200)
@@ -130,6 +134,10 @@ class Puzzle(TimeStampedModel):
                 condition=~Q(status="rejected") | ~Q(rejection_reason=""),
                 name="puzzle_rejected_has_reason",
             ),
+            models.CheckConstraint(
+                condition=~Q(status="private") | (Q(proof__isnull=False) & Q(source="missed")),
+                name="puzzle_private_is_a_proved_missed_mate",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -187,6 +195,7 @@ class UnratedReason(models.TextChoices):
     GAVE_UP = "gave_up", _("The solution was shown in this try.")
     OWN_PUZZLE = "own_puzzle", _("Your own puzzles are not rated for you.")
     NOT_PUBLISHED = "not_published", _("The puzzle is not published.")
+    MISSED = "missed", _("Puzzles from your own games are not rated.")
     SEEN_NEARBY = (
         "seen_nearby",
         _("The solution of this puzzle was shown from your address in the last 24 hours."),
@@ -500,3 +509,61 @@ class PuzzleRun(OwnerScopedModel):
     @property
     def is_open(self) -> bool:
         return self.finished_at is None
+
+
+class MissedMate(OwnerScopedModel):
+    """A forced win missed in a game of its owner (games app, ``game`` is the game's id): the
+    position ``ply`` plies into the game, where ``side`` (red or black) had a mate (or a dead
+    general) in ``puzzle.moves_to_win`` and played ``played`` instead. ``by_player``: the
+    owner's side missed it; else the computer did ("the computer let you escape here").
+
+    Its puzzle is ``private`` (``Puzzle.Status.PRIVATE``): seen, tried and judged by its owner
+    only, never rated. It follows a visitor's games into the account on sign-up."""
+
+    user = owner_user_field("missed_mates")
+    puzzle = models.OneToOneField(Puzzle, on_delete=models.CASCADE, related_name="missed")
+    game = models.PositiveBigIntegerField()
+    ply = models.PositiveIntegerField()
+    move_number = models.PositiveIntegerField()
+    side = models.CharField(max_length=8)
+    by_player = models.BooleanField(default=True)
+    played = models.CharField(max_length=8)
+    played_chinese = models.CharField(max_length=16, blank=True)
+
+    class Meta(OwnerScopedModel.Meta):
+        ordering = ["-game", "ply"]
+        constraints = [
+            owner_check("missed_one_owner"),
+            models.UniqueConstraint(fields=["game", "ply"], name="missed_game_ply_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"missed in game {self.game} at ply {self.ply}"
+
+
+class GameReview(models.Model):
+    """The search for missed mates in one finished game ran to its end (``found`` moments):
+    one row per game, written with the game's missed mates in one transaction, so a task that
+    finds it does nothing, and a task that died before it is simply run again."""
+
+    game = models.PositiveBigIntegerField(unique=True)
+    found = models.PositiveSmallIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)  # CPU seconds the search took
+    stats = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"review of game {self.game}: {self.found}"
+
+
+class MergedVisitor(models.Model):
+    """A visitor whose progress went to an account: a missed-mate search that finishes after
+    the sign-up gives the account, not the visitor, what it found."""
+
+    # The visitor's id (not an owner column: this row belongs to nobody, it records a merge).
+    visitor = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.visitor} -> {self.user_id}"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Max, Min, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, Max, Min, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
@@ -26,7 +26,9 @@ from engine.patterns import FAMILIES, PATTERNS, Pattern
 from puzzles import proving
 from puzzles.models import (
     DailyPuzzle,
+    GameReview,
     MiningChunk,
+    MissedMate,
     Puzzle,
     PuzzleAttempt,
     PuzzleRating,
@@ -282,10 +284,13 @@ def pattern_families() -> list[PatternFamily]:
 # --- Access ---------------------------------------------------------------------------------
 
 
-def access_puzzle_view(*, puzzle: Puzzle, user: Any) -> bool:
-    """Published puzzles are public (by id or share link); others only for their author."""
+def access_puzzle_view(*, puzzle: Puzzle, user: Any, player: Owner | None = None) -> bool:
+    """Published puzzles are public (by id or share link); a mate missed in a game only for
+    the owner of its game (``player``, a user or a visitor); others only for their author."""
     if puzzle.status == Puzzle.Status.PUBLISHED:
         return True
+    if puzzle.status == Puzzle.Status.PRIVATE:
+        return player is not None and MissedMate.objects.filter(player.q(), puzzle=puzzle).exists()
     return bool(user and user.is_authenticated and puzzle.author_id == user.pk)
 
 
@@ -619,9 +624,12 @@ def dashboard_get(*, player: Owner | None) -> Dashboard:
 
 
 def puzzle_game(puzzle: Puzzle) -> dict[str, Any] | None:
-    """Where a puzzle from a master game comes from: the game (``ccpd:<number>``), the plies
-    played before it, the move it stands at, a title in the reader's language ("吕钦 – 许银川，
-    2001 年，第 34 回合" / "呂欽 – 許銀川, 2001, move 34") and the replay at that ply."""
+    """Where a puzzle from a game comes from: the game (``ccpd:<number>``, a master game;
+    ``play:<id>``, the player's own, ``kind`` "own"), the plies played before it, the move it
+    stands at, a title in the reader's language ("吕钦 – 许银川，2001 年，第 34 回合" / "呂欽 –
+    許銀川, 2001, move 34"; "Your game, move 12") and the replay at that ply."""
+    if puzzle.source_game.startswith("play:") and puzzle.source_ply is not None:
+        return _own_game(puzzle)
     if not puzzle.source_game.startswith("ccpd:") or puzzle.source_ply is None:
         return None
     number = int(puzzle.source_game.split(":", 1)[1])
@@ -641,7 +649,78 @@ def puzzle_game(puzzle: Puzzle) -> dict[str, Any] | None:
         "move": move,
         "title": title,
         "url": f"{url}#ply={puzzle.source_ply}",
+        "kind": "master",
     }
+
+
+def _own_game(puzzle: Puzzle) -> dict[str, Any] | None:
+    missed = MissedMate.objects.filter(puzzle=puzzle).first()
+    if missed is None:
+        return None
+    url = reverse("games:game", kwargs={"game_id": missed.game})
+    return {
+        "id": puzzle.source_game,
+        "ply": missed.ply,
+        "move": missed.move_number,
+        "title": _("Your game, move {move}").format(move=missed.move_number),
+        "url": f"{url}#ply={missed.ply}",
+        "kind": "own",
+    }
+
+
+# --- Mates missed in the player's own games -------------------------------------------------
+
+
+def missed_list(*, player: Owner | None, game: int | None = None) -> QuerySet[MissedMate]:
+    """The player's missed mates (``solved``: the player has solved its puzzle since), newest
+    game first, in the order of the game; only those of ``game`` when given."""
+    rows = MissedMate.objects.filter(owner_filter(player)).select_related("puzzle")
+    if game is not None:
+        rows = rows.filter(game=game)
+    solved = PuzzleAttempt.objects.filter(
+        owner_filter(player), puzzle=OuterRef("puzzle"), result=PuzzleAttempt.Result.SOLVED
+    )
+    return rows.annotate(solved=Exists(solved)).order_by("-game", "ply")
+
+
+def game_reviewed(*, game: int) -> bool:
+    """Whether the search for missed mates has run on ``game``."""
+    return GameReview.objects.filter(game=game).exists()
+
+
+def missed_text(missed: MissedMate) -> str:
+    """The moment in words, in the reader's language: "At move 24 you had a mate in 3."."""
+    n, move = missed.puzzle.moves_to_win, missed.move_number
+    dead = missed.puzzle.goal == "dead_general"
+    if missed.by_player:
+        if dead:
+            return _("At move {move} you had a dead general in {n}.").format(move=move, n=n)
+        return _("At move {move} you had a mate in {n}.").format(move=move, n=n)
+    if dead:
+        return _(
+            "At move {move} the computer let you escape: it had a dead general in {n}."
+        ).format(move=move, n=n)
+    return _("At move {move} the computer let you escape: it had a mate in {n}.").format(
+        move=move, n=n
+    )
+
+
+def missed_next_for(
+    *, player: Owner | None, variant: str, exclude: Sequence[int] = ()
+) -> Puzzle | None:
+    """The next of the player's own missed mates in ``variant`` for the trainer: one not
+    solved yet, newest game first; when all are solved, the oldest again."""
+    rows = (
+        Puzzle.objects.filter(owner_filter(player, "missed__"), status=Puzzle.Status.PRIVATE)
+        .filter(variant=variant)
+        .exclude(pk__in=list(exclude))
+        .prefetch_related("themes")
+    )
+    solved = PuzzleAttempt.objects.filter(
+        owner_filter(player), result=PuzzleAttempt.Result.SOLVED
+    ).values("puzzle_id")
+    fresh = rows.exclude(pk__in=solved).order_by("-missed__game", "missed__ply").first()
+    return fresh or rows.order_by("missed__game", "missed__ply").first()
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,9 @@
 - ``puzzles.mine_chunk``: mines puzzles from one seed or one slice of the master games
   (``manage.py mine_puzzles --celery`` fans these out over the workers of the ``mining``
   queue), recording the chunk in its run when given one.
+- ``puzzles.missed_mates``: looks for the mates missed in one finished game (sent by the games
+  app, by name, with the game as plain data) and keeps them as its owner's private puzzles
+  (on the ``proving`` queue: seconds of search, nobody waiting on it).
 
 A deliberate import cycle: the services (``puzzles.services.authoring`` and ``.solving``) queue
 these tasks and the tasks run the services. Both sides import the other inside the function
@@ -129,3 +132,23 @@ def mine_chunk_task(chunk: dict[str, Any], run: str | None = None) -> list[dict[
     if run:
         return mining_chunk_run(run=run, chunk=Chunk(**chunk))
     return [puzzle.as_entry() for puzzle in mine(Chunk(**chunk))]
+
+
+# Searching a game again is harmless: a game with a review is skipped, and the review is
+# written with the game's puzzles in one transaction under unique constraints.
+@idempotent_task(
+    "puzzles.missed_mates",
+    limits=(120, 150),
+    retry=Retry(times=5, backoff=5, backoff_max=300),
+)
+def missed_mates_task(game: dict[str, Any]) -> dict[str, Any]:
+    """Look for the mates missed in the finished ``game`` (``services.missed.FinishedGame``)."""
+    from puzzles.services.missed import FinishedGame, missed_mates_review
+
+    try:
+        finished = FinishedGame.from_data(game)
+    except ValueError as error:
+        logger.warning("missed mates: a message that is not a finished game: %s", error)
+        return {"game": game.get("id") if isinstance(game, dict) else None, "error": str(error)}
+    review = missed_mates_review(game=finished)
+    return {"game": review.game, "found": review.found, "seconds": review.seconds}

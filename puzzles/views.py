@@ -107,6 +107,10 @@ def _labels() -> dict[str, Any]:
         "solution": _("Solution"),
         "copied": _("Copied"),
         "no_puzzle": _("No puzzle matches these filters."),
+        "no_missed": _(
+            "No mate missed in your games in this variant yet: when you miss one, it comes here."
+        ),
+        "from_own_game": _("From your game:"),
         "puzzle_rating": _("Puzzle rating"),
         "error": _("Something went wrong. Please try again."),
         "checks_only": _("Proved among checking moves: every move must give check."),
@@ -128,6 +132,7 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
     offered = themes_of_variant(variant)
     themes = [t for t in dict.fromkeys(asked) if t in offered]
     difficulty = request.GET.get("difficulty", "normal")
+    pool = "mine" if request.GET.get("pool") == "mine" else "bank"
     theme_rows = _themes()
     page = {
         "mode": mode,  # next | fixed
@@ -136,6 +141,7 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
         "themes": themes,
         "difficulty": difficulty if difficulty in DIFFICULTY_OFFSETS else "normal",
         "difficulties": list(DIFFICULTY_OFFSETS),
+        "pool": pool,  # bank | mine (the mates missed in my own games)
         "logged_in": request.user.is_authenticated,
         "board_module": static("build/board.js"),
         "api": {
@@ -162,8 +168,13 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
             "selected_variant": variant,
             "selected_themes": themes,
             "selected_difficulty": page["difficulty"],
+            "selected_pool": pool,
         },
     )
+
+
+# The missed mates the dashboard lists (the newest games' first).
+DASHBOARD_MISSED = 50
 
 
 @require_safe
@@ -176,7 +187,10 @@ def solve(request: HttpRequest) -> HttpResponse:
 def share(request: HttpRequest, slug: str) -> HttpResponse:
     """One puzzle by its share link (drafts only for their author)."""
     puzzle = selectors.puzzle_get_by_slug(slug=slug)
-    if puzzle is None or not selectors.access_puzzle_view(puzzle=puzzle, user=request.user):
+    player = owner_for_request(request, create=False)
+    if puzzle is None or not selectors.access_puzzle_view(
+        puzzle=puzzle, user=request.user, player=player
+    ):
         raise Http404
     return _solve_page(request, puzzle=puzzle, mode="fixed")
 
@@ -266,9 +280,13 @@ def _chart(
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Ratings and their history per variant, best Puzzle Streak and Storm per variant, success
-    per theme and per kill pattern, failed puzzles to replay."""
+    per theme and per kill pattern, failed puzzles to replay, the mates missed in my games."""
     player = owner_for_request(request, create=False)
     board = selectors.dashboard_get(player=player)
+    missed = [
+        {"row": row, "text": selectors.missed_text(row)}
+        for row in selectors.missed_list(player=player)[:DASHBOARD_MISSED]
+    ]
     variants = {v["name"]: v for v in _variants()}
     bests = selectors.run_bests(player=player)
     run_bests = [
@@ -311,6 +329,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "replays": [{"replay": r, "due": r.due_at <= now} for r in board.replays],
             "recent": board.recent,
             "run_bests": run_bests,
+            "missed": missed,
         },
     )
 

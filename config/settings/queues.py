@@ -3,7 +3,8 @@
 Six queues, so that one kind of work never waits behind another:
 
 ``<prefix>celery``   everything else (health checks, the daily choice)
-``<prefix>proving``  verifying authored puzzles: long searches, minutes each
+``<prefix>proving``  verifying authored puzzles: long searches, minutes each; looking for the
+                     mates missed in a finished game (seconds each)
 ``<prefix>mining``   mining puzzles from games (``manage.py mine_puzzles --celery``): chunks of
                      up to an hour each, CPU-bound, run by hand; a worker per core of the
                      machines given to it. No worker needs to read it between runs, so the
@@ -32,6 +33,7 @@ from kombu import Exchange, Queue
 # Task name -> the queue kind it runs on. Tasks not listed go to the default queue.
 TASK_QUEUES = {
     "puzzles.verify_puzzle": "proving",
+    "puzzles.missed_mates": "proving",
     "puzzles.mine_chunk": "mining",
     "puzzles.score_attempt": "scoring",
     "games.computer_move": "playing",

@@ -48,7 +48,10 @@ LIST_OFFSET_MAX = 100_000
 
 def _puzzle_or_404(puzzle_id: int, request: Request, *, for_display: bool = True) -> Puzzle:
     puzzle = selectors.puzzle_get(puzzle_id=puzzle_id, for_display=for_display)
-    seen = puzzle is not None and selectors.access_puzzle_view(puzzle=puzzle, user=request.user)
+    player = owner_for_request(request, create=False)
+    seen = puzzle is not None and selectors.access_puzzle_view(
+        puzzle=puzzle, user=request.user, player=player
+    )
     return found_or_404(puzzle if seen else None)
 
 
@@ -200,18 +203,20 @@ class PuzzleNextSerializer(PuzzleSerializer):
     relaxed to find it (empty when nothing was)."""
 
     rating_range = serializers.SerializerMethodField(
-        help_text="[min, max]: the ratings the difficulty asks for"
+        help_text="[min, max]: the ratings the difficulty asks for (empty for pool=mine)"
     )
     relaxed = serializers.SerializerMethodField()
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_rating_range(self, puzzle: Puzzle) -> list[int]:
-        pick = self.context["pick"]
-        return [pick.rating_min, pick.rating_max]
+        pick = self.context.get("pick")  # none for my own games' puzzles: no rating asked for
+        return [pick.rating_min, pick.rating_max] if pick else []
 
     @extend_schema_field(RelaxedSerializer(many=True))
     def get_relaxed(self, puzzle: Puzzle) -> list[dict[str, str]]:
-        pick = self.context["pick"]
+        pick = self.context.get("pick")
+        if pick is None:
+            return []
         difficulty = DIFFICULTY_LABELS[self.context["difficulty"]]
         texts = {
             "rating": _(
@@ -250,6 +255,12 @@ class PuzzleNextApi(APIView):
             default=list,
             help_text=f"comma-separated puzzle ids, at most {NEXT_EXCLUDE_MAX}",
         )
+        pool = serializers.ChoiceField(
+            choices=["bank", "mine"],
+            required=False,
+            default="bank",
+            help_text="bank: the puzzle bank; mine: the mates missed in my own games",
+        )
 
     @operation(
         "puzzles_next",
@@ -259,7 +270,13 @@ class PuzzleNextApi(APIView):
     )
     def get(self, request: Request) -> Response:
         data = request_query(self.PuzzleNextQuerySerializer, request, blank_is_absent=False)
-        pick = selectors.puzzle_next_pick(player=owner_for_request(request, create=False), **data)
+        player = owner_for_request(request, create=False)
+        if data.pop("pool") == "mine":
+            puzzle = selectors.missed_next_for(
+                player=player, variant=data["variant"], exclude=data["exclude"]
+            )
+            return Response(puzzle_data(found_or_404(puzzle), request, PuzzleNextSerializer))
+        pick = selectors.puzzle_next_pick(player=player, **data)
         puzzle = found_or_404(pick.puzzle if pick else None)
         answer = puzzle_data(
             puzzle, request, PuzzleNextSerializer, pick=pick, difficulty=data["difficulty"]

@@ -358,6 +358,8 @@ def _solution_seen(puzzle: Puzzle, address: str, now: datetime) -> None:
 
 def _unrated_by_rule(attempt: PuzzleAttempt, puzzle: Puzzle) -> str:
     """Why the attempt cannot be rated by the rules of the try itself, or ``""``."""
+    if puzzle.status == Puzzle.Status.PRIVATE:
+        return UnratedReason.MISSED
     if attempt.user_id is None:
         return UnratedReason.VISITOR
     if not attempt.first_try:

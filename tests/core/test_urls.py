@@ -48,6 +48,7 @@ PUBLIC = [
     "api/puzzles/authored/check/",
     "api/puzzles/daily/",
     "api/puzzles/dashboard/",
+    "api/puzzles/missed/",
     "api/puzzles/next/",
     "api/puzzles/runs/",
     "api/puzzles/runs/<int:run_id>/",

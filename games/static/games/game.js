@@ -525,7 +525,60 @@ function announce() {
   document.dispatchEvent(new CustomEvent("game:shown", { detail }));
 }
 
+// The mates missed in a finished game (found by a background search after the game ends):
+// each moment in words, a link to try it as a puzzle, and a button to show it on the board.
+const MISSED_POLL_MS = 3000;
+const MISSED_POLLS = 40;
+const missed = { asked: false, polls: 0, timer: null };
+
+async function loadMissed() {
+  const panel = $("missed-panel");
+  if (!panel || !page.api.missed || state.game.status !== "finished") return;
+  missed.asked = true;
+  let answer;
+  try {
+    answer = await call("GET", page.api.missed);
+  } catch (error) {
+    return; // the moments are extra: the replay works without them
+  }
+  panel.hidden = false;
+  const list = $("missed-list");
+  list.textContent = "";
+  if (!answer.reviewed) {
+    $("missed-status").textContent = L.missed_looking;
+    if (missed.polls++ < MISSED_POLLS) missed.timer = setTimeout(loadMissed, MISSED_POLL_MS);
+    return;
+  }
+  $("missed-status").textContent = answer.results.length ? "" : L.missed_none;
+  for (const row of answer.results) {
+    const item = document.createElement("li");
+    item.dataset.testid = "missed-moment";
+    item.dataset.ply = String(row.ply);
+    const played = format(row.by_player ? L.missed_played_you : L.missed_played_computer, {
+      move: row.played,
+    });
+    const text = document.createElement("p");
+    text.textContent = zh ? `${row.text}${played}` : `${row.text} ${played}`;
+    const buttons = document.createElement("div");
+    buttons.className = "controls-row buttons";
+    const link = document.createElement("a");
+    link.href = row.url;
+    link.textContent = L.missed_try;
+    link.className = "button-small";
+    link.dataset.testid = "missed-try";
+    const show = document.createElement("button");
+    show.type = "button";
+    show.className = "button-small";
+    show.textContent = L.missed_show;
+    show.addEventListener("click", () => showPly(row.ply));
+    buttons.append(link, show);
+    item.append(text, buttons);
+    list.append(item);
+  }
+}
+
 function render() {
+  if (!missed.asked && state.game.status === "finished") loadMissed();
   renderPlum();
   if (state.game.status === "setting_up") renderSetup();
   else renderPlay();

@@ -94,7 +94,7 @@ function showInfo(puzzle) {
   infoEl.dataset.puzzleId = String(puzzle.id);
   infoEl.dataset.variant = puzzle.variant;
   const share = el("share-box");
-  share.hidden = false;
+  share.hidden = puzzle.status === "private"; // a mate missed in my game is mine alone
   el("share-link").value = puzzle.share_url;
 }
 
@@ -340,6 +340,10 @@ function showGame(puzzle) {
   link.href = puzzle.game.url;
   link.textContent = puzzle.game.title;
   link.dataset.testid = "puzzle-game-link";
+  if (puzzle.game.kind === "own") {
+    box.append(`${L.from_own_game} `, link); // the player's own game: no credit to give
+    return;
+  }
   const credit = document.createElement("span");
   credit.className = "muted puzzle-game-credit";
   credit.textContent = L.game_credit;
@@ -412,6 +416,8 @@ function showScore(attempt) {
     const after = Math.round(attempt.user_rating_after);
     const delta = after - before;
     resultEl.textContent = format(L.rated, { before, after, delta: delta >= 0 ? `+${delta}` : `${delta}` });
+  } else if (attempt.unrated_reason === "missed") {
+    resultEl.textContent = attempt.unrated_reason_text; // a puzzle from my own game
   } else {
     resultEl.textContent = page.logged_in ? L.unrated : L.unrated_anonymous;
   }
@@ -491,11 +497,13 @@ async function load() {
     } else {
       const params = new URLSearchParams({ variant: page.variant, difficulty: page.difficulty });
       if (page.themes.length) params.set("themes", page.themes.join(","));
+      if (page.pool === "mine") params.set("pool", "mine");
       if (state.seen.length) params.set("exclude", state.seen.slice(-50).join(","));
       puzzle = await api("GET", `${page.api.next}?${params}`);
     }
   } catch (error) {
-    say(error.status === 404 ? L.no_puzzle : error.message || L.error, "error");
+    const none = page.pool === "mine" ? L.no_missed : L.no_puzzle;
+    say(error.status === 404 ? none : error.message || L.error, "error");
     setState("empty");
     return;
   }
@@ -534,9 +542,11 @@ if (filters) {
     const checked = [...filters.querySelectorAll("input[name=theme]:checked")].map((i) => i.value);
     page.variant = el("filter-variant").value;
     page.difficulty = el("filter-difficulty").value;
+    page.pool = el("filter-pool").value;
     page.themes = checked;
     const params = new URLSearchParams({ variant: page.variant, difficulty: page.difficulty });
     if (checked.length) params.set("themes", checked.join(","));
+    if (page.pool === "mine") params.set("pool", "mine");
     history.replaceState(null, "", `?${params}`);
     state.seen = [];
     load();

@@ -1,0 +1,76 @@
+"""The puzzles API's missed mates: the forced wins missed in my own games (``MissedMate``),
+each with its private puzzle, for the game's replay, the trainer and the dashboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.owners import owner_for_request
+from core.api_helpers import request_query
+from core.messages import reads_chinese
+from puzzles import selectors
+
+
+class MissedMateSerializer(serializers.Serializer):
+    puzzle = serializers.IntegerField(source="puzzle_id")
+    slug = serializers.CharField(source="puzzle.slug")
+    url = serializers.SerializerMethodField(help_text="the trainer on this puzzle")
+    variant = serializers.CharField(source="puzzle.variant")
+    goal = serializers.CharField(source="puzzle.goal")
+    moves_to_win = serializers.IntegerField(source="puzzle.moves_to_win")
+    game = serializers.IntegerField()
+    game_url = serializers.SerializerMethodField(help_text="the game's replay at the moment")
+    ply = serializers.IntegerField(help_text="plies played before the moment")
+    move_number = serializers.IntegerField()
+    side = serializers.CharField(help_text="red or black: the side that had the win")
+    by_player = serializers.BooleanField(help_text="true: I missed it; false: the computer did")
+    played = serializers.SerializerMethodField(help_text="the move played instead")
+    text = serializers.SerializerMethodField(help_text="the moment in words")
+    solved = serializers.BooleanField(help_text="I have solved its puzzle since")
+
+    def get_url(self, missed: Any) -> str:
+        return reverse("puzzles:share", kwargs={"slug": missed.puzzle.slug})
+
+    def get_game_url(self, missed: Any) -> str:
+        return f"{reverse('games:game', kwargs={'game_id': missed.game})}#ply={missed.ply}"
+
+    def get_played(self, missed: Any) -> str:
+        return str(missed.played_chinese if reads_chinese() else missed.played)
+
+    def get_text(self, missed: Any) -> str:
+        return selectors.missed_text(missed)
+
+
+class MissedListSerializer(serializers.Serializer):
+    reviewed = serializers.BooleanField(
+        allow_null=True, help_text="with ``game``: whether the game has been searched yet"
+    )
+    results = MissedMateSerializer(many=True)
+
+
+class MissedListApi(APIView):
+    """The forced wins missed in my games (all, or those of ``game``): where, by whom, and
+    the private puzzle to try each. Nobody else's are ever listed."""
+
+    class MissedQuerySerializer(serializers.Serializer):
+        game = serializers.IntegerField(min_value=1, max_value=2**62, required=False)
+
+    @extend_schema(
+        operation_id="puzzles_missed",
+        parameters=[MissedQuerySerializer],
+        responses={200: MissedListSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        query = request_query(self.MissedQuerySerializer, request)
+        game = query.get("game")
+        player = owner_for_request(request, create=False)
+        rows = list(selectors.missed_list(player=player, game=game))
+        reviewed = None if game is None else bool(rows) or selectors.game_reviewed(game=game)
+        return Response(MissedListSerializer({"reviewed": reviewed, "results": rows}).data)

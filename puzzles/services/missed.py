@@ -1,0 +1,176 @@
+"""Mates missed in an owner's own games: searched once per finished game (``puzzles.missed``),
+each kept as a private puzzle (``Puzzle.Status.PRIVATE``) with a ``MissedMate`` row that says
+whose it is and where in the game it stands.
+
+The games app sends the finished game as plain data (``FinishedGame``, by the task
+``puzzles.missed_mates``); this app never reads a game's row. Running the search again is
+harmless: a game with a ``GameReview`` is skipped, and the review, the puzzles and their rows
+are written in one transaction, keyed by the game (and ply) under unique constraints, so two
+deliveries racing write one set, and a worker that dies before the commit leaves nothing
+behind for the next delivery to trip over.
+
+A visitor's game: the rows belong to the visitor, and follow the visitor's games into the
+account on sign-up (``puzzles.services.merge``). A search that ends after that sign-up gives
+them to the account: the merge records the visitor (``MergedVisitor``), and both take the
+same advisory lock on the visitor, so one of the two always sees the other's rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+
+from engine import EngineError, Position, find_variant
+from puzzles.mining import MiningStats
+from puzzles.missed import missed_mates
+from puzzles.models import GameReview, MergedVisitor, MissedMate, Puzzle
+from puzzles.services.bank import theme_catalogue_sync
+
+# The computer's own misses are shown ("the computer let you escape here") at these levels
+# and below; above them the computer misses a short mate so rarely that it is not looked for.
+COMPUTER_MISSES_MAX_LEVEL = 4
+# The first key of the advisory lock taken on a visitor while their rows change hands.
+VISITOR_LOCK = 0x6D697373
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """What the search needs of a finished game, as the games app sends it."""
+
+    id: int
+    variant: str
+    start_fen: str
+    moves: list[str]
+    mode: str  # "computer" or "local"
+    human_side: str = ""  # a computer game: the player's side
+    level: int | None = None
+    user_id: int | None = None
+    visitor_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> FinishedGame:
+        """Read the task's message; ``ValueError`` for one that is not a finished game."""
+        try:
+            game = cls(
+                id=int(data["id"]),
+                variant=str(data["variant"]),
+                start_fen=str(data["start_fen"]),
+                moves=[str(m) for m in data["moves"]],
+                mode=str(data["mode"]),
+                human_side=str(data.get("human_side") or ""),
+                level=int(data["level"]) if data.get("level") is not None else None,
+                user_id=int(data["user_id"]) if data.get("user_id") is not None else None,
+                visitor_id=str(data["visitor_id"]) if data.get("visitor_id") else None,
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"not a finished game: {error}") from error
+        if (game.user_id is None) == (game.visitor_id is None):
+            raise ValueError("a finished game has exactly one owner")
+        if game.mode not in ("computer", "local"):
+            raise ValueError(f"unknown mode {game.mode!r}")
+        return game
+
+    def sides(self) -> dict[str, bool]:
+        """The sides whose misses are looked for, each with whether it is the owner's."""
+        if self.mode == "local":
+            return {"red": True, "black": True}
+        sides = {self.human_side: True}
+        if self.level is not None and self.level <= COMPUTER_MISSES_MAX_LEVEL:
+            sides["black" if self.human_side == "red" else "red"] = False
+        return sides
+
+    def move_number(self, ply: int) -> int:
+        """The move (as players count them) of the ply played at index ``ply``."""
+        black_first = self.start_fen.split(" ")[1:2] == ["b"]
+        return (ply + (1 if black_first else 0)) // 2 + 1
+
+
+def _owner_fields(game: FinishedGame) -> dict[str, Any]:
+    """Inside a transaction: the owner the game's rows go to (the account a visitor has
+    signed up to, if they have), with the visitor locked against a merge until commit."""
+    if game.user_id is not None:
+        return {"user_id": game.user_id, "visitor_id": None}
+    visitor_lock(str(game.visitor_id))
+    merged = MergedVisitor.objects.filter(visitor=game.visitor_id).first()
+    if merged is not None:
+        return {"user_id": merged.user_id, "visitor_id": None}
+    return {"user_id": None, "visitor_id": game.visitor_id}
+
+
+def visitor_lock(visitor_id: str) -> None:
+    """Inside a transaction: wait for, then hold until commit, the lock on ``visitor_id``."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [VISITOR_LOCK, visitor_id])
+
+
+def missed_mates_review(*, game: FinishedGame) -> GameReview:
+    """Look for the mates missed in ``game`` and keep each as a private puzzle of its owner,
+    once per game: the game's review (found before, or written now with its puzzles)."""
+    existing = GameReview.objects.filter(game=game.id).first()
+    if existing is not None:
+        return existing
+    stats = MiningStats()
+    started = time.process_time()
+    try:
+        find_variant(game.variant)
+        Position.from_fen(game.variant, game.start_fen)
+        sides = game.sides()
+        found = missed_mates(
+            variant=game.variant,
+            start_fen=game.start_fen,
+            moves=game.moves,
+            sides=set(sides),
+            stats=stats,
+        )
+    except EngineError as error:  # a game the engine cannot replay: reviewed, nothing found
+        found, sides = [], {}
+        stats_data: dict[str, Any] = {"error": str(error)}
+    else:
+        stats_data = stats.as_json()
+    seconds = round(time.process_time() - started, 3)
+    try:
+        with transaction.atomic():
+            owner = _owner_fields(game)
+            themes = theme_catalogue_sync() if found else {}
+            for missed in found:
+                mined = missed.puzzle
+                puzzle = Puzzle.objects.create(
+                    variant=mined.variant,
+                    fen=mined.fen,
+                    goal=mined.goal,
+                    moves_to_win=mined.moves_to_win,
+                    proof=mined.proof,
+                    proof_mode=mined.mode,
+                    rating=mined.rating or Puzzle._meta.get_field("rating").get_default(),
+                    status=Puzzle.Status.PRIVATE,
+                    source=Puzzle.Source.MISSED,
+                    source_key=f"missed:{game.id}:{missed.ply}",
+                    source_game=f"play:{game.id}",
+                    source_ply=missed.ply,
+                )
+                puzzle.themes.set([themes[s] for s in mined.themes if s in themes])
+                MissedMate.objects.create(
+                    puzzle=puzzle,
+                    game=game.id,
+                    ply=missed.ply,
+                    move_number=game.move_number(missed.ply),
+                    side=missed.side,
+                    by_player=sides.get(missed.side, True),
+                    played=missed.played,
+                    played_chinese=missed.played_chinese,
+                    **owner,
+                )
+            return GameReview.objects.create(
+                game=game.id, found=len(found), seconds=seconds, stats=stats_data
+            )
+    except IntegrityError:
+        # Another delivery of the same game wrote its review first: that one stands.
+        review = GameReview.objects.filter(game=game.id).first()
+        if review is None:
+            raise
+        return review

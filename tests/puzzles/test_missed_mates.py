@@ -1,0 +1,199 @@
+"""Mates missed in the player's own games: each real game (one per variant, played through the
+games services) with a missed forced win gives one private puzzle of it, judged like any other
+but never rated; a game without a missed win gives none; nobody else sees, lists or tries
+them; they follow a visitor into the account on sign-up, even when the search ends after the
+sign-up."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import uuid
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.merge import visitor_merge_run
+from accounts.models import User
+from accounts.owners import Owner
+from accounts.visitors import VISITOR_SESSION_KEY
+from games.models import Game
+from puzzles.models import GameReview, MergedVisitor, MissedMate, Puzzle, PuzzleAttempt
+from puzzles.services import daily_puzzles_choose, puzzle_attempt_score
+from puzzles.services.missed import FinishedGame, missed_mates_review
+from tests.puzzles.missed_games import MISSED, finished, message, played_game
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client: Client, url: str, body: Any = None) -> Any:
+    return client.post(url, data=json.dumps(body or {}), content_type="application/json")
+
+
+def visitor_client() -> tuple[Client, Owner]:
+    client = Client()
+    session = client.session
+    session[VISITOR_SESSION_KEY] = visitor = uuid.uuid4().hex
+    session.save()
+    return client, Owner(visitor_id=visitor)
+
+
+@pytest.mark.parametrize("variant", sorted(MISSED))
+def test_a_missed_win_in_a_real_game_becomes_a_private_puzzle(variant: str, make_user) -> None:
+    user = make_user()
+    game = played_game(Owner(user=user), variant)
+    review = missed_mates_review(game=finished(game))
+    assert review.found == 1
+    (missed,) = MissedMate.objects.filter(game=game.pk)
+    fen, played, key, goal = MISSED[variant]
+    assert (missed.user_id, missed.visitor_id) == (user.pk, None)
+    assert (missed.ply, missed.move_number, missed.side, missed.by_player) == (0, 1, "red", True)
+    assert missed.played == played and missed.played_chinese
+    puzzle = missed.puzzle
+    assert (puzzle.status, puzzle.source, puzzle.variant) == ("private", "missed", variant)
+    assert (puzzle.goal, puzzle.moves_to_win, puzzle.fen) == (goal, 1, fen)
+    assert puzzle.proof is not None and puzzle.proof["keys"] == [key]
+
+    client = Client()
+    client.force_login(user)
+    mine = client.get(f"/api/puzzles/missed/?game={game.pk}", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert mine["reviewed"] is True
+    (row,) = mine["results"]
+    assert row["puzzle"] == puzzle.pk and row["url"] == f"/puzzles/p/{puzzle.slug}/"
+    assert row["game_url"] == f"/play/{game.pk}/#ply=0"
+    word = "dead general" if goal == "dead_general" else "mate"
+    assert row["text"] == f"At move 1 you had a {word} in 1."
+    zh = client.get(f"/api/puzzles/missed/?game={game.pk}", HTTP_ACCEPT_LANGUAGE="zh-hans").json()
+    assert zh["results"][0]["text"].startswith("第 1 回合") and zh["results"][0]["played"]
+    detail = client.get(f"/api/puzzles/{puzzle.pk}/").json()
+    assert detail["game"]["kind"] == "own" and detail["game"]["url"] == row["game_url"]
+
+
+def test_the_search_runs_once_per_game(make_user) -> None:
+    game = played_game(Owner(user=make_user()), "xiangqi")
+    first = missed_mates_review(game=finished(game))
+    again = missed_mates_review(game=finished(game))
+    assert again.pk == first.pk
+    assert MissedMate.objects.filter(game=game.pk).count() == 1
+    assert Puzzle.objects.filter(source="missed", source_game=f"play:{game.pk}").count() == 1
+
+
+def test_a_win_found_and_played_is_no_missed_mate(make_user) -> None:
+    game = played_game(Owner(user=make_user()), "xiangqi", play_the_win=True)
+    assert game.termination == "checkmate"
+    review = missed_mates_review(game=finished(game))
+    assert review.found == 0
+    assert not MissedMate.objects.filter(game=game.pk).exists()
+    assert not Puzzle.objects.filter(source="missed").exists()
+
+
+def test_the_computer_s_own_miss_at_a_low_level_is_told_as_an_escape(make_user) -> None:
+    """A computer game where the computer (Red, level 1) had the mate and let the player
+    escape; at level 8 its misses are not looked for."""
+    user = make_user()
+    data = message(played_game(Owner(user=user), "xiangqi"))
+    data.update(mode="computer", human_side="black", level=1)
+    missed_mates_review(game=FinishedGame.from_data(data))
+    (missed,) = MissedMate.objects.filter(game=data["id"])
+    assert missed.by_player is False and missed.side == "red"
+    client = Client()
+    client.force_login(user)
+    (row,) = client.get("/api/puzzles/missed/", HTTP_ACCEPT_LANGUAGE="en").json()["results"]
+    assert row["text"] == "At move 1 the computer let you escape: it had a mate in 1."
+
+    deep = message(played_game(Owner(user=user), "xiangqi"))
+    deep.update(mode="computer", human_side="black", level=8)
+    assert missed_mates_review(game=FinishedGame.from_data(deep)).found == 0
+
+
+def test_solving_my_missed_mate_is_judged_like_the_trainer_and_never_rated(make_user) -> None:
+    user = make_user()
+    game = played_game(Owner(user=user), "xiangqi")
+    missed_mates_review(game=finished(game))
+    puzzle = MissedMate.objects.get(game=game.pk).puzzle
+    client = Client()
+    client.force_login(user)
+    opened = post(client, f"/api/puzzles/{puzzle.pk}/attempts/")
+    assert opened.status_code == 201
+    attempt = opened.json()["id"]
+    wrong = post(client, f"/api/puzzles/{puzzle.pk}/judge/", {"attempt": attempt, "move": "a0a1"})
+    assert wrong.status_code == 200 and wrong.json()["verdict"] == "wrong"
+    assert wrong.json()["refutation"], "the escape is shown"
+    again = post(client, f"/api/puzzles/{puzzle.pk}/attempts/").json()["id"]
+    right = post(client, f"/api/puzzles/{puzzle.pk}/judge/", {"attempt": again, "move": "a0a9"})
+    assert right.json()["verdict"] == "solved"
+    for pk in (attempt, again):
+        scored = puzzle_attempt_score(attempt_id=pk)
+        assert scored is not None and not scored.rated and scored.unrated_reason == "missed"
+    assert [r.games for r in user.puzzle_ratings.all()] in ([], [0])
+    listed = client.get(f"/api/puzzles/missed/?game={game.pk}").json()["results"]
+    assert listed[0]["solved"] is True
+    nxt = client.get("/api/puzzles/next/?variant=xiangqi&pool=mine").json()
+    assert nxt["id"] == puzzle.pk
+
+
+def test_nobody_else_sees_lists_or_tries_my_missed_mates(make_user) -> None:
+    owner = make_user()
+    game = played_game(Owner(user=owner), "xiangqi")
+    missed_mates_review(game=finished(game))
+    puzzle = MissedMate.objects.get(game=game.pk).puzzle
+    other = Client()
+    other.force_login(make_user())
+    for client in (other, Client()):
+        assert client.get(f"/api/puzzles/{puzzle.pk}/").status_code == 404
+        assert client.get(f"/puzzles/p/{puzzle.slug}/").status_code == 404
+        assert post(client, f"/api/puzzles/{puzzle.pk}/attempts/").status_code == 404
+        judged = post(client, f"/api/puzzles/{puzzle.pk}/judge/", {"attempt": 1, "move": "a0a9"})
+        assert judged.status_code == 404
+        assert client.get("/api/puzzles/missed/").json()["results"] == []
+        assert client.get(f"/api/puzzles/missed/?game={game.pk}").json()["results"] == []
+        assert client.get("/api/puzzles/next/?variant=xiangqi&pool=mine").status_code == 404
+    # Not in the bank, nor the rated stream, nor the daily puzzle.
+    listed = other.get("/api/puzzles/?variant=xiangqi&limit=50").json()["results"]
+    assert puzzle.pk not in {p["id"] for p in listed}
+    for _ in range(3):
+        shown = other.get("/api/puzzles/next/?variant=xiangqi")
+        assert shown.status_code == 404 or shown.json()["id"] != puzzle.pk
+    chosen = daily_puzzles_choose(date=datetime.date(2026, 1, 1))
+    assert puzzle.pk not in {daily.puzzle_id for daily in chosen}
+
+
+def test_bad_queries_are_refused_with_a_message(make_user) -> None:
+    client = Client()
+    for query in ("game=abc", "game=0", "game=-3", "game=99999999999999999999999"):
+        answer = client.get(f"/api/puzzles/missed/?{query}")
+        assert answer.status_code == 400, query
+        assert answer.json()["error"]["message"]
+    assert client.get("/api/puzzles/next/?variant=xiangqi&pool=theirs").status_code == 400
+
+
+def test_a_visitor_s_missed_mates_follow_them_into_the_account() -> None:
+    client, visitor = visitor_client()
+    game = played_game(visitor, "xinban")
+    missed_mates_review(game=finished(game))
+    puzzle = MissedMate.objects.get(game=game.pk).puzzle
+    assert client.get(f"/api/puzzles/{puzzle.pk}/").status_code == 200
+    assert visitor.visitor_id is not None
+    # A game the visitor finished whose search ends only after the sign-up: its message
+    # names the visitor.
+    later = played_game(visitor, "feidan")
+    sent_before = message(later)
+    assert sent_before["visitor_id"] == visitor.visitor_id
+    password = "a-long-pass-phrase-42"
+    signed_up = client.post(
+        "/accounts/signup/", {"username": "late", "password1": password, "password2": password}
+    )
+    assert signed_up.status_code == 302
+    user = User.objects.get(username="late")
+    visitor_merge_run(visitor_id=visitor.visitor_id, user=user)  # again: idempotent
+    assert MergedVisitor.objects.get(visitor=visitor.visitor_id).user_id == user.pk
+    missed_mates_review(game=FinishedGame.from_data(sent_before))
+    assert set(MissedMate.objects.values_list("user_id", "visitor_id")) == {(user.pk, None)}
+    assert Game.objects.get(pk=game.pk).user_id == user.pk
+    games = {row["game"] for row in client.get("/api/puzzles/missed/").json()["results"]}
+    assert games == {game.pk, later.pk}
+    assert client.get(f"/api/puzzles/{puzzle.pk}/").status_code == 200
+    assert Client().get(f"/api/puzzles/{puzzle.pk}/").status_code == 404
+    assert GameReview.objects.filter(game__in=[game.pk, later.pk]).count() == 2
+    assert PuzzleAttempt.objects.count() == 0
