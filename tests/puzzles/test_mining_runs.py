@@ -66,3 +66,33 @@ def test_a_run_records_its_chunks_and_started_again_skips_the_finished_ones(
 
     status = run("mine_puzzles", "--status", "two-games")
     assert status.startswith("two-games: 2/2 chunks done (0 running, 0 failed), 2 games, 1 puzzles")
+
+
+@pytest.mark.django_db
+def test_collect_writes_the_puzzles_of_the_chunks_done_so_far_and_mines_no_more(
+    tmp_path: Path,
+) -> None:
+    from puzzles.mining import Chunk
+    from puzzles.services.mining import mining_chunk_run, mining_run_plan
+
+    args = ["--variant", "xiangqi", "--strategy", "master", "--first", "71", "--games", "2",
+            "--chunks", "2", "--count", "10", "--max-moves", "7", "--max-one-movers", "1",
+            "--run", "half-done"]  # fmt: skip
+    chunks = [
+        Chunk(variant="xiangqi", strategy="master", seed=1 + i, count=5, max_moves=7,
+              first=71 + i, games=1)
+        for i in range(2)
+    ]  # fmt: skip
+    mining_run_plan(run="half-done", chunks=chunks)
+    mining_chunk_run(run="half-done", chunk=chunks[1])  # game 73 only: its mate in 3
+
+    bank = tmp_path / "bank.json"
+    output = run("mine_puzzles", *args, "--collect", "--output", str(bank))
+    assert "1 chunk(s) already done, skipped" in output
+    assert "1 chunk(s) not done, left for another time" in output
+    assert [(e["source_game"], e["ply"]) for e in read_bank(bank)] == [("ccpd:73", 106)]
+    statuses = dict(MiningChunk.objects.filter(run="half-done").values_list("first", "status"))
+    assert statuses[71] != "done" and statuses[72] == "done"
+
+    with pytest.raises(Exception, match="--collect needs --run"):
+        run("mine_puzzles", *args[:-2], "--collect", "--output", str(bank))

@@ -9,6 +9,8 @@
         --chunks 560 --count 100000 --max-moves 7 --run masters-1 --celery
         # a run of its own on the ``mining`` queue: started again, it skips finished chunks
     manage.py mine_puzzles --variant xiangqi --status masters-1   # how far that run got
+    manage.py mine_puzzles ... --run masters-1 --collect
+        # the same arguments: write the puzzles of the chunks done so far, mine no more
 
 Each chunk mines from its own seed (``--seed``, ``--seed + 1``, ...), so a run is reproducible.
 With ``--run NAME`` every chunk is recorded (``MiningChunk``): a run started again with the same
@@ -79,6 +81,11 @@ class Command(BaseCommand):
             "--run", help="record the chunks under this name: started again, it skips done ones"
         )
         parser.add_argument("--status", metavar="RUN", help="print how far a run got, and stop")
+        parser.add_argument(
+            "--collect",
+            action="store_true",
+            help="with --run: write the puzzles of the chunks done so far, mine no more",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["status"]:
@@ -109,11 +116,15 @@ class Command(BaseCommand):
         ]
         started = time.monotonic()
         run = options["run"]
+        if options["collect"] and not run:
+            raise CommandError("--collect needs --run NAME: the run whose chunks to collect")
         if options["celery"] and not run:
             run = f"{variant}-{'-'.join(strategies)}-{uuid.uuid4().hex[:8]}"
             self.stdout.write(f"Run {run} (start it again with --run {run} to resume)")
         if run:
-            entries = self._run_recorded(run, jobs, celery=options["celery"])
+            entries = self._run_recorded(
+                run, jobs, celery=options["celery"], collect=options["collect"]
+            )
         else:
             entries = []
             for chunk in jobs:
@@ -161,9 +172,11 @@ class Command(BaseCommand):
         total = write_bank(merge(existing, kept), options["output"])
         self.stdout.write(f"Wrote {options['output']}: {total} puzzles ({len(kept)} new).")
 
-    def _run_recorded(self, run: str, jobs: list[Chunk], *, celery: bool) -> list[dict[str, Any]]:
-        """Mine the run's chunks not done yet (on the workers or here), printing progress; the
-        puzzles of every done chunk of the run."""
+    def _run_recorded(
+        self, run: str, jobs: list[Chunk], *, celery: bool, collect: bool = False
+    ) -> list[dict[str, Any]]:
+        """Mine the run's chunks not done yet (on the workers or here; none with ``collect``),
+        printing progress; the puzzles of every done chunk of the run."""
         rows = mining_run_plan(run=run, chunks=jobs)
         todo = [
             chunk
@@ -173,6 +186,9 @@ class Command(BaseCommand):
         skipped = len(jobs) - len(todo)
         if skipped:
             self.stdout.write(f"{run}: {skipped} chunk(s) already done, skipped")
+        if collect:
+            self.stdout.write(f"{run}: {len(todo)} chunk(s) not done, left for another time")
+            todo = []
         if celery:
             self._send(run, todo)
         else:
