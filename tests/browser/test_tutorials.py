@@ -132,14 +132,17 @@ def test_newcomer_completes_the_missile_base_lesson(
     page.locator("#next").click()
     assert play(page, "a3a9") == "complete"
     expect(page.locator("#stars")).to_have_attribute("data-stars", "3")
+    page.locator("#next").click()
+    # Step 5: a horse hitting a missile in its base is an ordinary collision.
+    assert play(page, "b7a9") == "complete"
 
     page.reload()
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
-    expect(page.locator(".step-dot.done")).to_have_count(4)
+    expect(page.locator(".step-dot.done")).to_have_count(5)
     page.goto("/learn/")
     card = page.locator(".lesson-card[data-lesson='feidan-base']")
     expect(card).to_have_class(re.compile(r"\bcomplete\b"))
-    expect(card.locator(".lesson-stars")).to_have_attribute("data-stars", "11")
+    expect(card.locator(".lesson-stars")).to_have_attribute("data-stars", "14")
 
 
 def test_anonymous_learner_signs_up_and_keeps_progress(page: Page, lessons: None) -> None:

@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from engine import Position
 from tutorials.curriculum import Lesson, Step, play_moves, read_lessons, stars_for
-from tutorials.curriculum.audit import engine_run
+from tutorials.curriculum.audit import engine_run, named_pieces_zh
 from tutorials.curriculum.referees import computer
 from tutorials.curriculum.schema import LessonFileError, lesson_from_data
+from words.texts import piece_kind
 
 LESSONS = read_lessons()
 ENDGAMES = [
@@ -73,6 +75,37 @@ def test_the_engine_wins_or_holds_each_endgame_within_its_moves(lesson: Lesson, 
     # A reply is a bounded search: on a quiet core it takes about 250 ms at most; a loaded
     # test machine gets a wide margin.
     assert slowest < 2.0
+
+
+WINS = [(lesson, step) for lesson, step in ENDGAMES if step.goal.result == "win"]
+
+
+@pytest.mark.parametrize(
+    ("lesson", "step"), WINS, ids=[f"{lesson.slug}-{step.key}" for lesson, step in WINS]
+)
+def test_every_piece_the_ending_names_takes_part_in_the_win(lesson: Lesson, step: Step) -> None:
+    """An ending is named by the learner's pieces (炮仕胜单将, 马兵胜单士): the instruction names
+    each of them, and each one moves in the engine's winning line. A piece that never moves is
+    one the position does not need, and the learner would be taught the wrong ending."""
+    start = Position.from_fen(step.variant, step.fen)
+    mine = {
+        point: piece
+        for point, piece in start.pieces().items()
+        if piece.isupper() == (step.learner == "red") and piece_kind(piece) != "K"
+    }
+    assert {piece_kind(piece) for piece in mine.values()} <= named_pieces_zh(step.instruction.zh)
+    where = {point: point for point in mine}  # start point -> where the piece stands now
+    moved: set[str] = set()
+    for ply in engine_run(step).plies:
+        origin, target = ply.iccs[:2], ply.iccs[2:]
+        for first, now in list(where.items()):
+            if now == target:
+                del where[first]  # taken (the step would have failed already)
+            elif now == origin and ply.by == "learner":
+                where[first] = target
+                moved.add(first)
+    idle = [f"{mine[point]}{point}" for point in mine if point not in moved]
+    assert idle == [], f"{lesson.slug} {step.key}: never moves in the engine's win: {idle}"
 
 
 def test_the_computer_replies_the_same_to_the_same_moves() -> None:
