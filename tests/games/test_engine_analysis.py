@@ -13,6 +13,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from engine import Position
 from games.analysis import (
     ANALYSIS_NODES,
@@ -221,6 +222,60 @@ def test_a_search_is_its_owners_alone(client: Client) -> None:
     assert client.get(f"{URL}abc/").status_code == 404
     assert client.get(f"{URL}-1/").status_code == 404
     assert post(client, mine["url"], {}).status_code == 405  # nothing to post to a search
+
+
+# -- a visitor signs up or logs in -----------------------------------------------------------
+
+PASSWORD = "a-long-pass-phrase-42"
+
+
+def visitor_with_searches(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A visitor's finished search (a mate in 1) and pending one (the start), through the API."""
+    done = post(client, URL, {"variant": "xiangqi", "fen": MATE_IN_1}).json()
+    assert engine_analysis_run(analysis_id=done["id"]) == "done"
+    pending = post(client, URL, {"variant": "xiangqi"}).json()
+    assert pending["status"] == "pending"
+    return done, pending
+
+
+@pytest.mark.django_db
+def test_a_visitors_searches_follow_them_into_the_account_they_sign_up_for(
+    client: Client,
+) -> None:
+    done, pending = visitor_with_searches(client)
+    visitor = EngineAnalysis.objects.get(pk=done["id"]).visitor_id
+    assert visitor
+    signup = {"username": "ming", "password1": PASSWORD, "password2": PASSWORD}
+    assert client.post("/accounts/signup/", signup).status_code == 302
+    user = User.objects.get(username="ming")
+    for search in (done, pending):
+        row = EngineAnalysis.objects.get(pk=search["id"])
+        assert (row.user_id, row.visitor_id) == (user.pk, None)
+        assert client.get(search["url"]).status_code == 200  # the board polls on
+    assert client.get(done["url"]).json()["result"]["mate"] == 1
+    assert engine_analysis_run(analysis_id=pending["id"]) == "done"
+    assert client.get(pending["url"]).json()["status"] == "done"
+    assert not EngineAnalysis.objects.filter(visitor_id=visitor).exists()
+
+
+@pytest.mark.django_db
+def test_a_visitors_pending_search_stays_theirs_when_the_account_has_one_pending(
+    client: Client,
+) -> None:
+    user = User.objects.create_user(username="hong", password=PASSWORD)
+    other_tab = Client()
+    other_tab.force_login(user)
+    mine = post(other_tab, URL, {"variant": "xiangqi", "fen": MATE_IN_2}).json()
+    assert mine["status"] == "pending"
+    done, pending = visitor_with_searches(client)
+    login = {"username": "hong", "password": PASSWORD}
+    assert client.post("/accounts/login/", login).status_code == 302
+    assert EngineAnalysis.objects.get(pk=done["id"]).user_id == user.pk
+    assert client.get(done["url"]).status_code == 200
+    kept = EngineAnalysis.objects.get(pk=pending["id"])
+    assert kept.user_id is None and kept.visitor_id and kept.status == "pending"
+    assert EngineAnalysis.objects.filter(user=user, status="pending").get().pk == mine["id"]
+    assert engine_analysis_run(analysis_id=pending["id"]) == "done"  # it finishes all the same
 
 
 # -- through a real worker -------------------------------------------------------------------
