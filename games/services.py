@@ -1019,8 +1019,8 @@ def engine_analysis_merge(visitor_id: str, user: User) -> None:
     """Move the visitor's searches of the analysis board (``EngineAnalysis``) to ``user``:
     the finished ones, and the pending one too unless the account has one pending (one
     pending per owner: a database constraint), so that the board, polling it after the
-    sign-up, finds it the account's. A pending search that cannot move stays the visitor's
-    and finishes there."""
+    sign-up, finds it the account's. A pending search that cannot move stays the visitor's,
+    finishes there, and goes with the old searches (``games.analysis.engine_analysis_sweep``)."""
     searches = owner_rows_of_visitor(EngineAnalysis.objects.all(), visitor_id)
     pending = EngineAnalysis.Status.PENDING
     owner_transfer(searches.exclude(status=pending), user)

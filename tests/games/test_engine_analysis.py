@@ -21,8 +21,10 @@ from games.analysis import (
     STALE_AFTER,
     engine_analyse,
     engine_analysis_run,
+    engine_analysis_sweep,
 )
 from games.models import EngineAnalysis
+from games.tasks import engine_analysis_sweep_task
 from tests.games.conftest import post
 from tests.puzzles.positions import MATE_IN_1, MATE_IN_1_KEY, MATE_IN_2, MATE_IN_2_KEY
 
@@ -276,6 +278,75 @@ def test_a_visitors_pending_search_stays_theirs_when_the_account_has_one_pending
     assert kept.user_id is None and kept.visitor_id and kept.status == "pending"
     assert EngineAnalysis.objects.filter(user=user, status="pending").get().pk == mine["id"]
     assert engine_analysis_run(analysis_id=pending["id"]) == "done"  # it finishes all the same
+
+
+# -- old searches are swept ------------------------------------------------------------------
+
+
+def search_aged(status: str, age: timedelta, now: Any, n: int = 0) -> int:
+    row = EngineAnalysis.objects.create(
+        visitor_id=f"sweep-{status}-{age.total_seconds()}-{n}",
+        variant="xiangqi",
+        fen=START["xiangqi"],
+        key=f"k{n}",
+        status=status,
+        finished_at=None if status == "pending" else now - age,
+    )
+    EngineAnalysis.objects.filter(pk=row.pk).update(created_at=now - age)
+    return row.pk
+
+
+@pytest.mark.django_db
+def test_the_sweep_deletes_old_searches_and_keeps_recent_ones() -> None:
+    now = timezone.now()
+    keep_days = settings.ANALYSIS_KEEP_DAYS
+    day, hour = timedelta(days=1), timedelta(hours=1)
+    kept = [
+        search_aged("done", timedelta(days=keep_days) - hour, now),
+        search_aged("done", day + hour, now),
+        search_aged("failed", day - hour, now),
+        search_aged("pending", day - hour, now),
+        search_aged("pending", timedelta(seconds=5), now),
+    ]
+    gone = [
+        search_aged("done", timedelta(days=keep_days) + hour, now),
+        search_aged("done", timedelta(days=keep_days * 3), now),
+        search_aged("failed", day + hour, now),
+        search_aged("pending", day + hour, now),
+    ]
+    assert engine_analysis_sweep(now=now) == len(gone)
+    assert set(EngineAnalysis.objects.values_list("pk", flat=True)) == set(kept)
+    assert engine_analysis_sweep(now=now) == 0  # nothing left to sweep
+
+
+@pytest.mark.django_db
+def test_the_sweep_goes_in_bounded_batches_oldest_first() -> None:
+    now = timezone.now()
+    old = timedelta(days=settings.ANALYSIS_KEEP_DAYS + 1)
+    rows = [search_aged("done", old + timedelta(minutes=n), now, n) for n in range(7)]
+    fresh = search_aged("done", timedelta(minutes=1), now, 99)
+    assert engine_analysis_sweep(now=now, batch=2, max_batches=2) == 4  # a run's bound
+    left = set(EngineAnalysis.objects.values_list("pk", flat=True))
+    assert left == {*rows[:3], fresh}  # the four oldest went first
+    assert engine_analysis_sweep(now=now, batch=2, max_batches=5) == 3
+    assert set(EngineAnalysis.objects.values_list("pk", flat=True)) == {fresh}
+
+
+def test_the_sweep_runs_every_hour_under_celery_beat() -> None:
+    from config.celery import app
+
+    entry = app.conf.beat_schedule["games-engine-analysis-sweep"]
+    assert entry["task"] == engine_analysis_sweep_task.name == "games.engine_analysis_sweep"
+    assert entry["schedule"] == 3600.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_runs_the_sweep(celery_worker: Any) -> None:
+    now = timezone.now()
+    search_aged("failed", timedelta(days=2), now)
+    kept = search_aged("done", timedelta(days=2), now)
+    assert engine_analysis_sweep_task.delay().get(timeout=60) == {"deleted": 1}
+    assert set(EngineAnalysis.objects.values_list("pk", flat=True)) == {kept}
 
 
 # -- through a real worker -------------------------------------------------------------------
