@@ -30,6 +30,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.owners import Owner
@@ -53,6 +54,12 @@ PROVE_SECONDS = 3.0
 REUSE_FOR = timedelta(minutes=10)
 # A search still pending this long after it was asked for has lost its message.
 STALE_AFTER = timedelta(seconds=60)
+# The sweep (``engine_analysis_sweep``): a failed or pending search is kept this long (a
+# finished one ``settings.ANALYSIS_KEEP_DAYS``), and rows are deleted this many at a time, at
+# most this many batches a run (the next run goes on with the rest).
+SWEEP_UNFINISHED_AFTER = timedelta(days=1)
+SWEEP_BATCH = 1000
+SWEEP_MAX_BATCHES = 50
 
 
 class AnalysisBusy(ApplicationError):
@@ -296,3 +303,31 @@ def engine_analysis_run(*, analysis_id: int) -> str:
         pk=analysis_id, status=EngineAnalysis.Status.PENDING
     ).update(status=status, result=result, finished_at=timezone.now())
     return str(status) if written else "skipped"
+
+
+def engine_analysis_sweep(
+    *, now: datetime | None = None, batch: int = SWEEP_BATCH, max_batches: int = SWEEP_MAX_BATCHES
+) -> int:
+    """Delete the searches asked for more than ``settings.ANALYSIS_KEEP_DAYS`` days ago, and
+    the failed or pending ones asked for more than ``SWEEP_UNFINISHED_AFTER`` ago, oldest
+    first, ``batch`` rows a transaction and at most ``max_batches`` batches; returns how many
+    went. A search of the owner's that is gone is simply asked for again (a 404 when polled
+    meanwhile); a pending one a day old lost its message long ago (``STALE_AFTER``)."""
+    now = now or timezone.now()
+    old = Q(created_at__lt=now - timedelta(days=settings.ANALYSIS_KEEP_DAYS)) | Q(
+        created_at__lt=now - SWEEP_UNFINISHED_AFTER,
+        status__in=(EngineAnalysis.Status.FAILED, EngineAnalysis.Status.PENDING),
+    )
+    deleted = 0
+    for _ in range(max_batches):
+        with transaction.atomic():
+            ids = list(
+                EngineAnalysis.objects.filter(old)
+                .order_by("created_at")
+                .values_list("pk", flat=True)[:batch]
+            )
+            if ids:
+                deleted += EngineAnalysis.objects.filter(pk__in=ids).delete()[0]
+        if len(ids) < batch:
+            break
+    return deleted

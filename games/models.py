@@ -236,6 +236,7 @@ class EngineAnalysis(OwnerScopedModel):
             models.Index(
                 fields=["address"], condition=Q(status="pending"), name="analysis_pending_address"
             ),
+            models.Index(fields=["created_at"], name="analysis_created"),  # the sweep
         ]
         constraints = [
             owner_check("analysis_owner_user_xor_visitor"),

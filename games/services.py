@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -53,7 +53,7 @@ from games.computer import (
     computer_offers_draw,
     computer_resignation,
 )
-from games.models import LEVELS, TAKEBACK_MAX_LEVEL, Game, GameAnalysis
+from games.models import LEVELS, TAKEBACK_MAX_LEVEL, EngineAnalysis, Game, GameAnalysis
 from games.queueing import COMPUTER_REQUEUE_AFTER, computer_dispatch, computer_pending
 from games.selectors import (
     check_point,
@@ -1007,7 +1007,27 @@ def _free_share_slug() -> str:
 def game_progress_merge(visitor_id: str, user: User) -> None:
     """Move the visitor's games to ``user`` (idempotent), and their finished game analyses
     (a pending one stays the visitor's until it is done: the user may have one pending too;
-    an analysis is read through its game, whoever holds the row)."""
+    an analysis is read through its game, whoever holds the row), and their searches of the
+    analysis board (``engine_analysis_merge``)."""
     owner_transfer(owner_rows_of_visitor(Game.objects.all(), visitor_id), user)
     finished = GameAnalysis.objects.exclude(status=GameAnalysis.Status.PENDING)
     owner_transfer(owner_rows_of_visitor(finished, visitor_id), user)
+    engine_analysis_merge(visitor_id, user)
+
+
+def engine_analysis_merge(visitor_id: str, user: User) -> None:
+    """Move the visitor's searches of the analysis board (``EngineAnalysis``) to ``user``:
+    the finished ones, and the pending one too unless the account has one pending (one
+    pending per owner: a database constraint), so that the board, polling it after the
+    sign-up, finds it the account's. A pending search that cannot move stays the visitor's,
+    finishes there, and goes with the old searches (``games.analysis.engine_analysis_sweep``)."""
+    searches = owner_rows_of_visitor(EngineAnalysis.objects.all(), visitor_id)
+    pending = EngineAnalysis.Status.PENDING
+    owner_transfer(searches.exclude(status=pending), user)
+    if EngineAnalysis.objects.filter(Owner(user=user).q(), status=pending).exists():
+        return
+    try:
+        with transaction.atomic():  # the account's other tab may ask for one at this moment
+            owner_transfer(searches.filter(status=pending), user)
+    except IntegrityError:
+        pass

@@ -9,6 +9,8 @@
   searches a run (on ``playing_deep``: ``games.game_analysis``).
 - ``games.sweep`` (Celery beat, every minute): finishes idle games and games whose clock has
   run out, and hands over computer moves whose turn has come or whose message was lost.
+- ``games.engine_analysis_sweep`` (Celery beat, hourly): deletes the analysis board's old
+  searches (``games.analysis.engine_analysis_sweep``).
 
 Deliberate import cycles: ``games.queueing`` (under ``games.services``) sends this task and the
 task runs the service and the dispatcher; ``games.analysis`` sends ``games.engine_analysis``,
@@ -86,3 +88,12 @@ def game_analysis_task(analysis_id: int) -> dict[str, Any]:
     from games.game_analysis import game_analysis_run
 
     return {"analysis": analysis_id, "state": game_analysis_run(analysis_id=analysis_id)}
+
+
+# Deleting again is harmless: a second run finds fewer old rows, or none.
+@idempotent_task("games.engine_analysis_sweep", limits=(240, 300))
+def engine_analysis_sweep_task() -> dict[str, int]:
+    """Delete the analysis board's old searches (games.analysis)."""
+    from games.analysis import engine_analysis_sweep
+
+    return {"deleted": engine_analysis_sweep()}

@@ -204,6 +204,7 @@ class UnratedReason(models.TextChoices):
         "pace",
         _("Too many rated tries in the last minute: this one counts, but it is not rated."),
     )
+    MET_IN_RUN = "met_in_run", _("You met this puzzle in Puzzle Streak or Storm.")
 
 
 class PuzzleAttempt(OwnerScopedModel):
@@ -509,6 +510,31 @@ class PuzzleRun(OwnerScopedModel):
     @property
     def is_open(self) -> bool:
         return self.finished_at is None
+
+
+class PuzzleRunMet(OwnerScopedModel):
+    """A puzzle its owner met in a run of Puzzle Streak or Storm: one row per owner and
+    puzzle, written when a run shows the puzzle (the first one when the run starts, the next
+    one each time the run moves on), in the transaction that moves the run. A puzzle met in
+    a run is not rated in the trainer afterwards (``UnratedReason.MET_IN_RUN``): a run shows
+    the puzzles it reaches, and a wrong move in one tells what the right move was not.
+
+    ``puzzle`` has no database constraint: a run may still name a puzzle removed since it
+    started; the row of a puzzle deleted later goes with it."""
+
+    user = owner_user_field("puzzles_met_in_runs")
+    puzzle = models.ForeignKey(
+        Puzzle, on_delete=models.CASCADE, db_constraint=False, related_name="+"
+    )
+
+    class Meta(OwnerScopedModel.Meta):
+        constraints = [
+            owner_check("run_met_one_owner"),
+            *owner_unique("run_met_once_per_{owner}", "puzzle"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.puzzle_id} met in a run"
 
 
 class MissedMate(OwnerScopedModel):

@@ -392,6 +392,9 @@ COMPUTER_PENDING_PER_ADDRESS = env_int("COMPUTER_PENDING_PER_ADDRESS", 10)
 # Engine searches of the analysis board waiting for a worker, per address (one per owner: the
 # database says so; games.analysis).
 ANALYSIS_PENDING_PER_ADDRESS = 4
+# Finished searches of the analysis board are a cache: kept this many days, then swept
+# (games.engine_analysis_sweep, hourly); a failed or pending one goes after a day.
+ANALYSIS_KEEP_DAYS = 30
 # The computer's moves of one address the workers have at once (one per owner): the others
 # wait their turn (games/queueing.py). Raise it for a school whose pupils share one address.
 COMPUTER_SEARCHES_PER_ADDRESS = env_int("COMPUTER_SEARCHES_PER_ADDRESS", 1)

@@ -103,7 +103,11 @@ def _owner_fields(game: FinishedGame) -> dict[str, Any]:
 
 
 def visitor_lock(visitor_id: str) -> None:
-    """Inside a transaction: wait for, then hold until commit, the lock on ``visitor_id``."""
+    """Inside a transaction: wait for, then hold until commit, the lock on ``visitor_id`` (a
+    PostgreSQL advisory lock; on another database, such as a SQLite file, writes are
+    serialised anyway)."""
+    if connection.vendor != "postgresql":
+        return
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [VISITOR_LOCK, visitor_id])
 

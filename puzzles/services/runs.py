@@ -33,10 +33,10 @@ from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.utils import timezone
 
-from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
+from accounts.owners import Owner, owner_columns, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
 from core.services import PlayedMove
-from puzzles.models import Puzzle, PuzzleRun
+from puzzles.models import Puzzle, PuzzleRun, PuzzleRunMet
 from puzzles.services.solving import AttemptPosition, puzzle_judge, puzzle_line_position
 
 if TYPE_CHECKING:
@@ -194,6 +194,7 @@ def run_start(*, player: Owner, mode: str, variant: str) -> tuple[PuzzleRun, boo
                     puzzles=sequence,
                     started_at=now,
                 )
+                _meet(run)
             return run, True
         except IntegrityError:  # a twin request started one first: go on with it
             continue
@@ -234,11 +235,24 @@ def _require_step(run: PuzzleRun, index: int, ply: int | None) -> None:
         )
 
 
+def _meet(run: PuzzleRun) -> None:
+    """Record that the run's owner met the puzzle the run has reached (``PuzzleRunMet``): a
+    puzzle met in a run is not rated in the trainer afterwards. The puzzles met are those at
+    ``puzzles[0]`` to ``puzzles[index]``: each is shown when the run reaches it, whether it is
+    then solved, missed, skipped or left when the run ends."""
+    if run.is_open and run.index < len(run.puzzles):
+        PuzzleRunMet.objects.bulk_create(
+            [PuzzleRunMet(**owner_columns(run), puzzle_id=run.puzzles[run.index])],
+            ignore_conflicts=True,
+        )
+
+
 def _next_puzzle(run: PuzzleRun, now: datetime) -> None:
     run.index += 1
     run.line = []
     if run.index >= len(run.puzzles):
         _finish(run, PuzzleRun.End.COMPLETE, now)
+    _meet(run)
 
 
 def run_puzzle(run: PuzzleRun) -> Puzzle | None:
@@ -338,7 +352,12 @@ def run_stop(*, run_id: int, player: Owner | None) -> PuzzleRun:
 
 def run_progress_merge(visitor_id: str, user: User) -> None:
     """Hand a visitor's runs to the account they sign in to; a visitor's run in progress is
-    stopped when the account has one of the same mode and variant in progress too."""
+    stopped when the account has one of the same mode and variant in progress too. The
+    puzzles the visitor met in runs become the account's (each once)."""
+    met = owner_rows_of_visitor(PuzzleRunMet.objects.all(), visitor_id)
+    known = PuzzleRunMet.objects.filter(Owner(user=user).q()).values("puzzle_id")
+    met.filter(puzzle_id__in=known).delete()
+    owner_transfer(met, user)
     runs = owner_rows_of_visitor(PuzzleRun.objects.all(), visitor_id)
     busy = set(
         PuzzleRun.objects.filter(Owner(user=user).q(), finished_at__isnull=True).values_list(

@@ -46,6 +46,7 @@ from puzzles.models import (
     PuzzleLineResult,
     PuzzleRating,
     PuzzleReplay,
+    PuzzleRunMet,
     PuzzleSolutionSeen,
     UnratedReason,
 )
@@ -378,14 +379,17 @@ def _unrated_by_rule(attempt: PuzzleAttempt, puzzle: Puzzle) -> str:
 
 
 def _unrated_reason(attempt: PuzzleAttempt, address: str, now: datetime) -> str:
-    """Why the try ending now cannot be rated, or ``""``: the rules of the try, then a solution
-    seen from the same address within ``SEEN_WINDOW``, then the account's pace.
+    """Why the try ending now cannot be rated, or ``""``: the rules of the try, then the
+    puzzle met in one of the player's runs (``PuzzleRunMet``), then a solution seen from the
+    same address within ``SEEN_WINDOW``, then the account's pace.
 
     Locking: called with the attempt row locked; locks the user's row until the transaction
     ends, so that two tries ending at once are counted one after the other."""
     reason = _unrated_by_rule(attempt, attempt.puzzle)
     if reason:
         return reason
+    if PuzzleRunMet.objects.filter(owner_of_row_q(attempt), puzzle_id=attempt.puzzle_id).exists():
+        return UnratedReason.MET_IN_RUN
     seen = PuzzleSolutionSeen.objects.filter(
         puzzle_id=attempt.puzzle_id, address=address, seen_at__gte=now - SEEN_WINDOW
     )

@@ -83,6 +83,7 @@ def test_every_model_with_a_visitor_column_is_owner_scoped_with_the_one_owner_ch
         "PuzzleAttempt",
         "PuzzleReplay",
         "PuzzleRun",
+        "PuzzleRunMet",
         "StepProgress",
     }
     one_owner = owner_check("any").condition

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from engine import Position
 from games.analysis import (
     ANALYSIS_NODES,
@@ -20,8 +21,10 @@ from games.analysis import (
     STALE_AFTER,
     engine_analyse,
     engine_analysis_run,
+    engine_analysis_sweep,
 )
 from games.models import EngineAnalysis
+from games.tasks import engine_analysis_sweep_task
 from tests.games.conftest import post
 from tests.puzzles.positions import MATE_IN_1, MATE_IN_1_KEY, MATE_IN_2, MATE_IN_2_KEY
 
@@ -221,6 +224,129 @@ def test_a_search_is_its_owners_alone(client: Client) -> None:
     assert client.get(f"{URL}abc/").status_code == 404
     assert client.get(f"{URL}-1/").status_code == 404
     assert post(client, mine["url"], {}).status_code == 405  # nothing to post to a search
+
+
+# -- a visitor signs up or logs in -----------------------------------------------------------
+
+PASSWORD = "a-long-pass-phrase-42"
+
+
+def visitor_with_searches(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A visitor's finished search (a mate in 1) and pending one (the start), through the API."""
+    done = post(client, URL, {"variant": "xiangqi", "fen": MATE_IN_1}).json()
+    assert engine_analysis_run(analysis_id=done["id"]) == "done"
+    pending = post(client, URL, {"variant": "xiangqi"}).json()
+    assert pending["status"] == "pending"
+    return done, pending
+
+
+@pytest.mark.django_db
+def test_a_visitors_searches_follow_them_into_the_account_they_sign_up_for(
+    client: Client,
+) -> None:
+    done, pending = visitor_with_searches(client)
+    visitor = EngineAnalysis.objects.get(pk=done["id"]).visitor_id
+    assert visitor
+    signup = {"username": "ming", "password1": PASSWORD, "password2": PASSWORD}
+    assert client.post("/accounts/signup/", signup).status_code == 302
+    user = User.objects.get(username="ming")
+    for search in (done, pending):
+        row = EngineAnalysis.objects.get(pk=search["id"])
+        assert (row.user_id, row.visitor_id) == (user.pk, None)
+        assert client.get(search["url"]).status_code == 200  # the board polls on
+    assert client.get(done["url"]).json()["result"]["mate"] == 1
+    assert engine_analysis_run(analysis_id=pending["id"]) == "done"
+    assert client.get(pending["url"]).json()["status"] == "done"
+    assert not EngineAnalysis.objects.filter(visitor_id=visitor).exists()
+
+
+@pytest.mark.django_db
+def test_a_visitors_pending_search_stays_theirs_when_the_account_has_one_pending(
+    client: Client,
+) -> None:
+    user = User.objects.create_user(username="hong", password=PASSWORD)
+    other_tab = Client()
+    other_tab.force_login(user)
+    mine = post(other_tab, URL, {"variant": "xiangqi", "fen": MATE_IN_2}).json()
+    assert mine["status"] == "pending"
+    done, pending = visitor_with_searches(client)
+    login = {"username": "hong", "password": PASSWORD}
+    assert client.post("/accounts/login/", login).status_code == 302
+    assert EngineAnalysis.objects.get(pk=done["id"]).user_id == user.pk
+    assert client.get(done["url"]).status_code == 200
+    kept = EngineAnalysis.objects.get(pk=pending["id"])
+    assert kept.user_id is None and kept.visitor_id and kept.status == "pending"
+    assert EngineAnalysis.objects.filter(user=user, status="pending").get().pk == mine["id"]
+    assert engine_analysis_run(analysis_id=pending["id"]) == "done"  # it finishes all the same
+
+
+# -- old searches are swept ------------------------------------------------------------------
+
+
+def search_aged(status: str, age: timedelta, now: Any, n: int = 0) -> int:
+    row = EngineAnalysis.objects.create(
+        visitor_id=f"sweep-{status}-{age.total_seconds()}-{n}",
+        variant="xiangqi",
+        fen=START["xiangqi"],
+        key=f"k{n}",
+        status=status,
+        finished_at=None if status == "pending" else now - age,
+    )
+    EngineAnalysis.objects.filter(pk=row.pk).update(created_at=now - age)
+    return row.pk
+
+
+@pytest.mark.django_db
+def test_the_sweep_deletes_old_searches_and_keeps_recent_ones() -> None:
+    now = timezone.now()
+    keep_days = settings.ANALYSIS_KEEP_DAYS
+    day, hour = timedelta(days=1), timedelta(hours=1)
+    kept = [
+        search_aged("done", timedelta(days=keep_days) - hour, now),
+        search_aged("done", day + hour, now),
+        search_aged("failed", day - hour, now),
+        search_aged("pending", day - hour, now),
+        search_aged("pending", timedelta(seconds=5), now),
+    ]
+    gone = [
+        search_aged("done", timedelta(days=keep_days) + hour, now),
+        search_aged("done", timedelta(days=keep_days * 3), now),
+        search_aged("failed", day + hour, now),
+        search_aged("pending", day + hour, now),
+    ]
+    assert engine_analysis_sweep(now=now) == len(gone)
+    assert set(EngineAnalysis.objects.values_list("pk", flat=True)) == set(kept)
+    assert engine_analysis_sweep(now=now) == 0  # nothing left to sweep
+
+
+@pytest.mark.django_db
+def test_the_sweep_goes_in_bounded_batches_oldest_first() -> None:
+    now = timezone.now()
+    old = timedelta(days=settings.ANALYSIS_KEEP_DAYS + 1)
+    rows = [search_aged("done", old + timedelta(minutes=n), now, n) for n in range(7)]
+    fresh = search_aged("done", timedelta(minutes=1), now, 99)
+    assert engine_analysis_sweep(now=now, batch=2, max_batches=2) == 4  # a run's bound
+    left = set(EngineAnalysis.objects.values_list("pk", flat=True))
+    assert left == {*rows[:3], fresh}  # the four oldest went first
+    assert engine_analysis_sweep(now=now, batch=2, max_batches=5) == 3
+    assert set(EngineAnalysis.objects.values_list("pk", flat=True)) == {fresh}
+
+
+def test_the_sweep_runs_every_hour_under_celery_beat() -> None:
+    from config.celery import app
+
+    entry = app.conf.beat_schedule["games-engine-analysis-sweep"]
+    assert entry["task"] == engine_analysis_sweep_task.name == "games.engine_analysis_sweep"
+    assert entry["schedule"] == 3600.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_runs_the_sweep(celery_worker: Any) -> None:
+    now = timezone.now()
+    search_aged("failed", timedelta(days=2), now)
+    kept = search_aged("done", timedelta(days=2), now)
+    assert engine_analysis_sweep_task.delay().get(timeout=60) == {"deleted": 1}
+    assert set(EngineAnalysis.objects.values_list("pk", flat=True)) == {kept}
 
 
 # -- through a real worker -------------------------------------------------------------------

@@ -13,15 +13,15 @@ import pytest
 from django.db import connection
 from django.http import Http404
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.owners import Owner
 from core.exceptions import ApplicationError
 from puzzles import selectors
-from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleRun
-from puzzles.services import puzzle_line_hint, runs
+from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleRun, PuzzleRunMet
+from puzzles.services import puzzle_attempt_score, puzzle_line_hint, runs
 from tests.puzzles.positions import DEAD_GENERAL_IN_1, MATE_IN_1, MATE_IN_2
-from tests.puzzles.test_solving import a_wrong_first_move
+from tests.puzzles.test_solving import a_wrong_first_move, solve
 
 pytestmark = pytest.mark.django_db
 
@@ -360,6 +360,86 @@ def test_signing_in_hands_a_visitors_runs_to_the_account(make_puzzle, make_user,
     run.refresh_from_db()
     assert run.user == user and run.visitor_id is None
     assert selectors.run_bests(player=Owner(user=user))["streak"] == {"xiangqi": 1}
+
+
+# --- Met in a run, not rated in the trainer ------------------------------------------------
+
+
+def met(player: Owner) -> set[int]:
+    return set(PuzzleRunMet.objects.filter(player.q()).values_list("puzzle_id", flat=True))
+
+
+def trainer_solve(puzzle: Puzzle, player: Owner) -> PuzzleAttempt:
+    attempt = solve(puzzle, player)
+    scored = puzzle_attempt_score(attempt_id=attempt.pk)
+    assert scored is not None and scored.first_try
+    return scored
+
+
+def test_a_puzzle_met_in_a_storm_is_not_rated_in_the_trainer(make_puzzle, make_user) -> None:
+    bank(make_puzzle, 4)
+    player = Owner(user=make_user())
+    run, _ = runs.run_start(player=player, mode="storm", variant="xiangqi")
+    order = [Puzzle.objects.get(pk=pk) for pk in run.puzzles]
+    assert met(player) == {order[0].pk}  # shown as the run starts
+    assert solve_current(run, player).verdict == "solved"
+    assert move(run, player, wrong_move(run)).verdict == "wrong"  # missed: goes on
+    assert run.index == 2 and met(player) == {order[0].pk, order[1].pk, order[2].pk}
+    runs.run_stop(run_id=run.pk, player=player)
+    assert met(player) == {order[0].pk, order[1].pk, order[2].pk}
+    for puzzle in order[:3]:  # solved, missed, shown when the run stopped
+        scored = trainer_solve(puzzle, player)
+        assert not scored.rated and scored.unrated_reason == "met_in_run"
+        with translation.override("en"):
+            said = str(scored.get_unrated_reason_display())
+        assert said == "You met this puzzle in Puzzle Streak or Storm."
+        with translation.override("zh-hans"):
+            said = str(scored.get_unrated_reason_display())
+        assert said == "你在解题连胜或解题风暴中遇到过这道谜题。"
+    never_reached = trainer_solve(order[3], player)
+    assert never_reached.rated and never_reached.unrated_reason == ""
+    assert PuzzleRating.objects.get(user=player.user).games == 1
+
+
+def test_a_streak_skip_meets_the_next_puzzle_and_a_twin_run_meets_it_once(
+    make_puzzle, make_user
+) -> None:
+    bank(make_puzzle, 3)
+    player = Owner(user=make_user())
+    run, _ = runs.run_start(player=player, mode="streak", variant="xiangqi")
+    runs.run_skip(run_id=run.pk, player=player, index=0)
+    runs.run_stop(run_id=run.pk, player=player)
+    again, created = runs.run_start(player=player, mode="streak", variant="xiangqi")
+    assert created and again.puzzles == run.puzzles  # the day's streak: the same puzzles
+    assert PuzzleRunMet.objects.filter(player.q()).count() == 2
+    assert met(player) == set(run.puzzles[:2])
+    other = Owner(user=make_user())
+    assert met(other) == set()
+    third = Puzzle.objects.get(pk=run.puzzles[2])
+    assert trainer_solve(third, player).rated
+    first = Puzzle.objects.get(pk=run.puzzles[0])
+    assert trainer_solve(first, other).rated  # another player's run does not count
+
+
+def test_puzzles_a_visitor_met_in_runs_follow_them_into_the_account(
+    make_puzzle, make_user, visitor
+) -> None:
+    made = bank(make_puzzle, 3)
+    run, _ = runs.run_start(player=visitor, mode="storm", variant="xiangqi")
+    solve_current(run, visitor)
+    user = make_user()
+    account = Owner(user=user)
+    # The account met the first puzzle of the visitor's run too: it is kept once.
+    PuzzleRunMet.objects.create(user=user, puzzle_id=run.puzzles[0])
+    assert visitor.visitor_id is not None
+    runs.run_progress_merge(visitor.visitor_id, user)
+    assert met(visitor) == set()
+    assert met(account) == set(run.puzzles[:2])
+    assert PuzzleRunMet.objects.filter(account.q()).count() == 2
+    scored = trainer_solve(Puzzle.objects.get(pk=run.puzzles[1]), account)
+    assert scored.unrated_reason == "met_in_run"
+    untouched = next(p for p in made if p.pk not in run.puzzles[:2])
+    assert trainer_solve(untouched, account).rated
 
 
 # --- Through HTTP ---------------------------------------------------------------------------
