@@ -86,6 +86,11 @@ def test_every_promised_lesson_exists_in_its_course() -> None:
         assert set(slugs) <= set(by_course[course]), course
 
 
+def test_every_lesson_has_at_least_five_steps() -> None:
+    short = {lesson.slug: len(lesson.steps) for lesson in LESSONS if len(lesson.steps) < 5}
+    assert short == {}
+
+
 def test_lessons_are_in_order_within_each_course() -> None:
     for course in COURSES:
         orders = [lesson.order for lesson in LESSONS if lesson.course == course]
