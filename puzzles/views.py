@@ -19,7 +19,7 @@ from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
 from core.messages import reads_chinese
-from core.selectors import variant_board, variant_list
+from core.selectors import variant_board, variant_get, variant_list
 from engine import Position
 from puzzles import selectors, services
 from puzzles.editor_checks import position_messages, position_rules
@@ -472,6 +472,8 @@ def _run_page(request: HttpRequest, mode: str) -> HttpResponse:
     page = {
         "mode": mode,
         "variant": variant,
+        # shown, still, until a run starts: the variant's board at its first start
+        "start_fen": variant_get(name=variant).starts[0][1],
         "logged_in": request.user.is_authenticated,
         "board_module": static("build/board.js"),
         "api": {

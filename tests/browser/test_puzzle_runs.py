@@ -107,6 +107,8 @@ def test_a_streak_to_its_end(screen: Page, live_server: Any, artifacts: Path, re
     user = log_in(screen, live_server, f"streaker-{size}")
     screen.goto("/puzzles/streak/")
     run_state(screen, "idle")
+    # before a run the board is there, at the variant's start: 32 pieces, none to move
+    expect(screen.locator("#board cg-board piece")).to_have_count(32)
     screen.click("#run-start")
     at_puzzle(screen, first)
     page_data = screen.locator("#run-page").text_content() or ""

@@ -304,6 +304,17 @@ async function resume() {
   } catch (error) {
     say(error.message || L.error, "error");
   }
+  if (!board) {
+    // Until a run starts, the variant's board at its start, still: the page is never half empty.
+    board = mountBoard(boardEl, {
+      variant: page.variant,
+      orientation: "red",
+      fen: page.start_fen,
+      movable: null,
+      dests: [],
+      onMove: (iccs) => play(iccs),
+    });
+  }
   setState("idle");
 }
 
