@@ -14,7 +14,6 @@ from rest_framework.views import APIView
 
 from accounts.owners import owner_for_request
 from core.api_helpers import request_query
-from core.messages import reads_chinese
 from puzzles import selectors
 
 
@@ -31,7 +30,9 @@ class MissedMateSerializer(serializers.Serializer):
     move_number = serializers.IntegerField()
     side = serializers.CharField(help_text="red or black: the side that had the win")
     by_player = serializers.BooleanField(help_text="true: I missed it; false: the computer did")
-    played = serializers.SerializerMethodField(help_text="the move played instead")
+    played = serializers.SerializerMethodField(
+        help_text="the move played instead, in Chinese notation with ICCS: 车九进一 (a0a1)"
+    )
     text = serializers.SerializerMethodField(help_text="the moment in words")
     solved = serializers.BooleanField(help_text="I have solved its puzzle since")
 
@@ -42,7 +43,10 @@ class MissedMateSerializer(serializers.Serializer):
         return f"{reverse('games:game', kwargs={'game_id': missed.game})}#ply={missed.ply}"
 
     def get_played(self, missed: Any) -> str:
-        return str(missed.played_chinese if reads_chinese() else missed.played)
+        # as the move list writes a move, in both languages
+        if missed.played_chinese:
+            return f"{missed.played_chinese} ({missed.played})"
+        return str(missed.played)
 
     def get_text(self, missed: Any) -> str:
         return selectors.missed_text(missed)

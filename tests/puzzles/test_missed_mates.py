@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import uuid
 from typing import Any
 
@@ -64,6 +65,8 @@ def test_a_missed_win_in_a_real_game_becomes_a_private_puzzle(variant: str, make
     assert row["game_url"] == f"/play/{game.pk}/#ply=0"
     word = "dead general" if goal == "dead_general" else "mate"
     assert row["text"] == f"At move 1 you had a {word} in 1."
+    # the move played, as the move list writes it: Chinese notation with ICCS
+    assert row["played"].endswith(")") and re.fullmatch(r".+ \([a-i]\d[a-i]\d\)", row["played"])
     zh = client.get(f"/api/puzzles/missed/?game={game.pk}", HTTP_ACCEPT_LANGUAGE="zh-hans").json()
     assert zh["results"][0]["text"].startswith("第 1 回合") and zh["results"][0]["played"]
     detail = client.get(f"/api/puzzles/{puzzle.pk}/").json()
