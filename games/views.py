@@ -20,7 +20,7 @@ from core.selectors import variant_title
 from core.starts import START_DESCRIPTIONS, start_name
 from engine import VARIANTS
 from games import library, selectors
-from games.game_analysis import GAME_ANALYSIS_MAX_PLIES, GAME_ANALYSIS_NODES
+from games.game_analysis import GAME_ANALYSIS_MAX_PLIES, GAME_ANALYSIS_NODES, game_analysis_get
 from games.models import LEVELS, Game, MasterGame
 from games.services import SETUPS_BY_VARIANT
 from words.endings import ENDINGS
@@ -255,6 +255,8 @@ def _game_page(
                 "labels": _analysis_labels(),
                 "nodes": f"{GAME_ANALYSIS_NODES:,}",
                 "max_plies": GAME_ANALYSIS_MAX_PLIES,
+                # read by analysis.js: a game never analysed is not polled (its GET is a 404)
+                "asked": game_analysis_get(game=found) is not None,
             },
         },
     )

@@ -7,7 +7,8 @@
 import { api as call, format } from "../core/api.js";
 
 const page = JSON.parse(document.getElementById("game-page").textContent);
-const L = JSON.parse(document.getElementById("game-analysis-page").textContent).labels;
+const analysisPage = JSON.parse(document.getElementById("game-analysis-page").textContent);
+const L = analysisPage.labels;
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1000;
@@ -228,6 +229,11 @@ function poll() {
 async function load() {
   if (state.asked || state.status !== "finished") return;
   state.asked = true;
+  // a game never analysed has nothing to fetch (its GET is a 404): the page offers to ask
+  if (!analysisPage.asked) {
+    render();
+    return;
+  }
   try {
     state.analysis = await call("GET", page.api.analysis);
   } catch (error) {
