@@ -99,13 +99,14 @@ def _shows(pattern: Pattern, variant: str, fen: str, line: Sequence[str]) -> lis
 def choose_examples(
     bank: Iterable[dict[str, Any]], composed: Iterable[dict[str, Any]]
 ) -> list[PatternExample]:
-    """One example per pattern: from the bank entries (``read_bank()``) where one shows it, else
+    """One example per pattern: from the bank entries (``read_bank()``) where one shows it, a
+    moment of a real game before a constructed position, else
     from the composed mates (``composed`` of tests/engine/data/patterns.json)."""
     bank = [e for e in bank if e["goal"] in MATES]
     composed = list(composed)
     chosen = []
     for pattern in PATTERNS:
-        ranked: list[tuple[tuple[int, int, int, str], PatternExample]] = []
+        ranked: list[tuple[tuple[int, int, int, int, str], PatternExample]] = []
         for entry in bank:
             if pattern.code not in entry["themes"] or entry["variant"] not in pattern.variants:
                 continue
@@ -122,6 +123,7 @@ def choose_examples(
             )
             rank = (
                 pattern.variants.index(entry["variant"]),
+                0 if entry.get("source_game") else 1,  # a moment of a real game first
                 len(found),
                 len(entry["main_line"]),
                 entry["key"],
@@ -141,7 +143,7 @@ def choose_examples(
                         "composed",
                         "",
                     )
-                    ranked.append(((0, len(found), len(mate["line"]), f"{index:04}"), example))
+                    ranked.append(((0, 1, len(found), len(mate["line"]), f"{index:04}"), example))
         if not ranked:
             raise ValueError(f"no example shows the pattern {pattern.code}")
         chosen.append(min(ranked, key=lambda item: item[0])[1])
