@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -180,13 +179,15 @@ def vacuum_puzzle_tables() -> None:
     handful of live rows; the planner prices a scan by pages, so the estimates would measure
     those leftovers rather than the filter. VACUUM (outside the test's transaction, on a
     connection of its own) gives the pages back."""
-    db = connection.settings_dict
-    with psycopg.connect(
-        dbname=db["NAME"], host=db["HOST"] or None, port=db["PORT"] or None,
-        user=db["USER"] or None, password=db["PASSWORD"] or None, autocommit=True,
-    ) as own:  # fmt: skip
-        for table in ("puzzles_puzzle", "puzzles_puzzle_themes", "puzzles_puzzletheme"):
-            own.execute(f"VACUUM {table}")
+    from puzzles.models import Puzzle, PuzzleTheme
+
+    own = connection.get_new_connection(connection.get_connection_params())
+    try:
+        own.autocommit = True
+        for model in (Puzzle, Puzzle.themes.through, PuzzleTheme):
+            own.execute(f"VACUUM {model._meta.db_table}")
+    finally:
+        own.close()
 
 
 @pytest.mark.parametrize("parameter", list_parameters(), ids=lambda p: f"{p.url_name}?{p.name}")
