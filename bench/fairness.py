@@ -15,6 +15,8 @@ production): half anonymous, all from one address, with a new session for each g
 signed in (one account each), all from a second address, each of which also sends the prover
 one heavy puzzle (a "mate in 7" of the start position). Each keeps a level-8 game busy: a move,
 a draw offer, then waits for the computer's reply, again; a refused request waits a second.
+They run as threads of one process at a low CPU priority (``--flood-nice``, default 19), as
+browsers on other machines would, and the requests they sent a second are reported.
 
 The honest player (its own address) plays level-1 games and times each computer reply, from
 sending its move to seeing the reply (polling every 50 ms); the honest author (signed in, its
@@ -89,6 +91,7 @@ class Client:
         import requests
 
         self.url = url
+        self.requests = 0  # sent by this client, answered or not
         self.http = requests.Session()
         self.http.headers.update({"X-Forwarded-For": address, "Referer": f"{url}/"})
         self.http.get(f"{url}/play/", timeout=30)  # the CSRF cookie, as the page gets it
@@ -97,10 +100,12 @@ class Client:
         return {"X-CSRFToken": self.http.cookies.get("csrftoken", "")}
 
     def post(self, path: str, body: Any = None) -> Any:
+        self.requests += 1
         return self.http.post(f"{self.url}{path}", json=body or {}, headers=self._token(),
                               timeout=60)  # fmt: skip
 
     def get(self, path: str) -> Any:
+        self.requests += 1
         return self.http.get(f"{self.url}{path}", timeout=60)
 
     def log_in(self, username: str, password: str) -> bool:
@@ -142,6 +147,7 @@ class Abuser(threading.Thread):
     stop: threading.Event
     refused: int = 0
     moves: int = 0
+    requests: int = 0
 
     def __post_init__(self) -> None:
         threading.Thread.__init__(self, daemon=True)
@@ -156,6 +162,8 @@ class Abuser(threading.Thread):
                 client.post(f"/api/puzzles/authored/{made.json()['id']}/submit/")
         while not self.stop.is_set():
             if not self.signed_in:
+                if client is not None:
+                    self.requests += client.requests
                 client = Client(self.url, ANONYMOUS_FLOOD)
             assert client is not None
             created = client.post("/api/games/", {"variant": "xiangqi", "level": 8, "side": "red"})
@@ -164,6 +172,8 @@ class Abuser(threading.Thread):
                 self.stop.wait(1.0)
                 continue
             self.play(client, created.json())
+        if client is not None:
+            self.requests += client.requests
 
     def play(self, client: Client, game: Any) -> None:
         while not self.stop.is_set() and game["status"] == "playing":
@@ -284,24 +294,66 @@ class Round:
     verdict: float | None
     abusive_moves: int
     refused: int
+    flood_rate: float  # the flood's requests a second
     failures: int
 
 
-def run_round(
-    url: str, seed: Any, clients: int, seconds: float, drain: float, logs: Path, db: str
-) -> Round:
+def flood(
+    url: str,
+    users: list[str],
+    password: str,
+    clients: int,
+    seconds: float,
+    nice: int,
+    results: Any,
+) -> None:
+    """In a process of its own, at CPU priority ``nice``: ``clients`` abusive clients (every
+    second one signed in as the next of ``users``) for ``seconds``; put their computer moves,
+    refused requests and requests sent on ``results``."""
+    os.nice(nice)
     stop = threading.Event()
-    users = iter(seed["users"])
-    author = next(users)
+    accounts = iter(users)
     abusers = [
-        Abuser(url, next(users) if i % 2 else None, seed["password"], stop) for i in range(clients)
+        Abuser(url, next(accounts) if i % 2 else None, password, stop) for i in range(clients)
     ]
     for abuser in abusers:
         abuser.start()
-    time.sleep(min(5.0, seconds / 4) if clients else 0)  # the flood gets going
-    # The honest player is timed in a process of its own: the flood's threads share this one's
-    # interpreter lock, and would be counted in its latency as if the site were slow.
+    time.sleep(seconds)
+    stop.set()
+    for abuser in abusers:
+        abuser.join(timeout=70)
+    results.put((sum(a.moves for a in abusers), sum(a.refused for a in abusers),
+                 sum(a.requests for a in abusers)))  # fmt: skip
+
+
+def run_round(
+    url: str,
+    seed: Any,
+    clients: int,
+    seconds: float,
+    drain: float,
+    logs: Path,
+    db: str,
+    flood_nice: int,
+) -> Round:
+    users = list(seed["users"])
+    author = users[0]
     context = multiprocessing.get_context("spawn")
+    warm_up = min(5.0, seconds / 4) if clients else 0.0
+    # The flood runs in a process of its own at a low CPU priority: its clients stand in for
+    # browsers on other machines, and on this machine their HTTP clients' own work would
+    # otherwise be taken from the site being measured (the flood's rate is reported).
+    flooded: Any = context.Queue()
+    flooder = context.Process(
+        target=flood,
+        args=(url, users[1:], seed["password"], clients, warm_up + seconds, flood_nice, flooded),
+        daemon=True,
+    )
+    if clients:
+        flooder.start()
+    time.sleep(warm_up)  # the flood gets going
+    # The honest player is timed in a process of its own, at normal priority, as a browser
+    # on a machine of its own would be.
     results: Any = context.Queue()
     honest = context.Process(target=honest_player, args=(url, seconds, results), daemon=True)
     honest.start()
@@ -313,12 +365,11 @@ def run_round(
         daemon=True,
     )
     author_thread.start()
-    time.sleep(seconds)
-    stop.set()
-    latencies, games, failures, posts, polls = results.get(timeout=90)
+    latencies, games, failures, posts, polls = results.get(timeout=seconds + 90)
     honest.join(timeout=10)
-    for thread in abusers:
-        thread.join(timeout=70)
+    abusive_moves, refused, requests = flooded.get(timeout=90) if clients else (0, 0, 0)
+    if clients:
+        flooder.join(timeout=10)
     author_thread.join(timeout=drain + 10)
     deadline = time.monotonic() + drain
     waiting = "SELECT count(*) FROM games_game WHERE status = 'playing' AND computer_queued_at IS NOT NULL"
@@ -334,8 +385,9 @@ def run_round(
         worker_ms=sorted(ms for g in games for ms in spent.get(g, [])),
         all_worker_ms=sorted(ms for values in spent.values() for ms in values),
         verdict=verdict[0] if verdict else None,
-        abusive_moves=sum(a.moves for a in abusers),
-        refused=sum(a.refused for a in abusers),
+        abusive_moves=abusive_moves,
+        refused=refused,
+        flood_rate=requests / (warm_up + seconds) if clients else 0.0,
         failures=failures,
     )
 
@@ -354,6 +406,8 @@ def main() -> int:
     parser.add_argument("--deep-nice", type=int, default=10,
                         help="CPU priority of the deep levels' and the prover's workers "
                         "(0: as the quick replies', to compare)")  # fmt: skip
+    parser.add_argument("--flood-nice", type=int, default=19,
+                        help="CPU priority of the flood's clients (0: as the site's, to compare)")  # fmt: skip
     parser.add_argument("--smoke", action="store_true", help="N = 0, 2; 12 s rounds")
     parser.add_argument(
         "--database-url",
@@ -450,7 +504,7 @@ def main() -> int:
             seed_round = {**seed, "users": seed["users"][len(rounds) * max(args.clients) + 1 :]}
             seed_round["users"] = [seed["users"][0], *seed_round["users"]]
             rounds.append(run_round(url, seed_round, clients, args.seconds, args.drain,
-                                    logs, args.database_url))  # fmt: skip
+                                    logs, args.database_url, args.flood_nice))  # fmt: skip
     finally:
         processes.stop()
         delete_queues(args.broker_url, queues)
@@ -468,19 +522,20 @@ def report(rounds: list[Round]) -> int:
     print()
     print(f"{'N':>4}{'replies':>9}{'p50 ms':>9}{'p95 ms':>9}{'p95 ratio':>11}"
           f"{'move p95':>10}{'poll p95':>10}{'worker p95':>12}{'all p95':>9}{'verdict s':>11}"
-          f"{'flood moves':>13}{'refused':>9}")  # fmt: skip
+          f"{'flood moves':>13}{'refused':>9}{'flood req/s':>13}")  # fmt: skip
     for r in rounds:
         p50, p95 = percentile(r.latencies, 0.5), percentile(r.latencies, 0.95)
         verdict = f"{r.verdict:.1f}" if r.verdict is not None else "none"
         print(f"{r.clients:>4}{len(r.latencies):>9}{p50:>9.0f}{p95:>9.0f}{p95 / base_p95:>10.2f}x"
               f"{percentile(r.posts, 0.95):>10.0f}{percentile(r.polls, 0.95):>10.0f}"
               f"{percentile(r.worker_ms, 0.95):>12.0f}{percentile(r.all_worker_ms, 0.95):>9.0f}"
-              f"{verdict:>11}{r.abusive_moves:>13}{r.refused:>9}")  # fmt: skip
+              f"{verdict:>11}{r.abusive_moves:>13}{r.refused:>9}{r.flood_rate:>13.0f}")  # fmt: skip
     print()
     print("p50/p95: the honest player's computer replies as the client sees them (move sent -> "
           "reply seen); move p95 and poll p95: the honest player's move request and each of its polls, "
           "sent -> answered; worker p95: the worker's time on the honest player's moves; all p95: on "
-          "every computer move; verdict: the honest author's mate in 1, submission -> verdict")  # fmt: skip
+          "every computer move; verdict: the honest author's mate in 1, submission -> verdict; flood "
+          "req/s: the requests the flood's clients sent a second")  # fmt: skip
     last = rounds[-1]
     ratio = percentile(last.latencies, 0.95) / base_p95
     p50_ratio = percentile(last.latencies, 0.5) / base_p50
