@@ -277,9 +277,9 @@ def bank(seconds: float, per_group: int, algorithms: list[str], verbose: bool) -
     return 0
 
 
-def mined(seconds: float, min_length: int, peer: Peer | None) -> int:
+def mined(seconds: float, min_length: int, max_length: int, peer: Peer | None) -> int:
     """The prover on real mates: every master-game puzzle of the bank (``source`` game,
-    traditional xiangqi) of at least ``min_length`` moves, proved again in full mode from
+    traditional xiangqi) of ``min_length`` to ``max_length`` moves, proved again in full mode from
     nothing, as the bank proves them (``auto``): per length, the median and 95th percentile of
     CPU seconds for the first forced win (``find_win``) and for the whole proof (``solve``: every
     key and every defence, so the difference is the uniqueness check), nodes, and the peer's
@@ -287,7 +287,9 @@ def mined(seconds: float, min_length: int, peer: Peer | None) -> int:
     entries = [
         e
         for e in read_bank()
-        if e["source"] == "game" and e["variant"] == "xiangqi" and e["moves_to_win"] >= min_length
+        if e["source"] == "game"
+        and e["variant"] == "xiangqi"
+        and min_length <= e["moves_to_win"] <= max_length
     ]
     budget = Budget(seconds=seconds)
     rows: dict[int, Row] = {}
@@ -391,6 +393,7 @@ def main() -> int:
     parser.add_argument("--memory", action="store_true", help="df-pn's peak memory")
     parser.add_argument("--mined", action="store_true", help="the bank's master-game mates")
     parser.add_argument("--min-length", type=int, default=3, help="--mined: shortest mate")
+    parser.add_argument("--mined-max", type=int, default=30, help="--mined: longest mate")
     parser.add_argument("--nodes", type=int, default=None, help="node budget per proof")
     parser.add_argument("--memory-mib", type=int, default=DEFAULT_MEMORY_MIB, help="its bound")
     args = parser.parse_args()
@@ -403,7 +406,7 @@ def main() -> int:
         return memory(args.seconds, args.nodes, args.memory_mib)
     if args.mined:
         mined_peer = Peer(PEER) if not args.no_peer and shutil.which(PEER) else None
-        status = mined(min(args.seconds, 60.0), args.min_length, mined_peer)
+        status = mined(min(args.seconds, 60.0), args.min_length, args.mined_max, mined_peer)
         if mined_peer is not None:
             mined_peer.close()
         return status

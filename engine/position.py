@@ -918,6 +918,26 @@ class Position:
         self._legal = None
         self._check = -1
 
+    def hash_after(self, m: int) -> int:
+        """The hash of the position after the pseudo-legal move code ``m``, as
+        ``push_code`` makes it, without playing the move."""
+        e = self._effect(m)
+        b = self.board
+        fr = m >> 8
+        to = m & 255
+        before = b[fr]
+        after = e & 63
+        low = _ZOBRIST_LOW[before << 7 | fr] ^ _ZOBRIST_LOW[after << 7 | fr] ^ _ZOBRIST_BLACK_LOW
+        high = (
+            _ZOBRIST_HIGH[before << 7 | fr] ^ _ZOBRIST_HIGH[after << 7 | fr] ^ _ZOBRIST_BLACK_HIGH
+        )
+        if e >> 12 != _SELF_DESTRUCT:
+            before = b[to]
+            after = e >> 6 & 63
+            low ^= _ZOBRIST_LOW[before << 7 | to] ^ _ZOBRIST_LOW[after << 7 | to]
+            high ^= _ZOBRIST_HIGH[before << 7 | to] ^ _ZOBRIST_HIGH[after << 7 | to]
+        return self.hash ^ (high << 32 | low)
+
     def _push_record(self, move: int) -> None:
         """Push the undo record of a ply (``move``: its code and what it
         changes, packed as ``_REC_BEFORE_FR`` tells) and the hash before it."""

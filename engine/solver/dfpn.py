@@ -52,9 +52,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.position import ZOBRIST, ZOBRIST_BLACK, Position
+from engine.position import Position
 from engine.rules import judge_cycle
-from engine.solver.movegen import checking_moves, has_legal_move, legal_checks, legal_replies
+from engine.solver.movegen import (
+    checking_moves,
+    has_legal_move,
+    is_pseudo_legal,
+    legal_checks,
+    legal_replies,
+    status_of,
+)
 from engine.solver.proof import SolverInputError
 from engine.solver.search import _NEVER, Budget, Search, terminal_status
 
@@ -66,7 +73,10 @@ PROVED: Final = INF << SHIFT  # pn 0, dn infinite
 DISPROVED: Final = INF  # pn infinite, dn 0
 MAX_N: Final = 31  # attacker moves left, at most (five bits in a result)
 DEFAULT_MEMORY_MIB = 256
-QUIET_PN: Final = 24  # the first proof number of a move that gives no check
+QUIET_PN: Final = 8  # the first proof number of a move that gives no check
+# a defender's reply other than the one that refuted last is first thought this many times
+# harder to refute (its first disproof number), so df-pn stays longer with the refutation
+OTHER_REPLY_DN: Final = 2
 # a dict slot with a 64-bit int key and an int value: 106-128 bytes between the dict's
 # resizes (tracemalloc, CPython 3.11)
 ENTRY_BYTES = 128
@@ -276,13 +286,18 @@ class DfpnSearch(Search):
     # ------------------------------------------------------------------
     # expansions
 
-    def _generate_or(self) -> list[int]:
+    def _generate_or(self, last: bool) -> list[int]:
         """The attacker's moves as a flat list of (code, hash, key): the
         code is the move | (kind + 2) << _KIND, where the kind is ``_WINS``
         (ends the game with the goal: the only entry then), ``_ENDS`` (ends
         it otherwise), ``_LIMIT`` (reaches the natural limit) or the
         child's first proof number (the defender's replies to a check; for
-        a move without check ``QUIET_PN``, without generating them)."""
+        a move without check ``QUIET_PN``, without generating them).
+        ``last``: the attacker has two moves left, so each child is decided
+        at once (``_and_last``) and the order of the checks matters little:
+        a check's first proof number is 1, and only whether the defender
+        has a reply is looked at (the rest of its replies are not
+        generated)."""
         pos = self.pos
         goal = self.goal
         if self.checks_only:
@@ -299,16 +314,22 @@ class DfpnSearch(Search):
         out: list[int] = []
         for m in checks:
             pos.push_code(m)
-            replies, in_check, dead = legal_replies(pos)
-            if not replies:
+            if last:
+                status = status_of(pos)
+                count = 1
+            else:
+                replies, in_check, dead = legal_replies(pos)
+                status = terminal_status(replies, in_check, dead) if not replies else "ongoing"
+                count = len(replies)
+            if status != "ongoing":
                 pos.pop_code()
-                if terminal_status(replies, in_check, dead) in goal:
+                if status in goal:
                     return [m | (_WINS + 2) << _KIND, 0, 0]
                 out.append(m | (_ENDS + 2) << _KIND)
                 out.append(0)
                 out.append(0)
                 continue
-            kind = _LIMIT if self.over_limit() else len(replies)
+            kind = _LIMIT if self.over_limit() else count
             out.append(m | (kind + 2) << _KIND)
             out.append(pos.hash)
             out.append(self._pkey())
@@ -329,7 +350,7 @@ class DfpnSearch(Search):
         board = pos.board
         watch = self.watch_limit
         for m in quiet:
-            h = self._hash_after(m)
+            h = self.pos.hash_after(m)
             if not watch:
                 out.append(m | (QUIET_PN + 2) << _KIND)
                 out.append(h)
@@ -342,19 +363,6 @@ class DfpnSearch(Search):
             out.append(hash((h, halfmove)))
         return out
 
-    def _hash_after(self, m: int) -> int:
-        """The hash of the position after move ``m``, as ``push_code`` makes it,
-        without playing the move."""
-        pos = self.pos
-        changes, _ = pos.effects(m)
-        h = pos.hash ^ ZOBRIST_BLACK
-        for sq, before, after in changes:
-            if before:
-                h ^= ZOBRIST[before][sq]
-            if after:
-                h ^= ZOBRIST[after][sq]
-        return h
-
     def _expand_or(
         self, n: int, km: list[int], kp: list[int], kd: list[int], kt: list[int]
     ) -> None:
@@ -362,8 +370,10 @@ class DfpnSearch(Search):
         moves, proof numbers, disproof numbers and path dependences."""
         pk = self._pkey()
         moves = self.expansions.get(pk)
-        if moves is None:
-            moves = self._generate_or()
+        if moves is None and n == 2:
+            moves = self._generate_or(True)  # not kept: an expansion for n > 2 counts replies
+        elif moves is None:
+            moves = self._generate_or(False)
             used = self._entries() * ENTRY_BYTES + len(self.cycles) * CYCLE_BYTES
             if used + (len(self.expansions) + 1) * EXPANSION_BYTES > self.memory:
                 self.expansions.clear()
@@ -444,6 +454,7 @@ class DfpnSearch(Search):
         # the first disproof number of a reply not searched yet: the number of
         # moves the attacker had before (about what it has after the reply)
         first_dn = self.breadth[(len(self.path) - 1) & 511] or 1
+        hint = self.res.get(self._pkey(), 0) >> 10 or self.refuters[len(self.path) & 511]
         for d in replies:
             over = False
             if watch:
@@ -453,7 +464,7 @@ class DfpnSearch(Search):
                 cpk = self._pkey()
                 pos.pop_code()
             else:
-                h = self._hash_after(d)
+                h = self.pos.hash_after(d)
                 cpk = h
             if h in counts:
                 self._repeat_child(d, n, 1, km, kp, kd, kt)
@@ -485,10 +496,67 @@ class DfpnSearch(Search):
             e = tt.get(cpk ^ nk)
             if e is None:
                 kp.append(1)
-                kd.append(first_dn)
+                kd.append(first_dn if d == hint else first_dn * OTHER_REPLY_DN)
             else:
                 kp.append(e & LOW)
                 kd.append(e >> SHIFT)
+
+    def _last_reply(self, d: int) -> tuple[bool, int]:
+        """The defender plays ``d`` with the attacker then one move from the
+        end: does the attacker win at once, and the path index the answer
+        depends on (``_NEVER``: none)."""
+        c = self.enter(d)
+        t = _NEVER
+        if c >= 3:
+            self.taint = _NEVER
+            won = self.judge_repetition()
+            t = self.taint
+            self.taint = _NEVER
+        elif self.over_limit():
+            won = False
+        else:
+            lost = self._cycle_lost() if c == 2 else _NEVER
+            if lost != _NEVER:
+                won = False
+                if not self._fails(self._pkey(), 1):
+                    t = lost
+            else:
+                cpk = self._pkey()
+                self.rtaint = _NEVER
+                v = self._look(cpk, 1)
+                if v >= 0 and (v & LOW == 0 or v >> SHIFT == 0):
+                    won = v & LOW == 0
+                    t = self.rtaint
+                else:
+                    self.taint = _NEVER
+                    move = self._finish(self.res.get(cpk, 0) >> 10)
+                    t = self.taint
+                    self.taint = _NEVER
+                    won = move != 0
+                    self._save(cpk, 1, PROVED if won else DISPROVED, t, move)
+        self.leave()
+        return won, t
+
+    def _first_refutes(self, pk: int) -> bool:
+        """The defender is to move, not in check, and the attacker has one
+        move left: does the reply that refuted here or at this depth before
+        refute again (then the node is saved as disproved, ``rtaint`` set)?
+        Tried before the other replies are generated: most such nodes are
+        refuted by it."""
+        first = self.res.get(pk, 0) >> 10
+        depth = len(self.path) & 511
+        if not first:
+            first = self.refuters[depth]
+        pos = self.pos
+        if not first or not is_pseudo_legal(pos, first) or not pos.is_legal_code(first):
+            return False
+        won, t = self._last_reply(first)
+        if won or t < len(self.path) - 1:
+            return False  # the other replies decide (a held refutation is the last resort)
+        self._save(pk, 1, DISPROVED, t, first)
+        self.refuters[depth] = first
+        self.rtaint = t
+        return True
 
     def _and_last(self, pk: int, replies: list[int]) -> int:
         """The defender is to move and the attacker has one move left: the
@@ -504,36 +572,7 @@ class DfpnSearch(Search):
         held = 0  # a refutation only by a ruling of a cycle begun above: the last resort
         held_taint = -1
         for d in order:
-            c = self.enter(d)
-            t = _NEVER
-            if c >= 3:
-                self.taint = _NEVER
-                won = self.judge_repetition()
-                t = self.taint
-                self.taint = _NEVER
-            elif self.over_limit():
-                won = False
-            else:
-                lost = self._cycle_lost() if c == 2 else _NEVER
-                if lost != _NEVER:
-                    won = False
-                    if not self._fails(self._pkey(), 1):
-                        t = lost
-                else:
-                    cpk = self._pkey()
-                    self.rtaint = _NEVER
-                    v = self._look(cpk, 1)
-                    if v >= 0 and (v & LOW == 0 or v >> SHIFT == 0):
-                        won = v & LOW == 0
-                        t = self.rtaint
-                    else:
-                        self.taint = _NEVER
-                        move = self._finish(self.res.get(cpk, 0) >> 10)
-                        t = self.taint
-                        self.taint = _NEVER
-                        won = move != 0
-                        self._save(cpk, 1, PROVED if won else DISPROVED, t, move)
-            self.leave()
+            won, t = self._last_reply(d)
             if not won:
                 if t < idx:
                     if t > held_taint:
@@ -589,6 +628,8 @@ class DfpnSearch(Search):
             self._expand_or(n, km, kp, kd, kt)
             child_n = n - 1
         else:
+            if n == 1 and not self.pos.is_check() and self._first_refutes(pk):
+                return DISPROVED
             replies, in_check, dead = legal_replies(self.pos)
             if not replies:
                 # after a quiet move: the defender is stalemated

@@ -287,20 +287,31 @@ def test_a_move_s_position_is_known_without_playing_it(halfmove: int) -> None:
         search = DfpnSearch(pos, "mate", False)
         pos = search.pos
         for m in pos.legal_codes():
-            h = search._hash_after(m)
+            h = pos.hash_after(m)
             pos.push_code(m)
             assert h == pos.hash
             pos.pop_code()
-        # the expansion: (move | (kind + 2) << 16, hash, key) for each move
-        moves = search._generate_or()
-        kinds = [(moves[i] >> 16) - 2 for i in range(0, len(moves), 3)]
-        assert 0 in kinds or len(kinds) == len(pos.legal_codes())
-        for i in range(0, len(moves), 3):
-            code, h, key = moves[i : i + 3]
-            m, kind = code & 0xFFFF, (code >> 16) - 2
-            if kind in (0, -1):
-                continue  # the move ends the game
-            pos.push_code(m)
-            assert (h, key) == (pos.hash, search._pkey())
-            assert (kind == -2) is search.over_limit()
-            pos.pop_code()
+        # the expansion: (move | (kind + 2) << 16, hash, key) for each move; with two
+        # attacker moves left (``last``) the same moves, keys and ends, a check's kind 1
+        full = search._generate_or(False)
+        last = search._generate_or(True)
+        for moves in (full, last):
+            kinds = [(moves[i] >> 16) - 2 for i in range(0, len(moves), 3)]
+            assert 0 in kinds or len(kinds) == len(pos.legal_codes())
+            for i in range(0, len(moves), 3):
+                code, h, key = moves[i : i + 3]
+                m, kind = code & 0xFFFF, (code >> 16) - 2
+                if kind in (0, -1):
+                    continue  # the move ends the game
+                pos.push_code(m)
+                assert (h, key) == (pos.hash, search._pkey())
+                assert (kind == -2) is search.over_limit()
+                pos.pop_code()
+
+        def outline(moves: list[int]) -> list[tuple[int, int]]:
+            # each move with its kind, a first proof number counted as 1
+            return [
+                (moves[i] & 0xFFFF, min((moves[i] >> 16) - 2, 1)) for i in range(0, len(moves), 3)
+            ]
+
+        assert outline(full) == outline(last)
