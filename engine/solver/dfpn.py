@@ -56,6 +56,7 @@ from engine.position import Position
 from engine.rules import judge_cycle
 from engine.solver.movegen import (
     checking_moves,
+    gives_check,
     has_legal_move,
     is_pseudo_legal,
     legal_checks,
@@ -74,9 +75,11 @@ DISPROVED: Final = INF  # pn infinite, dn 0
 MAX_N: Final = 31  # attacker moves left, at most (five bits in a result)
 DEFAULT_MEMORY_MIB = 256
 QUIET_PN: Final = 8  # the first proof number of a move that gives no check
-# a defender's reply other than the one that refuted last is first thought this many times
-# harder to refute (its first disproof number), so df-pn stays longer with the refutation
-OTHER_REPLY_DN: Final = 2
+# the first disproof numbers of the defender's replies: the one that refuted last and any
+# reply that gives check start at 1 (a check leaves the attacker a few replies instead of all
+# its moves, so it is by far the cheapest refutation to show when it holds); every other reply
+# starts at this many times the attacker's number of moves
+OTHER_REPLY_DN: Final = 4
 # a dict slot with a 64-bit int key and an int value: 106-128 bytes between the dict's
 # resizes (tracemalloc, CPython 3.11)
 ENTRY_BYTES = 128
@@ -496,7 +499,10 @@ class DfpnSearch(Search):
             e = tt.get(cpk ^ nk)
             if e is None:
                 kp.append(1)
-                kd.append(first_dn if d == hint else first_dn * OTHER_REPLY_DN)
+                if d == hint or gives_check(pos, d):
+                    kd.append(1)
+                else:
+                    kd.append(first_dn * OTHER_REPLY_DN)
             else:
                 kp.append(e & LOW)
                 kd.append(e >> SHIFT)
