@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
@@ -77,7 +78,13 @@ def puzzle_data(
 class AttemptActionApi(APIView):
     """A move, hint or give-up in my open attempt: the puzzle (404 if it cannot be seen), the
     body (``InputSerializer``, which names the attempt) and the player it speaks for (never
-    making a session); ``act`` calls the service and gives the answer (``OutputSerializer``)."""
+    making a session); ``act`` calls the service and gives the answer (``OutputSerializer``).
+
+    The answer is made in the service's transaction, before anything is committed: when the
+    database is lost while it is being made (the themes of a finished try are read for it),
+    the answer is a 503 and nothing was played, so a client that tries again, or opens the
+    attempt again, goes on with the same try. Answered 503 after the commit, the same error
+    would have sent a client that opens the attempt again into a second, unrated attempt."""
 
     InputSerializer: ClassVar[type[serializers.Serializer]] = AttemptRequestSerializer
     OutputSerializer: ClassVar[type[serializers.Serializer]]
@@ -93,7 +100,9 @@ class AttemptActionApi(APIView):
         body = request_body(self.InputSerializer, request)
         player = owner_for_request(request, create=False)
         address = address_key(request)
-        return Response(self.act(puzzle=puzzle, player=player, body=body, address=address))
+        with transaction.atomic():
+            answer = self.act(puzzle=puzzle, player=player, body=body, address=address)
+        return Response(answer)
 
 
 class ThemeListApi(APIView):

@@ -66,7 +66,10 @@ class Traffic(threading.Thread):
             attempt_id = self.pending.get(id(player))
             if attempt_id is not None:
                 # Open (or go on with) the player's attempt, then play the mate in one at
-                # ply 0: both are safe to send again until the try is accepted.
+                # ply 0: both are safe to send again until the try is accepted. A 503 means
+                # nothing was played (the answer is made before the move is committed), so
+                # opening again after one goes on with the same try; a second attempt here is
+                # a move kept by a request that answered 503.
                 url = f"/api/puzzles/{self.puzzle}/attempts/"
                 opened = self.record(
                     "attempt", lambda player=player, url=url: player.post(url, timeout=30)
