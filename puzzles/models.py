@@ -263,6 +263,10 @@ class PuzzleAttempt(OwnerScopedModel):
             models.Index(fields=["user", "puzzle"], name="attempt_user_puzzle"),
             models.Index(fields=["user", "scored_at"], name="attempt_user_scored"),
             models.Index(fields=["user", "submitted_at"], name="attempt_user_submitted"),
+            # The tries waiting to be scored, oldest first (``puzzle_attempts_score_waiting``).
+            models.Index(
+                fields=["submitted_at"], condition=Q(state="submitted"), name="attempt_waiting"
+            ),
         ]
         constraints = [
             owner_check("attempt_one_owner"),

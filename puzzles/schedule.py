@@ -7,7 +7,9 @@ The site's Celery app adds these to its ``beat_schedule``::
 
 Times are in ``CELERY_TIMEZONE`` (the site's time zone). Choosing the daily puzzles runs every
 hour: the first run after midnight picks the day's puzzles, later runs find them chosen and do
-nothing (the choice is idempotent), which also covers a beat that was down at midnight.
+nothing (the choice is idempotent), which also covers a beat that was down at midnight. Every
+five minutes the tries still waiting to be scored ten minutes after they ended have their
+scoring message sent again (it was lost: see ``puzzle_attempts_score_waiting``).
 """
 
 from celery.schedules import crontab
@@ -20,5 +22,9 @@ BEAT_SCHEDULE = {
     "puzzles-requeue-verifications": {
         "task": "puzzles.requeue_verifications",
         "schedule": crontab(minute="*/15"),
+    },
+    "puzzles-score-waiting": {
+        "task": "puzzles.score_waiting",
+        "schedule": crontab(minute="*/5"),
     },
 }

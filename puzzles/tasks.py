@@ -1,6 +1,8 @@
 """Celery tasks of the puzzles app. Each takes ids, fetches the rows again and calls a service.
 
 - ``puzzles.score_attempt``: scores one submitted attempt (ratings, plays, replays), once.
+- ``puzzles.score_waiting``: sends again the scoring messages of tries waiting too long to be
+  scored, their first message lost (scheduled).
 - ``puzzles.verify_puzzle``: proves the authored puzzle whose turn it is in the proving queue
   and publishes or rejects it.
 - ``puzzles.choose_daily``: picks today's daily puzzle of each variant (scheduled).
@@ -58,6 +60,15 @@ def puzzle_attempt_score_task(self: Any, attempt_id: int) -> dict[str, Any]:
         "result": attempt.result,
         "rated": attempt.rated,
     }
+
+
+# Sending a scoring message again is harmless: scoring skips an attempt already scored.
+@idempotent_task("puzzles.score_waiting", limits=(60, 90), retry=Retry(times=3, backoff=5))
+def puzzle_attempts_score_waiting_task() -> list[int]:
+    """Send again the scoring messages of tries waiting too long to be scored (scheduled)."""
+    from puzzles.services import puzzle_attempts_score_waiting
+
+    return puzzle_attempts_score_waiting()
 
 
 # The prover's own budget (services.authoring.VERIFY_SECONDS) ends well before these limits.

@@ -60,6 +60,10 @@ MAX_SECONDS = 24 * 60 * 60
 SEEN_WINDOW = timedelta(hours=24)
 # Rated tries are counted over this window (``settings.PUZZLE_RATED_PER_MINUTE`` at most).
 PACE_WINDOW = timedelta(minutes=1)
+# A try still waiting to be scored this long after it ended has lost its scoring message: it is
+# sent again (``puzzle_attempts_score_waiting``). Scoring takes milliseconds once a worker has it.
+WAITING_AFTER = timedelta(minutes=10)
+WAITING_BATCH = 500
 HINT_PIECE = 1
 HINT_MOVE = 2
 
@@ -416,15 +420,20 @@ def _unrated_reason(attempt: PuzzleAttempt, address: str, now: datetime) -> str:
 def _finish(attempt: PuzzleAttempt, result: str, now: datetime, address: str = "") -> None:
     """End the try with ``result``, decide whether it can be rated (from the player ending it,
     from ``address``) and have it scored (once) by a Celery task."""
-    from puzzles.tasks import puzzle_attempt_score_task
-
     attempt.unrated_reason = _unrated_reason(attempt, address, now)
     attempt.result = result
     attempt.state = PuzzleAttempt.State.SUBMITTED
     attempt.submitted_at = now
     attempt.seconds = max(0, min(int((now - attempt.created_at).total_seconds()), MAX_SECONDS))
     attempt.save()
-    attempt_id = attempt.pk
+    _score_later(attempt.pk)
+
+
+def _score_later(attempt_id: int) -> None:
+    """Have the attempt scored by a Celery task once the transaction commits. Sending it again
+    is harmless: the task skips an attempt already scored."""
+    from puzzles.tasks import puzzle_attempt_score_task
+
     # The page polls the attempt's row, never the task's result: none is stored.
     transaction.on_commit(
         lambda: puzzle_attempt_score_task.apply_async((attempt_id,), ignore_result=True)
@@ -454,6 +463,8 @@ def puzzle_attempt_move(
         line = list(attempt.moves)
         if ply is not None and ply != len(line):
             if ply < len(line) and ply % 2 == 0 and line[ply] == move:
+                if attempt.state == PuzzleAttempt.State.SUBMITTED:
+                    _score_later(attempt.pk)  # its message may have been lost with the answer
                 return attempt, puzzle_judge(puzzle=puzzle, moves=line[: ply + 1])
             raise ApplicationError.coded(
                 "solving.out_of_step",
@@ -513,8 +524,32 @@ def puzzle_attempt_give_up(
         if attempt.is_open:
             attempt.gave_up = True
             _finish(attempt, PuzzleAttempt.Result.FAILED, now, address)
+        elif attempt.state == PuzzleAttempt.State.SUBMITTED:
+            _score_later(attempt.pk)  # its message may have been lost with the first answer
         _solution_seen(puzzle, address, now)
     return attempt
+
+
+def puzzle_attempts_score_waiting(*, now: datetime | None = None) -> list[int]:
+    """Send the scoring message again for the tries that ended more than ``WAITING_AFTER`` ago
+    and are still waiting to be scored (at most ``WAITING_BATCH``, the oldest first); returns
+    their ids.
+
+    A try's message is sent when the transaction that ends it commits. It is lost when the
+    answer to that commit is (the database went away just after committing: the message is
+    dropped with the transaction's other commit hooks) or when the broker refuses it; a player
+    who sends the same move again gets it sent again, this finds the others. Harmless when a
+    message is merely slow: the task skips an attempt already scored.
+    """
+    cutoff = (now or timezone.now()) - WAITING_AFTER
+    waiting = list(
+        PuzzleAttempt.objects.filter(state=PuzzleAttempt.State.SUBMITTED, submitted_at__lt=cutoff)
+        .order_by("submitted_at")
+        .values_list("pk", flat=True)[:WAITING_BATCH]
+    )
+    for attempt_id in waiting:
+        _score_later(attempt_id)
+    return waiting
 
 
 def _replay_update(attempt: PuzzleAttempt, now: datetime) -> None:

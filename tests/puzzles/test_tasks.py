@@ -18,11 +18,18 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 from django.test import Client
+from django.utils import timezone
 
 from puzzles.mining import Chunk
 from puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating
-from puzzles.tasks import daily_puzzles_choose_task, mine_chunk_task, puzzle_attempt_score_task
-from tests.puzzles.positions import COOKED_IN_1, MATE_IN_2, MATE_IN_2_KEY
+from puzzles.services.solving import WAITING_AFTER
+from puzzles.tasks import (
+    daily_puzzles_choose_task,
+    mine_chunk_task,
+    puzzle_attempt_score_task,
+    puzzle_attempts_score_waiting_task,
+)
+from tests.puzzles.positions import COOKED_IN_1, MATE_IN_1, MATE_IN_1_KEY, MATE_IN_2, MATE_IN_2_KEY
 from tests.puzzles.test_solving import winning_line
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
@@ -180,3 +187,63 @@ def test_a_visitors_finished_try_stays_unrated_when_scored_after_logging_in(
     assert not PuzzleRating.objects.filter(user=user, games__gt=0).exists()
     status = client.get(f"/api/puzzles/attempts/{opened['id']}/").json()
     assert status["unrated_reason_text"] == "Tries made without signing in are not rated."
+
+
+def end_try_losing_its_message(client: Client, puzzle: Puzzle, url: str, body: Any) -> int:
+    """Open an attempt and end it with ``body`` sent to ``url``, as if the answer to the commit
+    had been lost: Django then drops the transaction's commit hooks, and the scoring message
+    with them. The attempt's id; it waits to be scored, with no message on the way."""
+    attempt_id = int(post(client, f"/api/puzzles/{puzzle.pk}/attempts/").json()["id"])
+    with transaction.atomic():
+        ended = post(client, url, {"attempt": attempt_id, **body})
+        assert ended.status_code == 200, ended.content
+        transaction.get_connection().run_on_commit.clear()
+    assert PuzzleAttempt.objects.get(pk=attempt_id).state == PuzzleAttempt.State.SUBMITTED
+    return attempt_id
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "result"),
+    [("judge", {"move": MATE_IN_1_KEY, "ply": 0}, "solved"), ("give-up", {}, "failed")],
+)
+def test_a_try_whose_scoring_message_was_lost_is_scored_when_sent_again(
+    celery_worker: Any, make_puzzle, make_user, path: str, body: Any, result: str
+) -> None:
+    """The page sends a move (or "show the solution") again when its answer did not come: the
+    same answer comes back, and a try still waiting to be scored is queued again."""
+    puzzle = make_puzzle(MATE_IN_1, moves_to_win=1)
+    user = make_user()
+    client = Client()
+    client.force_login(user)
+    url = f"/api/puzzles/{puzzle.pk}/{path}/"
+    attempt_id = end_try_losing_its_message(client, puzzle, url, body)
+    again = post(client, url, {"attempt": attempt_id, **body})
+    assert again.status_code == 200, again.content
+    scored = wait_for(
+        lambda: PuzzleAttempt.objects.filter(pk=attempt_id, state="scored").first(), celery_worker
+    )
+    assert scored.result == result and PuzzleAttempt.objects.filter(user=user).count() == 1
+    assert PuzzleRating.objects.get(user=user).games == (1 if result == "solved" else 0)
+
+
+def test_tries_waiting_too_long_to_be_scored_are_queued_again(
+    celery_worker: Any, make_puzzle, make_user
+) -> None:
+    """Every few minutes (Celery beat) the tries that ended more than ``WAITING_AFTER`` ago and
+    are still not scored have their scoring message sent again: a player who never comes
+    back has the try scored too."""
+    puzzle = make_puzzle(MATE_IN_1, moves_to_win=1)
+    url = f"/api/puzzles/{puzzle.pk}/judge/"
+    ids = []
+    for _ in range(2):
+        client = Client()
+        client.force_login(make_user())
+        ids.append(end_try_losing_its_message(client, puzzle, url, {"move": MATE_IN_1_KEY}))
+    old, recent = ids
+    PuzzleAttempt.objects.filter(pk=old).update(
+        submitted_at=timezone.now() - WAITING_AFTER - datetime.timedelta(seconds=1)
+    )
+    assert puzzle_attempts_score_waiting_task.delay().get(timeout=60) == [old]
+    wait_for(lambda: PuzzleAttempt.objects.filter(pk=old, state="scored").exists(), celery_worker)
+    assert PuzzleAttempt.objects.get(pk=recent).state == PuzzleAttempt.State.SUBMITTED
+    assert PuzzleRating.objects.get(user__puzzle_attempts=old).games == 1
