@@ -537,8 +537,9 @@ def puzzle_attempts_score_waiting(*, now: datetime | None = None) -> list[int]:
 
     A try's message is sent when the transaction that ends it commits. It is lost when the
     answer to that commit is (the database went away just after committing: the message is
-    dropped with the transaction's other commit hooks) or when the broker refuses it; a player
-    who sends the same move again gets it sent again, this finds the others. Harmless when a
+    dropped with the transaction's other commit hooks), when the broker refuses it, or when
+    the task gives up after its retries (a database outage longer than they last). A player
+    who sends the same move again gets it sent again; this finds the others. Harmless when a
     message is merely slow: the task skips an attempt already scored.
     """
     cutoff = (now or timezone.now()) - WAITING_AFTER

@@ -3,7 +3,9 @@
 Verification publishes a sound puzzle and rejects a cooked one with its reason; a try played on
 the server is scored by the worker from the result the server judged, updating both ratings
 exactly once even when the puzzle is opened twice at the same moment and the task is queued
-again; the daily choice and a mining chunk run on the worker too.
+again, and a try whose scoring message was lost is queued again (by the same move sent again,
+or by the sweep of tries waiting too long); the daily choice and a mining chunk run on the
+worker too.
 """
 
 from __future__ import annotations
