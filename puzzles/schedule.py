@@ -7,7 +7,9 @@ The site's Celery app adds these to its ``beat_schedule``::
 
 Times are in ``CELERY_TIMEZONE`` (the site's time zone). Choosing the daily puzzles runs every
 hour: the first run after midnight picks the day's puzzles, later runs find them chosen and do
-nothing (the choice is idempotent), which also covers a beat that was down at midnight.
+nothing (the choice is idempotent), which also covers a beat that was down at midnight. Every
+15 minutes the visitors' Streak and Storm runs in which nothing was played for an hour are
+deleted (a program that drops its session leaves them; nobody can read them again).
 """
 
 from celery.schedules import crontab
@@ -20,5 +22,9 @@ BEAT_SCHEDULE = {
     "puzzles-requeue-verifications": {
         "task": "puzzles.requeue_verifications",
         "schedule": crontab(minute="*/15"),
+    },
+    "puzzles-sweep-runs": {
+        "task": "puzzles.sweep_runs",
+        "schedule": crontab(minute="7-59/15"),
     },
 }
