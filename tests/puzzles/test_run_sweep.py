@@ -6,10 +6,13 @@ minutes, on a real worker."""
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.owners import Owner
@@ -102,3 +105,54 @@ def test_a_worker_runs_the_sweep(celery_worker: Any, make_puzzle: Any) -> None:
     kept = aged(started(Owner(visitor_id="recent")), timedelta(minutes=5))
     assert run_sweep_task.delay().get(timeout=60) == {"deleted": 1}
     assert list(PuzzleRun.objects.values_list("pk", flat=True)) == [kept]
+
+
+def waiting_for_the_row() -> None:
+    """Until another session waits for a lock this one holds (the sweep's DELETE). Inside a
+    transaction PostgreSQL keeps one snapshot of its statistics: it is cleared each time."""
+    with connection.cursor() as cursor:
+        for _ in range(300):
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+            )
+            row = cursor.fetchone()
+            if row and row[0]:
+                return
+            time.sleep(0.05)
+    pytest.fail("the sweep never waited for the run's row")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_arriving_while_the_sweep_runs_keeps_its_run(make_puzzle: Any) -> None:
+    """The visitor's first move comes back after an hour, just as the sweep picked the run:
+    the move holds the run's row; the sweep waits for it, reads the row again and leaves it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    bank(make_puzzle, 2)
+    late = Owner(visitor_id="late")
+    run = started(late)
+    aged(run, 2 * HOUR)
+    moving = threading.Event()
+    swept: list[int] = []
+
+    def sweep() -> None:
+        try:
+            moving.wait(30)
+            swept.append(runs.run_sweep_abandoned())
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=sweep)
+    thread.start()
+    with transaction.atomic():
+        row = PuzzleRun.objects.select_for_update().get(pk=run.pk)
+        moving.set()
+        waiting_for_the_row()
+        assert thread.is_alive()
+        row.moves_played = 1
+        row.save()
+    thread.join(30)
+    assert swept == [0]
+    assert PuzzleRun.objects.filter(pk=run.pk).exists()
