@@ -225,6 +225,13 @@ APP_EN: Final[Mapping[str, str]] = {
     "run.out_of_step": "This move is out of step: the run is at puzzle {index}, move {ply}.",
     "run.time_up": "Time is up: the move came after the clock ran out.",
     "run.no_skip": "There is no skip left in this run.",
+    "run.all_seen": (
+        "You have seen the solution of every puzzle this run could offer in this variant."
+    ),
+    "run.cookies_needed": (
+        "A run is kept in your browser's session, and this request came without the site's "
+        "cookies: allow cookies for this site, then load the page again."
+    ),
     "puzzle.author_verifying": (
         "Another of your puzzles (#{id}) is being verified. One puzzle is proved at a time per "
         "author: send this one when that result is in."
@@ -386,6 +393,11 @@ APP_ZH: Final[Mapping[str, str]] = {
     "run.out_of_step": "这步棋跟不上：这一轮在第 {index} 题、第 {ply} 步。",
     "run.time_up": "时间到了：这步棋是在计时结束之后才到的。",
     "run.no_skip": "这一轮已经没有跳过的机会了。",
+    "run.all_seen": "这个变体里这种练习能出的题，你都已经看过答案了。",
+    "run.cookies_needed": (
+        "这一轮保存在浏览器的会话里，而这个请求没有带本站的 Cookie：请允许本站使用 Cookie，"
+        "然后重新打开页面。"
+    ),
     "puzzle.author_verifying": (
         "你的另一道题（#{id}）正在验证。每位作者同一时间只验证一道题：等那道题有了结果再提交这一道。"
     ),

@@ -313,6 +313,8 @@ class PuzzleSolutionSeen(models.Model):
         indexes = [
             models.Index(fields=["puzzle", "address", "seen_at"], name="seen_puzzle_address"),
             models.Index(fields=["seen_at"], name="seen_at"),
+            # what an address has seen, for a run's start (services.runs)
+            models.Index(fields=["address", "seen_at"], name="seen_address"),
         ]
 
     def __str__(self) -> str:
@@ -456,10 +458,15 @@ class PuzzleRun(OwnerScopedModel):
     ids), the puzzle reached (``index``) and the line played in it (``line``), the puzzles
     solved (``score``), the solves in a row (``combo``, ``best_combo``), the puzzles missed and
     the skip. A storm's clock is the server's: it ends at ``started_at`` + 180 s +
-    ``bonus_seconds`` − ``penalty_seconds``; a move that arrives later is refused. Every move
-    locks the row, so two tabs of one run are judged one after the other, and each move names
-    the puzzle and the ply it is for, so a request sent twice never counts twice. Runs are
-    unrated: no rating, of a puzzle or a player, changes.
+    ``bonus_seconds`` (at most 60 s in all) − ``penalty_seconds``; a move that arrives later is
+    refused. Every move locks the row, so two tabs of one run are judged one after the other,
+    and each move names the puzzle and the ply it is for, so a request sent twice never counts
+    twice. Runs are unrated: no rating, of a puzzle or a player, changes.
+
+    ``updated_at`` is when the server last answered the run (started it, judged a move, skipped
+    a puzzle); ``quick_moves`` counts the moves that arrived sooner after the answer before them
+    than a person can move, and ``too_fast`` is set for good once they are too many: such a run
+    is not on the leaderboard (``services.runs``).
     """
 
     class Mode(models.TextChoices):
@@ -490,11 +497,19 @@ class PuzzleRun(OwnerScopedModel):
     penalty_seconds = models.PositiveIntegerField(default=0)
     finished_at = models.DateTimeField(null=True, blank=True)
     end = models.CharField(max_length=8, choices=End.choices, blank=True, default="")
+    quick_moves = models.PositiveIntegerField(default=0)
+    too_fast = models.BooleanField(default=False)
 
     class Meta(OwnerScopedModel.Meta):
         indexes = [
             models.Index(fields=["mode", "variant", "day", "-score"], name="run_board"),
             models.Index(fields=["user", "mode", "variant", "-score"], name="run_user_best"),
+            # the sweep's: visitors' runs in which nothing was played, by their last answer
+            models.Index(
+                fields=["updated_at"],
+                condition=Q(user__isnull=True, moves_played=0, skip_used=False),
+                name="run_visitor_unplayed",
+            ),
         ]
         constraints = [
             owner_check("run_one_owner"),

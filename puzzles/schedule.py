@@ -9,7 +9,9 @@ Times are in ``CELERY_TIMEZONE`` (the site's time zone). Choosing the daily puzz
 hour: the first run after midnight picks the day's puzzles, later runs find them chosen and do
 nothing (the choice is idempotent), which also covers a beat that was down at midnight. Every
 five minutes the tries still waiting to be scored ten minutes after they ended have their
-scoring message sent again (it was lost: see ``puzzle_attempts_score_waiting``).
+scoring message sent again (it was lost: see ``puzzle_attempts_score_waiting``). Every 15
+minutes the visitors' Streak and Storm runs in which nothing was played for an hour are
+deleted (a program that drops its session leaves them; nobody can read them again).
 """
 
 from celery.schedules import crontab
@@ -26,5 +28,9 @@ BEAT_SCHEDULE = {
     "puzzles-score-waiting": {
         "task": "puzzles.score_waiting",
         "schedule": crontab(minute="*/5"),
+    },
+    "puzzles-sweep-runs": {
+        "task": "puzzles.sweep_runs",
+        "schedule": crontab(minute="7-59/15"),
     },
 }

@@ -784,11 +784,12 @@ class BoardRow:
 
 
 def run_leaderboard(*, mode: str, variant: str, day: datetime.date) -> list[BoardRow]:
-    """The day's best score of each signed-in player (visitors play, but are not listed),
-    highest first; a tie goes to who started the run earlier in the day."""
+    """The day's best score of each signed-in player (visitors play, but are not listed; nor
+    are runs played faster than a person can move, ``too_fast``), highest first; a tie goes to
+    who started the run earlier in the day."""
     rows = (
         PuzzleRun.objects.filter(
-            mode=mode, variant=variant, day=day, user__isnull=False, score__gt=0
+            mode=mode, variant=variant, day=day, user__isnull=False, score__gt=0, too_fast=False
         )
         .values("user__username")
         .annotate(best=Max("score"), first=Min("started_at"))

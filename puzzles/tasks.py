@@ -13,6 +13,8 @@
 - ``puzzles.missed_mates``: looks for the mates missed in one finished game (sent by the games
   app, by name, with the game as plain data) and keeps them as its owner's private puzzles
   (on the ``proving`` queue: seconds of search, nobody waiting on it).
+- ``puzzles.sweep_runs``: deletes visitors' Streak and Storm runs in which nothing was played
+  for an hour (scheduled, every 15 minutes; ``services.runs.run_sweep_abandoned``).
 
 A deliberate import cycle: the services (``puzzles.services.authoring`` and ``.solving``) queue
 these tasks and the tasks run the services. Both sides import the other inside the function
@@ -163,3 +165,12 @@ def missed_mates_task(game: dict[str, Any]) -> dict[str, Any]:
         return {"game": game.get("id") if isinstance(game, dict) else None, "error": str(error)}
     review = missed_mates_review(game=finished)
     return {"game": review.game, "found": review.found, "seconds": review.seconds}
+
+
+# Deleting again is harmless: a second run finds fewer abandoned runs, or none.
+@idempotent_task("puzzles.sweep_runs", limits=(240, 300))
+def run_sweep_task() -> dict[str, int]:
+    """Delete visitors' runs in which nothing was played for an hour (scheduled)."""
+    from puzzles.services.runs import run_sweep_abandoned
+
+    return {"deleted": run_sweep_abandoned()}

@@ -453,11 +453,20 @@ def _run_labels(mode: str) -> dict[str, Any]:
         "final": _("Score: {score}"),
         "best_combo": _("Best combo: {n}"),
     }
+    labels["too_fast"] = _(
+        "Many moves of this run came faster than a person can move: it is not on the leaderboard."
+    )
     if mode == PuzzleRun.Mode.STREAK:
         labels["wrong"] = _("Not the right move: the streak ends here.")
+        labels["seen"] = _(
+            "You have seen this puzzle's solution: it counts as a miss, and the streak ends here."
+        )
         labels["skipped"] = _("Puzzle skipped. No skip is left in this run.")
     else:
         labels["wrong"] = _("Not the right move: {seconds} seconds lost.")
+        labels["seen"] = _(
+            "You have seen this puzzle's solution: it counts as a miss, {seconds} seconds lost."
+        )
         labels["bonus"] = _("{n} in a row: {seconds} seconds more!")
         labels["time_up"] = _("Time is up!")
     return labels
@@ -489,6 +498,7 @@ def _run_page(request: HttpRequest, mode: str) -> HttpResponse:
             "miss": runs.STORM_MISS_SECONDS,
             "combo_step": runs.STORM_COMBO_STEP,
             "combo_seconds": runs.STORM_COMBO_SECONDS,
+            "bonus_max": runs.STORM_BONUS_MAX_SECONDS,
         },
         "labels": _run_labels(mode),
     }

@@ -1,16 +1,24 @@
 """The load mix of a busy evening (run by bench/load/run.py; ``locust -f`` works too).
 
-- Visitors (3 of 5 users): read pages (home, analysis board, puzzles, lessons) and ask the
+- Visitors (3 of 6 users): read pages (home, analysis board, puzzles, lessons) and ask the
   position API about short lines in each variant.
-- Players (1 of 5 users): log in, then ask the position API, look at puzzles, play attempts
+- Players (1 of 6 users): log in, then ask the position API, look at puzzles, play attempts
   (open one, sometimes take a hint, then play the winning line move by move through the
   judge, or a wrong move, or show the solution) and look at an attempt's status. Every
   attempt the site ended is written to ``LOAD_ACCEPTED`` at the end, so the run can check that
   each was scored exactly once.
-- Gamers (1 of 5 users, visitors): play a game against the computer at level 1 or 2: a move,
+- Gamers (1 of 6 users, visitors): play a game against the computer at level 1 or 2: a move,
   now and then a draw offer, then poll the game until the computer has answered (the time
   from sending the move to seeing the reply is reported as ``computer-reply``); a new game
   when one ends or after 20 moves.
+- Runners (1 of 6 users, visitors who loaded the run's page): play Puzzle Storm (two in three)
+  or Streak, mostly in xiangqi: start a run, then one move a turn, the right one (the proof's
+  main line, from the seed) nine times in ten, else another legal move (a storm goes on, a
+  streak ends and a new one starts).
+- Analysts (``LOAD_ANALYSTS`` users, visitors): on the analysis board, step a short line
+  through the position API with random legal moves, ask the engine about the position
+  (``analysis``), and poll the search until it is done; the time from asking to seeing the
+  result is reported as ``analysis-result``.
 
 Each simulated user sends its requests at a steady pace (``LOAD_USER_RATE`` requests per
 second, set by run.py from the total rate asked for), whatever the answers' latency: the site
@@ -18,7 +26,8 @@ is offered the load of the goal, and a slow answer cannot lower the load it is m
 
 Request names group the statistics: ``page``, ``positions``, ``puzzle``, ``attempt`` (opening
 one), ``judge``, ``hint``, ``give-up``, ``attempt-status``, ``login``, ``game-new``,
-``game-move``, ``draw``, ``game-poll`` and ``computer-reply``.
+``game-move``, ``draw``, ``game-poll``, ``computer-reply``, ``run-start``, ``run-move``,
+``analysis``, ``analysis-poll`` and ``analysis-result``.
 """
 
 from __future__ import annotations
@@ -35,6 +44,9 @@ from locust import FastHttpUser, constant_throughput, events, task
 SEED = json.loads(Path(os.environ["LOAD_SEED"]).read_text())
 ACCEPTED: list[int] = []
 USER_RATE = float(os.environ.get("LOAD_USER_RATE", "0.67"))
+ANALYSTS = int(os.environ.get("LOAD_ANALYSTS", "1"))
+# The proof's main line of every puzzle a run can offer (id -> ICCS moves, the defender's too).
+RUN_LINES: dict[int, list[str]] = {int(k): v for k, v in SEED.get("run_lines", {}).items()}
 # Where the position API is served: its own pool when run.py starts one (a proxy routes the
 # path there in a deployment), else the site itself.
 POSITIONS_URL = os.environ.get("LOAD_POSITIONS_URL", "")
@@ -218,6 +230,110 @@ class Gamer(FastHttpUser):
         events.request.fire(
             request_type="GAME", name="computer-reply", response_time=(time.perf_counter() - started) * 1000,
             response_length=0, exception=None, context={},
+        )  # fmt: skip
+
+
+class Runner(FastHttpUser):
+    weight = 1
+    wait_time = constant_throughput(USER_RATE)
+
+    def on_start(self) -> None:
+        self.mode = random.choice(["storm", "storm", "streak"])
+        self.variant = random.choice(["xiangqi", "xiangqi", "xiangqi", "feidan", "xinban"])
+        self.client.get(f"/puzzles/{self.mode}/?variant={self.variant}", name="page")
+        self.token = cookie(self.client, "csrftoken") or ""
+        self.run: dict[str, Any] | None = None
+
+    def call(self, path: str, name: str, body: Any) -> Any:
+        """POST to the runs API; the answer's JSON, or ``None`` (the run is then started
+        again). A run that ended meanwhile (a storm's clock) is an answer, not a failure."""
+        with self.client.post(
+            path, json=body, headers={"X-CSRFToken": self.token}, name=name, catch_response=True,
+        ) as response:  # fmt: skip
+            code = ""
+            if response.status_code == 400:
+                code = (response.json().get("error") or {}).get("code") or ""
+            if response.status_code in (200, 201):
+                return response.json()
+            if code in ("run.time_up", "run.over"):
+                response.success()
+            else:
+                response.failure(f"{response.status_code}: {response.text[:200]}")
+            return None
+
+    @task
+    def play(self) -> None:
+        run = self.run
+        if run is None or not run["open"] or run["puzzle"] is None:
+            body = {"mode": self.mode, "variant": self.variant}
+            self.run = self.call("/api/puzzles/runs/", "run-start", body)
+            return
+        puzzle = run["puzzle"]
+        line = RUN_LINES.get(int(puzzle["id"]), [])
+        ply = int(run["ply"])
+        move = line[ply] if ply < len(line) else random.choice(puzzle["legal_moves"])
+        if random.random() < 0.1:
+            others = [m for m in puzzle["legal_moves"] if m != move]
+            move = random.choice(others or [move])
+        body = {"index": run["index"], "ply": ply, "move": move}
+        answer = self.call(f"/api/puzzles/runs/{run['id']}/move/", "run-move", body)
+        self.run = answer["run"] if answer else None
+
+
+class Analyst(FastHttpUser):
+    fixed_count = ANALYSTS
+    wait_time = constant_throughput(USER_RATE)
+
+    def on_start(self) -> None:
+        self.client.get("/analysis/", name="page")
+        self.token = cookie(self.client, "csrftoken") or ""
+
+    def step(self, variant: str, moves: list[str]) -> dict[str, Any] | None:
+        """The analysis board's position API call for ``moves``; its answer."""
+        with self.client.post(
+            f"{POSITIONS_URL}/api/positions/", json={"variant": variant, "moves": moves},
+            headers={"X-CSRFToken": self.token}, name="positions", catch_response=True,
+        ) as response:  # fmt: skip
+            if response.status_code != 200:
+                response.failure(f"{response.status_code}: {response.text[:200]}")
+                return None
+            return dict(response.json())
+
+    @task
+    def analyse(self) -> None:
+        variant = random.choice(list(LINES))
+        moves = list(random.choice(LINES[variant]))
+        for _ in range(random.randint(1, 3)):  # a few moves of one's own on the board
+            position = self.step(variant, moves)
+            if position is None or not position["legal_moves"]:
+                return
+            moves.append(random.choice(position["legal_moves"])["iccs"])
+        started = time.perf_counter()
+        with self.client.post(
+            "/api/games/analysis/", json={"variant": variant, "moves": moves},
+            headers={"X-CSRFToken": self.token}, name="analysis", catch_response=True,
+        ) as response:  # fmt: skip
+            if response.status_code == 409:  # one of the address's searches is still pending
+                response.success()
+                return
+            if response.status_code not in (200, 202):
+                response.failure(f"{response.status_code}: {response.text[:200]}")
+                return
+            search = response.json()
+        deadline = time.monotonic() + 60
+        while search["status"] == "pending" and time.monotonic() < deadline:
+            time.sleep(0.2)
+            polled = self.client.get(search["url"], name="analysis-poll")
+            if polled.status_code != 200:
+                return
+            search = polled.json()
+        if search["status"] == "pending":
+            return
+        events.request.fire(
+            request_type="ANALYSIS", name="analysis-result",
+            response_time=(time.perf_counter() - started) * 1000, response_length=0,
+            exception=None if search["status"] == "done" else Exception(str(search["result"])),
+            context={},
         )  # fmt: skip
 
 

@@ -7,17 +7,22 @@ Starts the site as deployed (production settings over plain HTTP on the loopback
 a Celery worker, PostgreSQL and RabbitMQ; see bench/load/settings.py) against a database of its
 own, with the site's content (lessons, puzzle bank) and seeded players and puzzles, and drives
 it with locust (bench/load/locustfile.py): page views, position API calls, puzzle views,
-attempts played through the judge (with hints and shown solutions), and games against the
-computer (moves, draw offers, polls until the computer's reply). As docs/deployment.md advises, the position API has a pool of its own
-(threaded, keep-alive, ahead of the rest on the CPU) and the worker runs behind the web
-requests (nice 10). Then it waits until the
-worker has scored every accepted attempt and checks that each was scored exactly once.
+attempts played through the judge (with hints and shown solutions), games against the
+computer (moves, draw offers, polls until the computer's reply), Puzzle Streak and Storm runs
+(starts and moves) and the analysis board's engine searches (asked for, polled until done). As
+docs/deployment.md advises, the position API has a pool of its own (threaded, keep-alive,
+ahead of the rest on the CPU), the worker runs behind the web requests (nice 10) and a second
+worker takes the deep searches (``playing_deep``: the analysis board's) behind it (nice 15).
+Then it waits until the worker has scored every accepted attempt and checks that each was
+scored exactly once.
 
-Prints requests per second, median and 95th-percentile latency per kind of request (the judge,
-hints, game moves, draw offers and the computer's replies beside the position API; the
-computer's moves also as the worker spent them), the error count and the attempt counts, each against the goal (150 requests/s; position API p95 under
-100 ms; no error; no attempt lost or scored twice). Exits non-zero when an attempt is lost or
-scored twice, or a request failed.
+Prints requests per second, median and 95th-percentile latency per kind of request as clients
+see it (the judge, hints, game moves, draw offers, the computer's replies, run moves and
+analysis searches beside the position API) and inside the workers (the web workers' time per
+request from their access logs; the computer's moves and the analysis searches as the Celery
+workers spent them), the error count and the attempt counts, each against the goal (150
+requests/s; position API p95 under 100 ms; no error; no attempt lost or scored twice). Exits
+non-zero when an attempt is lost or scored twice, or a request failed.
 """
 
 from __future__ import annotations
@@ -207,8 +212,27 @@ SERVER_KINDS = [
     ("hint", re.compile(r"^POST /api/puzzles/\d+/hint/$")),
     ("game-move", re.compile(r"^POST /api/games/\d+/moves/$")),
     ("draw", re.compile(r"^POST /api/games/\d+/draw/$")),
+    ("run-start", re.compile(r"^POST /api/puzzles/runs/$")),
+    ("run-move", re.compile(r"^POST /api/puzzles/runs/\d+/move/$")),
+    ("analysis", re.compile(r"^POST /api/games/analysis/$")),
+    ("analysis-poll", re.compile(r"^GET /api/games/analysis/\d+/$")),
 ]
 COMPUTER_TASK = re.compile(r"Task games\.computer_move\[[0-9a-f-]+\] succeeded in (?P<s>[0-9.]+)s")
+# The queues the benchmark's workers read (deleted afterwards).
+QUEUES = ("celery", "scoring", "proving", "playing", "playing_deep")
+ANALYSIS_TASK = re.compile(
+    r"Task games\.engine_analysis\[[0-9a-f-]+\] succeeded in (?P<s>[0-9.]+)s"
+)
+
+
+def task_times(pattern: re.Pattern[str], logs: list[Path]) -> list[float]:
+    """Milliseconds each run of a task took in the workers (their logs), sorted."""
+    return sorted(
+        float(m["s"]) * 1000
+        for log in logs
+        if log.exists()
+        for m in pattern.finditer(log.read_text(errors="replace"))
+    )
 
 
 def server_times(logs: Any) -> dict[str, list[float]]:
@@ -378,6 +402,20 @@ def main() -> int:
         "deployment runs background work)",
     )
     parser.add_argument(
+        "--deep-worker-nice",
+        type=int,
+        default=15,
+        help="CPU priority of the Celery worker of the deep searches (playing_deep: the "
+        "analysis board's), behind the other worker as a deployment runs it",
+    )
+    parser.add_argument(
+        "--analysts",
+        type=int,
+        default=None,
+        help="users on the analysis board asking the engine (default: one in 60 users, at "
+        "least one)",
+    )
+    parser.add_argument(
         "--threads", type=int, default=1, help="threads per web worker (more than 1: gthread)"
     )
     parser.add_argument("--smoke", action="store_true", help="8 s, 20 users")
@@ -408,6 +446,8 @@ def main() -> int:
     if args.smoke:
         args.seconds, args.users, args.spawn_rate, args.web_workers = 8, 20, 20, 2
         args.rate, args.positions_workers = 15.0, 1
+    if args.analysts is None:
+        args.analysts = max(1, args.users // 60)
 
     if args.cache_url.startswith(("redis://", "rediss://")) and not redis_answers(args.cache_url):
         say(f"Redis at {args.cache_url} does not answer: throttles and sessions go to PostgreSQL")
@@ -432,7 +472,8 @@ def main() -> int:
         # One address sends every simulated user's requests: lift the per-address limits.
         "THROTTLE_RATES": "login=100000/min,login_account=100000/min,attempts=100000/min,"
         "puzzle_judge=100000/min,puzzle_hints=100000/min,games=100000/min,"
-        "game_moves=100000/min,game_draws=100000/min,positions=100000/min,reads=1000000/min",
+        "game_moves=100000/min,game_draws=100000/min,positions=100000/min,reads=1000000/min,"
+        "puzzle_runs=100000/min,puzzle_run_moves=100000/min,engine_analysis=100000/min",
         "GAMES_OPEN_PER_ADDRESS": "100000",
         "COMPUTER_PENDING_PER_ADDRESS": "100000",
         # the gamers are visitors on one address: let the workers have as many of their moves
@@ -442,6 +483,7 @@ def main() -> int:
         "LOAD_SEED": str(work / "seed.json"),
         "LOAD_ACCEPTED": str(work / "accepted.json"),
         "LOAD_USER_RATE": f"{args.rate / args.users:.6f}",
+        "LOAD_ANALYSTS": str(args.analysts),
     }
     processes = Processes(env, logs)
     say(
@@ -457,12 +499,18 @@ def main() -> int:
         processes.run(sys.executable, "manage.py", "load_content")
         processes.run(sys.executable, "-m", "bench.load.seed", str(max(args.users, 40)), "24",
                       str(work / "seed.json"))  # fmt: skip
-        say(f"Starting gunicorn ({args.web_workers} workers) and a Celery worker")
+        say(f"Starting gunicorn ({args.web_workers} workers) and two Celery workers")
         worker = processes.start(
             "worker", sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
             "--concurrency", "1", "--queues", f"{prefix}celery,{prefix}scoring,{prefix}proving,{prefix}playing",
             "--hostname", f"load-{port}@localhost", "--without-gossip", "--without-mingle",
             "--loglevel", "INFO", nice=args.worker_nice,
+        )  # fmt: skip
+        deep = processes.start(
+            "worker-deep", sys.executable, "-m", "celery", "-A", "config", "worker", "--pool",
+            "prefork", "--concurrency", "1", "--queues", f"{prefix}playing_deep",
+            "--hostname", f"load-deep-{port}@localhost", "--without-gossip", "--without-mingle",
+            "--loglevel", "INFO", nice=args.deep_worker_nice,
         )  # fmt: skip
         threads = (
             ["--worker-class", "gthread", "--threads", str(args.threads)]
@@ -497,13 +545,18 @@ def main() -> int:
             wait_until(lambda: answers(f"{positions_url}/api/variants/"), 90, "the position pool")
         env["LOAD_POSITIONS_URL"] = positions_url  # read by the load generator
         wait_until(lambda: answers(f"{url}/api/variants/"), 90, "the site to answer")
-        wait_until(lambda: " ready." in (logs / "worker.log").read_text(errors="replace"), 90,
-                   "the worker to be ready")  # fmt: skip
+        for log in (logs / "worker.log", logs / "worker-deep.log"):
+            wait_until(lambda log=log: " ready." in log.read_text(errors="replace"), 90,
+                       f"the worker of {log.stem} to be ready")  # fmt: skip
 
         say(f"Load: {args.users} users, {args.rate:.0f} requests/s together, for {args.seconds} s "
             f"against {url}")  # fmt: skip
         stats_prefix = work / "locust"
-        sessions = {web.pid: "web (gunicorn)", worker.pid: "Celery worker"}
+        sessions = {
+            web.pid: "web (gunicorn)",
+            worker.pid: "Celery worker",
+            deep.pid: "Celery worker, deep",
+        }
         if pool is not None:
             sessions[pool.pid] = "web, position pool"
         cpu_before, children_before = (
@@ -567,7 +620,7 @@ def main() -> int:
         processes.stop()
         delete_queues(
             args.broker_url,
-            [f"{prefix}celery", f"{prefix}scoring", f"{prefix}proving", f"{prefix}playing"],
+            [f"{prefix}{queue}" for queue in QUEUES],
         )
         if not args.keep:
             drop_database(args.database_url)
@@ -584,7 +637,8 @@ def main() -> int:
               f"{row['p95']:>9.0f}{row['p99']:>9.0f}{row['failures']:>8.0f}")  # fmt: skip
     positions = stats.get("positions", {"p95": 0.0})
     print()
-    for name in ("positions", "judge", "hint", "game-move", "draw", "computer-reply"):
+    for name in ("positions", "judge", "hint", "game-move", "draw", "computer-reply",
+                 "run-start", "run-move", "analysis", "analysis-result"):  # fmt: skip
         row = stats.get(name, {"median": 0.0, "p95": 0.0, "requests": 0.0})
         print(f"{name} p95: {row['p95']:.0f} ms (median {row['median']:.0f} ms, "
               f"{row['requests']:.0f} requests)")  # fmt: skip
@@ -604,14 +658,17 @@ def main() -> int:
     for name, values in inside.items():
         print(f"time inside the web worker, {name}: median {percentile(values, 0.5):.0f} ms, "
               f"p95 {percentile(values, 0.95):.0f} ms ({len(values)} requests)")  # fmt: skip
-    searches = sorted(
-        float(m["s"]) * 1000
-        for m in COMPUTER_TASK.finditer((logs / "worker.log").read_text(errors="replace"))
-    )
+    worker_logs = [logs / "worker.log", logs / "worker-deep.log"]
+    searches = task_times(COMPUTER_TASK, worker_logs)
     print(f"computer's moves inside the worker (task run time): median "
           f"{percentile(searches, 0.5):.0f} ms, p95 {percentile(searches, 0.95):.0f} ms "
           f"({len(searches)} moves); as players see them (move sent -> reply seen): "
           f"computer-reply above")  # fmt: skip
+    analyses = task_times(ANALYSIS_TASK, worker_logs)
+    print(f"analysis board searches inside the worker (task run time): median "
+          f"{percentile(analyses, 0.5):.0f} ms, p95 {percentile(analyses, 0.95):.0f} ms "
+          f"({len(analyses)} searches); as players see them (asked -> result seen): "
+          f"analysis-result above")  # fmt: skip
     print(f"CPU during the run ({elapsed:.0f} s, {os.cpu_count()} cores = "
           f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds):")  # fmt: skip
     for what, seconds in sorted(cpu.items(), key=lambda item: -item[1]):

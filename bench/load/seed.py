@@ -2,7 +2,8 @@
 
 Makes USERS players and PUZZLES published puzzles (copies of one mate in 1 and one mate in 2,
 proved by the prover), and writes their names, ids, main lines and a wrong first move to
-OUT.json for the load script.
+OUT.json for the load script, with the main line of every puzzle a Streak or Storm run can
+offer (``run_lines``: the bank's and the seeded ones), which the runners play.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def main(users: int, puzzles: int, out: Path) -> None:
     from accounts.models import User
     from puzzles import proving
     from puzzles.models import Puzzle
-    from puzzles.services import puzzle_publish
+    from puzzles.services import puzzle_publish, runs
 
     names = [f"load{i}" for i in range(users)]
     template = User(username="template")
@@ -49,7 +50,13 @@ def main(users: int, puzzles: int, out: Path) -> None:
         puzzle_publish(puzzle=puzzle, result=proofs[fen])
         # The server plays the proof's main line against it: the line the players follow.
         made.append({"id": puzzle.pk, "line": lines[fen], "wrong": wrong})
-    out.write_text(json.dumps({"users": names, "password": PASSWORD, "puzzles": made}))
+    offered = Puzzle.objects.filter(
+        status=Puzzle.Status.PUBLISHED, moves_to_win__lte=runs.STREAK_MAX_MOVES
+    ).values_list("pk", "proof")
+    run_lines = {pk: proving.main_line(proof or {}) for pk, proof in offered}
+    out.write_text(
+        json.dumps({"users": names, "password": PASSWORD, "puzzles": made, "run_lines": run_lines})
+    )
 
 
 if __name__ == "__main__":

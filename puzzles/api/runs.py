@@ -1,12 +1,17 @@
 """The puzzles API for Puzzle Streak and Puzzle Storm (``services.runs``): start or resume a
 run, play a move in it, skip (streak), stop, and the day's leaderboard. The page only ever
 sends a move: the server judges it, counts the score and keeps a storm's clock. The current
-puzzle is sent without its solution; runs are unrated."""
+puzzle is sent without its solution; runs are unrated.
+
+A run lives in the session (a visitor's) or the account: a request that brings none of the
+site's cookies could never find its run again, so it is refused (``run.cookies_needed``)
+before anything is written."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
@@ -16,7 +21,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.owners import owner_for_request
+from core.addresses import address_key
 from core.api_helpers import operation, request_body, request_query
+from core.exceptions import ApplicationError
 from core.models import Variant
 from puzzles import selectors
 from puzzles.api.serializers import PuzzleMoveSerializer
@@ -70,8 +77,17 @@ class RunSerializer(serializers.Serializer):
     time_left = serializers.SerializerMethodField(
         help_text="a storm's seconds left on the server's clock; null for a streak"
     )
+    too_fast = serializers.BooleanField(
+        help_text="too many of its moves came sooner than a person can move: not listed"
+    )
+    listed = serializers.SerializerMethodField(
+        help_text="counts on the day's leaderboard (a signed-in player's run, not too fast)"
+    )
     missed = serializers.SerializerMethodField(help_text="the puzzles missed, to review")
     puzzle = serializers.SerializerMethodField()
+
+    def get_listed(self, run: PuzzleRun) -> bool:
+        return run.user_id is not None and not run.too_fast
 
     def get_ply(self, run: PuzzleRun) -> int:
         return len(run.line)
@@ -124,6 +140,14 @@ class RunSerializer(serializers.Serializer):
         return RunPuzzleSerializer(data).data
 
 
+def holds_cookies(request: Request) -> bool:
+    """Whether the request brings back a cookie the site set (the session's, or the CSRF
+    cookie every page sets): a client that keeps cookies, which will keep the session a
+    visitor's run lives in."""
+    cookies = request._request.COOKIES
+    return settings.SESSION_COOKIE_NAME in cookies or settings.CSRF_COOKIE_NAME in cookies
+
+
 class RunQuerySerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=PuzzleRun.Mode.choices)
     variant = serializers.ChoiceField(choices=Variant.choices)
@@ -131,7 +155,10 @@ class RunQuerySerializer(serializers.Serializer):
 
 class RunsApi(APIView):
     """GET: my run in progress of ``mode`` and ``variant`` (``run`` is null when none).
-    POST: start a run, or go on with the one in progress (201 for a new run, 200 for it)."""
+    POST: start a run, or go on with the one in progress (201 for a new run, 200 for it). A
+    new run leaves out the puzzles whose solution I have been shown (``run.all_seen`` when
+    that is all of them); a visitor's request without the site's cookies is refused
+    (``run.cookies_needed``): its run could never be found again."""
 
     throttle_scope = "puzzle_runs"
 
@@ -152,9 +179,13 @@ class RunsApi(APIView):
     )
     def post(self, request: Request) -> Response:
         body = request_body(RunQuerySerializer, request)
+        if not request.user.is_authenticated and not holds_cookies(request):
+            raise ApplicationError.coded(
+                "run.cookies_needed", extra={"field": "session", "code": "cookies_needed"}
+            )
         player = owner_for_request(request)
         assert player is not None
-        run, created = runs.run_start(player=player, **body)
+        run, created = runs.run_start(player=player, address=address_key(request), **body)
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(RunSerializer(run).data, status=code)
 
@@ -171,9 +202,11 @@ class RunDetailApi(APIView):
 class RunMoveApi(APIView):
     """Play my move in the run's current puzzle (``index``, at ``ply`` of its line). The
     answer: ``continue`` (right; the defender's ``reply`` is played), ``solved`` (the next
-    puzzle is in ``run``), ``wrong`` (a streak ends; a storm loses seconds and goes on) or
-    ``unknown`` (not judged in time, not played). A request out of step is refused (400) and
-    changes nothing; so is a storm move after its clock ran out, which ends the run."""
+    puzzle is in ``run``), ``wrong`` (a streak ends; a storm loses seconds and goes on; with
+    ``reason`` ``solution_seen`` when the puzzle's solution was shown to me, whatever the
+    move) or ``unknown`` (not judged in time, not played). A request out of step is refused
+    (400) and changes nothing; so is a storm move after its clock ran out, which ends the
+    run."""
 
     throttle_scope = "puzzle_run_moves"
 
@@ -184,6 +217,10 @@ class RunMoveApi(APIView):
 
     class RunMoveAnswerSerializer(serializers.Serializer):
         verdict = serializers.ChoiceField(choices=["continue", "solved", "wrong", "unknown"])
+        reason = serializers.CharField(
+            help_text="solution_seen: missed without being judged, for the puzzle's solution "
+            "was shown to me (in the trainer, a hint, or from my address); else empty"
+        )
         move = PuzzleMoveSerializer(allow_null=True)
         reply = PuzzleMoveSerializer(allow_null=True)
         seconds = serializers.IntegerField(help_text="a storm's seconds won or lost by it")
@@ -193,7 +230,9 @@ class RunMoveApi(APIView):
     def post(self, request: Request, run_id: int) -> Response:
         body = request_body(self.RunMoveRequestSerializer, request)
         player = owner_for_request(request, create=False)
-        run, answer = runs.run_move(run_id=run_id, player=player, **body)
+        run, answer = runs.run_move(
+            run_id=run_id, player=player, address=address_key(request), **body
+        )
         return Response(self.RunMoveAnswerSerializer({**vars(answer), "run": run}).data)
 
 
@@ -225,7 +264,8 @@ class RunStopApi(APIView):
 
 class LeaderboardApi(APIView):
     """A day's leaderboard of a mode and variant (default today): each signed-in player's
-    best score that day, highest first. Visitors play too, but are not listed."""
+    best score that day, highest first. Visitors play too, but are not listed; nor is a run
+    whose moves came faster than a person can move (``too_fast``)."""
 
     class LeaderboardQuerySerializer(RunQuerySerializer):
         date = serializers.DateField(required=False, help_text="default: today")

@@ -5,12 +5,14 @@ it, the score and, for a storm, its clock. Each move is judged by the trainer's 
 (``solving.puzzle_judge``: any move that keeps the forced win is right, the defender's reply
 comes from the proof); nothing here rates anything, and no answer is sent before the move.
 
-- Streak: the day's sequence of a variant, the same for everyone (``streak_sequence``), from
-  easy to hard; one skip; the first wrong move ends the run. The score is the puzzles solved.
+- Streak: the day's sequence of a variant for one player (``streak_sequence``, seeded by the
+  variant, the date and the player, with the site's secret), from easy to hard; one skip; the
+  first wrong move ends the run. The score is the puzzles solved.
 - Storm: three minutes on the server's clock; a wrong move costs ``STORM_MISS_SECONDS`` and
   goes on to the next puzzle; every ``STORM_COMBO_STEP`` puzzles solved in a row give
-  ``STORM_COMBO_SECONDS`` more. A move that arrives after the clock ran out is refused and
-  ends the run. The score is the puzzles solved; the missed ones are listed for review.
+  ``STORM_COMBO_SECONDS`` more, ``STORM_BONUS_MAX_SECONDS`` at most in all. A move that arrives
+  after the clock ran out is refused and ends the run. The score is the puzzles solved; the
+  missed ones are listed for review.
 
 Why a score cannot be forged: the page only ever sends a move, with the puzzle (``index``) and
 the place in its line (``ply``) it is for. The server replays it on the line it holds, judges
@@ -18,11 +20,26 @@ it against the proof, and alone counts the score, the combo and the time; a requ
 out of step (sent twice, or from a second tab after the first moved on) is refused without
 changing anything, and every move locks the run's row, so two requests are judged one after
 the other.
+
+Why the trainer's answers do not help: a run never offers a puzzle whose solution its player
+has been shown (``solving.puzzle_solutions_seen``: a try of theirs that ended, a hint, their
+own puzzle, or a solution shown from their address in the last day), and a move in a puzzle
+whose solution was shown since the run reached it counts as missed (``reason``
+``solution_seen``), whatever the move.
+
+Why a bot is not on the leaderboard: a move that arrives less than ``QUICK_MOVE_SECONDS`` after
+the server's previous answer in the run (``updated_at``) is quicker than a person sees the
+position and moves; a run with ``TOO_FAST_MOVES`` such moves, a ``1/TOO_FAST_SHARE`` of its
+moves or more, is ``too_fast`` for good and left off the leaderboard (its owner keeps the
+score).
+
+A visitor's run lives in the session; a run of a visitor in which nothing was played for
+``SWEEP_UNPLAYED_AFTER`` (a program that dropped its session leaves those) is deleted by
+``run_sweep_abandoned`` (Celery beat).
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,14 +47,22 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts.owners import Owner, owner_columns, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
 from core.services import PlayedMove
 from puzzles.models import Puzzle, PuzzleRun, PuzzleRunMet
-from puzzles.services.solving import AttemptPosition, puzzle_judge, puzzle_line_position
+from puzzles.services.solving import (
+    AttemptPosition,
+    puzzle_judge,
+    puzzle_line_position,
+    puzzle_move_check,
+    puzzle_solutions_seen,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -52,6 +77,22 @@ STORM_SECONDS = 180
 STORM_MISS_SECONDS = 10
 STORM_COMBO_STEP = 5
 STORM_COMBO_SECONDS = 3
+# A storm's bonus time in all: twenty combos. Past it, combos give no more time, so a storm
+# ends within STORM_SECONDS + STORM_BONUS_MAX_SECONDS however fast its puzzles are solved.
+STORM_BONUS_MAX_SECONDS = 60
+# A move sooner than this after the server's previous answer is quicker than a person can see
+# the position and move (the page alone shows a reply for 0.25 s before the next move).
+QUICK_MOVE_SECONDS = 0.4
+# A run with this many quick moves, when they are at least 1/TOO_FAST_SHARE of its moves, is
+# left off the leaderboard: a person may move at once now and then, not run after run.
+TOO_FAST_MOVES = 5
+TOO_FAST_SHARE = 4
+# A visitor's run in which nothing was played is deleted after this long without an answer.
+SWEEP_UNPLAYED_AFTER = timedelta(hours=1)
+SWEEP_BATCH = 500
+SWEEP_MAX_BATCHES = 20
+# Why a move counts as missed without being judged.
+SOLUTION_SEEN = "solution_seen"
 
 
 @dataclass(frozen=True)
@@ -62,6 +103,7 @@ class RunMove:
     move: PlayedMove | None
     reply: PlayedMove | None
     seconds: int = 0  # a storm's time won (bonus) or lost (miss) by this move
+    reason: str = ""  # solution_seen: missed, for its solution was shown to the player
 
 
 # --- Sequences -----------------------------------------------------------------------------
@@ -94,15 +136,24 @@ def _sequence(candidates: Sequence[tuple[float, int]], rng: random.Random) -> li
     return out
 
 
-def _day_seed(variant: str, day: date) -> int:
-    digest = hashlib.sha256(f"streak:{variant}:{day.isoformat()}".encode()).digest()
+def _owner_key(player: Owner) -> str:
+    return f"user:{player.user_id}" if player.user is not None else f"visitor:{player.visitor_id}"
+
+
+def _day_seed(variant: str, day: date, player: Owner) -> int:
+    """A seed for the player's streak of the day: keyed with the site's secret, so that no one
+    can work out another player's order, or their own before the day."""
+    value = f"{variant}:{day.isoformat()}:{_owner_key(player)}"
+    digest = salted_hmac("puzzles.runs.streak", value, algorithm="sha256").digest()
     return int.from_bytes(digest[:8], "big")
 
 
-def streak_sequence(*, variant: str, day: date) -> list[int]:
-    """The day's streak of a variant, the same for everyone: seeded by the variant and date."""
+def streak_sequence(*, variant: str, day: date, player: Owner) -> list[int]:
+    """The player's streak of a variant for the day: the same all day (a new run after a
+    wrong move meets the same puzzles), another for each player, so that no one can learn
+    the order from another account."""
     return _sequence(
-        _candidates(PuzzleRun.Mode.STREAK, variant), random.Random(_day_seed(variant, day))
+        _candidates(PuzzleRun.Mode.STREAK, variant), random.Random(_day_seed(variant, day, player))
     )
 
 
@@ -168,9 +219,13 @@ def run_current(*, player: Owner | None, mode: str, variant: str) -> PuzzleRun |
         return _open_locked(player, mode, variant, timezone.now())
 
 
-def run_start(*, player: Owner, mode: str, variant: str) -> tuple[PuzzleRun, bool]:
+def run_start(
+    *, player: Owner, mode: str, variant: str, address: str = ""
+) -> tuple[PuzzleRun, bool]:
     """The player's run in progress, or a new one (``True``): one open run per owner, mode
-    and variant (a database constraint), so a second tab or a reload goes on with it."""
+    and variant (a database constraint), so a second tab or a reload goes on with it. A new
+    run leaves out the puzzles whose solution the player, or ``address`` (an
+    ``address_key``), has been shown (``puzzle_solutions_seen``)."""
     for _ in range(3):
         now = timezone.now()
         with transaction.atomic():
@@ -179,11 +234,15 @@ def run_start(*, player: Owner, mode: str, variant: str) -> tuple[PuzzleRun, boo
             return run, False
         day = timezone.localdate(now)
         if mode == PuzzleRun.Mode.STREAK:
-            sequence = streak_sequence(variant=variant, day=day)
+            sequence = streak_sequence(variant=variant, day=day, player=player)
         else:
             sequence = storm_sequence(variant=variant)
         if not sequence:
             raise ApplicationError.coded("run.no_puzzles", extra={"field": "variant"})
+        seen = puzzle_solutions_seen(player=player, address=address)
+        sequence = [pk for pk in sequence if pk not in seen]
+        if not sequence:
+            raise ApplicationError.coded("run.all_seen", extra={"field": "variant"})
         try:
             with transaction.atomic():
                 run = PuzzleRun.objects.create(
@@ -267,14 +326,22 @@ def run_position(run: PuzzleRun, puzzle: Puzzle) -> AttemptPosition:
 
 
 def run_move(
-    *, run_id: int, player: Owner | None, move: str, index: int, ply: int | None = None
+    *,
+    run_id: int,
+    player: Owner | None,
+    move: str,
+    index: int,
+    ply: int | None = None,
+    address: str = "",
 ) -> tuple[PuzzleRun, RunMove]:
     """Play the attacker's ``move`` in puzzle ``index`` of the run, at ``ply`` of its line,
-    and judge it with the trainer's judge. A storm move after the clock ran out is refused
-    (``run.time_up``) and the run ends. Nothing is rated."""
+    and judge it with the trainer's judge; in a puzzle whose solution the player, or
+    ``address`` (an ``address_key``), has been shown, the move counts as missed. A storm move
+    after the clock ran out is refused (``run.time_up``) and the run ends. Nothing is rated."""
     timed_out = False
     with transaction.atomic():
         run = _run_locked(run_id, player)
+        assert player is not None  # the run is the player's
         now = timezone.now()
         if _expire(run, now):
             run.save()
@@ -282,18 +349,37 @@ def run_move(
         else:
             _require_open(run)
             _require_step(run, index, ply)
-            answer = _judge(run, move, now)
+            answer = _judge(run, move, now, player, address)
+            if answer.move is not None and answer.verdict != "unknown":
+                _pace(run, now)
             run.save()
     if timed_out:
         raise ApplicationError.coded("run.time_up", extra={"field": "run", "code": "time_up"})
     return run, answer
 
 
-def _judge(run: PuzzleRun, move: str, now: datetime) -> RunMove:
+def _pace(run: PuzzleRun, now: datetime) -> None:
+    """Count a move played now: quick when it came sooner after the server's previous answer
+    (the run's last save) than a person can move; too many quick moves make the run
+    ``too_fast`` for good."""
+    if run.updated_at is not None and (now - run.updated_at).total_seconds() < QUICK_MOVE_SECONDS:
+        run.quick_moves += 1
+    if run.quick_moves >= TOO_FAST_MOVES and run.quick_moves * TOO_FAST_SHARE >= run.moves_played:
+        run.too_fast = True
+
+
+def _judge(run: PuzzleRun, move: str, now: datetime, player: Owner, address: str) -> RunMove:
     puzzle = Puzzle.objects.filter(pk=run.puzzles[run.index]).first()
     if puzzle is None or puzzle.proof is None:  # retired since the run started: pass it
         _next_puzzle(run, now)
         return RunMove(verdict="unknown", move=None, reply=None)
+    if puzzle_solutions_seen(player=player, address=address, puzzle_ids=[puzzle.pk]):
+        played = puzzle_move_check(puzzle=puzzle, moves=[*run.line, move])
+        run.moves_played += 1
+        seconds = _miss(run, puzzle, now)
+        return RunMove(
+            verdict="wrong", move=played, reply=None, seconds=seconds, reason=SOLUTION_SEEN
+        )
     result = puzzle_judge(puzzle=puzzle, moves=[*run.line, move])
     if result.verdict == "unknown":
         return RunMove(verdict="unknown", move=result.move, reply=None)
@@ -302,27 +388,32 @@ def _judge(run: PuzzleRun, move: str, now: datetime) -> RunMove:
     if result.verdict == "continue" and result.reply is not None:
         run.line = [*run.line, result.move.iccs, result.reply.iccs]
         return RunMove(verdict="continue", move=result.move, reply=result.reply)
-    storm = run.mode == PuzzleRun.Mode.STORM
-    seconds = 0
     if result.verdict == "solved":
         run.score += 1
         run.combo += 1
         run.best_combo = max(run.best_combo, run.combo)
-        if storm and run.combo % STORM_COMBO_STEP == 0:
-            seconds = STORM_COMBO_SECONDS
+        seconds = 0
+        if run.mode == PuzzleRun.Mode.STORM and run.combo % STORM_COMBO_STEP == 0:
+            seconds = max(0, min(STORM_COMBO_SECONDS, STORM_BONUS_MAX_SECONDS - run.bonus_seconds))
             run.bonus_seconds += seconds
         _next_puzzle(run, now)
         return RunMove(verdict="solved", move=result.move, reply=None, seconds=seconds)
+    seconds = _miss(run, puzzle, now)
+    return RunMove(verdict="wrong", move=result.move, reply=None, seconds=seconds)
+
+
+def _miss(run: PuzzleRun, puzzle: Puzzle, now: datetime) -> int:
+    """The run's puzzle is missed: a streak ends, a storm loses ``STORM_MISS_SECONDS`` and goes
+    on (unless that ran its clock out). The seconds lost (negative)."""
     run.combo = 0
     run.missed = [*run.missed, puzzle.pk]
-    if storm:
-        seconds = -STORM_MISS_SECONDS
-        run.penalty_seconds += STORM_MISS_SECONDS
-        if not _expire(run, now):
-            _next_puzzle(run, now)
-    else:
+    if run.mode != PuzzleRun.Mode.STORM:
         _finish(run, PuzzleRun.End.WRONG, now)
-    return RunMove(verdict="wrong", move=result.move, reply=None, seconds=seconds)
+        return 0
+    run.penalty_seconds += STORM_MISS_SECONDS
+    if not _expire(run, now):
+        _next_puzzle(run, now)
+    return -STORM_MISS_SECONDS
 
 
 def run_skip(*, run_id: int, player: Owner | None, index: int) -> PuzzleRun:
@@ -370,3 +461,40 @@ def run_progress_merge(visitor_id: str, user: User) -> None:
             _finish(run, PuzzleRun.End.STOPPED, now)
             run.save()
     owner_transfer(runs, user)
+
+
+def run_sweep_abandoned(
+    *, now: datetime | None = None, batch: int = SWEEP_BATCH, max_batches: int = SWEEP_MAX_BATCHES
+) -> int:
+    """Delete visitors' runs in which nothing was played (no move, no skip) and the server has
+    not answered for ``SWEEP_UNPLAYED_AFTER``, oldest first, ``batch`` a transaction and at
+    most ``max_batches`` batches, with the puzzles those visitors met in runs when no run of
+    theirs is left; returns how many runs went. A program that drops the session it is given
+    leaves such runs behind (nobody can read them again); a visitor who comes back later to a
+    run never played starts a new one. A move arriving at the same moment keeps its run: the
+    row is deleted only while it still matches (PostgreSQL reads it again after the move's
+    lock)."""
+    now = now or timezone.now()
+    cutoff = now - SWEEP_UNPLAYED_AFTER
+    unplayed = Q(user__isnull=True, moves_played=0, skip_used=False, updated_at__lt=cutoff)
+    deleted = 0
+    for _ in range(max_batches):
+        with transaction.atomic():
+            rows = list(
+                PuzzleRun.objects.filter(unplayed)
+                .order_by("updated_at")
+                .values_list("pk", "visitor_id")[:batch]
+            )
+            if rows:
+                ids = [pk for pk, _ in rows]
+                _total, by_model = PuzzleRun.objects.filter(unplayed, pk__in=ids).delete()
+                deleted += by_model.get(PuzzleRun._meta.label, 0)
+                visitors = {visitor for _, visitor in rows if visitor}
+                still = PuzzleRun.objects.filter(visitor_id__in=visitors, user__isnull=True)
+                gone = visitors - set(still.values_list("visitor_id", flat=True))
+                PuzzleRunMet.objects.filter(
+                    user__isnull=True, visitor_id__in=gone, created_at__lt=cutoff
+                ).delete()
+        if len(rows) < batch:
+            break
+    return deleted

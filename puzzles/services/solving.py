@@ -30,7 +30,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -241,6 +241,18 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
     )
 
 
+def puzzle_move_check(*, puzzle: Puzzle, moves: Sequence[str]) -> PlayedMove:
+    """The last move of the legal line ``moves`` in both notations, judging nothing. Raises
+    ``ApplicationError`` for a line that is not legal from the puzzle's position."""
+    if len(moves) % 2 == 0:
+        raise ApplicationError.coded(
+            "solving.ends_with_reply", extra={"field": "moves", "length": len(moves)}
+        )
+    position = _moves_check(puzzle, moves)
+    last = position.pop()
+    return _played(position, [last.iccs()])[0]
+
+
 def puzzle_line_result(*, puzzle: Puzzle, moves: Sequence[str], gave_up: bool) -> str:
     """``solved`` or ``failed`` for a whole line, judged with the offline budget. Only for
     attempts submitted whole before tries were played on the server (never rated)."""
@@ -359,6 +371,40 @@ def _solution_seen(puzzle: Puzzle, address: str, now: datetime) -> None:
     )
     if old:
         PuzzleSolutionSeen.objects.filter(pk__in=old).delete()
+
+
+def puzzle_solutions_seen(
+    *, player: Owner, address: str, puzzle_ids: Sequence[int] | None = None
+) -> set[int]:
+    """The puzzles (of ``puzzle_ids``, or all) whose solution, or part of it, ``player`` has
+    been shown, or anyone at ``address`` (an ``address_key``) in the last ``SEEN_WINDOW``: the
+    player's tries that ended (their page shows the solution: solved, failed, given up), a try
+    with a hint, the player's own published puzzles, and the address's record
+    (``PuzzleSolutionSeen``: given up, a wrong move refuted, a hint)."""
+    if puzzle_ids is not None and not puzzle_ids:
+        return set()
+    only = Q() if puzzle_ids is None else Q(puzzle_id__in=list(puzzle_ids))
+    shown = (
+        Q(state__in=(PuzzleAttempt.State.SUBMITTED, PuzzleAttempt.State.SCORED))
+        | Q(hints_used__gt=0)
+        | Q(gave_up=True)
+    )
+    seen = set(
+        PuzzleAttempt.objects.filter(player.q(), only, shown).values_list("puzzle_id", flat=True)
+    )
+    if address:
+        recent = timezone.now() - SEEN_WINDOW
+        seen |= set(
+            PuzzleSolutionSeen.objects.filter(only, address=address, seen_at__gte=recent)
+            .values_list("puzzle_id", flat=True)
+            .distinct()
+        )
+    if player.user is not None:
+        authored = Puzzle.objects.filter(author_id=player.user.pk)
+        if puzzle_ids is not None:
+            authored = authored.filter(pk__in=list(puzzle_ids))
+        seen |= set(authored.values_list("pk", flat=True))
+    return seen
 
 
 def _unrated_by_rule(attempt: PuzzleAttempt, puzzle: Puzzle) -> str:

@@ -211,3 +211,38 @@ def test_a_storm_to_its_end_by_the_servers_clock(
     # The missed puzzle opens in the trainer, to try again.
     screen.locator("#run-missed a").click()
     expect(screen.locator("#puzzle-info")).to_have_attribute("data-puzzle-id", str(made[1].pk))
+
+
+def test_a_solution_looked_up_during_a_streak_counts_as_a_miss(
+    screen: Page, live_server: Any, request: Any
+) -> None:
+    """The streak's puzzle given up in the trainer (another tab of the same account): the
+    right move played in the run then counts as a miss, and the page says why."""
+    first = published(MATE_IN_1, rating=900)
+    published(MATE_IN_1, rating=1000)
+    user = log_in(screen, live_server, f"looker-{request.node.callspec.id}")
+    screen.goto("/puzzles/streak/")
+    run_state(screen, "idle")
+    expect(screen.locator("[data-testid='run-fair']")).to_be_visible()
+    screen.click("#run-start")
+    at_puzzle(screen, first)
+    trainer = Client()
+    trainer.force_login(user)
+    opened = trainer.post(f"/api/puzzles/{first.pk}/attempts/", content_type="application/json")
+    shown = trainer.post(
+        f"/api/puzzles/{first.pk}/give-up/",
+        data={"attempt": opened.json()["id"]},
+        content_type="application/json",
+    )
+    assert shown.json()["solution"]["key"] == key(first)
+    click_move(screen, key(first))
+    run_state(screen, "finished")
+    expect(screen.locator("#board")).to_have_attribute("data-last-reason", "solution_seen")
+    expect(screen.locator("#status")).to_have_attribute("data-kind", "wrong")
+    expect(screen.locator("#status")).to_contain_text(
+        "答案" if "desktop" in request.node.callspec.id else "solution"
+    )
+    expect(screen.locator("#run-final")).to_contain_text("0")
+    expect(screen.locator("#run-missed a")).to_have_attribute("data-puzzle-id", str(first.pk))
+    run = PuzzleRun.objects.get(user=user)
+    assert (run.score, run.end, run.missed) == (0, "wrong", [first.pk])

@@ -1,4 +1,4 @@
-"""Puzzle Streak and Puzzle Storm, judged on the server: the day's streak sequence, scores the
+"""Puzzle Streak and Puzzle Storm, judged on the server: a player's streak sequence, scores the
 server counts, forged and replayed requests, two tabs of one run, a storm move after the
 server's clock ran out, and no rating ever changed."""
 
@@ -84,13 +84,14 @@ def ratings_untouched(puzzles: list[Puzzle]) -> None:
 # --- Sequences -----------------------------------------------------------------------------
 
 
-def test_the_streak_of_a_day_is_the_same_for_everyone_and_rises_in_difficulty(
-    make_puzzle,
+def test_a_players_streak_of_the_day_rises_in_difficulty_and_is_their_own(
+    make_puzzle, make_user, visitor
 ) -> None:
     made = bank(make_puzzle, 25)
     day = date(2026, 12, 3)
-    sequence = runs.streak_sequence(variant="xiangqi", day=day)
-    assert sequence == runs.streak_sequence(variant="xiangqi", day=day)
+    ann = Owner(user=make_user())
+    sequence = runs.streak_sequence(variant="xiangqi", day=day, player=ann)
+    assert sequence == runs.streak_sequence(variant="xiangqi", day=day, player=ann)
     assert sorted(sequence) == sorted(p.pk for p in made)
     rating = {p.pk: p.rating for p in made}
     # 25 puzzles in 10 slices of 2 or 3: each slice is harder than the one before.
@@ -99,18 +100,28 @@ def test_the_streak_of_a_day_is_the_same_for_everyone_and_rises_in_difficulty(
     for easier, harder in zip(slices, slices[1:], strict=False):
         assert max(easier) < min(harder)
     other_days = {
-        tuple(runs.streak_sequence(variant="xiangqi", day=day + timedelta(d))) for d in range(1, 6)
+        tuple(runs.streak_sequence(variant="xiangqi", day=day + timedelta(d), player=ann))
+        for d in range(1, 6)
     }
     assert len(other_days | {tuple(sequence)}) > 1  # the shuffle inside a slice changes by day
+    # Another player's order is another: it cannot be learnt from a second account.
+    others = {
+        tuple(runs.streak_sequence(variant="xiangqi", day=day, player=other))
+        for other in [visitor, *(Owner(user=make_user()) for _ in range(4))]
+    }
+    assert tuple(sequence) not in others and len(others) > 1
+    for order in others:  # the same two easiest puzzles first, in an order of their own
+        assert sorted(rating[pk] for pk in order[:2]) == sorted(ratings)[:2]
 
 
 def test_a_variant_with_fewer_puzzles_than_buckets_gets_them_all_easiest_first(
-    make_puzzle,
+    make_puzzle, visitor
 ) -> None:
     made = bank(make_puzzle, 3, variant="feidan", fen=DEAD_GENERAL_IN_1)
-    sequence = runs.streak_sequence(variant="feidan", day=date(2026, 12, 3))
+    day = date(2026, 12, 3)
+    sequence = runs.streak_sequence(variant="feidan", day=day, player=visitor)
     assert sequence == [p.pk for p in made]  # one puzzle a slice: by rating
-    assert runs.streak_sequence(variant="xinban", day=date(2026, 12, 3)) == []
+    assert runs.streak_sequence(variant="xinban", day=day, player=visitor) == []
 
 
 def test_a_variant_without_puzzles_refuses_to_start(visitor) -> None:
@@ -410,7 +421,7 @@ def test_a_streak_skip_meets_the_next_puzzle_and_a_twin_run_meets_it_once(
     runs.run_skip(run_id=run.pk, player=player, index=0)
     runs.run_stop(run_id=run.pk, player=player)
     again, created = runs.run_start(player=player, mode="streak", variant="xiangqi")
-    assert created and again.puzzles == run.puzzles  # the day's streak: the same puzzles
+    assert created and again.puzzles == run.puzzles  # the player's streak of the day
     assert PuzzleRunMet.objects.filter(player.q()).count() == 2
     assert met(player) == set(run.puzzles[:2])
     other = Owner(user=make_user())
@@ -449,9 +460,17 @@ def post(client: Client, url: str, body: Any = None) -> Any:
     return client.post(url, data=json.dumps(body or {}), content_type="application/json")
 
 
+def browser() -> Client:
+    """A visitor's browser that has loaded a run's page, and so holds the site's cookies (a
+    request without any is refused a run: tests/security/test_run_forgery.py)."""
+    client = Client()
+    assert client.get("/puzzles/streak/").status_code == 200
+    return client
+
+
 def test_the_api_plays_a_run_and_never_sends_an_answer(make_puzzle) -> None:
     made = [*bank(make_puzzle, 1), rated(make_puzzle(MATE_IN_2), 1900)]
-    client = Client()
+    client = browser()
     started = post(client, "/api/puzzles/runs/", {"mode": "streak", "variant": "xiangqi"})
     assert started.status_code == 201, started.content
     data = started.json()
@@ -480,7 +499,7 @@ def test_the_api_plays_a_run_and_never_sends_an_answer(make_puzzle) -> None:
 
 def test_forged_and_malformed_requests_get_a_clear_400(make_puzzle) -> None:
     made = bank(make_puzzle, 2)
-    client = Client()
+    client = browser()
     run = post(client, "/api/puzzles/runs/", {"mode": "storm", "variant": "xiangqi"}).json()
     url = f"/api/puzzles/runs/{run['id']}/move/"
     right = right_move_of(made[0], [])
@@ -511,7 +530,7 @@ def test_forged_and_malformed_requests_get_a_clear_400(make_puzzle) -> None:
 
 def test_the_api_refuses_a_late_storm_move_by_the_servers_clock(make_puzzle) -> None:
     made = bank(make_puzzle, 2)
-    client = Client()
+    client = browser()
     run = post(client, "/api/puzzles/runs/", {"mode": "storm", "variant": "xiangqi"}).json()
     PuzzleRun.objects.filter(pk=run["id"]).update(started_at=timezone.now() - timedelta(minutes=5))
     late = post(

@@ -141,6 +141,10 @@ function finished(run) {
   delete infoEl.dataset.puzzleId;
   el("run-final").textContent = format(L.final, { score: run.score });
   el("run-end").textContent = [run.end_text, format(L.best_combo, { n: run.best_combo })].join(" · ");
+  // A run played faster than a person can move keeps its score, off the leaderboard.
+  const note = el("run-too-fast");
+  note.textContent = run.too_fast ? L.too_fast : "";
+  note.hidden = !run.too_fast;
   const list = el("run-missed");
   list.textContent = "";
   run.missed.forEach((puzzle) => {
@@ -256,8 +260,11 @@ async function play(iccs) {
   if (answer.verdict === "solved") {
     say(answer.seconds > 0 ? format(L.bonus, { n: answer.run.combo, seconds: answer.seconds }) : L.solved, "solved");
   } else {
-    say(format(L.wrong, { seconds: -answer.seconds }), "wrong");
+    // missed for its solution was seen (in the trainer, a hint), whatever the move
+    const text = answer.reason === "solution_seen" ? L.seen : L.wrong;
+    say(format(text, { seconds: -answer.seconds }), "wrong");
   }
+  boardEl.dataset.lastReason = answer.reason || "";
   boardEl.dataset.lastVerdict = answer.verdict;
   show(answer.run);
   return true;
