@@ -222,6 +222,11 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a year: anonymous progress lives in the session
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day, and once
+# A reset mail the mail server did not take for now is tried again this many times, after a
+# pause of RESET_MAIL_BACKOFF_MS doubled each time (up to 10 minutes; accounts/mail.py): with
+# the defaults, for about a quarter of an hour. Then it is reported (ResetMailFailure).
+RESET_MAIL_RETRIES = env_int("RESET_MAIL_RETRIES", 5)
+RESET_MAIL_BACKOFF_MS = env_int("RESET_MAIL_BACKOFF_MS", 30_000)
 
 # --- E-mail (password reset) ------------------------------------------------------------------
 
