@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 
 from django.contrib.auth import login
-from django.contrib.auth.forms import PasswordResetForm
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import translation
 
+from accounts.mail import ResetMailForm, address_masked
 from accounts.merge import visitor_merge_run
-from accounts.models import User
+from accounts.models import ResetMailFailure, User
 from accounts.visitors import VISITOR_SESSION_KEY
 from core.throttles import throttle_hit
 
 AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
+logger = logging.getLogger(__name__)
 
 
 def user_login(*, request: HttpRequest, user: User) -> list[str]:
@@ -64,8 +66,9 @@ def password_reset_request(*, email: str, domain: str, use_https: bool, language
 def password_reset_mail_send(*, email: str, domain: str, use_https: bool, language: str) -> int:
     """Mail a one-time link to choose a new password to every active account using ``email``
     (any letter case), in ``language``; links point at ``domain``. Returns how many were sent
-    (none for an unknown address)."""
-    form = PasswordResetForm({"email": email})
+    (none for an unknown address). A mail the server does not take raises its error (an
+    ``OSError``; ``smtplib``'s errors are ones)."""
+    form = ResetMailForm({"email": email})
     if not form.is_valid():
         return 0
     users = list(form.get_users(form.cleaned_data["email"]))
@@ -77,3 +80,15 @@ def password_reset_mail_send(*, email: str, domain: str, use_https: bool, langua
             email_template_name=RESET_EMAIL_TEMPLATE,
         )
     return len(users)
+
+
+def password_reset_mail_failed(*, email: str, error: str, tries: int) -> ResetMailFailure:
+    """Report the reset mail to ``email`` that never went, after ``tries`` tries (``error``:
+    the last failure, addresses masked): a line at ERROR level and a row the operator sees in
+    the admin, neither with the address in full."""
+    masked = address_masked(email)
+    logger.error(
+        "Password-reset mail to %s failed after %d %s: %s",
+        masked, tries, "try" if tries == 1 else "tries", error,
+    )  # fmt: skip
+    return ResetMailFailure.objects.create(address=masked, error=error, tries=tries)

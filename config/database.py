@@ -7,6 +7,14 @@ memory for long, whatever it is asked: its statements are cancelled after
 wait behind a web request's row lock or write more rows at once: they have limits of their
 own (``WORKER_DATABASE_*``). Management commands (migrations, imports) have none. The limits
 are PostgreSQL settings sent when a connection opens (``options=-c …``), so they cost no query.
+
+SQLite, the embedded database ``scripts/run`` uses when nothing is configured, has one writer
+at a time for the whole file, and the web processes and the worker all write: it runs in WAL
+mode (readers never wait for the writer, nor the writer for them), every transaction takes the
+write lock as it begins (``IMMEDIATE``: a transaction that read first and then wanted to write
+would fail at once with "database is locked" when another had written meanwhile, whatever the
+wait allowed), and a process waits up to ``SQLITE_BUSY_SECONDS`` for the lock instead of failing.
+The site's write transactions are a few milliseconds long.
 """
 
 from __future__ import annotations
@@ -16,6 +24,22 @@ from typing import Any, Literal
 
 Role = Literal["web", "worker", "command"]
 ROLES: tuple[Role, ...] = ("web", "worker", "command")
+
+
+# How long a SQLite connection waits for another process's write transaction to end.
+SQLITE_BUSY_SECONDS = 20
+SQLITE_OPTIONS: dict[str, Any] = {
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    "transaction_mode": "IMMEDIATE",
+    "timeout": SQLITE_BUSY_SECONDS,
+}
+
+
+def apply_sqlite(database: Any) -> None:
+    """Give the SQLite ``database`` settings (one entry of ``DATABASES``) the options that let
+    several processes write to it at once; other databases are left as they are."""
+    if database.get("ENGINE", "").endswith("sqlite3"):
+        database.setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
 
 
 def session_options(role: str, *, statement_ms: int, lock_ms: int) -> str:

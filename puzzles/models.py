@@ -586,16 +586,22 @@ class MissedMate(OwnerScopedModel):
         return f"missed in game {self.game} at ply {self.ply}"
 
 
-class GameReview(models.Model):
+class GameReview(OwnerScopedModel):
     """The search for missed mates in one finished game ran to its end (``found`` moments):
     one row per game, written with the game's missed mates in one transaction, so a task that
-    finds it does nothing, and a task that died before it is simply run again."""
+    finds it does nothing, and a task that died before it is simply run again.
 
+    It belongs to the game's owner, like the game's missed mates (and follows a visitor into
+    the account with them): only the owner is told that the game has been searched."""
+
+    user = owner_user_field("game_reviews")
     game = models.PositiveBigIntegerField(unique=True)
     found = models.PositiveSmallIntegerField(default=0)
     seconds = models.FloatField(default=0.0)  # CPU seconds the search took
     stats = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [owner_check("review_one_owner")]
 
     def __str__(self) -> str:
         return f"review of game {self.game}: {self.found}"

@@ -683,9 +683,10 @@ def missed_list(*, player: Owner | None, game: int | None = None) -> QuerySet[Mi
     return rows.annotate(solved=Exists(solved)).order_by("-game", "ply")
 
 
-def game_reviewed(*, game: int) -> bool:
-    """Whether the search for missed mates has run on ``game``."""
-    return GameReview.objects.filter(game=game).exists()
+def game_reviewed(*, player: Owner | None, game: int) -> bool:
+    """Whether the search for missed mates has run on ``game``, a game of ``player``'s: for
+    anyone else's game it is ``False``, as for a game that does not exist."""
+    return GameReview.objects.filter(owner_filter(player), game=game).exists()
 
 
 def missed_text(missed: MissedMate) -> str:

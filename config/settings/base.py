@@ -26,7 +26,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.database import ROLES, apply_role
+from config.database import ROLES, apply_role, apply_sqlite
 from config.settings.env import env_bool, env_int, env_list, env_str
 from config.settings.queues import celery_queues
 
@@ -140,6 +140,7 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+apply_sqlite(DATABASES["default"])  # WAL, IMMEDIATE transactions, a busy wait (config/database.py)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Time limits of database sessions by the kind of process (config/database.py), in ms (0:
@@ -221,6 +222,11 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a year: anonymous progress lives in the session
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day, and once
+# A reset mail the mail server did not take for now is tried again this many times, after a
+# pause of RESET_MAIL_BACKOFF_MS doubled each time (up to 10 minutes; accounts/mail.py): with
+# the defaults, for about a quarter of an hour. Then it is reported (ResetMailFailure).
+RESET_MAIL_RETRIES = env_int("RESET_MAIL_RETRIES", 5)
+RESET_MAIL_BACKOFF_MS = env_int("RESET_MAIL_BACKOFF_MS", 30_000)
 
 # --- E-mail (password reset) ------------------------------------------------------------------
 
@@ -412,7 +418,8 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://localhost//")
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    # Web process and worker on one machine exchange messages through these folders.
+    # Web process and worker on one machine exchange messages through these folders, which
+    # the worker looks at ten times a second (kombu's default is once a second).
     _broker_dir = VAR_DIR / "celery" / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
@@ -420,7 +427,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_broker_dir / "control"),
         "processed_folder": str(_broker_dir / "processed"),
         "store_processed": False,
+        "polling_interval": 0.1,
     }
+    # kombu's file transport, with each message written whole before a worker can take it
+    CELERY_BROKER_TRANSPORT = "core.filebroker:Transport"
 
 
 def _default_result_backend(broker_url: str) -> str:
@@ -456,6 +466,12 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 6 * 60)
 # Tasks opt in to acks_late one by one, where running twice is harmless.
 CELERY_TASK_ACKS_LATE = False
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # A worker on the file broker acknowledges a finished task only between two looks at the
+    # queue, and a look lasts two seconds while it holds as many unacknowledged messages as it
+    # may: with one, it took a task every two seconds at best. With a few it goes on at once.
+    # One worker reads every queue here, so a message it takes early waits for nobody else.
+    CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 # A task cut off by a lost broker connection cannot be acknowledged any more: stop it, since the
 # broker hands it out again.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True

@@ -54,7 +54,9 @@ class MissedMateSerializer(serializers.Serializer):
 
 class MissedListSerializer(serializers.Serializer):
     reviewed = serializers.BooleanField(
-        allow_null=True, help_text="with ``game``: whether the game has been searched yet"
+        allow_null=True,
+        help_text="with ``game``: whether my game has been searched yet (false for a game "
+        "that is not mine, as for one that does not exist)",
     )
     results = MissedMateSerializer(many=True)
 
@@ -76,5 +78,9 @@ class MissedListApi(APIView):
         game = query.get("game")
         player = owner_for_request(request, create=False)
         rows = list(selectors.missed_list(player=player, game=game))
-        reviewed = None if game is None else bool(rows) or selectors.game_reviewed(game=game)
+        reviewed = (
+            None
+            if game is None
+            else bool(rows) or selectors.game_reviewed(player=player, game=game)
+        )
         return Response(MissedListSerializer({"reviewed": reviewed, "results": rows}).data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from accounts.owners import Owner, owner_rows_of_visitor, owner_transfer
-from puzzles.models import MergedVisitor, MissedMate, PuzzleAttempt, PuzzleReplay
+from puzzles.models import GameReview, MergedVisitor, MissedMate, PuzzleAttempt, PuzzleReplay
 from puzzles.services.missed import visitor_lock
 
 if TYPE_CHECKING:
@@ -22,8 +22,8 @@ def puzzle_progress_merge(visitor_id: str, user: User) -> None:
     An attempt still open with no such clash goes on as the account's. A replay the account
     already has for the same puzzle is kept, and the visitor's is dropped.
 
-    The visitor's missed mates (``MissedMate``) go to the account too, and the visitor is
-    recorded (``MergedVisitor``), under the visitor's lock, so that a search of one of their
+    The visitor's missed mates (``MissedMate``) and the searches of their games (``GameReview``)
+    go to the account too, and the visitor is recorded (``MergedVisitor``), under the visitor's lock, so that a search of one of their
     games that ends after this gives what it finds to the account.
     """
     account = Owner(user=user)
@@ -31,6 +31,7 @@ def puzzle_progress_merge(visitor_id: str, user: User) -> None:
         visitor_lock(visitor_id)
         MergedVisitor.objects.update_or_create(visitor=visitor_id, defaults={"user": user})
         owner_transfer(owner_rows_of_visitor(MissedMate.objects.all(), visitor_id), user)
+        owner_transfer(owner_rows_of_visitor(GameReview.objects.all(), visitor_id), user)
     attempts = owner_rows_of_visitor(PuzzleAttempt.objects.all(), visitor_id)
     mine = PuzzleAttempt.objects.filter(account.q())
     taken = set(mine.values_list("puzzle_id", "client_id"))

@@ -170,7 +170,7 @@ def missed_mates_review(*, game: FinishedGame) -> GameReview:
                     **owner,
                 )
             return GameReview.objects.create(
-                game=game.id, found=len(found), seconds=seconds, stats=stats_data
+                game=game.id, found=len(found), seconds=seconds, stats=stats_data, **owner
             )
     except IntegrityError:
         # Another delivery of the same game wrote its review first: that one stands.

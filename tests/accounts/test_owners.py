@@ -79,6 +79,7 @@ def test_every_model_with_a_visitor_column_is_owner_scoped_with_the_one_owner_ch
         "EngineAnalysis",
         "Game",
         "GameAnalysis",
+        "GameReview",
         "MissedMate",
         "PuzzleAttempt",
         "PuzzleReplay",

@@ -58,8 +58,8 @@ def test_killing_the_pool_process_mid_search_keeps_one_set_of_puzzles(
 
     with psycopg.connect(db["url"]) as blocker:
         blocker.execute(
-            "INSERT INTO puzzles_gamereview (game, found, seconds, stats, created_at) "
-            "VALUES (%s, 0, 0, '{}', now())",
+            "INSERT INTO puzzles_gamereview (game, found, seconds, stats, created_at, "
+            "updated_at, visitor_id) VALUES (%s, 0, 0, '{}', now(), now(), 'blocker')",
             [game],
         )
         worker = site.worker("w1")

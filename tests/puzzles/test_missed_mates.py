@@ -1,8 +1,8 @@
 """Mates missed in the player's own games: each real game (one per variant, played through the
 games services) with a missed forced win gives one private puzzle of it, judged like any other
 but never rated; a game without a missed win gives none; nobody else sees, lists or tries
-them; they follow a visitor into the account on sign-up, even when the search ends after the
-sign-up."""
+them, nor learns whether someone else's game has been searched; they follow a visitor into the
+account on sign-up, even when the search ends after the sign-up."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import uuid
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from accounts.merge import visitor_merge_run
@@ -200,3 +202,92 @@ def test_a_visitor_s_missed_mates_follow_them_into_the_account() -> None:
     assert Client().get(f"/api/puzzles/{puzzle.pk}/").status_code == 404
     assert GameReview.objects.filter(game__in=[game.pk, later.pk]).count() == 2
     assert PuzzleAttempt.objects.count() == 0
+
+
+def missed_answer(client: Client, game: int) -> Any:
+    answer = client.get(f"/api/puzzles/missed/?game={game}")
+    assert answer.status_code == 200
+    return answer.json()
+
+
+def test_whether_a_game_was_searched_is_told_to_its_owner_alone(make_user) -> None:
+    """Someone else's game, searched or not, gets the answer of a game that does not exist:
+    nobody learns from it which games have finished."""
+    owner = make_user()
+    visitors_client, visitor = visitor_client()
+    accounts = [
+        played_game(Owner(user=owner), "xiangqi", play_the_win=True),  # nothing missed
+        played_game(Owner(user=owner), "xiangqi"),  # one mate missed
+    ]
+    visitors = played_game(visitor, "xiangqi", play_the_win=True)
+    for game in (*accounts, visitors):
+        missed_mates_review(game=finished(game))
+    nothing = missed_answer(Client(), visitors.pk + 1000)  # no such game
+    assert nothing == {"reviewed": False, "results": []}
+
+    owners = Client()
+    owners.force_login(owner)
+    assert missed_answer(owners, accounts[0].pk) == {"reviewed": True, "results": []}
+    assert missed_answer(owners, accounts[1].pk)["reviewed"] is True
+    assert missed_answer(visitors_client, visitors.pk) == {"reviewed": True, "results": []}
+
+    another_account = Client()
+    another_account.force_login(make_user())
+    for client in (another_account, visitor_client()[0], Client()):
+        for game in (*accounts, visitors):
+            assert missed_answer(client, game.pk) == nothing
+    assert missed_answer(owners, visitors.pk) == nothing
+    for game in accounts:
+        assert missed_answer(visitors_client, game.pk) == nothing
+
+
+def test_a_visitor_s_searched_games_stay_theirs_in_the_account(make_user) -> None:
+    """A visitor's game searched before the sign-up, and one searched after it, are both
+    told as searched to the account, and to nobody else."""
+    client, visitor = visitor_client()
+    before = played_game(visitor, "xiangqi", play_the_win=True)
+    missed_mates_review(game=finished(before))
+    after = played_game(visitor, "xiangqi", play_the_win=True)
+    sent_before = message(after)
+    password = "a-long-pass-phrase-42"
+    signed_up = client.post(
+        "/accounts/signup/", {"username": "later", "password1": password, "password2": password}
+    )
+    assert signed_up.status_code == 302
+    missed_mates_review(game=FinishedGame.from_data(sent_before))
+    for game in (before, after):
+        assert missed_answer(client, game.pk) == {"reviewed": True, "results": []}
+        assert missed_answer(visitor_client()[0], game.pk) == {"reviewed": False, "results": []}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_searches_made_before_they_had_owners_take_their_games_owners() -> None:
+    before = [
+        ("puzzles", "0010_puzzles_met_in_runs"),
+        ("games", "0010_engine_analysis_sweep_index"),
+    ]
+    after = [("puzzles", "0011_game_review_owner")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    try:
+        old = executor.loader.project_state(before).apps
+        user = old.get_model("accounts", "User").objects.create(username="zhou")
+        games = old.get_model("games", "Game").objects
+        review = old.get_model("puzzles", "GameReview").objects
+        mine = games.create(variant="xiangqi", mode="local", user_id=user.pk)
+        visitors = games.create(variant="xiangqi", mode="local", visitor_id="v-zhou")
+        for game in (mine.pk, visitors.pk, visitors.pk + 1000):  # the last: a game gone
+            review.create(game=game)
+
+        executor = MigrationExecutor(connection)
+        executor.migrate(after)
+        new = executor.loader.project_state(after).apps
+        owners = new.get_model("puzzles", "GameReview").objects.order_by("game")
+        assert list(owners.values_list("game", "user_id", "visitor_id")) == [
+            (mine.pk, user.pk, None),
+            (visitors.pk, None, "v-zhou"),
+        ]  # the search of a game that is gone has no owner left: dropped
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
