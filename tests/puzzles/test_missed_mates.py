@@ -263,10 +263,10 @@ def test_a_visitor_s_searched_games_stay_theirs_in_the_account(make_user) -> Non
 @pytest.mark.django_db(transaction=True)
 def test_the_searches_made_before_they_had_owners_take_their_games_owners() -> None:
     before = [
-        ("puzzles", "0010_puzzles_met_in_runs"),
+        ("puzzles", "0012_run_pace_and_sweep"),
         ("games", "0010_engine_analysis_sweep_index"),
     ]
-    after = [("puzzles", "0011_game_review_owner")]
+    after = [("puzzles", "0013_game_review_owner")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     try:
