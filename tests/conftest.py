@@ -56,6 +56,15 @@ def _worker_database_url() -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``, as scripts/test runs the whole suite), the
+    fault tests run one after another in one process: they share one private PostgreSQL and
+    RabbitMQ for the session, and two sets of them at once would only fight for the cores."""
+    for item in items:
+        if item.get_closest_marker("faults"):
+            item.add_marker(pytest.mark.xdist_group("faults"))
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
     """Creating, migrating and dropping the test databases is a command's work: no time
@@ -131,7 +140,8 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
     ]
     hostname = f"{queue}-{uuid.uuid4().hex[:6]}@localhost"
     ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / "celery-worker.log"
+    # One worker per test process: under pytest-xdist each process (gw0, gw1, ...) has its own.
+    log = ARTIFACTS / f"celery-worker-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
     mail_dir = ARTIFACTS / f"worker-mail-{uuid.uuid4().hex[:8]}"
     mail_dir.mkdir()
     env = {
