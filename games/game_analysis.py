@@ -66,8 +66,9 @@ GAME_ANALYSIS_NODES = 30_000
 GAME_ANALYSIS_MOVETIME_MS = 1_000
 GAME_ANALYSIS_MAX_PLIES = 300
 # A chunk searches positions for this long (each at most ``GAME_ANALYSIS_MOVETIME_MS``), then
-# the analysis waits for its next turn: about one search of the analysis board.
-GAME_ANALYSIS_RUN_SECONDS = 2.0
+# the analysis waits for its next turn: no longer than one search of the analysis board, so
+# that whoever waits behind a chunk waits no longer than behind a search.
+GAME_ANALYSIS_RUN_SECONDS = 1.0
 # A chunk handed to the workers this long ago and not done has lost its message.
 STALE_AFTER = REQUEUE_AFTER
 

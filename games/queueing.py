@@ -9,7 +9,7 @@ workers:
 - the analysis board's searches (``EngineAnalysis`` pending; ``games.engine_analysis``, a search
   of up to two seconds), on ``playing_deep``;
 - the analyses of finished games (``GameAnalysis`` pending; ``games.game_analysis``), on
-  ``playing_deep`` a chunk at a time: a chunk searches positions for a couple of seconds
+  ``playing_deep`` a chunk at a time: a chunk searches positions for about a second
   (``games.game_analysis.GAME_ANALYSIS_RUN_SECONDS``), then the analysis waits here for its
   next turn, behind everyone else's work that came meanwhile.
 

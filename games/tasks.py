@@ -7,8 +7,8 @@ turn has come; each, once done, runs the queue's dispatcher again (its lanes are
   levels' moves come on ``playing_deep``, the others on ``playing``.
 - ``games.engine_analysis``: the analysis board's engine searches one position (on
   ``playing_deep``: ``games.analysis``).
-- ``games.game_analysis``: one chunk of the computer's analysis of a finished game, a couple
-  of seconds of searches; the next chunk waits its turn (on ``playing_deep``:
+- ``games.game_analysis``: one chunk of the computer's analysis of a finished game, about a
+  second of searches; the next chunk waits its turn (on ``playing_deep``:
   ``games.game_analysis``).
 - ``games.sweep`` (Celery beat, every minute): finishes idle games and games whose clock has
   run out, and hands over the work whose turn has come or whose message was lost.
