@@ -84,7 +84,8 @@ def turn_order(
     item's lanes was last served (``served``; a lane missing from it, never), then by the
     earliest, then in the given order. So a client (an address) served a moment ago goes after
     everyone who was not, and the clients of one address (a school) take turns among
-    themselves too."""
+    themselves too. A lane that every item shares (the place in all) says nothing of whose
+    turn it is: leave it out of ``lanes``."""
 
     def turn(item: T) -> tuple[datetime, datetime]:
         times = [served.get(lane, NEVER) for lane in lanes(item) if lane[1]] or [NEVER]

@@ -98,6 +98,12 @@ def analysis_lanes(owner: str, address: str) -> list[Lane]:
     return [("analysis_owner", owner), ("analysis_address", address), ("analyses", "all")]
 
 
+def _client_lanes(item: Work) -> list[Lane]:
+    """An item's owner's and address's lanes: whose turn it is (the place in all is
+    everyone's)."""
+    return [lane for lane in work_lanes(item) if lane[0] != "analyses"]
+
+
 def _capacity() -> dict[str, int]:
     per_address = settings.COMPUTER_SEARCHES_PER_ADDRESS
     return {
@@ -248,7 +254,7 @@ def _analyses_release(now: datetime, fresh: datetime, capacity: dict[str, int]) 
     if not waiting:
         return []
     served = _analyses_served(now - SERVED_WINDOW, waiting)
-    ordered = turn_order(waiting, lanes=work_lanes, served=served)
+    ordered = turn_order(waiting, lanes=_client_lanes, served=served)
     return release(ordered, busy=busy, lanes=work_lanes, capacity=capacity)
 
 

@@ -432,3 +432,29 @@ def test_game_analyses_waiting_are_capped_per_address() -> None:
     assert "2 games waiting" in said["en"] and "2 盘棋在等电脑分析" in said["zh"]
     other = Client(REMOTE_ADDR="10.1.0.7")
     assert post(other, f"/api/games/{_finished_game(other)}/analysis/").status_code == 202
+
+
+@pytest.mark.django_db
+def test_the_players_of_one_address_take_turns_among_themselves() -> None:
+    """A school: one player's analysis has just had its turn; another player's search, asked
+    after the first player's, goes first."""
+    from games.game_analysis import game_analysis_run
+    from games.models import EngineAnalysis, GameAnalysis
+    from games.queueing import dispatch
+
+    first, second = Client(REMOTE_ADDR="10.5.0.1"), Client(REMOTE_ADDR="10.5.0.1")
+    gid = _finished_game(first)
+    post(first, f"/api/games/{gid}/analysis/")
+    analysis = GameAnalysis.objects.get(game_id=gid).pk
+    dispatch()
+    mine = post(first, "/api/games/analysis/", {"variant": "xiangqi"}).json()["id"]
+    theirs = post(second, "/api/games/analysis/", {"variant": "feidan"}).json()["id"]
+    assert (
+        EngineAnalysis.objects.get(pk=mine).created_at
+        < EngineAnalysis.objects.get(pk=theirs).created_at
+    )
+    dispatch()
+    assert _handed() == {("game", analysis)}
+    assert game_analysis_run(analysis_id=analysis, seconds=0) == "more"
+    dispatch()
+    assert _handed() == {("search", theirs)}
