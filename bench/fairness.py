@@ -209,15 +209,22 @@ class Abuser(threading.Thread):
                 return
 
 
+# After a round, an honest client's last request is waited for this long more; one still not
+# answered then counts as unanswered, its wait so far among the latencies (a lower bound).
+GRACE = 60.0
+
+
 @dataclass(eq=False)
 class Honest(threading.Thread):
     url: str
-    stop: threading.Event
+    stop: threading.Event  # no new move
+    abort: threading.Event = field(default_factory=threading.Event)  # no more waiting
     latencies: list[float] = field(default_factory=list)  # ms, move sent -> reply seen
     posts: list[float] = field(default_factory=list)  # ms, move sent -> its answer
     polls: list[float] = field(default_factory=list)  # ms, each poll's answer
     games: list[int] = field(default_factory=list)
     failures: int = 0
+    unanswered: int = 0
     level: int = 1
 
     def __post_init__(self) -> None:
@@ -244,25 +251,30 @@ class Honest(threading.Thread):
                 if answer.status_code != 200:
                     self.failures += 1
                     break
-                game = wait_reply(client, game["id"], self.stop, 0.05, self.polls)
-                if game is None:
-                    break
+                game = wait_reply(client, game["id"], self.abort, 0.05, self.polls)
                 self.latencies.append((time.perf_counter() - started) * 1000)
+                if game is None:
+                    self.unanswered += 1
+                    break
                 self.stop.wait(0.5)  # a human's pause
             if game is not None and game["status"] == "playing":
                 client.post(f"/api/games/{game['id']}/resign/")
 
 
 def honest_player(url: str, seconds: float, results: Any, level: int = 1) -> None:
-    """In a process of its own: play as the honest player (at ``level``) for ``seconds``; put
-    its latencies (ms), games and failures on ``results``."""
+    """In a process of its own: play as the honest player (at ``level``) for ``seconds``, its
+    last reply waited for at most ``GRACE`` more; put its latencies (ms), games, failures and
+    unanswered replies on ``results``."""
     stop = threading.Event()
     player = Honest(url, stop, level=level)
     player.start()
     time.sleep(seconds)
     stop.set()
+    player.join(timeout=GRACE)
+    player.abort.set()
     player.join(timeout=70)
-    results.put((player.latencies, player.games, player.failures, player.posts, player.polls))
+    results.put((player.latencies, player.games, player.failures, player.posts, player.polls,
+                 player.unanswered))  # fmt: skip
 
 
 # -- the analysis flood ------------------------------------------------------------------------
@@ -292,14 +304,23 @@ def random_line(rng: random.Random, plies: int) -> list[dict[str, str]]:
 
 def search_answer(client: Client, stop: threading.Event, moves: list[str], step: float) -> Any:
     """Ask the analysis board about the position after ``moves`` and poll until it is
-    answered: the answer (None when refused or stopped), and the refusal's status."""
-    asked = client.post("/api/games/analysis/", {"variant": "xiangqi", "moves": moves})
-    if asked.status_code not in (200, 202):
-        return None, asked.status_code
-    body = asked.json()
-    while body["status"] == "pending" and not stop.is_set():
-        stop.wait(step)
-        body = client.get(body["url"]).json()
+    answered: the answer (None when refused, failed or stopped), and the refusal's status (0:
+    no answer at all, the connection dropped)."""
+    import requests
+
+    try:
+        asked = client.post("/api/games/analysis/", {"variant": "xiangqi", "moves": moves})
+        if asked.status_code not in (200, 202):
+            return None, asked.status_code
+        body = asked.json()
+        while body["status"] == "pending" and not stop.is_set():
+            stop.wait(step)
+            polled = client.get(body["url"])
+            if polled.status_code != 200:
+                return None, polled.status_code
+            body = polled.json()
+    except requests.RequestException:
+        return None, 0
     return body, asked.status_code
 
 
@@ -320,16 +341,21 @@ class Analyst(threading.Thread):
         threading.Thread.__init__(self, daemon=True)
 
     def run(self) -> None:
+        import requests
+
         rng = random.Random(self.seed)
         asked = False
         while not self.stop.is_set():
-            if not asked:
-                answer = self.client.post(f"/api/games/{self.game}/analysis/")
-                asked = answer.status_code in (200, 202)
-                self.refused += 0 if asked else 1
-            elif not self.analysed:
-                state = self.client.get(f"/api/games/{self.game}/analysis/")
-                self.analysed = state.status_code == 200 and state.json()["status"] != "pending"
+            try:
+                if not asked:
+                    answer = self.client.post(f"/api/games/{self.game}/analysis/")
+                    asked = answer.status_code in (200, 202)
+                    self.refused += 0 if asked else 1
+                elif not self.analysed:
+                    state = self.client.get(f"/api/games/{self.game}/analysis/")
+                    self.analysed = state.status_code == 200 and state.json()["status"] != "pending"
+            except requests.RequestException:
+                self.refused += 1
             moves = [ply["iccs"] for ply in random_line(rng, rng.randint(6, 16))]
             body, _status = search_answer(self.client, self.stop, moves, 0.2)
             if body is None:
@@ -401,24 +427,31 @@ def analysis_flood(
 
 def honest_board(url: str, seconds: float, results: Any) -> None:
     """In a process of its own: the honest visitor of the analysis board, for ``seconds``: a
-    new position every two seconds, each answer timed from asking to seeing it (ms); its
-    latencies and failures on ``results``."""
-    stop = threading.Event()
+    new position two seconds after each answer, each answer timed from asking to seeing it
+    (ms), the last one waited for at most ``GRACE`` more; its latencies, failures (refused or
+    failed searches) and unanswered searches on ``results``."""
+    abort = threading.Event()
+    threading.Timer(seconds + GRACE, abort.set).start()
     client = Client(url, BOARD_ADDRESS)
     rng = random.Random(os.getpid())  # new positions each round: none answered from the cache
     latencies: list[float] = []
-    failures = 0
+    failures = unanswered = 0
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         moves = [ply["iccs"] for ply in random_line(rng, rng.randint(6, 16))]
         started = time.perf_counter()
-        body, _status = search_answer(client, stop, moves, 0.05)
+        body, _status = search_answer(client, abort, moves, 0.05)
+        if body is not None and body["status"] == "pending":  # still waiting after the grace
+            latencies.append((time.perf_counter() - started) * 1000)
+            unanswered += 1
+            break
         if body is None or body["status"] != "done":
             failures += 1
         else:
             latencies.append((time.perf_counter() - started) * 1000)
         time.sleep(2.0)
-    results.put((latencies, failures))
+    abort.set()
+    results.put((latencies, failures, unanswered))
 
 
 @dataclass
@@ -427,6 +460,7 @@ class AnalysisRound:
     replies: list[float]  # the honest level-8 player's, ms
     searches: list[float]  # the honest board visitor's, ms
     failures: int
+    unanswered: int  # the honest replies and searches still not seen GRACE after the round
     flood_searches: int
     flood_analysed: int  # the flood's games whose analysis was finished in the round
     flood_positions: int  # positions of the flood's games searched in the round
@@ -460,8 +494,10 @@ def run_analysis_round(
     board = context.Process(target=honest_board, args=(url, seconds, searched), daemon=True)
     player.start()
     board.start()
-    replies, _games, player_failures, _posts, _polls = played.get(timeout=seconds + 90)
-    searches, board_failures = searched.get(timeout=seconds + 90)
+    replies, _games, player_failures, _posts, _polls, late_replies = played.get(
+        timeout=seconds + GRACE + 90
+    )
+    searches, board_failures, late_searches = searched.get(timeout=seconds + GRACE + 90)
     player.join(timeout=10)
     board.join(timeout=10)
     flood = flooded.get(timeout=90) if clients else (0, 0, 0, 0, 0)
@@ -486,6 +522,7 @@ def run_analysis_round(
         replies=sorted(replies),
         searches=sorted(searches),
         failures=player_failures + board_failures,
+        unanswered=late_replies + late_searches,
         flood_searches=searched_flood,
         flood_analysed=analysed,
         flood_positions=int(positions),
@@ -613,7 +650,8 @@ def run_round(
         daemon=True,
     )
     author_thread.start()
-    latencies, games, failures, posts, polls = results.get(timeout=seconds + 90)
+    latencies, games, failures, posts, polls, unanswered = results.get(timeout=seconds + GRACE + 90)
+    failures += unanswered
     honest.join(timeout=10)
     abusive_moves, refused, requests = flooded.get(timeout=90) if clients else (0, 0, 0)
     if clients:
@@ -824,20 +862,22 @@ def report_analyses(rounds: list[AnalysisRound]) -> int:
     print("The analysis flood")
     print(f"{'N':>4}{'replies':>9}{'p50 ms':>9}{'p95 ms':>9}{'p95 ratio':>11}"
           f"{'searches':>10}{'p50 ms':>9}{'p95 ms':>9}{'p95 ratio':>11}"
-          f"{'flood searches':>16}{'flood positions':>17}{'games done':>12}{'refused':>9}"
-          f"{'flood req/s':>13}")  # fmt: skip
+          f"{'unanswered':>12}{'flood searches':>16}{'flood positions':>17}{'games done':>12}"
+          f"{'refused':>9}{'flood req/s':>13}")  # fmt: skip
     for r in rounds:
         print(f"{r.clients:>4}{len(r.replies):>9}{percentile(r.replies, 0.5):>9.0f}"
               f"{percentile(r.replies, 0.95):>9.0f}"
               f"{percentile(r.replies, 0.95) / base_replies:>10.2f}x"
               f"{len(r.searches):>10}{percentile(r.searches, 0.5):>9.0f}"
               f"{percentile(r.searches, 0.95):>9.0f}"
-              f"{percentile(r.searches, 0.95) / base_searches:>10.2f}x"
+              f"{percentile(r.searches, 0.95) / base_searches:>10.2f}x{r.unanswered:>12}"
               f"{r.flood_searches:>16}{r.flood_positions:>17}"
               f"{f'{r.flood_analysed}/{r.analysts}':>12}{r.refused:>9}{r.flood_rate:>13.0f}")  # fmt: skip
     print()
     print("replies: the honest level-8 player's computer replies (move sent -> reply seen); "
-          "searches: the honest visitor's analysis board searches (asked -> answer seen); flood "
+          "searches: the honest visitor's analysis board searches (asked -> answer seen); "
+          f"unanswered: the honest replies and searches not seen {GRACE:.0f} s after the round "
+          "(their wait until then is counted among the latencies, a lower bound); flood "
           "searches: the flood's board searches answered; flood positions: positions of the "
           "flood's games analysed; games done: the flood's game analyses finished, of its games; "
           "refused: the flood's requests refused (caps and throttles)")  # fmt: skip
@@ -850,8 +890,11 @@ def report_analyses(rounds: list[AnalysisRound]) -> int:
         print(f"analysis flood: {what} at N = {last.clients}: p95 {ratio:.2f}x N = 0; goal "
               f"within {GOAL_RATIO:.0f}x: {'OK' if ratio <= GOAL_RATIO else 'MISSED'}")  # fmt: skip
     failures = sum(r.failures for r in rounds)
+    unanswered = sum(r.unanswered for r in rounds)
     print(f"analysis flood: the honest clients' refused or failed requests: {failures}")
-    ok = failures == 0 and all(r.replies and r.searches for r in rounds)
+    print(f"analysis flood: the honest clients' requests unanswered {GRACE:.0f} s after the "
+          f"round: {unanswered}")  # fmt: skip
+    ok = failures == 0 and unanswered == 0 and all(r.replies and r.searches for r in rounds)
     return 0 if ok else 1
 
 

@@ -43,7 +43,13 @@ from engine import EngineError, Position
 from engine.solver import Budget, find_win
 from games.computer import analysis_search
 from games.models import EngineAnalysis
-from games.queueing import REQUEUE_AFTER, SEARCH, TooMuchWaiting, dispatch, poll_dispatch
+from games.queueing import (
+    REQUEUE_AFTER,
+    SEARCH,
+    TooMuchWaiting,
+    dispatch_analyses,
+    poll_dispatch,
+)
 
 # The search: the playing engine at full strength (level 8, no noise) on this many nodes, and
 # never longer than this (on a loaded machine the clock stops it first).
@@ -254,7 +260,7 @@ def engine_analysis_request(
                 row = EngineAnalysis.objects.create(**owner.fields(), **fields, address=address)
         except IntegrityError:  # the owner's other request, at the same moment
             raise _busy("busy") from None
-        transaction.on_commit(dispatch)
+        transaction.on_commit(dispatch_analyses)
     return row
 
 

@@ -57,7 +57,13 @@ from core.messages import render
 from engine import EngineError, Position
 from games.computer import analysis_search
 from games.models import Game, GameAnalysis
-from games.queueing import GAME_ANALYSIS, REQUEUE_AFTER, TooMuchWaiting, dispatch, poll_dispatch
+from games.queueing import (
+    GAME_ANALYSIS,
+    REQUEUE_AFTER,
+    TooMuchWaiting,
+    dispatch_analyses,
+    poll_dispatch,
+)
 
 # What a row was made by: a change of budget or thresholds is a new version (a new row).
 GAME_ANALYSIS_VERSION = 1
@@ -279,7 +285,7 @@ def game_analysis_request(
         if existing is not None:
             return existing, False
         raise _coded(AnalysisBusy, "game_analysis.busy") from None
-    transaction.on_commit(dispatch)
+    transaction.on_commit(dispatch_analyses)
     return row, True
 
 

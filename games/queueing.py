@@ -27,13 +27,15 @@ analyses: with fewer than they have processes, a computer move always finds a pr
 them, and waits behind no analysis; with as many, behind at most the one being run (a search,
 or a chunk, of a few seconds).
 
-The dispatcher runs when work is asked for (once the transaction commits), when a worker
-finishes an item (its lanes are free again), when a poll finds its item waiting (or handed
-over too long ago), and every minute (``games.sweep``, Celery beat). A poll never waits for
-the dispatcher's lock: if another dispatcher holds it, that one does the work; so a flood of
-polls cannot serialise the web workers on the lock. An item handed over longer ago than
-``REQUEUE_AFTER`` and still not done (a lost message) is handed over again: every one of these
-tasks is idempotent.
+The two families' lanes are apart, so the dispatcher serves each on its own, under a lock of
+its own: a computer move asked for, played or polled costs no look at the analyses, and the
+other way round. It runs for a family when work of it is asked for (once the transaction
+commits), when a worker finishes an item (its lanes are free again), when a poll finds its
+item waiting (or handed over too long ago), and for both every minute (``games.sweep``,
+Celery beat). A poll never waits for a lock: if another dispatcher holds it, that one does
+the work; so a flood of polls cannot serialise the web workers on the lock. An item handed
+over longer ago than ``REQUEUE_AFTER`` and still not done (a lost message) is handed over
+again: every one of these tasks is idempotent.
 """
 
 from __future__ import annotations
@@ -57,14 +59,18 @@ REQUEUE_AFTER = timedelta(seconds=60)
 DISPATCH_SCAN = 500
 # An analysis lane served within this long goes after those that were not (``turn_order``).
 SERVED_WINDOW = timedelta(seconds=60)
-# The dispatcher's lock (``core.fairqueue.dispatch_lock``).
-LOCK = "games.work"
-
 MOVE = "games.computer_move"
 SEARCH = "games.engine_analysis"
 GAME_ANALYSIS = "games.game_analysis"
 # The tasks this dispatcher sends, and only it (tests/core/test_fair_dispatch.py).
 DISPATCHED_TASKS = (MOVE, SEARCH, GAME_ANALYSIS)
+# The two families of work: their lanes are apart, so each is dispatched on its own, under a
+# lock of its own (``core.fairqueue.dispatch_lock``): a move done, or polled, costs no look at
+# the analyses, and the other way round.
+MOVES = "moves"
+ANALYSES = "analyses"
+FAMILIES = (MOVES, ANALYSES)
+LOCKS = {MOVES: "games.work.moves", ANALYSES: "games.work.analyses"}
 
 
 class TooMuchWaiting(ApplicationError):
@@ -246,6 +252,13 @@ def _analyses_served(since: datetime, waiting: list[Work]) -> dict[Lane, datetim
     return served
 
 
+def _moves_release(now: datetime, fresh: datetime, capacity: dict[str, int]) -> list[Work]:
+    moves = _moves_waiting(fresh)
+    if not moves:
+        return []
+    return release(moves, busy=_moves_busy(fresh), lanes=work_lanes, capacity=capacity)
+
+
 def _analyses_release(now: datetime, fresh: datetime, capacity: dict[str, int]) -> list[Work]:
     busy = _analyses_busy(fresh)
     if sum(1 for lane in busy if lane[0] == "analyses") >= capacity["analyses"]:
@@ -284,27 +297,44 @@ def _sender(item: Work) -> Callable[[], object]:
     return lambda: task.apply_async(item.args, queue=item.queue)
 
 
-def dispatch(now: datetime | None = None, *, wait: bool = True) -> list[Work]:
-    """Hand to the workers every item whose turn has come; the items. With ``wait=False`` (a
-    poll), nothing is done while another dispatcher runs: it does the work, and polls never
-    queue up behind one another."""
+def family(task: str) -> str:
+    return MOVES if task == MOVE else ANALYSES
+
+
+def dispatch(
+    now: datetime | None = None, *, wait: bool = True, families: Iterable[str] = FAMILIES
+) -> list[Work]:
+    """Hand to the workers every item of ``families`` whose turn has come; the items. With
+    ``wait=False`` (a poll), a family is left alone while another dispatcher runs it: that one
+    does the work, and polls never queue up behind one another."""
     now = now or timezone.now()
     fresh = now - REQUEUE_AFTER
     capacity = _capacity()
-    with transaction.atomic():
-        if not dispatch_lock(LOCK, wait=wait):
-            return []
-        chosen: list[Work] = []
-        moves = _moves_waiting(fresh)
-        if moves:
-            chosen += release(moves, busy=_moves_busy(fresh), lanes=work_lanes, capacity=capacity)
-        chosen += _analyses_release(now, fresh, capacity)
-        if not chosen:
-            return []
-        _mark(chosen, now)
-        for item in chosen:
-            transaction.on_commit(_sender(item))
+    choosers = {MOVES: _moves_release, ANALYSES: _analyses_release}
+    chosen: list[Work] = []
+    for name in FAMILIES:
+        if name not in families:
+            continue
+        with transaction.atomic():
+            if not dispatch_lock(LOCKS[name], wait=wait):
+                continue
+            found = choosers[name](now, fresh, capacity)
+            if found:
+                _mark(found, now)
+                for item in found:
+                    transaction.on_commit(_sender(item))
+        chosen += found
     return chosen
+
+
+def dispatch_moves() -> None:
+    """Once a computer move is asked for, or played: its family's turn (``transaction.on_commit``)."""
+    dispatch(families=(MOVES,))
+
+
+def dispatch_analyses() -> None:
+    """Once an analysis is asked for, or a search or chunk done: its family's turn."""
+    dispatch(families=(ANALYSES,))
 
 
 def handed(chosen: Iterable[Work], task: str, pk: int) -> bool:
@@ -322,4 +352,4 @@ def poll_dispatch(
     now = now or timezone.now()
     if dispatched_at is not None and dispatched_at >= now - REQUEUE_AFTER:
         return False
-    return handed(dispatch(now, wait=False), task, pk)
+    return handed(dispatch(now, wait=False, families=(family(task),)), task, pk)

@@ -54,7 +54,7 @@ from games.computer import (
     computer_resignation,
 )
 from games.models import LEVELS, TAKEBACK_MAX_LEVEL, EngineAnalysis, Game, GameAnalysis
-from games.queueing import MOVE, computer_pending, dispatch, poll_dispatch
+from games.queueing import MOVE, computer_pending, dispatch_moves, poll_dispatch
 from games.selectors import (
     check_point,
     computer_draw_offer_pending,
@@ -249,7 +249,7 @@ def _queue_computer(game: Game, now: datetime) -> None:
     queue (``games.queueing``), which runs once the transaction commits."""
     game.computer_queued_at = now
     game.computer_dispatched_at = None
-    transaction.on_commit(dispatch)
+    transaction.on_commit(dispatch_moves)
 
 
 def _check_computer_room(game: Game, owner: Owner) -> None:

@@ -43,11 +43,11 @@ def game_computer_move_task(self: Any, game_id: int, ply: int) -> dict[str, Any]
     game row, only if the game still has exactly the moves that were searched; so a
     redelivery, a retry or the same ply queued twice plays it once.
     """
-    from games.queueing import dispatch
+    from games.queueing import dispatch_moves
     from games.services import game_computer_move
 
     state = game_computer_move(game_id=game_id, ply=ply)
-    dispatch()  # this game's lanes are free again
+    dispatch_moves()  # this game's lanes are free again
     queue = (self.request.delivery_info or {}).get("routing_key")
     return {"game": game_id, "ply": ply, "state": state, "queue": queue}
 
@@ -70,10 +70,10 @@ def games_sweep_task() -> dict[str, int]:
 def engine_analysis_task(analysis_id: int) -> dict[str, Any]:
     """Search the analysis board's position ``analysis_id`` (games.analysis)."""
     from games.analysis import engine_analysis_run
-    from games.queueing import dispatch
+    from games.queueing import dispatch_analyses
 
     state = engine_analysis_run(analysis_id=analysis_id)
-    dispatch()  # this search's lanes are free again
+    dispatch_analyses()  # this search's lanes are free again
     return {"analysis": analysis_id, "state": state}
 
 
@@ -92,10 +92,10 @@ def game_analysis_task(analysis_id: int) -> dict[str, Any]:
     the analysis row, only while the row is pending and lacks exactly that position; so a
     redelivery, a retry or a second message running alongside writes nothing twice."""
     from games.game_analysis import game_analysis_run
-    from games.queueing import dispatch
+    from games.queueing import dispatch_analyses
 
     state = game_analysis_run(analysis_id=analysis_id)
-    dispatch()  # this analysis's lanes are free again (its next chunk waits its turn)
+    dispatch_analyses()  # this analysis's lanes are free again (its next chunk waits its turn)
     return {"analysis": analysis_id, "state": state}
 
 

@@ -196,7 +196,7 @@ def test_a_poll_never_waits_for_the_dispatchers_lock() -> None:
     from django.db import connection, transaction
 
     from core.fairqueue import dispatch_lock
-    from games.queueing import LOCK, dispatch
+    from games.queueing import LOCKS, MOVES, dispatch
 
     if connection.vendor != "postgresql":
         pytest.skip("the dispatcher's lock is PostgreSQL's advisory lock")
@@ -210,7 +210,7 @@ def test_a_poll_never_waits_for_the_dispatchers_lock() -> None:
     def hold_the_lock() -> None:
         try:
             with transaction.atomic():
-                dispatch_lock(LOCK)
+                dispatch_lock(LOCKS[MOVES])
                 held.set()
                 release.wait(30)
         finally:
