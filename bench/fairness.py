@@ -1,8 +1,8 @@
-"""Fairness benchmark: N abusive clients against one honest player and one honest author.
+"""Fairness benchmark: N abusive clients against honest ones, in two floods.
 
-    python bench/fairness.py                  # N = 0, 10, 30; 60 s each
-    python bench/fairness.py --smoke          # N = 0, 2; 12 s each: checks the whole path
-    python bench/fairness.py --clients 0 5 10 --seconds 30
+    python bench/fairness.py                  # both floods, N = 0, 10, 30; 60 s each
+    python bench/fairness.py --smoke          # both floods, N = 0, 2; 12 s each: the whole path
+    python bench/fairness.py --flood analyses --clients 0 30 --seconds 30
 
 Starts the site as deployed (bench/load/run.py's machinery: production settings over plain HTTP
 on the loopback, gunicorn, a Celery worker for the quick levels' computer moves and, at a lower
@@ -10,8 +10,8 @@ CPU priority, one for the deep levels' and one for the rest, PostgreSQL, RabbitM
 throttle counters, a database of its own that is dropped at the end), with one trusted proxy so
 that each client is seen from its own address (``X-Forwarded-For``).
 
-The abusive clients, within the site's own limits (its throttles and caps are those of
-production): half anonymous, all from one address, with a new session for each game; half
+The moves flood (``--flood moves``). The abusive clients, within the site's own limits (its
+throttles and caps are those of production): half anonymous, all from one address, with a new session for each game; half
 signed in (one account each), all from a second address, each of which also sends the prover
 one heavy puzzle (a "mate in 7" of the start position). Each keeps a level-8 game busy: a move,
 a draw offer, then waits for the computer's reply, again; a refused request waits a second.
@@ -25,7 +25,18 @@ reported at every N, as p50/p95 and as a ratio to N = 0; the goal is the honest 
 within 2x of N = 0 at N = 30. The time the workers spent on each computer move (from their
 log) is reported beside it.
 
-Runs against loopback servers only, with at most ``max(clients)`` + 2 clients, and stops by
+The analysis flood (``--flood analyses``). The abusive clients, half anonymous (one session
+each) from one address and half signed in from a second, each own a finished 60-ply game (a
+game made through the API and played out in the database before the round: the flood's
+requests are the analyses) and ask for its analysis, again when refused, and ask the analysis
+board about one new position after another, polling each answer every 200 ms; a refused
+request waits a second. Meanwhile an honest player (its own address) plays level-8 games and
+times each computer reply, and an honest visitor (another address) asks the analysis board
+about a new position every two seconds and times each answer, from asking to seeing it
+(polling every 50 ms). Both are reported at every N as p50/p95 and as a ratio to N = 0; the
+goal is both p95s within 2x of N = 0 at N = 30.
+
+Runs against loopback servers only, with at most ``max(clients)`` + 3 clients, and stops by
 itself: each round lasts ``--seconds``, then waits at most ``--drain`` seconds for the queue.
 """
 
@@ -65,10 +76,15 @@ from bench.load.run import (  # noqa: E402
 )
 
 GOAL_RATIO = 2.0
+FLOODS = ("moves", "analyses")
 HONEST_ADDRESS = "10.1.0.1"
 AUTHOR_ADDRESS = "10.1.0.2"
+BOARD_ADDRESS = "10.1.0.3"
 ANONYMOUS_FLOOD = "10.66.0.1"
 SIGNED_IN_FLOOD = "10.66.0.2"
+# The analysis flood's addresses: the throttles of the moves flood's do not carry over.
+ANONYMOUS_ANALYSTS = "10.66.0.3"
+SIGNED_IN_ANALYSTS = "10.66.0.4"
 # A mate in 1 of the author's (key i0f0), and the abusers' heavy "mate in 7" of the start.
 HONEST_PUZZLE = {"variant": "xiangqi", "fen": "5k3/9/9/9/9/9/9/9/9/4K3R w - - 0 1",
                  "goal": "mate", "moves_to_win": 1}  # fmt: skip
@@ -193,15 +209,23 @@ class Abuser(threading.Thread):
                 return
 
 
+# After a round, an honest client's last request is waited for this long more; one still not
+# answered then counts as unanswered, its wait so far among the latencies (a lower bound).
+GRACE = 60.0
+
+
 @dataclass(eq=False)
 class Honest(threading.Thread):
     url: str
-    stop: threading.Event
+    stop: threading.Event  # no new move
+    abort: threading.Event = field(default_factory=threading.Event)  # no more waiting
     latencies: list[float] = field(default_factory=list)  # ms, move sent -> reply seen
     posts: list[float] = field(default_factory=list)  # ms, move sent -> its answer
     polls: list[float] = field(default_factory=list)  # ms, each poll's answer
     games: list[int] = field(default_factory=list)
     failures: int = 0
+    unanswered: int = 0
+    level: int = 1
 
     def __post_init__(self) -> None:
         threading.Thread.__init__(self, daemon=True)
@@ -209,7 +233,8 @@ class Honest(threading.Thread):
     def run(self) -> None:
         client = Client(self.url, HONEST_ADDRESS)
         while not self.stop.is_set():
-            created = client.post("/api/games/", {"variant": "xiangqi", "level": 1, "side": "red"})
+            body = {"variant": "xiangqi", "level": self.level, "side": "red"}
+            created = client.post("/api/games/", body)
             if created.status_code != 201:
                 self.failures += 1
                 self.stop.wait(1.0)
@@ -226,25 +251,285 @@ class Honest(threading.Thread):
                 if answer.status_code != 200:
                     self.failures += 1
                     break
-                game = wait_reply(client, game["id"], self.stop, 0.05, self.polls)
-                if game is None:
-                    break
+                game = wait_reply(client, game["id"], self.abort, 0.05, self.polls)
                 self.latencies.append((time.perf_counter() - started) * 1000)
+                if game is None:
+                    self.unanswered += 1
+                    break
                 self.stop.wait(0.5)  # a human's pause
             if game is not None and game["status"] == "playing":
                 client.post(f"/api/games/{game['id']}/resign/")
 
 
-def honest_player(url: str, seconds: float, results: Any) -> None:
-    """In a process of its own: play as the honest player for ``seconds``; put its latencies
-    (ms), games and failures on ``results``."""
+def honest_player(url: str, seconds: float, results: Any, level: int = 1) -> None:
+    """In a process of its own: play as the honest player (at ``level``) for ``seconds``, its
+    last reply waited for at most ``GRACE`` more; put its latencies (ms), games, failures and
+    unanswered replies on ``results``."""
     stop = threading.Event()
-    player = Honest(url, stop)
+    player = Honest(url, stop, level=level)
     player.start()
     time.sleep(seconds)
     stop.set()
+    player.join(timeout=GRACE)
+    player.abort.set()
     player.join(timeout=70)
-    results.put((player.latencies, player.games, player.failures, player.posts, player.polls))
+    results.put((player.latencies, player.games, player.failures, player.posts, player.polls,
+                 player.unanswered))  # fmt: skip
+
+
+# -- the analysis flood ------------------------------------------------------------------------
+
+
+def random_line(rng: random.Random, plies: int) -> list[dict[str, str]]:
+    """``plies`` random legal moves from the xiangqi start, the game never over on the way:
+    each as the site keeps a ply (ICCS, Chinese notation, the FEN after it)."""
+    from engine import Position
+
+    while True:
+        pos = Position.start("xiangqi")
+        line: list[dict[str, str]] = []
+        for _ in range(plies):
+            moves = sorted(pos.legal_moves, key=lambda m: m.iccs())
+            if not moves:
+                break
+            move = rng.choice(moves)
+            entry = {"iccs": move.iccs(), "chinese": pos.chinese(move)}
+            pos.push(move)
+            if pos.outcome() is not None:
+                break
+            line.append({**entry, "fen": pos.fen(), "effect": "", "check": None, "by": "player"})
+        if len(line) == plies:
+            return line
+
+
+def search_answer(client: Client, stop: threading.Event, moves: list[str], step: float) -> Any:
+    """Ask the analysis board about the position after ``moves`` and poll until it is
+    answered: the answer (None when refused, failed or stopped), and the refusal's status (0:
+    no answer at all, the connection dropped)."""
+    import requests
+
+    try:
+        asked = client.post("/api/games/analysis/", {"variant": "xiangqi", "moves": moves})
+        if asked.status_code not in (200, 202):
+            return None, asked.status_code
+        body = asked.json()
+        while body["status"] == "pending" and not stop.is_set():
+            stop.wait(step)
+            polled = client.get(body["url"])
+            if polled.status_code != 200:
+                return None, polled.status_code
+            body = polled.json()
+    except requests.RequestException:
+        return None, 0
+    return body, asked.status_code
+
+
+@dataclass(eq=False)
+class Analyst(threading.Thread):
+    """An abusive client of the analysis flood: its finished game's analysis, asked for until
+    accepted, and one board search after another."""
+
+    client: Client
+    game: int
+    stop: threading.Event
+    seed: int
+    refused: int = 0
+    searches: int = 0
+    analysed: bool = False
+
+    def __post_init__(self) -> None:
+        threading.Thread.__init__(self, daemon=True)
+
+    def run(self) -> None:
+        import requests
+
+        rng = random.Random(self.seed)
+        asked = False
+        while not self.stop.is_set():
+            try:
+                if not asked:
+                    answer = self.client.post(f"/api/games/{self.game}/analysis/")
+                    asked = answer.status_code in (200, 202)
+                    self.refused += 0 if asked else 1
+                elif not self.analysed:
+                    state = self.client.get(f"/api/games/{self.game}/analysis/")
+                    self.analysed = state.status_code == 200 and state.json()["status"] != "pending"
+            except requests.RequestException:
+                self.refused += 1
+            moves = [ply["iccs"] for ply in random_line(rng, rng.randint(6, 16))]
+            body, _status = search_answer(self.client, self.stop, moves, 0.2)
+            if body is None:
+                self.refused += 1
+                self.stop.wait(1.0)
+            else:
+                self.searches += 1
+
+
+def finished_game(client: Client, db: str, plies: int, rng: random.Random) -> int | None:
+    """A game of ``client``'s, made through the API (a game for two at one board) and played
+    out to ``plies`` random moves and resigned in the database."""
+    import psycopg
+
+    made = client.post("/api/games/", {"variant": "xiangqi", "mode": "local"})
+    if made.status_code != 201:
+        return None
+    game = int(made.json()["id"])
+    moves = json.dumps(random_line(rng, plies))
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE games_game SET moves = %s::jsonb, status = 'finished', result = '0-1', "
+            "winner = 'black', termination = 'resignation', ended_by = 'red', "
+            "finished_at = now() WHERE id = %s",
+            [moves, game],
+        )
+    return game
+
+
+def analysis_flood(
+    url: str,
+    users: list[str],
+    password: str,
+    clients: int,
+    seconds: float,
+    nice: int,
+    db: str,
+    ready: Any,
+    results: Any,
+) -> None:
+    """In a process of its own, at CPU priority ``nice``: ``clients`` analysts (every second
+    one signed in as the next of ``users``), each with a finished game made first (then
+    ``ready`` is set), for ``seconds``; put their searches, analyses done, refused requests and
+    requests sent on ``results``."""
+    os.nice(nice)
+    stop = threading.Event()
+    accounts = iter(users)
+    rng = random.Random(clients)
+    analysts = []
+    for i in range(clients):
+        name = next(accounts) if i % 2 else None
+        client = Client(url, SIGNED_IN_ANALYSTS if name else ANONYMOUS_ANALYSTS)
+        if name:
+            client.log_in(name, password)
+        game = finished_game(client, db, 60, rng)
+        if game is not None:
+            analysts.append(Analyst(client, game, stop, seed=os.getpid() * 1000 + i))
+    ready.set()
+    for analyst in analysts:
+        analyst.start()
+    time.sleep(seconds)
+    stop.set()
+    for analyst in analysts:
+        analyst.join(timeout=70)
+    results.put((sum(a.searches for a in analysts), sum(a.analysed for a in analysts),
+                 sum(a.refused for a in analysts),
+                 sum(a.client.requests for a in analysts), len(analysts)))  # fmt: skip
+
+
+def honest_board(url: str, seconds: float, results: Any) -> None:
+    """In a process of its own: the honest visitor of the analysis board, for ``seconds``: a
+    new position two seconds after each answer, each answer timed from asking to seeing it
+    (ms), the last one waited for at most ``GRACE`` more; its latencies, failures (refused or
+    failed searches) and unanswered searches on ``results``."""
+    abort = threading.Event()
+    threading.Timer(seconds + GRACE, abort.set).start()
+    client = Client(url, BOARD_ADDRESS)
+    rng = random.Random(os.getpid())  # new positions each round: none answered from the cache
+    latencies: list[float] = []
+    failures = unanswered = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        moves = [ply["iccs"] for ply in random_line(rng, rng.randint(6, 16))]
+        started = time.perf_counter()
+        body, _status = search_answer(client, abort, moves, 0.05)
+        if body is not None and body["status"] == "pending":  # still waiting after the grace
+            latencies.append((time.perf_counter() - started) * 1000)
+            unanswered += 1
+            break
+        if body is None or body["status"] != "done":
+            failures += 1
+        else:
+            latencies.append((time.perf_counter() - started) * 1000)
+        time.sleep(2.0)
+    abort.set()
+    results.put((latencies, failures, unanswered))
+
+
+@dataclass
+class AnalysisRound:
+    clients: int
+    replies: list[float]  # the honest level-8 player's, ms
+    searches: list[float]  # the honest board visitor's, ms
+    failures: int
+    unanswered: int  # the honest replies and searches still not seen GRACE after the round
+    flood_searches: int
+    flood_analysed: int  # the flood's games whose analysis was finished in the round
+    flood_positions: int  # positions of the flood's games searched in the round
+    refused: int
+    flood_rate: float
+    analysts: int
+
+
+def run_analysis_round(
+    url: str, seed: Any, clients: int, seconds: float, drain: float, db: str, flood_nice: int
+) -> AnalysisRound:
+    users = list(seed["users"])
+    context = multiprocessing.get_context("spawn")
+    warm_up = min(5.0, seconds / 4) if clients else 0.0
+    flooded: Any = context.Queue()
+    ready: Any = context.Event()
+    flooder = context.Process(
+        target=analysis_flood,
+        args=(url, users[1:], seed["password"], clients, warm_up + seconds, flood_nice, db,
+              ready, flooded),
+        daemon=True,
+    )  # fmt: skip
+    if clients:
+        flooder.start()
+        if not ready.wait(180):
+            raise SystemExit("the analysis flood's games were not made within 180 s")
+    time.sleep(warm_up)  # the flood gets going
+    played: Any = context.Queue()
+    player = context.Process(target=honest_player, args=(url, seconds, played, 8), daemon=True)
+    searched: Any = context.Queue()
+    board = context.Process(target=honest_board, args=(url, seconds, searched), daemon=True)
+    player.start()
+    board.start()
+    replies, _games, player_failures, _posts, _polls, late_replies = played.get(
+        timeout=seconds + GRACE + 90
+    )
+    searches, board_failures, late_searches = searched.get(timeout=seconds + GRACE + 90)
+    player.join(timeout=10)
+    board.join(timeout=10)
+    flood = flooded.get(timeout=90) if clients else (0, 0, 0, 0, 0)
+    if clients:
+        flooder.join(timeout=10)
+    positions = query(db, "SELECT coalesce(sum(jsonb_array_length(evaluations)), 0) "
+                          "FROM games_gameanalysis")[0][0]  # fmt: skip
+    deadline = time.monotonic() + drain
+    waiting = "SELECT count(*) FROM games_game WHERE status = 'playing' AND computer_queued_at IS NOT NULL"
+    while query(db, waiting)[0][0] and time.monotonic() < deadline:
+        time.sleep(0.5)
+    finish_open_games(db)
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as conn:  # the next round starts clean
+        for table in ("games_engineanalysis", "games_gameanalysis"):
+            conn.execute(f"UPDATE {table} SET status = 'failed' WHERE status = 'pending'")
+        conn.execute("DELETE FROM games_gameanalysis")
+    searched_flood, analysed, refused, requests, analysts = flood
+    return AnalysisRound(
+        clients=clients,
+        replies=sorted(replies),
+        searches=sorted(searches),
+        failures=player_failures + board_failures,
+        unanswered=late_replies + late_searches,
+        flood_searches=searched_flood,
+        flood_analysed=analysed,
+        flood_positions=int(positions),
+        refused=refused,
+        flood_rate=requests / (warm_up + seconds) if clients else 0.0,
+        analysts=analysts,
+    )
 
 
 def author_verdict(url: str, username: str, password: str, limit: float) -> float | None:
@@ -365,7 +650,8 @@ def run_round(
         daemon=True,
     )
     author_thread.start()
-    latencies, games, failures, posts, polls = results.get(timeout=seconds + 90)
+    latencies, games, failures, posts, polls, unanswered = results.get(timeout=seconds + GRACE + 90)
+    failures += unanswered
     honest.join(timeout=10)
     abusive_moves, refused, requests = flooded.get(timeout=90) if clients else (0, 0, 0)
     if clients:
@@ -397,6 +683,10 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--clients", type=int, nargs="+", default=[0, 10, 30])
+    parser.add_argument("--flood", nargs="+", choices=FLOODS, default=list(FLOODS),
+                        help="which floods to run, each at every N")  # fmt: skip
+    parser.add_argument("--analyses-at-once", type=int, default=None,
+                        help="ANALYSIS_SEARCHES_AT_ONCE for the site (default: its own)")  # fmt: skip
     parser.add_argument("--seconds", type=float, default=60.0, help="each round's length")
     parser.add_argument("--drain", type=float, default=60.0,
                         help="at most this long after a round for the queue to empty")  # fmt: skip
@@ -454,12 +744,15 @@ def main() -> int:
         "THROTTLE_RATES": "login=100000/min,login_account=100000/min",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
-    }
+        **({"ANALYSIS_SEARCHES_AT_ONCE": str(args.analyses_at_once)}
+           if args.analyses_at_once is not None else {}),
+    }  # fmt: skip
     processes = Processes(env, logs)
     say(f"Database {args.database_url.rsplit('/', 1)[-1]} (recreated), broker "
         f"{args.broker_url.split('@')[-1]}")  # fmt: skip
     recreate_database(args.database_url)
     rounds: list[Round] = []
+    analysis_rounds: list[AnalysisRound] = []
     queues = [
         f"{prefix}{name}" for name in ("celery", "scoring", "proving", "playing", "playing_deep")
     ]
@@ -467,7 +760,7 @@ def main() -> int:
         processes.run(sys.executable, "manage.py", "migrate", "--noinput", "-v", "0")
         processes.run(sys.executable, "manage.py", "createcachetable")
         processes.run(sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0")
-        users = 2 + max(args.clients) * (len(args.clients) + 1)
+        users = 2 + max(args.clients) * (len(args.clients) * len(args.flood) + 1)
         processes.run(sys.executable, "-m", "bench.load.seed", str(users), "0",
                       str(work / "seed.json"))  # fmt: skip
         seed = json.loads((work / "seed.json").read_text())
@@ -498,19 +791,30 @@ def main() -> int:
         for name in ("worker-playing", "worker-deep", "worker-rest"):
             wait_until(lambda n=name: " ready." in (logs / f"{n}.log").read_text(errors="replace"),
                        90, f"the {name} to be ready")  # fmt: skip
-        for clients in args.clients:
-            say(f"Round: {clients} abusive clients for {args.seconds:.0f} s")
+        for kind, clients in ((kind, n) for kind in args.flood for n in args.clients):
+            say(f"Round: the {kind} flood, {clients} abusive clients for {args.seconds:.0f} s")
             # each round takes fresh accounts: the seed has enough for every round
-            seed_round = {**seed, "users": seed["users"][len(rounds) * max(args.clients) + 1 :]}
+            done = len(rounds) + len(analysis_rounds)
+            seed_round = {**seed, "users": seed["users"][done * max(args.clients) + 1 :]}
             seed_round["users"] = [seed["users"][0], *seed_round["users"]]
-            rounds.append(run_round(url, seed_round, clients, args.seconds, args.drain,
-                                    logs, args.database_url, args.flood_nice))  # fmt: skip
+            if kind == "moves":
+                rounds.append(run_round(url, seed_round, clients, args.seconds, args.drain,
+                                        logs, args.database_url, args.flood_nice))  # fmt: skip
+            else:
+                analysis_rounds.append(run_analysis_round(
+                    url, seed_round, clients, args.seconds, args.drain, args.database_url,
+                    args.flood_nice))  # fmt: skip
     finally:
         processes.stop()
         delete_queues(args.broker_url, queues)
         if not args.keep:
             drop_database(args.database_url)
-    return report(rounds)
+    codes = []
+    if "moves" in args.flood:
+        codes.append(report(rounds))
+    if "analyses" in args.flood:
+        codes.append(report_analyses(analysis_rounds))
+    return max(codes)
 
 
 def report(rounds: list[Round]) -> int:
@@ -546,6 +850,52 @@ def report(rounds: list[Round]) -> int:
     failures = sum(r.failures for r in rounds)
     print(f"honest player's refused or failed requests: {failures}")
     return 0 if failures == 0 and all(r.latencies for r in rounds) else 1
+
+
+def report_analyses(rounds: list[AnalysisRound]) -> int:
+    if not rounds:
+        return 2
+    base = rounds[0]
+    base_replies = percentile(base.replies, 0.95) or 1.0
+    base_searches = percentile(base.searches, 0.95) or 1.0
+    print()
+    print("The analysis flood")
+    print(f"{'N':>4}{'replies':>9}{'p50 ms':>9}{'p95 ms':>9}{'p95 ratio':>11}"
+          f"{'searches':>10}{'p50 ms':>9}{'p95 ms':>9}{'p95 ratio':>11}"
+          f"{'unanswered':>12}{'flood searches':>16}{'flood positions':>17}{'games done':>12}"
+          f"{'refused':>9}{'flood req/s':>13}")  # fmt: skip
+    for r in rounds:
+        print(f"{r.clients:>4}{len(r.replies):>9}{percentile(r.replies, 0.5):>9.0f}"
+              f"{percentile(r.replies, 0.95):>9.0f}"
+              f"{percentile(r.replies, 0.95) / base_replies:>10.2f}x"
+              f"{len(r.searches):>10}{percentile(r.searches, 0.5):>9.0f}"
+              f"{percentile(r.searches, 0.95):>9.0f}"
+              f"{percentile(r.searches, 0.95) / base_searches:>10.2f}x{r.unanswered:>12}"
+              f"{r.flood_searches:>16}{r.flood_positions:>17}"
+              f"{f'{r.flood_analysed}/{r.analysts}':>12}{r.refused:>9}{r.flood_rate:>13.0f}")  # fmt: skip
+    print()
+    print("replies: the honest level-8 player's computer replies (move sent -> reply seen); "
+          "searches: the honest visitor's analysis board searches (asked -> answer seen); "
+          f"unanswered: the honest replies and searches not seen {GRACE:.0f} s after the round "
+          "(their wait until then is counted among the latencies, a lower bound); flood "
+          "searches: the flood's board searches answered; flood positions: positions of the "
+          "flood's games analysed; games done: the flood's game analyses finished, of its games; "
+          "refused: the flood's requests refused (caps and throttles)")  # fmt: skip
+    last = rounds[-1]
+    verdicts = []
+    for what, values, unloaded in (("honest level-8 player", last.replies, base_replies),
+                                   ("honest board search", last.searches, base_searches)):  # fmt: skip
+        ratio = percentile(values, 0.95) / unloaded
+        verdicts.append(ratio <= GOAL_RATIO)
+        print(f"analysis flood: {what} at N = {last.clients}: p95 {ratio:.2f}x N = 0; goal "
+              f"within {GOAL_RATIO:.0f}x: {'OK' if ratio <= GOAL_RATIO else 'MISSED'}")  # fmt: skip
+    failures = sum(r.failures for r in rounds)
+    unanswered = sum(r.unanswered for r in rounds)
+    print(f"analysis flood: the honest clients' refused or failed requests: {failures}")
+    print(f"analysis flood: the honest clients' requests unanswered {GRACE:.0f} s after the "
+          f"round: {unanswered}")  # fmt: skip
+    ok = failures == 0 and unanswered == 0 and all(r.replies and r.searches for r in rounds)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

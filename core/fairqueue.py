@@ -10,8 +10,15 @@ of another client's (with capacity 1). The caller hands the released items to th
 marks them handed over, inside the transaction that holds ``dispatch_lock``, so that two
 dispatchers never fill a lane twice.
 
-Used by the computer's moves in games (``games.queueing``); any queue that must be shared
-fairly between clients can use it the same way.
+When the workers take only a few items of a kind in all (a lane whose key is the same for
+every item, say ``("analyses", "all")``), oldest first is not fair any more: a client with a
+backlog would have its next item, older than anyone else's, ready the moment its last one is
+done. ``turn_order`` then puts first the items whose lanes were served longest ago (or never),
+so that each client gets one turn in each round, however many items it keeps waiting.
+
+Used by the games' deep work (``games.queueing``: the computer's moves, the analysis board's
+searches and the analyses of finished games); any queue that must be shared fairly between
+clients can use it the same way.
 """
 
 from __future__ import annotations
@@ -19,12 +26,14 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime
 from typing import TypeVar
 
 from django.db import connection
 
 T = TypeVar("T")
 Lane = tuple[str, str]  # (kind, key); an empty key is no lane
+NEVER = datetime.min.replace(tzinfo=UTC)
 
 
 def dispatch_lock(name: str, *, wait: bool = True) -> bool:
@@ -63,3 +72,23 @@ def release(
             load.update(its)
             chosen.append(item)
     return chosen
+
+
+def turn_order(
+    waiting: Iterable[T],
+    *,
+    lanes: Callable[[T], Iterable[Lane]],
+    served: Mapping[Lane, datetime],
+) -> list[T]:
+    """``waiting`` (oldest first) in the order their turns come: by when the latest of an
+    item's lanes was last served (``served``; a lane missing from it, never), then by the
+    earliest, then in the given order. So a client (an address) served a moment ago goes after
+    everyone who was not, and the clients of one address (a school) take turns among
+    themselves too. A lane that every item shares (the place in all) says nothing of whose
+    turn it is: leave it out of ``lanes``."""
+
+    def turn(item: T) -> tuple[datetime, datetime]:
+        times = [served.get(lane, NEVER) for lane in lanes(item) if lane[1]] or [NEVER]
+        return max(times), min(times)
+
+    return sorted(waiting, key=turn)  # stable: oldest first among equal turns

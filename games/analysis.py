@@ -9,14 +9,16 @@ it proved it.
 
 The site's side: ``engine_analysis_request`` checks the request (variant, FEN or named start,
 moves: the analysis board's own rules, ``core.services.position_analyse``), answers a recent
-identical search again, and otherwise keeps a pending ``EngineAnalysis`` and hands it to a
-worker (``games.engine_analysis`` on the ``playing_deep`` queue) once the transaction commits.
-An owner has one search pending at a time (a database constraint), an address
-``ANALYSIS_PENDING_PER_ADDRESS``; a further one is refused with ``AnalysisBusy`` (HTTP 409).
-A search handed over longer than ``STALE_AFTER`` ago and still pending (its message lost) no
-longer holds its owner back: it is marked failed when they ask again, and handed over again
-when polled. ``engine_analysis_run`` (the task's body) searches once: a run finds its row no
-longer pending and does nothing.
+identical search again, and otherwise keeps a pending ``EngineAnalysis``, which waits its turn
+in the games' fair queue (``games.queueing``: the analyses of one owner and of one address
+take turns with everyone else's, and never hold up the computer's moves) until a worker
+searches it (``games.engine_analysis`` on the ``playing_deep`` queue). An owner has one search
+pending at a time (a database constraint; another is refused with ``AnalysisBusy``, HTTP 409),
+an address ``ANALYSIS_PENDING_PER_ADDRESS`` (``TooMuchWaiting``, HTTP 429). A search handed
+over longer than ``STALE_AFTER`` ago and still pending (its message lost) no longer holds its
+owner back: it is marked failed when they ask again, and the dispatcher hands it over again
+(when polled, or within a minute). ``engine_analysis_run`` (the task's body) searches once: a
+run finds its row no longer pending and does nothing.
 """
 
 from __future__ import annotations
@@ -41,6 +43,13 @@ from engine import EngineError, Position
 from engine.solver import Budget, find_win
 from games.computer import analysis_search
 from games.models import EngineAnalysis
+from games.queueing import (
+    REQUEUE_AFTER,
+    SEARCH,
+    TooMuchWaiting,
+    dispatch_analyses,
+    poll_dispatch,
+)
 
 # The search: the playing engine at full strength (level 8, no noise) on this many nodes, and
 # never longer than this (on a loaded machine the clock stops it first).
@@ -52,8 +61,8 @@ PROVE_NODES = 300_000
 PROVE_SECONDS = 3.0
 # An identical search finished this recently is answered again instead of searched.
 REUSE_FOR = timedelta(minutes=10)
-# A search still pending this long after it was asked for has lost its message.
-STALE_AFTER = timedelta(seconds=60)
+# A search still pending this long after it was handed to the workers has lost its message.
+STALE_AFTER = REQUEUE_AFTER
 # The sweep (``engine_analysis_sweep``): a failed or pending search is kept this long (a
 # finished one ``settings.ANALYSIS_KEEP_DAYS``), and rows are deleted this many at a time, at
 # most this many batches a run (the next run goes on with the rest).
@@ -148,10 +157,12 @@ def analysis_key(variant: str, fen: str, moves: Sequence[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _busy(code: str, params: dict[str, object] | None = None) -> AnalysisBusy:
+def _busy(
+    code: str, params: dict[str, object] | None = None, kind: type[ApplicationError] = AnalysisBusy
+) -> ApplicationError:
     full = f"analysis.{code}"
     explanation = {language: render(full, params, language) for language in ("zh", "en")}
-    return AnalysisBusy.coded(full, params, {"code": code, "explanation": explanation})
+    return kind.coded(full, params, {"code": code, "explanation": explanation})
 
 
 def _checked(
@@ -183,12 +194,6 @@ def _lost_message() -> dict[str, Any]:
     }
 
 
-def _send(analysis_id: int) -> None:
-    from games.tasks import engine_analysis_task
-
-    engine_analysis_task.apply_async((analysis_id,), queue=settings.CELERY_PLAYING_DEEP_QUEUE)
-
-
 def engine_analysis_request(
     *,
     owner: Owner,
@@ -202,10 +207,12 @@ def engine_analysis_request(
     """Ask the engine about the position after ``moves`` from ``fen`` (or the named start
     ``setup``, or the variant's first). The owner's own identical search, pending or recent,
     is answered again; so is anyone's recent finished one (a new row of the owner's, done).
-    Otherwise a pending row is kept and handed to a worker once the transaction commits.
+    Otherwise a pending row is kept, and the fair queue's dispatcher runs once the
+    transaction commits.
 
     Raises ``ApplicationError`` for a request that cannot be searched, ``AnalysisBusy`` when
-    the owner has another search pending or the address has ``ANALYSIS_PENDING_PER_ADDRESS``.
+    the owner has another search pending, ``TooMuchWaiting`` when the address has
+    ``ANALYSIS_PENDING_PER_ADDRESS``.
     """
     variant, start_fen, played = _checked(variant, fen, setup, moves)
     key = analysis_key(variant, start_fen, played)
@@ -213,7 +220,7 @@ def engine_analysis_request(
     fields = {"variant": variant, "fen": start_fen, "moves": played, "key": key}
     with transaction.atomic():
         EngineAnalysis.objects.filter(
-            owner.q(), status=EngineAnalysis.Status.PENDING, updated_at__lt=now - STALE_AFTER
+            owner.q(), status=EngineAnalysis.Status.PENDING, dispatched_at__lt=now - STALE_AFTER
         ).update(status=EngineAnalysis.Status.FAILED, result=_lost_message(), finished_at=now)
         mine = EngineAnalysis.objects.filter(owner.q(), key=key).order_by("-created_at").first()
         if mine is not None and (
@@ -247,13 +254,13 @@ def engine_analysis_request(
         if address:
             by_address = pending.filter(address=address).count()
             if by_address >= settings.ANALYSIS_PENDING_PER_ADDRESS:
-                raise _busy("busy_address", {"count": by_address})
+                raise _busy("busy_address", {"count": by_address}, TooMuchWaiting)
         try:
             with transaction.atomic():
                 row = EngineAnalysis.objects.create(**owner.fields(), **fields, address=address)
         except IntegrityError:  # the owner's other request, at the same moment
             raise _busy("busy") from None
-        transaction.on_commit(lambda: _send(row.pk))
+        transaction.on_commit(dispatch_analyses)
     return row
 
 
@@ -265,19 +272,13 @@ def engine_analysis_get(*, owner: Owner | None, analysis_id: int) -> EngineAnaly
 
 
 def engine_analysis_requeue(*, analysis: EngineAnalysis, now: datetime | None = None) -> bool:
-    """Hand a search to the workers again when it has been pending longer than ``STALE_AFTER``
-    (its message lost); running it twice is harmless (``engine_analysis_run``)."""
-    now = now or timezone.now()
+    """A poll of a pending search: when it waits for its turn, or was handed over longer than
+    ``STALE_AFTER`` ago (its message lost), the fair queue's dispatcher runs (unless another
+    one is running); True if this search was handed over. Searching twice is harmless
+    (``engine_analysis_run``)."""
     if analysis.status != EngineAnalysis.Status.PENDING:
         return False
-    if analysis.updated_at >= now - STALE_AFTER:
-        return False
-    touched = EngineAnalysis.objects.filter(
-        pk=analysis.pk, status=EngineAnalysis.Status.PENDING, updated_at=analysis.updated_at
-    ).update(updated_at=now)
-    if touched:
-        transaction.on_commit(lambda: _send(analysis.pk))
-    return bool(touched)
+    return poll_dispatch(task=SEARCH, pk=analysis.pk, dispatched_at=analysis.dispatched_at, now=now)
 
 
 def engine_analysis_run(*, analysis_id: int) -> str:

@@ -41,6 +41,7 @@ from games.game_analysis import (
     game_analysis_requeue,
 )
 from games.models import EngineAnalysis, Game, GameAnalysis
+from games.queueing import TooMuchWaiting
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -417,8 +418,9 @@ class EngineAnalysisCreateApi(APIView):
     start (default: the variant's first) and moves (ICCS or Chinese notation) as the board's
     position API takes them. Answers 202 with a pending search to poll, or 200 with a recent
     identical one's result. A bad FEN, a move that cannot be read or is illegal, or a game
-    already over answers 400 with the reason; a second search while one of yours (or
-    ``ANALYSIS_PENDING_PER_ADDRESS`` of your address) is pending answers 409."""
+    already over answers 400 with the reason; a second search while one of yours is pending
+    answers 409, and one while ``ANALYSIS_PENDING_PER_ADDRESS`` of your address are, 429. The
+    search waits its turn in the games' fair queue (``games.queueing``)."""
 
     throttle_scope = "engine_analysis"
 
@@ -450,8 +452,9 @@ class EngineAnalysisCreateApi(APIView):
                 moves=tuple(data.get("moves", [])),
             )
         except AnalysisBusy as busy:
-            body = error_body(busy.localized(), busy.extra, code=busy.code, params=busy.params)
-            return Response(body, status=status.HTTP_409_CONFLICT)
+            return _refused(busy, status.HTTP_409_CONFLICT)
+        except TooMuchWaiting as full:
+            return _refused(full, status.HTTP_429_TOO_MANY_REQUESTS)
         pending = analysis.status == EngineAnalysis.Status.PENDING
         return _analysis(analysis, status.HTTP_202_ACCEPTED if pending else status.HTTP_200_OK)
 
@@ -500,16 +503,17 @@ def _game_analysis(analysis: GameAnalysis, code: int = status.HTTP_200_OK) -> Re
     return Response(GameAnalysisSerializer(body).data, status=code)
 
 
-def _conflict(error: ApplicationError) -> Response:
+def _refused(error: ApplicationError, code: int = status.HTTP_409_CONFLICT) -> Response:
     body = error_body(error.localized(), error.extra, code=error.code, params=error.params)
-    return Response(body, status=status.HTTP_409_CONFLICT)
+    return Response(body, status=code)
 
 
 class GameAnalysisApi(APIView):
     """The computer's analysis of one of my finished games (another's game is a 404, like a
     missing one). POST asks for it: 202 with the analysis to poll when it is new, 200 with
     the one there is (asking twice gives the same); 409 for a game not finished, or while
-    another of my games is being analysed. GET polls it (404 when never asked for)."""
+    another of my games is being analysed; 429 while ``GAME_ANALYSIS_PENDING_PER_ADDRESS``
+    games of my address wait for theirs. GET polls it (404 when never asked for)."""
 
     throttle_scope = "game_analysis"
 
@@ -528,9 +532,13 @@ class GameAnalysisApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         game = self._game(request, game_id)
         try:
-            analysis, new = game_analysis_request(owner=_owner(request), game=game)
+            analysis, new = game_analysis_request(
+                owner=_owner(request), game=game, address=client_address(request._request)
+            )
         except (GameNotFinished, GameAnalysisBusy) as refused:
-            return _conflict(refused)
+            return _refused(refused)
+        except TooMuchWaiting as full:
+            return _refused(full, status.HTTP_429_TOO_MANY_REQUESTS)
         return _game_analysis(analysis, status.HTTP_202_ACCEPTED if new else status.HTTP_200_OK)
 
     @operation("games_analysis_get", GameAnalysisSerializer, errors=(404,))

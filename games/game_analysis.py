@@ -26,13 +26,17 @@ verdict is a certainty, and this analysis does not ask it.
 The site's side: ``game_analysis_request`` keeps one ``GameAnalysis`` a (game, version), owned
 by the game's owner and the only one who may read it; asking again gives the same row. An owner
 has one game analysis pending at a time (a database constraint; another is ``AnalysisBusy``,
-HTTP 409); a game not finished is ``GameNotFinished`` (HTTP 409). The work is done by
-``games.game_analysis`` on the ``playing_deep`` queue, ``GAME_ANALYSIS_RUN_SECONDS`` at a time:
-each position's search is written as soon as it is found, only if it is the next one the row
-is missing, and the run hands the rest to a new message. A worker killed mid-run loses at most
-the position it was searching: the message comes back (acknowledged late) and the next run
-starts where the row stops. A row pending and untouched for ``STALE_AFTER`` (its message lost)
-is handed over again when polled.
+HTTP 409), an address ``GAME_ANALYSIS_PENDING_PER_ADDRESS`` (``TooMuchWaiting``, HTTP 429); a
+game not finished is ``GameNotFinished`` (HTTP 409). The work is done by ``games.game_analysis``
+on the ``playing_deep`` queue, a chunk of ``GAME_ANALYSIS_RUN_SECONDS`` at a time, and each
+chunk waits its turn in the games' fair queue (``games.queueing``): the analyses of one owner
+and of one address take turns with everyone else's work, and never hold up the computer's
+moves by more than the chunk a worker is running. Each position's search is written as soon as
+it is found, only if it is the next one the row is missing; at the end of a chunk the analysis
+waits for its next turn. A worker killed mid-chunk loses at most the position it was searching:
+the message comes back (acknowledged late) and the next run starts where the row stops. A chunk
+handed over longer than ``STALE_AFTER`` ago and not done (its message lost) is handed over
+again by the dispatcher (when polled, or within a minute).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -53,6 +57,13 @@ from core.messages import render
 from engine import EngineError, Position
 from games.computer import analysis_search
 from games.models import Game, GameAnalysis
+from games.queueing import (
+    GAME_ANALYSIS,
+    REQUEUE_AFTER,
+    TooMuchWaiting,
+    dispatch_analyses,
+    poll_dispatch,
+)
 
 # What a row was made by: a change of budget or thresholds is a new version (a new row).
 GAME_ANALYSIS_VERSION = 1
@@ -60,10 +71,12 @@ GAME_ANALYSIS_VERSION = 1
 GAME_ANALYSIS_NODES = 30_000
 GAME_ANALYSIS_MOVETIME_MS = 1_000
 GAME_ANALYSIS_MAX_PLIES = 300
-# A run searches positions for this long, then hands the rest to a new message.
-GAME_ANALYSIS_RUN_SECONDS = 10.0
-# A pending row not touched for this long has lost its message.
-STALE_AFTER = timedelta(seconds=60)
+# A chunk searches positions for this long (each at most ``GAME_ANALYSIS_MOVETIME_MS``), then
+# the analysis waits for its next turn: no longer than one search of the analysis board, so
+# that whoever waits behind a chunk waits no longer than behind a search.
+GAME_ANALYSIS_RUN_SECONDS = 1.0
+# A chunk handed to the workers this long ago and not done has lost its message.
+STALE_AFTER = REQUEUE_AFTER
 
 # The judgement: centipawns to chances, and the drops of the mover's chances.
 CHANCE_SCALE = 250.0
@@ -223,15 +236,11 @@ def summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
 # -- the requests ----------------------------------------------------------------------------
 
 
-def _coded(kind: type[ApplicationError], code: str) -> ApplicationError:
-    explanation = {language: render(code, None, language) for language in ("zh", "en")}
-    return kind.coded(code, None, {"code": code.split(".")[-1], "explanation": explanation})
-
-
-def _send(analysis_id: int) -> None:
-    from games.tasks import game_analysis_task
-
-    game_analysis_task.apply_async((analysis_id,), queue=settings.CELERY_PLAYING_DEEP_QUEUE)
+def _coded(
+    kind: type[ApplicationError], code: str, params: dict[str, object] | None = None
+) -> ApplicationError:
+    explanation = {language: render(code, params, language) for language in ("zh", "en")}
+    return kind.coded(code, params, {"code": code.split(".")[-1], "explanation": explanation})
 
 
 def game_analysis_get(*, game: Game) -> GameAnalysis | None:
@@ -239,17 +248,26 @@ def game_analysis_get(*, game: Game) -> GameAnalysis | None:
     return GameAnalysis.objects.filter(game=game, version=GAME_ANALYSIS_VERSION).first()
 
 
-def game_analysis_request(*, owner: Owner, game: Game) -> tuple[GameAnalysis, bool]:
-    """The analysis of ``game`` (the owner's, checked by the caller), asked for: the row there
-    is (pending, done or failed), or a new pending one handed to a worker once the transaction
-    commits; ``True`` when it is new. Raises ``GameNotFinished``, ``AnalysisBusy``."""
+def game_analysis_request(
+    *, owner: Owner, game: Game, address: str = "", now: datetime | None = None
+) -> tuple[GameAnalysis, bool]:
+    """The analysis of ``game`` (the owner's, checked by the caller), asked for from
+    ``address``: the row there is (pending, done or failed), or a new pending one, which waits
+    its turn in the fair queue (its dispatcher runs once the transaction commits); ``True``
+    when it is new. Raises ``GameNotFinished``, ``AnalysisBusy`` (the owner's other analysis
+    is pending), ``TooMuchWaiting`` (``GAME_ANALYSIS_PENDING_PER_ADDRESS`` of the address are)."""
     if game.status != Game.Status.FINISHED:
         raise _coded(GameNotFinished, "game_analysis.not_finished")
     existing = GameAnalysis.objects.filter(game=game, version=GAME_ANALYSIS_VERSION).first()
     if existing is not None:
         return existing, False
-    if GameAnalysis.objects.filter(owner.q(), status=GameAnalysis.Status.PENDING).exists():
+    pending = GameAnalysis.objects.filter(status=GameAnalysis.Status.PENDING)
+    if pending.filter(owner.q()).exists():
         raise _coded(AnalysisBusy, "game_analysis.busy")
+    if address:
+        by_address = pending.filter(address=address).count()
+        if by_address >= settings.GAME_ANALYSIS_PENDING_PER_ADDRESS:
+            raise _coded(TooMuchWaiting, "game_analysis.busy_address", {"count": by_address})
     plies = min(game.ply, GAME_ANALYSIS_MAX_PLIES)
     try:
         with transaction.atomic():
@@ -259,30 +277,28 @@ def game_analysis_request(*, owner: Owner, game: Game) -> tuple[GameAnalysis, bo
                 version=GAME_ANALYSIS_VERSION,
                 plies=plies,
                 nodes=GAME_ANALYSIS_NODES,
+                address=address,
+                queued_at=now or timezone.now(),
             )
     except IntegrityError:  # the same game, or another of the owner's, at the same moment
         existing = GameAnalysis.objects.filter(game=game, version=GAME_ANALYSIS_VERSION).first()
         if existing is not None:
             return existing, False
         raise _coded(AnalysisBusy, "game_analysis.busy") from None
-    transaction.on_commit(lambda: _send(row.pk))
+    transaction.on_commit(dispatch_analyses)
     return row, True
 
 
 def game_analysis_requeue(*, analysis: GameAnalysis, now: datetime | None = None) -> bool:
-    """Hand a pending analysis to the workers again when nothing has touched it for
-    ``STALE_AFTER`` (its message lost); a second run alongside writes nothing twice."""
-    now = now or timezone.now()
+    """A poll of a pending analysis: when its next chunk waits for its turn, or was handed
+    over longer than ``STALE_AFTER`` ago (its message lost), the fair queue's dispatcher runs
+    (unless another one is running); True if the chunk was handed over. A second run
+    alongside writes nothing twice."""
     if analysis.status != GameAnalysis.Status.PENDING:
         return False
-    if analysis.updated_at >= now - STALE_AFTER:
-        return False
-    touched = GameAnalysis.objects.filter(
-        pk=analysis.pk, status=GameAnalysis.Status.PENDING, updated_at=analysis.updated_at
-    ).update(updated_at=now)
-    if touched:
-        transaction.on_commit(lambda: _send(analysis.pk))
-    return bool(touched)
+    return poll_dispatch(
+        task=GAME_ANALYSIS, pk=analysis.pk, dispatched_at=analysis.dispatched_at, now=now
+    )
 
 
 def _append(analysis_id: int, index: int, evaluation: dict[str, Any]) -> bool:
@@ -308,10 +324,19 @@ def _finish(analysis_id: int, status: str, result: dict[str, Any]) -> bool:
     )
 
 
+def _next_chunk(analysis_id: int) -> None:
+    """The chunk is done and positions are left: the analysis waits for its next turn."""
+    now = timezone.now()
+    GameAnalysis.objects.filter(pk=analysis_id, status=GameAnalysis.Status.PENDING).update(
+        queued_at=now, dispatched_at=None, updated_at=now
+    )
+
+
 def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SECONDS) -> str:
-    """Search the positions the analysis is missing for about ``seconds``; ``done`` when the
-    last is in (the verdicts written), ``more`` when a new message carries on, ``failed``,
-    or ``skipped`` when the row is not pending (finished, or another run is ahead)."""
+    """Search the positions the analysis is missing for about ``seconds`` (one chunk);
+    ``done`` when the last is in (the verdicts written), ``more`` when the next chunk waits its
+    turn in the fair queue (the caller runs its dispatcher), ``failed``, or ``skipped`` when
+    the row is not pending (finished, or another run is ahead)."""
     analysis = GameAnalysis.objects.select_related("game").filter(pk=analysis_id).first()
     if analysis is None or analysis.status != GameAnalysis.Status.PENDING:
         return "skipped"
@@ -323,8 +348,7 @@ def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SE
     try:
         while index <= analysis.plies:
             if index > len(analysis.evaluations) and time.monotonic() - started >= seconds:
-                GameAnalysis.objects.filter(pk=analysis_id).update(updated_at=timezone.now())
-                transaction.on_commit(lambda: _send(analysis_id))
+                _next_chunk(analysis_id)
                 return "more"
             found = position_evaluation(
                 variant=game.variant, fen=game.start_fen, moves=iccs[:index]

@@ -228,6 +228,9 @@ class EngineAnalysis(OwnerScopedModel):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     result = models.JSONField(default=dict, blank=True)
     address = models.CharField(max_length=64, blank=True, default="")
+    # When the search was handed to the workers (null while it waits its turn: games.queueing);
+    # kept once searched, so that the fair queue knows whose turn came lately.
+    dispatched_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta(OwnerScopedModel.Meta):
@@ -237,6 +240,10 @@ class EngineAnalysis(OwnerScopedModel):
                 fields=["address"], condition=Q(status="pending"), name="analysis_pending_address"
             ),
             models.Index(fields=["created_at"], name="analysis_created"),  # the sweep
+            models.Index(
+                fields=["created_at"], condition=Q(status="pending"), name="analysis_waiting"
+            ),
+            models.Index(fields=["dispatched_at"], name="analysis_dispatched"),
         ]
         constraints = [
             owner_check("analysis_owner_user_xor_visitor"),
@@ -252,7 +259,9 @@ class GameAnalysis(OwnerScopedModel):
     ``version`` (the budget and thresholds it was made with), owned by whoever asked for it
     (the game's owner). ``evaluations`` grows one search a position as the workers go (the
     position before ply 1 first), so a run cut short carries on where it stopped; ``result``
-    is the judged moves once the last position is in. An owner has at most one pending."""
+    is the judged moves once the last position is in. An owner has at most one pending, an
+    address ``GAME_ANALYSIS_PENDING_PER_ADDRESS``. The work is done a chunk at a time, each
+    waiting its turn in the fair queue (games.queueing)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Analysing")
@@ -267,10 +276,28 @@ class GameAnalysis(OwnerScopedModel):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     evaluations = models.JSONField(default=list, blank=True)
     result = models.JSONField(default=dict, blank=True)
+    # The address it was asked from: the analyses of one address take turns (games.queueing).
+    address = models.CharField(max_length=64, blank=True, default="")
+    # When the next chunk was asked for, and when it was handed to the workers (null while it
+    # waits its turn); when a chunk was last handed over (kept: whose turn came lately).
+    queued_at = models.DateTimeField(null=True, blank=True)
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    served_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta(OwnerScopedModel.Meta):
-        indexes = [*owner_indexes("-created_at")]
+        indexes = [
+            *owner_indexes("-created_at"),
+            models.Index(
+                fields=["queued_at"], condition=Q(status="pending"), name="game_analysis_waiting"
+            ),
+            models.Index(
+                fields=["address"],
+                condition=Q(status="pending"),
+                name="game_analysis_pending_address",
+            ),
+            models.Index(fields=["served_at"], name="game_analysis_served"),
+        ]
         constraints = [
             owner_check("game_analysis_owner_user_xor_visitor"),
             models.UniqueConstraint(fields=["game", "version"], name="game_analysis_one_a_version"),

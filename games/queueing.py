@@ -1,48 +1,127 @@
-"""The computer's moves take turns: a fair queue in front of the workers' ``playing`` queue.
+"""The games' work takes turns: one fair queue in front of the workers' ``playing`` queues.
 
-A computer move asked for (``Game.computer_queued_at`` set) first waits in the database; the
-dispatcher hands it to the workers (``games.computer_move``, ``computer_dispatched_at`` set)
-when its lanes have room: one move of each owner at a time, and
-``COMPUTER_SEARCHES_PER_ADDRESS`` of each address (``core.fairqueue``); a move at
-``COMPUTER_DEEP_LEVEL`` or above goes to the ``playing_deep`` queue, whose workers run at a
-lower CPU priority, so that deep searches never slow the quick levels' replies. So the workers' queue
-holds at most one move per owner and per address, in the order they were asked for: however
-many games one client keeps busy, another player's move waits behind at most one of theirs.
+Three kinds of work wait in the database until the dispatcher (``dispatch``) hands them to the
+workers:
 
-The dispatcher runs when a move is asked for, when a worker finishes one (a lane is free
-again), when a game whose move is still waiting (or was handed over too long ago) is polled,
-and every minute (``games.sweep``, Celery beat). A poll never waits for the dispatcher's lock:
-if another dispatcher holds it, that one does the work; so a flood of polls cannot serialise
-the web workers on the lock. A move
-handed over longer ago than ``COMPUTER_REQUEUE_AFTER`` and still not played (a lost message)
-is handed over again: playing a ply is idempotent.
+- the computer's moves (``Game.computer_queued_at`` set until the move is played; the task
+  ``games.computer_move``): below ``COMPUTER_DEEP_LEVEL`` on the ``playing`` queue, from it on
+  ``playing_deep``, whose workers run at a lower CPU priority;
+- the analysis board's searches (``EngineAnalysis`` pending; ``games.engine_analysis``, a search
+  of up to two seconds), on ``playing_deep``;
+- the analyses of finished games (``GameAnalysis`` pending; ``games.game_analysis``), on
+  ``playing_deep`` a chunk at a time: a chunk searches positions for about a second
+  (``games.game_analysis.GAME_ANALYSIS_RUN_SECONDS``), then the analysis waits here for its
+  next turn, behind everyone else's work that came meanwhile.
+
+Each item has lanes (``core.fairqueue``): its owner's and its address's. The computer's moves
+have lanes of their own: one move of each owner, ``COMPUTER_SEARCHES_PER_ADDRESS`` of each
+address with the workers at a time, oldest first; so the workers' queue holds at most one move
+per owner and per address, and another player's move waits behind at most one of a flood's.
+The analyses (both kinds) share other lanes: one of each owner, ``COMPUTER_SEARCHES_PER_ADDRESS``
+of each address, and ``ANALYSIS_SEARCHES_AT_ONCE`` from everyone together. When a place is
+free, the analysis whose owner and address were served longest ago goes first
+(``core.fairqueue.turn_order``), so a client who keeps many analyses waiting gets one turn in
+each round like everyone else, and an honest visitor's search waits behind at most the
+analysis a worker is running. The deep workers never hold more than ``ANALYSIS_SEARCHES_AT_ONCE``
+analyses: with fewer than they have processes, a computer move always finds a process free of
+them, and waits behind no analysis; with as many, behind at most the one being run (a search,
+or a chunk, of a few seconds).
+
+The two families' lanes are apart, so the dispatcher serves each on its own, under a lock of
+its own: a computer move asked for, played or polled costs no look at the analyses, and the
+other way round. It runs for a family when work of it is asked for (once the transaction
+commits), when a worker finishes an item (its lanes are free again), when a poll finds its
+item waiting (or handed over too long ago), and for both every minute (``games.sweep``,
+Celery beat). A poll never waits for a lock: if another dispatcher holds it, that one does
+the work; so a flood of polls cannot serialise the web workers on the lock. An item handed
+over longer ago than ``REQUEUE_AFTER`` and still not done (a lost message) is handed over
+again: every one of these tasks is idempotent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
-from core.fairqueue import Lane, dispatch_lock, release
-from games.models import Game
+from core.exceptions import ApplicationError
+from core.fairqueue import Lane, dispatch_lock, release, turn_order
+from games.models import EngineAnalysis, Game, GameAnalysis
 
-# A computer move handed to the workers this long ago and not played is handed over again.
-COMPUTER_REQUEUE_AFTER = timedelta(seconds=60)
-# How many waiting moves, oldest first, one dispatch looks at.
+# Work handed to the workers this long ago and not done is handed over again.
+REQUEUE_AFTER = timedelta(seconds=60)
+# How many waiting items of each kind, oldest first, one dispatch looks at.
 DISPATCH_SCAN = 500
+# An analysis lane served within this long goes after those that were not (``turn_order``).
+SERVED_WINDOW = timedelta(seconds=60)
+MOVE = "games.computer_move"
+SEARCH = "games.engine_analysis"
+GAME_ANALYSIS = "games.game_analysis"
+# The tasks this dispatcher sends, and only it (tests/core/test_fair_dispatch.py).
+DISPATCHED_TASKS = (MOVE, SEARCH, GAME_ANALYSIS)
+# The two families of work: their lanes are apart, so each is dispatched on its own, under a
+# lock of its own (``core.fairqueue.dispatch_lock``): a move done, or polled, costs no look at
+# the analyses, and the other way round.
+MOVES = "moves"
+ANALYSES = "analyses"
+FAMILIES = (MOVES, ANALYSES)
+LOCKS = {MOVES: "games.work.moves", ANALYSES: "games.work.analyses"}
 
 
-def _owner_key(user_id: int | None, visitor_id: str | None) -> str:
+class TooMuchWaiting(ApplicationError):
+    """More work waiting for the workers from one address than it may have (HTTP 429)."""
+
+
+@dataclass(frozen=True)
+class Work:
+    """One item waiting for the workers: the task's name, the row's id, its owner and
+    address, and where and with what the task is sent."""
+
+    task: str
+    pk: int
+    owner: str
+    address: str
+    queue: str
+    args: tuple[int, ...]
+
+
+def owner_key(user_id: int | None, visitor_id: str | None) -> str:
     return f"user-{user_id}" if user_id is not None else f"visitor-{visitor_id or ''}"
 
 
-def computer_lanes(game: Game) -> list[Lane]:
-    return [("owner", _owner_key(game.user_id, game.visitor_id)), ("address", game.address)]
+def work_lanes(item: Work) -> list[Lane]:
+    if item.task == MOVE:
+        return [("owner", item.owner), ("address", item.address)]
+    return analysis_lanes(item.owner, item.address)
+
+
+def analysis_lanes(owner: str, address: str) -> list[Lane]:
+    return [("analysis_owner", owner), ("analysis_address", address), ("analyses", "all")]
+
+
+def _client_lanes(item: Work) -> list[Lane]:
+    """An item's owner's and address's lanes: whose turn it is (the place in all is
+    everyone's)."""
+    return [lane for lane in work_lanes(item) if lane[0] != "analyses"]
+
+
+def _capacity() -> dict[str, int]:
+    per_address = settings.COMPUTER_SEARCHES_PER_ADDRESS
+    return {
+        "owner": 1,
+        "address": per_address,
+        "analysis_owner": 1,
+        "analysis_address": per_address,
+        "analyses": settings.ANALYSIS_SEARCHES_AT_ONCE,
+    }
+
+
+# -- the computer's moves --------------------------------------------------------------------
 
 
 def computer_waiting() -> QuerySet[Game]:
@@ -60,10 +139,6 @@ def computer_pending(*, owner_q: Q, address: str, exclude: int | None = None) ->
     return by_owner, by_address
 
 
-def _capacity() -> dict[str, int]:
-    return {"owner": 1, "address": settings.COMPUTER_SEARCHES_PER_ADDRESS}
-
-
 def computer_queue(level: int | None) -> str:
     """The workers' queue for a computer move at ``level``: the deep levels' searches go to a
     queue of their own, whose workers run at a lower CPU priority than the quick levels'."""
@@ -72,41 +147,209 @@ def computer_queue(level: int | None) -> str:
     return str(settings.CELERY_PLAYING_QUEUE)
 
 
-def _sender(game_id: int, ply: int, level: int | None) -> Callable[[], object]:
-    from games.tasks import game_computer_move_task
+def _moves_waiting(fresh: datetime) -> list[Work]:
+    games = (
+        computer_waiting()
+        .filter(Q(computer_dispatched_at__isnull=True) | Q(computer_dispatched_at__lt=fresh))
+        .only("id", "user_id", "visitor_id", "address", "moves", "status", "start_fen", "level")
+        .order_by("computer_queued_at", "id")[:DISPATCH_SCAN]
+    )
+    return [
+        Work(MOVE, game.pk, owner_key(game.user_id, game.visitor_id), game.address,
+             computer_queue(game.level), (game.pk, game.ply))
+        for game in games
+    ]  # fmt: skip
 
-    queue = computer_queue(level)
-    return lambda: game_computer_move_task.apply_async((game_id, ply), queue=queue)
+
+def _moves_busy(fresh: datetime) -> Iterable[Lane]:
+    handed = computer_waiting().filter(computer_dispatched_at__gte=fresh)
+    for user_id, visitor_id, address in handed.values_list("user_id", "visitor_id", "address"):
+        yield ("owner", owner_key(user_id, visitor_id))
+        yield ("address", address)
 
 
-def computer_dispatch(now: datetime | None = None, *, wait: bool = True) -> list[int]:
-    """Hand to the workers every computer move whose turn has come; the games' ids. With
-    ``wait=False`` (a poll), nothing is done while another dispatcher runs: it does the work,
-    and polls never queue up behind one another."""
+# -- the analyses ----------------------------------------------------------------------------
+
+
+def _searches() -> QuerySet[EngineAnalysis]:
+    return EngineAnalysis.objects.filter(status=EngineAnalysis.Status.PENDING)
+
+
+def _game_analyses() -> QuerySet[GameAnalysis]:
+    return GameAnalysis.objects.filter(status=GameAnalysis.Status.PENDING)
+
+
+def _not_handed(fresh: datetime) -> Q:
+    return Q(dispatched_at__isnull=True) | Q(dispatched_at__lt=fresh)
+
+
+def _analyses_waiting(fresh: datetime) -> list[Work]:
+    """The searches and the game analyses waiting for a turn, oldest first."""
+    deep = str(settings.CELERY_PLAYING_DEEP_QUEUE)
+    found: list[tuple[datetime, Work]] = []
+    searches = (
+        _searches()
+        .filter(_not_handed(fresh))
+        .order_by("created_at", "id")
+        .values_list("id", "user_id", "visitor_id", "address", "created_at")[:DISPATCH_SCAN]
+    )
+    for pk, user_id, visitor_id, address, asked in searches:
+        found.append(
+            (asked, Work(SEARCH, pk, owner_key(user_id, visitor_id), address, deep, (pk,)))
+        )
+    analyses = (
+        _game_analyses()
+        .filter(_not_handed(fresh))
+        .order_by("queued_at", "id")
+        .values_list("id", "user_id", "visitor_id", "address", "queued_at", "created_at")[
+            :DISPATCH_SCAN
+        ]
+    )
+    for pk, user_id, visitor_id, address, queued, created in analyses:
+        work = Work(GAME_ANALYSIS, pk, owner_key(user_id, visitor_id), address, deep, (pk,))
+        found.append((queued or created, work))
+    found.sort(key=lambda pair: pair[0])
+    return [work for _, work in found]
+
+
+def _analyses_busy(fresh: datetime) -> list[Lane]:
+    busy: list[Lane] = []
+    for rows in (_searches(), _game_analyses()):
+        handed = rows.filter(dispatched_at__gte=fresh)
+        for user_id, visitor_id, address in handed.values_list("user_id", "visitor_id", "address"):
+            busy += analysis_lanes(owner_key(user_id, visitor_id), address)
+    return busy
+
+
+def _analyses_served(since: datetime, waiting: list[Work]) -> dict[Lane, datetime]:
+    """When each lane of the waiting analyses was last served, within ``SERVED_WINDOW``."""
+    addresses = {item.address for item in waiting if item.address}
+    users = [int(i.owner[5:]) for i in waiting if i.owner.startswith("user-")]
+    visitors = [i.owner[8:] for i in waiting if i.owner.startswith("visitor-")]
+    served: dict[Lane, datetime] = {}
+
+    def keep(lane: Lane, last: datetime | None) -> None:
+        if last is not None and (lane not in served or last > served[lane]):
+            served[lane] = last
+
+    recents: tuple[tuple[QuerySet[EngineAnalysis] | QuerySet[GameAnalysis], str], ...] = (
+        (EngineAnalysis.objects.filter(dispatched_at__gte=since), "dispatched_at"),
+        (GameAnalysis.objects.filter(served_at__gte=since), "served_at"),
+    )
+    for recent, field in recents:
+        by_address = (
+            recent.filter(address__in=addresses).values("address").annotate(last=Max(field))
+        )
+        for row in by_address:
+            keep(("analysis_address", row["address"]), row["last"])
+        by_owner = (
+            recent.filter(Q(user_id__in=users) | Q(visitor_id__in=visitors))
+            .values("user_id", "visitor_id")
+            .annotate(last=Max(field))
+        )
+        for row in by_owner:
+            keep(("analysis_owner", owner_key(row["user_id"], row["visitor_id"])), row["last"])
+    return served
+
+
+def _moves_release(now: datetime, fresh: datetime, capacity: dict[str, int]) -> list[Work]:
+    moves = _moves_waiting(fresh)
+    if not moves:
+        return []
+    return release(moves, busy=_moves_busy(fresh), lanes=work_lanes, capacity=capacity)
+
+
+def _analyses_release(now: datetime, fresh: datetime, capacity: dict[str, int]) -> list[Work]:
+    busy = _analyses_busy(fresh)
+    if sum(1 for lane in busy if lane[0] == "analyses") >= capacity["analyses"]:
+        return []  # no place free: nothing to look at
+    waiting = _analyses_waiting(fresh)
+    if not waiting:
+        return []
+    served = _analyses_served(now - SERVED_WINDOW, waiting)
+    ordered = turn_order(waiting, lanes=_client_lanes, served=served)
+    return release(ordered, busy=busy, lanes=work_lanes, capacity=capacity)
+
+
+# -- the dispatcher --------------------------------------------------------------------------
+
+
+def _mark(chosen: list[Work], now: datetime) -> None:
+    def ids(task: str) -> list[int]:
+        return [item.pk for item in chosen if item.task == task]
+
+    if moves := ids(MOVE):
+        Game.objects.filter(pk__in=moves).update(computer_dispatched_at=now)
+    if searches := ids(SEARCH):
+        EngineAnalysis.objects.filter(pk__in=searches).update(dispatched_at=now)
+    if analyses := ids(GAME_ANALYSIS):
+        GameAnalysis.objects.filter(pk__in=analyses).update(dispatched_at=now, served_at=now)
+
+
+def _sender(item: Work) -> Callable[[], object]:
+    from games.tasks import engine_analysis_task, game_analysis_task, game_computer_move_task
+
+    task = {
+        MOVE: game_computer_move_task,
+        SEARCH: engine_analysis_task,
+        GAME_ANALYSIS: game_analysis_task,
+    }[item.task]
+    return lambda: task.apply_async(item.args, queue=item.queue)
+
+
+def family(task: str) -> str:
+    return MOVES if task == MOVE else ANALYSES
+
+
+def dispatch(
+    now: datetime | None = None, *, wait: bool = True, families: Iterable[str] = FAMILIES
+) -> list[Work]:
+    """Hand to the workers every item of ``families`` whose turn has come; the items. With
+    ``wait=False`` (a poll), a family is left alone while another dispatcher runs it: that one
+    does the work, and polls never queue up behind one another."""
     now = now or timezone.now()
-    fresh = now - COMPUTER_REQUEUE_AFTER
-    with transaction.atomic():
-        if not dispatch_lock("games.computer_move", wait=wait):
-            return []
-        waiting = computer_waiting()
-        busy: Iterable[Lane] = (
-            lane
-            for user_id, visitor_id, address in waiting.filter(
-                computer_dispatched_at__gte=fresh
-            ).values_list("user_id", "visitor_id", "address")
-            for lane in (("owner", _owner_key(user_id, visitor_id)), ("address", address))
-        )
-        candidates = (
-            waiting.filter(
-                Q(computer_dispatched_at__isnull=True) | Q(computer_dispatched_at__lt=fresh)
-            )
-            .only("id", "user_id", "visitor_id", "address", "moves", "status", "start_fen", "level")
-            .order_by("computer_queued_at", "id")[:DISPATCH_SCAN]
-        )
-        chosen = release(candidates, busy=busy, lanes=computer_lanes, capacity=_capacity())
-        if not chosen:
-            return []
-        Game.objects.filter(pk__in=[game.pk for game in chosen]).update(computer_dispatched_at=now)
-        for game in chosen:
-            transaction.on_commit(_sender(game.pk, game.ply, game.level))
-    return [game.pk for game in chosen]
+    fresh = now - REQUEUE_AFTER
+    capacity = _capacity()
+    choosers = {MOVES: _moves_release, ANALYSES: _analyses_release}
+    chosen: list[Work] = []
+    for name in FAMILIES:
+        if name not in families:
+            continue
+        with transaction.atomic():
+            if not dispatch_lock(LOCKS[name], wait=wait):
+                continue
+            found = choosers[name](now, fresh, capacity)
+            if found:
+                _mark(found, now)
+                for item in found:
+                    transaction.on_commit(_sender(item))
+        chosen += found
+    return chosen
+
+
+def dispatch_moves() -> None:
+    """Once a computer move is asked for, or played: its family's turn (``transaction.on_commit``)."""
+    dispatch(families=(MOVES,))
+
+
+def dispatch_analyses() -> None:
+    """Once an analysis is asked for, or a search or chunk done: its family's turn."""
+    dispatch(families=(ANALYSES,))
+
+
+def handed(chosen: Iterable[Work], task: str, pk: int) -> bool:
+    """Whether ``dispatch`` handed over the item ``pk`` of ``task``."""
+    return any(item.task == task and item.pk == pk for item in chosen)
+
+
+def poll_dispatch(
+    *, task: str, pk: int, dispatched_at: datetime | None, now: datetime | None = None
+) -> bool:
+    """A poll of an item not yet done: when it waits for its turn (or was handed over longer
+    than ``REQUEUE_AFTER`` ago: its message lost), run the dispatcher unless another one is
+    running; True if the item was handed over. An item handed over lately is left to the
+    workers: polling it costs no dispatch."""
+    now = now or timezone.now()
+    if dispatched_at is not None and dispatched_at >= now - REQUEUE_AFTER:
+        return False
+    return handed(dispatch(now, wait=False, families=(family(task),)), task, pk)

@@ -54,7 +54,7 @@ from games.computer import (
     computer_resignation,
 )
 from games.models import LEVELS, TAKEBACK_MAX_LEVEL, EngineAnalysis, Game, GameAnalysis
-from games.queueing import COMPUTER_REQUEUE_AFTER, computer_dispatch, computer_pending
+from games.queueing import MOVE, computer_pending, dispatch_moves, poll_dispatch
 from games.selectors import (
     check_point,
     computer_draw_offer_pending,
@@ -249,7 +249,7 @@ def _queue_computer(game: Game, now: datetime) -> None:
     queue (``games.queueing``), which runs once the transaction commits."""
     game.computer_queued_at = now
     game.computer_dispatched_at = None
-    transaction.on_commit(computer_dispatch)
+    transaction.on_commit(dispatch_moves)
 
 
 def _check_computer_room(game: Game, owner: Owner) -> None:
@@ -761,11 +761,9 @@ def game_computer_requeue(*, game: Game, now: datetime | None = None) -> bool:
     the workers: polling it costs no dispatch."""
     if not game.computer_to_move or game.computer_queued_at is None:
         return False
-    now = now or timezone.now()
-    handed = game.computer_dispatched_at
-    if handed is not None and handed >= now - COMPUTER_REQUEUE_AFTER:
-        return False
-    dispatched = game.pk in computer_dispatch(now, wait=False)
+    dispatched = poll_dispatch(
+        task=MOVE, pk=game.pk, dispatched_at=game.computer_dispatched_at, now=now
+    )
     if dispatched:
         game.refresh_from_db(fields=["computer_dispatched_at"])
     return dispatched

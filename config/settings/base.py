@@ -396,8 +396,13 @@ GAMES_OPEN_PER_ADDRESS = env_int("GAMES_OPEN_PER_ADDRESS", 30)
 COMPUTER_PENDING_PER_OWNER = env_int("COMPUTER_PENDING_PER_OWNER", 3)
 COMPUTER_PENDING_PER_ADDRESS = env_int("COMPUTER_PENDING_PER_ADDRESS", 10)
 # Engine searches of the analysis board waiting for a worker, per address (one per owner: the
-# database says so; games.analysis).
+# database says so; games.analysis); and analyses of finished games (games.game_analysis).
 ANALYSIS_PENDING_PER_ADDRESS = 4
+GAME_ANALYSIS_PENDING_PER_ADDRESS = 4
+# Analyses (the board's searches, the chunks of finished games' analyses) the deep workers hold
+# at once, from everyone together (games/queueing.py): fewer than the deep workers' processes,
+# and a computer move always finds a process free of them.
+ANALYSIS_SEARCHES_AT_ONCE = env_int("ANALYSIS_SEARCHES_AT_ONCE", 1)
 # Finished searches of the analysis board are a cache: kept this many days, then swept
 # (games.engine_analysis_sweep, hourly); a failed or pending one goes after a day.
 ANALYSIS_KEEP_DAYS = 30

@@ -14,13 +14,17 @@ Six queues, so that one kind of work never waits behind another:
                      of search each, a player waits
 ``<prefix>playing_deep``  the computer's moves at ``COMPUTER_DEEP_LEVEL`` and above: up to a
                      second or two of search each; the analysis board's engine (a search of
-                     about two seconds, and the proof of a short mate, one per visitor at a
-                     time). Its workers run at a lower CPU priority (``nice``), so that deep
-                     searches, however many, take only the CPU the quick replies leave
-                     (docs/deployment.md)
+                     about two seconds, and the proof of a short mate); the analyses of
+                     finished games, a chunk of about a second at a time. Its workers run at a
+                     lower CPU priority (``nice``), so that deep searches, however many, take
+                     only the CPU the quick replies leave (docs/deployment.md)
 
-A flood of authored puzzles fills ``proving`` only; workers that read ``scoring`` keep scoring;
-a mining run of thousands of chunks never delays an authored puzzle's verification.
+Nothing is sent to the two ``playing`` queues directly: the work waits in the database and one
+fair dispatcher (``games.queueing``) hands it over when its turn comes, at most one item of
+each owner and of each address and ``ANALYSIS_SEARCHES_AT_ONCE`` analyses in all; every other
+task says why it need not take turns (tests/core/test_fair_dispatch.py). A flood of authored
+puzzles fills ``proving`` only; workers that read ``scoring`` keep scoring; a mining run of
+thousands of chunks never delays an authored puzzle's verification.
 ``prefix`` (``CELERY_QUEUE_PREFIX``) lets several sites or test sessions share one broker.
 """
 

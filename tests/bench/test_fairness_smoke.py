@@ -1,7 +1,8 @@
 """The fairness benchmark's quick form (`bench/fairness.py --smoke`) works end to end: the site
 as deployed (production settings, gunicorn, the workers, PostgreSQL, RabbitMQ) serves an honest
-player's game and an honest author's puzzle while abusive clients flood it, and reports both.
-Speed is not checked here: the full run is a benchmark."""
+player's game and an honest author's puzzle while abusive clients flood it with moves, and an
+honest level-8 player and an honest visitor of the analysis board while they flood it with
+analyses, and reports them all. Speed is not checked here: the full run is a benchmark."""
 
 from __future__ import annotations
 
@@ -37,3 +38,6 @@ def test_the_fairness_benchmark_runs_and_reports_the_honest_clients() -> None:
     assert result.returncode == 0, output[-5000:]
     assert "honest player at N = 2: p95" in output
     assert "honest player's refused or failed requests: 0" in output
+    assert "analysis flood: honest level-8 player at N = 2: p95" in output
+    assert "analysis flood: honest board search at N = 2: p95" in output
+    assert "analysis flood: the honest clients' refused or failed requests: 0" in output

@@ -22,8 +22,6 @@ APPS = ("accounts", "core", "games", "puzzles", "tutorials", "config")
 DELIBERATE = {
     ("accounts.services", "accounts.tasks"),
     ("accounts.tasks", "accounts.services"),
-    ("games.analysis", "games.tasks"),
-    ("games.game_analysis", "games.tasks"),
     ("games.queueing", "games.tasks"),
     ("games.tasks", "games.analysis"),
     ("games.tasks", "games.game_analysis"),

@@ -3,7 +3,8 @@ searching: the analysis of a short finished game is asked for with no worker up,
 a lock on the analysis row (so the task, its first search done, waits to write it), starts a
 worker, waits until the database shows the task waiting, and kills the worker's pool process.
 The broker hands the task out again; the analysis is finished once, with one search a position
-(none written twice) and every move judged."""
+(none written twice) and every move judged. The game is short: its analysis takes a chunk or
+two (games.game_analysis), each a message of its own."""
 
 from __future__ import annotations
 
@@ -67,9 +68,11 @@ def test_killing_the_pool_process_mid_analysis_finishes_it_once(
 
     site.wait_succeeded("games.game_analysis", 1)
     events = site.task_events("games.game_analysis")
-    assert len(events) == 1, events
-    (counts,) = events.values()
-    assert counts == {"received": 2, "succeeded": 1}, (counts, site.output())
+    # the killed chunk's message was handed out again and done once; the rest of the game
+    # may take another chunk (a message of its own, sent when its turn came)
+    counts = sorted(events.values(), key=lambda c: -c["received"])
+    assert counts[0] == {"received": 2, "succeeded": 1}, (events, site.output())
+    assert all(c == {"received": 1, "succeeded": 1} for c in counts[1:]), events
     assert searched() == len(MOVES) + 1
     body = player.get(f"/api/games/{game}/analysis/", timeout=30).json()
     assert body["status"] == "done" and body["searched"] == len(MOVES) + 1

@@ -184,17 +184,21 @@ def test_an_address_has_a_bounded_number_of_searches_pending() -> None:
         )
         assert answer.status_code == 202
     refused = post(Client(REMOTE_ADDR="10.2.0.9"), URL, {"variant": "xinban"})
-    assert refused.status_code == 409
+    assert refused.status_code == 429
     error = refused.json()["error"]
     assert error["code"] == "analysis.busy_address" and error["params"]["count"] == limit
+    assert "wait a moment" in error["extra"]["explanation"]["en"]
+    assert "请稍等片刻再问" in error["extra"]["explanation"]["zh"]
     assert post(Client(REMOTE_ADDR="10.2.0.10"), URL, {"variant": "xinban"}).status_code == 202
 
 
 @pytest.mark.django_db
 def test_a_lost_search_holds_nobody_back(client: Client) -> None:
     first = post(client, URL, {"variant": "xiangqi"}).json()
+    waiting = post(client, URL, {"variant": "feidan"})  # the first waits for its turn: not lost
+    assert waiting.status_code == 409
     EngineAnalysis.objects.filter(pk=first["id"]).update(
-        updated_at=timezone.now() - STALE_AFTER - timedelta(seconds=1)
+        dispatched_at=timezone.now() - STALE_AFTER - timedelta(seconds=1)
     )
     second = post(client, URL, {"variant": "feidan"})
     assert second.status_code == 202

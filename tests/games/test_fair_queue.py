@@ -80,16 +80,16 @@ def test_the_dispatcher_hands_over_one_move_per_owner_and_address() -> None:
     honest_client = Client(REMOTE_ADDR="10.1.0.7")
     honest = _game(honest_client).json()["id"]
     post(honest_client, f"/api/games/{honest}/moves/", {"move": "h2e2"})
-    from games.queueing import computer_dispatch
+    from games.queueing import dispatch
 
-    computer_dispatch()  # what the commit of each move runs
+    dispatch()  # what the commit of each move runs
     handed = set(
         Game.objects.filter(computer_dispatched_at__isnull=False).values_list("pk", flat=True)
     )
     assert handed == {flood[0], honest}
     # the flood's move is played: its next one, the oldest waiting, is handed over
     assert game_computer_move(game_id=flood[0], ply=1) == "played"
-    computer_dispatch()
+    dispatch()
     handed = set(
         Game.objects.filter(computer_dispatched_at__isnull=False).values_list("pk", flat=True)
     )
@@ -196,7 +196,7 @@ def test_a_poll_never_waits_for_the_dispatchers_lock() -> None:
     from django.db import connection, transaction
 
     from core.fairqueue import dispatch_lock
-    from games.queueing import computer_dispatch
+    from games.queueing import LOCKS, MOVES, dispatch
 
     if connection.vendor != "postgresql":
         pytest.skip("the dispatcher's lock is PostgreSQL's advisory lock")
@@ -210,7 +210,7 @@ def test_a_poll_never_waits_for_the_dispatchers_lock() -> None:
     def hold_the_lock() -> None:
         try:
             with transaction.atomic():
-                dispatch_lock("games.computer_move")
+                dispatch_lock(LOCKS[MOVES])
                 held.set()
                 release.wait(30)
         finally:
@@ -220,7 +220,7 @@ def test_a_poll_never_waits_for_the_dispatchers_lock() -> None:
     holder.start()
     try:
         assert held.wait(10)
-        assert computer_dispatch(wait=False) == []  # gives up at once
+        assert dispatch(wait=False) == []  # gives up at once
         state = visitor.get(f"/api/games/{gid}/")  # the poll answers without waiting
         assert state.status_code == 200 and state.json()["thinking"] is True
         assert Game.objects.get(pk=gid).computer_dispatched_at is None
@@ -240,12 +240,221 @@ def test_a_poll_of_a_move_with_the_workers_runs_no_dispatcher(
     visitor = Client(REMOTE_ADDR="10.1.0.9")
     gid = _game(visitor).json()["id"]
     post(visitor, f"/api/games/{gid}/moves/", {"move": "h2e2"})
-    from games.queueing import computer_dispatch
+    from games.queueing import dispatch
 
-    computer_dispatch()
+    dispatch()
     game = Game.objects.get(pk=gid)
     assert game.computer_dispatched_at is not None
     from games.services import game_computer_requeue
 
     with django_assert_max_num_queries(0):
         assert game_computer_requeue(game=game) is False
+
+
+# -- the analyses take turns with everyone's work -----------------------------------------------
+
+# A short game in which Black throws a cannon away: its analysis is one short run.
+SHORT_GAME = ["h2e2", "h9g7", "h0g2", "h7h0", "g2h0"]
+OPENINGS = ["b2e2", "h0g2", "b0c2", "c3c4", "g3g4", "a3a4", "i3i4", "b2d2"]
+
+
+def _finished_game(client: Client) -> int:
+    gid = int(_game(client, mode="local").json()["id"])
+    for text in SHORT_GAME:
+        assert post(client, f"/api/games/{gid}/moves/", {"move": text}).status_code == 200
+    assert post(client, f"/api/games/{gid}/resign/").json()["status"] == "finished"
+    return gid
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@override_settings(GAME_ANALYSIS_PENDING_PER_ADDRESS=100, ANALYSIS_PENDING_PER_ADDRESS=100)
+def test_an_honest_search_and_move_wait_behind_at_most_one_of_an_analysis_flood(
+    celery_worker: Any,
+) -> None:
+    """Ten visitors of one address ask for their finished games' analyses and four for board
+    searches (the caps per address are lifted here: the order is what is tested); then an
+    honest visitor at another address asks for a board search, and an honest player for a
+    level-8 move. Each is answered after at most one of the flood's analyses (before, the
+    flood's fourteen went first, first in first out)."""
+    from games.models import EngineAnalysis, GameAnalysis
+
+    visitors = [Client(REMOTE_ADDR=FLOOD_ADDRESS) for _ in range(14)]
+    games = [_finished_game(visitor) for visitor in visitors[:10]]
+    for visitor, gid in zip(visitors, games, strict=False):
+        assert post(visitor, f"/api/games/{gid}/analysis/").status_code == 202
+    for visitor, opening in zip(visitors[10:], OPENINGS, strict=False):
+        body = {"variant": "xiangqi", "moves": [opening]}
+        assert post(visitor, "/api/games/analysis/", body).status_code == 202
+    searcher = Client(REMOTE_ADDR="10.1.0.7")
+    search = post(searcher, "/api/games/analysis/", {"variant": "xiangqi", "moves": ["c3c4"]})
+    assert search.status_code == 202, search.content
+    player = Client(REMOTE_ADDR="10.1.0.8")
+    honest = _game(player, level=8).json()["id"]
+    assert post(player, f"/api/games/{honest}/moves/", {"move": "h2e2"}).status_code == 200
+
+    def answered() -> bool:
+        done = EngineAnalysis.objects.get(pk=search.json()["id"]).status == "done"
+        return done and Game.objects.get(pk=honest).ply == 2
+
+    wait_for(answered, celery_worker, seconds=240)
+    flood_done = [
+        *GameAnalysis.objects.filter(game__in=games).values_list("finished_at", flat=True),
+        *EngineAnalysis.objects.filter(address=FLOOD_ADDRESS).values_list("finished_at", flat=True),
+    ]
+    # the flood is let go: its work left is skipped
+    GameAnalysis.objects.filter(game__in=games, status="pending").update(status="failed")
+    EngineAnalysis.objects.filter(address=FLOOD_ADDRESS, status="pending").update(status="failed")
+    row = EngineAnalysis.objects.get(pk=search.json()["id"])
+    moves = Game.objects.get(pk=honest).moves
+    asked, replied = (datetime.fromisoformat(moves[ply]["at"]) for ply in (0, 1))
+    for start, end, what in (
+        (row.created_at, row.finished_at, "board search"),
+        (asked, replied, "level-8 reply"),
+    ):
+        assert end is not None
+        waiting = [at for at in flood_done if at is None or at > start]
+        assert len(waiting) >= 5, "the flood was still queued"
+        ahead = [at for at in waiting if at is not None and at < end]
+        assert len(ahead) <= 1, f"the honest {what} waited for {len(ahead)} of the flood's"
+
+
+def _handed() -> set[tuple[str, int]]:
+    from games.models import EngineAnalysis, GameAnalysis
+
+    return {
+        *(("move", pk) for pk in Game.objects.filter(computer_dispatched_at__isnull=False)
+          .filter(computer_queued_at__isnull=False).values_list("pk", flat=True)),
+        *(("search", pk) for pk in EngineAnalysis.objects.filter(
+            status="pending", dispatched_at__isnull=False).values_list("pk", flat=True)),
+        *(("game", pk) for pk in GameAnalysis.objects.filter(
+            status="pending", dispatched_at__isnull=False).values_list("pk", flat=True)),
+    }  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_the_dispatcher_gives_the_analyses_one_place_and_takes_them_in_turns() -> None:
+    """Without a worker: of a flood's analyses (four board searches and two games of one
+    address) one is with the workers, and of everyone's analyses one at a time
+    (``ANALYSIS_SEARCHES_AT_ONCE``); the honest visitor's search, asked last, goes next, ahead
+    of the flood's older ones; a level-8 move is handed over at once whatever the analyses."""
+    from games.analysis import engine_analysis_run
+    from games.game_analysis import game_analysis_run
+    from games.models import EngineAnalysis, GameAnalysis
+    from games.queueing import dispatch
+
+    flood = [Client(REMOTE_ADDR=FLOOD_ADDRESS) for _ in range(6)]
+    searches = []
+    for visitor, opening in zip(flood[:4], OPENINGS, strict=False):
+        body = {"variant": "xiangqi", "moves": [opening]}
+        searches.append(post(visitor, "/api/games/analysis/", body).json()["id"])
+    games = []
+    for visitor in flood[4:]:
+        gid = _finished_game(visitor)
+        assert post(visitor, f"/api/games/{gid}/analysis/").status_code == 202
+        games.append(GameAnalysis.objects.get(game_id=gid).pk)
+    searcher = Client(REMOTE_ADDR="10.1.0.7")
+    body = {"variant": "xiangqi", "moves": ["c3c4"]}
+    honest = post(searcher, "/api/games/analysis/", body).json()["id"]
+    player = Client(REMOTE_ADDR="10.1.0.8")
+    move = _game(player, level=8).json()["id"]
+    post(player, f"/api/games/{move}/moves/", {"move": "h2e2"})
+
+    dispatch()  # what the commits run
+    assert _handed() == {("search", searches[0]), ("move", move)}
+    assert engine_analysis_run(analysis_id=searches[0]) == "done"
+    dispatch()  # what the worker runs after it: the honest visitor's turn, not the flood's
+    assert _handed() == {("search", honest), ("move", move)}
+    assert engine_analysis_run(analysis_id=honest) == "done"
+    dispatch()
+    assert _handed() == {("search", searches[1]), ("move", move)}
+    # a search whose message is lost is handed over again a minute later
+    lost = timezone.now() - timedelta(seconds=61)
+    EngineAnalysis.objects.filter(pk=searches[1]).update(dispatched_at=lost)
+    dispatch()
+    assert EngineAnalysis.objects.get(pk=searches[1]).dispatched_at > lost
+    assert _handed() == {("search", searches[1]), ("move", move)}
+    # with room for two analyses at once, still one of each address
+    with override_settings(ANALYSIS_SEARCHES_AT_ONCE=2):
+        for pk in searches[1:]:
+            engine_analysis_run(analysis_id=pk)
+            dispatch()
+        assert _handed() == {("game", games[0]), ("move", move)}
+        game_analysis_run(analysis_id=games[0], seconds=600)
+        dispatch()
+        assert _handed() == {("game", games[1]), ("move", move)}
+
+
+@pytest.mark.django_db
+def test_a_game_analysis_waits_its_turn_again_after_each_chunk() -> None:
+    """A chunk of a game's analysis done, the rest waits in the fair queue, not on the
+    workers' queue: a search asked for meanwhile by another address goes first."""
+    from games.analysis import engine_analysis_run
+    from games.game_analysis import game_analysis_run
+    from games.models import GameAnalysis
+    from games.queueing import dispatch
+
+    visitor = Client(REMOTE_ADDR=FLOOD_ADDRESS)
+    gid = _finished_game(visitor)
+    post(visitor, f"/api/games/{gid}/analysis/")
+    row = GameAnalysis.objects.get(game_id=gid)
+    assert (row.address, row.dispatched_at) == (FLOOD_ADDRESS, None)
+    dispatch()
+    assert _handed() == {("game", row.pk)}
+    searcher = Client(REMOTE_ADDR="10.1.0.7")
+    search = post(searcher, "/api/games/analysis/", {"variant": "xiangqi"}).json()["id"]
+    dispatch()
+    assert _handed() == {("game", row.pk)}  # one analysis at a time
+    assert game_analysis_run(analysis_id=row.pk, seconds=0) == "more"  # one position
+    row.refresh_from_db()
+    assert len(row.evaluations) == 1 and row.dispatched_at is None and row.served_at
+    dispatch()
+    assert _handed() == {("search", search)}
+    engine_analysis_run(analysis_id=search)
+    dispatch()
+    assert _handed() == {("game", row.pk)}
+    assert game_analysis_run(analysis_id=row.pk, seconds=600) == "done"
+    assert visitor.get(f"/api/games/{gid}/analysis/").json()["searched"] == len(SHORT_GAME) + 1
+
+
+@pytest.mark.django_db
+@override_settings(GAME_ANALYSIS_PENDING_PER_ADDRESS=2)
+def test_game_analyses_waiting_are_capped_per_address() -> None:
+    visitors = [Client(REMOTE_ADDR=FLOOD_ADDRESS) for _ in range(3)]
+    games = [_finished_game(visitor) for visitor in visitors]
+    for visitor, gid in zip(visitors[:2], games, strict=False):
+        assert post(visitor, f"/api/games/{gid}/analysis/").status_code == 202
+    refused = post(visitors[2], f"/api/games/{games[2]}/analysis/")
+    assert refused.status_code == 429
+    error = refused.json()["error"]
+    assert error["code"] == "game_analysis.busy_address" and error["params"]["count"] == 2
+    said = error["extra"]["explanation"]
+    assert "2 games waiting" in said["en"] and "2 盘棋在等电脑分析" in said["zh"]
+    other = Client(REMOTE_ADDR="10.1.0.7")
+    assert post(other, f"/api/games/{_finished_game(other)}/analysis/").status_code == 202
+
+
+@pytest.mark.django_db
+def test_the_players_of_one_address_take_turns_among_themselves() -> None:
+    """A school: one player's analysis has just had its turn; another player's search, asked
+    after the first player's, goes first."""
+    from games.game_analysis import game_analysis_run
+    from games.models import EngineAnalysis, GameAnalysis
+    from games.queueing import dispatch
+
+    first, second = Client(REMOTE_ADDR="10.5.0.1"), Client(REMOTE_ADDR="10.5.0.1")
+    gid = _finished_game(first)
+    post(first, f"/api/games/{gid}/analysis/")
+    analysis = GameAnalysis.objects.get(game_id=gid).pk
+    dispatch()
+    mine = post(first, "/api/games/analysis/", {"variant": "xiangqi"}).json()["id"]
+    theirs = post(second, "/api/games/analysis/", {"variant": "feidan"}).json()["id"]
+    assert (
+        EngineAnalysis.objects.get(pk=mine).created_at
+        < EngineAnalysis.objects.get(pk=theirs).created_at
+    )
+    dispatch()
+    assert _handed() == {("game", analysis)}
+    assert game_analysis_run(analysis_id=analysis, seconds=0) == "more"
+    dispatch()
+    assert _handed() == {("search", theirs)}

@@ -290,9 +290,9 @@ def test_a_lost_message_is_handed_over_again_when_polled(
     gid = finished_game(client, new_game, move)
     post(client, url(gid))
     old = timezone.now() - STALE_AFTER - timedelta(seconds=1)
-    GameAnalysis.objects.update(updated_at=old)
+    GameAnalysis.objects.update(dispatched_at=old)
     assert client.get(url(gid)).json()["status"] == "pending"
-    assert GameAnalysis.objects.get().updated_at > old  # touched: handed over again
+    assert GameAnalysis.objects.get().dispatched_at > old  # handed over again
 
 
 # -- through a real worker -------------------------------------------------------------------
