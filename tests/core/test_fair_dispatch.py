@@ -41,6 +41,8 @@ EXEMPT = {
     "puzzles.mine_chunk": "sent by the operator's mining run (manage.py mine_puzzles), never by a client",
     "puzzles.choose_daily": "Celery beat, once a day",
     "puzzles.requeue_verifications": "Celery beat, at a fixed rate",
+    "puzzles.score_waiting": "Celery beat, every five minutes, at most 500 attempts a run",
+    "puzzles.sweep_runs": "Celery beat, every 15 minutes, in batches",
     "games.sweep": "Celery beat, every minute; it runs the fair dispatcher itself",
     "games.engine_analysis_sweep": "Celery beat, every hour",
     "accounts.reset_mail": (
