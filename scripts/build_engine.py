@@ -3,6 +3,12 @@
 Run by ``scripts/setup``; safe to run again: it does nothing when the build
 was made from the current sources (``--force`` rebuilds anyway). Without a C
 compiler it says so and exits 0: the engine then runs as plain Python.
+
+Each finished build is also kept in a cache outside the checkout, under the
+digest of its sources and Python (``ENGINE_BUILD_CACHE``, by default
+``~/.cache/xiangqi-school/engine``; ``off`` keeps none), the way pip keeps its
+downloads: another checkout of the same sources (a second clone, CI's fresh
+clone) copies that build in instead of compiling for two minutes again.
 """
 
 from __future__ import annotations
@@ -37,12 +43,82 @@ def have_compiler() -> bool:
     return shutil.which(cc) is not None and include.exists()
 
 
+CACHE_KEEP = 3  # builds kept in the cache, newest first
+
+
+def cache_dir() -> Path | None:
+    """Where finished builds are kept, one folder per source digest; None when turned off."""
+    setting = os.environ.get("ENGINE_BUILD_CACHE", "")
+    if setting.lower() in ("off", "0", "no"):
+        return None
+    if setting:
+        return Path(setting)
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "xiangqi-school" / "engine"
+
+
+def _install(source: Path, build_dir: Path) -> None:
+    """Swap a finished build in at once; a half-copied directory is never used."""
+    build_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".native-", dir=build_dir.parent))
+    try:
+        shutil.copytree(source, staging / "lib")
+        if build_dir.exists():
+            shutil.rmtree(build_dir)
+        (staging / "lib").rename(build_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def from_cache(native: ModuleType, stamp: str, build_dir: Path) -> bool:
+    """Copy the cached build of these exact sources in, when there is one."""
+    cache = cache_dir()
+    if cache is None:
+        return False
+    cached = cache / stamp
+    try:
+        if (cached / native.STAMP_NAME).read_text().strip() != stamp:
+            return False
+        _install(cached, build_dir)
+        copied = (build_dir / native.STAMP_NAME).read_text().strip()
+    except OSError:
+        return False
+    return bool(copied == native.source_stamp())
+
+
+def to_cache(native: ModuleType, stamp: str, build_dir: Path) -> None:
+    """Keep a copy of the finished build (best effort: a cache that cannot be written is
+    skipped), and only the newest few."""
+    cache = cache_dir()
+    if cache is None:
+        return
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        if not (cache / stamp).exists():
+            staging = Path(tempfile.mkdtemp(prefix=".new-", dir=cache))
+            shutil.copytree(build_dir, staging / "build")
+            (staging / "build").rename(cache / stamp)
+            shutil.rmtree(staging, ignore_errors=True)
+        kept = sorted(
+            (p for p in cache.iterdir() if p.is_dir() and not p.name.startswith(".")),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
+        for old in kept[CACHE_KEEP:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        print(f"  (the build was not cached: {exc})")
+
+
 def main() -> int:
     native = _load_native()
     force = "--force" in sys.argv
     build_dir: Path = native.BUILD_DIR
     if not force and native.build_is_current():
         print(f"compiled engine is up to date ({build_dir.relative_to(ROOT)})")
+        return 0
+    if not force and from_cache(native, native.source_stamp(), build_dir):
+        print(f"compiled engine copied from the build cache ({cache_dir()})")
         return 0
     if not have_compiler():
         print("no C compiler (or Python headers) found: the engine runs as plain Python")
@@ -79,6 +155,7 @@ def main() -> int:
             shutil.rmtree(build_dir)
         build_dir.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(staging), str(build_dir))
+    to_cache(native, stamp, build_dir)
     print(
         f"compiled engine built in {time.monotonic() - start:.1f} s ({build_dir.relative_to(ROOT)})"
     )
