@@ -33,10 +33,13 @@ DEBIAN_PATH = "/usr/games/fairy-stockfish"
 VARIANTS = ("xiangqi",)
 HASH_MIB = 16
 THREADS = 1
-# A search's deadline: this long, plus its nodes at the slowest speed expected of a loaded
-# machine (the engine does 140,000-400,000 nodes a second on one core of the 2-core machine).
-SEARCH_FLOOR_SECONDS = 5.0
-SLOWEST_NODES_PER_SECOND = 25_000
+# When a search counts as hung: nothing said for this long (it reports each finished depth,
+# and from its third second each move it starts at the root), or no answer in all within
+# SEARCH_FLOOR_SECONDS plus its nodes at a speed far below that of a loaded machine (it does
+# 140,000-400,000 nodes a second on one core of the shared 2-core machine).
+SILENCE_SECONDS = 30.0
+SEARCH_FLOOR_SECONDS = 10.0
+SLOWEST_NODES_PER_SECOND = 5_000
 
 _MOVE = re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])")
 
@@ -81,6 +84,7 @@ class FairyStockfish:
         start_seconds: float | None = None,
         floor_seconds: float = SEARCH_FLOOR_SECONDS,
         slowest_nps: int = SLOWEST_NODES_PER_SECOND,
+        silence_seconds: float = SILENCE_SECONDS,
     ) -> None:
         extra = {} if start_seconds is None else {"start_seconds": start_seconds}
         self.engine = UciEngine(
@@ -92,6 +96,7 @@ class FairyStockfish:
         )
         self.floor_seconds = floor_seconds
         self.slowest_nps = slowest_nps
+        self.silence_seconds = silence_seconds
 
     @property
     def label(self) -> str:
@@ -104,7 +109,7 @@ class FairyStockfish:
         return variant in VARIANTS
 
     def seconds_for(self, nodes: int) -> float:
-        """How long a search of ``nodes`` may take before the engine counts as hung."""
+        """How long a search of ``nodes`` may take in all before the engine counts as hung."""
         return self.floor_seconds + nodes / self.slowest_nps
 
     def evaluate(
@@ -127,6 +132,7 @@ class FairyStockfish:
             nodes=nodes,
             multipv=multipv,
             seconds=self.seconds_for(nodes),
+            silence=self.silence_seconds,
             on_info=on_info,
         )
         if found.bestmove is None:

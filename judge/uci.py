@@ -12,8 +12,10 @@ What can go wrong, and what is done about it:
 
 - the process ends during a search (killed, crashed): it is started afresh and given the same
   search once more; if that one ends too, ``JudgeDied``;
-- no answer before the search's deadline (hung): the process is killed, started afresh and
-  given the same search once more; then ``JudgeTimeout``;
+- hung: nothing said for ``silence`` seconds (a working engine reports each finished depth,
+  and from its third second each move it starts at the root, however loaded the machine), or
+  no answer within ``seconds`` in all: the process is killed, started afresh and given the
+  same search once more; then ``JudgeTimeout``;
 - a line that cannot be read as UCI (a score that is not a number, a line that is neither
   ``info`` nor ``bestmove`` during a search): ``JudgeProtocolError`` at once, and the process
   is killed, since nothing more it says can be trusted;
@@ -142,6 +144,10 @@ class _Died(Exception):
 
 class _Hung(Exception):
     """No answer before the deadline."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
 
 
 class UciEngine:
@@ -293,18 +299,23 @@ class UciEngine:
         except OSError as error:  # BrokenPipeError: the process is gone
             raise _Died() from error
 
-    def _readline(self, deadline: float) -> str:
+    def _readline(self, deadline: float, silence: float | None = None) -> str:
+        """The next line, before ``deadline`` and, with ``silence``, within that many seconds
+        from now."""
         assert self._proc is not None and self._proc.stdout is not None
+        limit = deadline - time.monotonic()
+        if silence is not None and silence < limit:
+            deadline, limit = time.monotonic() + silence, silence
         fd = self._proc.stdout.fileno()
         while b"\n" not in self._buffer:
             if len(self._buffer) > MAX_LINE_BYTES:
                 raise JudgeProtocolError(self.name, self._buffer[:200].decode("utf-8", "replace"))
             left = deadline - time.monotonic()
             if left <= 0:
-                raise _Hung()
+                raise _Hung(limit)
             ready, _, _ = select.select([fd], [], [], left)
             if not ready:
-                raise _Hung()
+                raise _Hung(limit)
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 raise _Died()
@@ -315,7 +326,7 @@ class UciEngine:
     def _sync(self, deadline: float) -> None:
         """``isready``, and read (dropping what comes first) up to ``readyok``."""
         self._send("isready")
-        while self._readline(deadline) != "readyok":
+        while self._readline(deadline, self.start_seconds) != "readyok":
             pass
 
     # -- searches ------------------------------------------------------------------------
@@ -328,12 +339,13 @@ class UciEngine:
         nodes: int,
         multipv: int = 1,
         seconds: float,
+        silence: float,
         on_info: Callable[[Info], None] | None = None,
     ) -> SearchResult:
         """Search the position after ``moves`` (the engine's notation) from ``fen`` for
-        ``nodes`` nodes, reporting ``multipv`` lines, within ``seconds``; ``on_info`` sees each
-        report as it comes. A process that dies or hangs is replaced and the search done once
-        more (see the module's docstring for the errors)."""
+        ``nodes`` nodes, reporting ``multipv`` lines, within ``seconds`` and never silent for
+        ``silence`` seconds; ``on_info`` sees each report as it comes. A process that dies or
+        hangs is replaced and the search done once more (see the module's docstring)."""
         if nodes < 1 or multipv < 1:
             raise ValueError("nodes and multipv must be at least 1")
         with self._lock:
@@ -341,13 +353,13 @@ class UciEngine:
             for _ in range(2):
                 self._ensure_started()
                 try:
-                    return self._search(fen, moves, nodes, multipv, seconds, on_info)
+                    return self._search(fen, moves, nodes, multipv, seconds, silence, on_info)
                 except _Died:
                     self._kill()
                     failure = JudgeDied(self.name)
-                except _Hung:
+                except _Hung as hung:
                     self._kill()
-                    failure = JudgeTimeout(self.name, seconds)
+                    failure = JudgeTimeout(self.name, hung.seconds)
                 except JudgeProtocolError:
                     self._kill()
                     raise
@@ -361,6 +373,7 @@ class UciEngine:
         nodes: int,
         multipv: int,
         seconds: float,
+        silence: float,
         on_info: Callable[[Info], None] | None,
     ) -> SearchResult:
         deadline = time.monotonic() + seconds
@@ -378,7 +391,7 @@ class UciEngine:
         latest: dict[int, Info] = {}
         last: Info | None = None
         while True:
-            line = self._readline(deadline)
+            line = self._readline(deadline, silence)
             if line.startswith("info"):
                 try:
                     info = parse_info(line)

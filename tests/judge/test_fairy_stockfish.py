@@ -115,7 +115,7 @@ def test_an_engine_killed_in_the_middle_of_a_search_is_replaced_and_nothing_is_l
 
 def test_a_frozen_engine_is_killed_replaced_and_the_search_done_again() -> None:
     assert PATH is not None
-    judge = FairyStockfish([PATH], floor_seconds=3.0)
+    judge = FairyStockfish([PATH], silence_seconds=3.0)
     try:
         undisturbed = judge.evaluate(variant="xiangqi", fen=START, moves=OPENING, nodes=100_000)
         freeze = AtDepth(judge, signal.SIGSTOP)

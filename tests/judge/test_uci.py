@@ -30,6 +30,7 @@ def broken(mode: str, *extra: str, seconds: float = 5.0) -> FairyStockfish:
         [sys.executable, str(BROKEN), mode, *extra],
         start_seconds=seconds,
         floor_seconds=seconds,
+        silence_seconds=seconds,
     )
 
 
