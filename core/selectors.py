@@ -22,6 +22,8 @@ from django.utils.translation import get_language
 
 from core.exceptions import ApplicationError
 from engine import VARIANTS, UnknownVariantError, Variant, find_variant
+from judge import FAIRY_STOCKFISH, OURS, JudgeError, fairy_stockfish_path
+from judge.fairy import probe
 
 logger = logging.getLogger(__name__)
 
@@ -156,19 +158,41 @@ def worker_check(
     return Check(ok=True, detail=f"{len(workers)} worker(s)", data=data)
 
 
+def judge_check(*, timeout: float = HEALTH_TIMEOUT_SECONDS * 5) -> Check:
+    """Which engine judges traditional xiangqi (``judge``): Fairy-Stockfish, found and
+    answering a UCI handshake (``fairy-stockfish``, with the version it gives), or, where it
+    is not installed, the site's own engine (``absent``: the site works without it, and the
+    analysis page says so). Installed but not answering is ``broken``, not ok: traditional
+    xiangqi's analyses would fail."""
+    path = fairy_stockfish_path()
+    if path is None:
+        return Check(ok=True, detail="absent", data={"xiangqi": OURS})
+    try:
+        version = probe(path, seconds=timeout)
+    except JudgeError as error:
+        logger.warning("health: Fairy-Stockfish at %s does not work: %s", path, error)
+        return Check(ok=False, detail="broken", data={"xiangqi": FAIRY_STOCKFISH})
+    return Check(
+        ok=True, detail=FAIRY_STOCKFISH, data={"xiangqi": FAIRY_STOCKFISH, "version": version}
+    )
+
+
 def health_report() -> dict[str, Any]:
-    """The state of the database, the cache, the broker and the workers (/healthz/full)."""
+    """The state of the database, the cache, the broker, the workers and the judge of
+    traditional xiangqi (/healthz/full)."""
     database = database_check()
     cache = cache_check()
     broker = broker_check()
     worker = worker_check() if broker.ok else Check(ok=False, detail="broker unreachable")
-    ok = database.ok and cache.ok and broker.ok and worker.ok
+    judge = judge_check()
+    ok = database.ok and cache.ok and broker.ok and worker.ok and judge.ok
     return {
         "status": "ok" if ok else "error",
         "database": database.as_dict(),
         "cache": cache.as_dict(),
         "broker": broker.as_dict(),
         "worker": worker.as_dict(),
+        "judge": judge.as_dict(),
     }
 
 

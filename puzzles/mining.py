@@ -568,12 +568,15 @@ def examine_master(
     quick: tuple[QuickSearch, ...] = MASTER_QUICK,
     stats: MiningStats | None = None,
     keep_trivial: bool = False,
+    keep_cooked: bool = False,
 ) -> MinedPuzzle | None:
     """The puzzle at a master game's position, if a quick search sees a mate within
     ``max_moves`` and the prover proves it sound and unique over every defence (among every
     attacking move, or, for a mate by checks alone that the full proof cannot settle, among
     the checks), and it is not trivial (unless ``keep_trivial``: a mate a player missed in
-    their own game is worth showing however plain it is)."""
+    their own game is worth showing however plain it is). ``keep_cooked`` keeps a win with
+    more than one winning first move too (a mate missed is missed however many moves win;
+    its puzzle accepts each of them)."""
     stats = stats if stats is not None else MiningStats()
     started = time.process_time()
     stats.candidates += 1
@@ -585,7 +588,14 @@ def examine_master(
     stats.seen += 1
     try:
         return _prove_master(
-            candidate, seen, seed, prove_nodes, prove_seconds, stats, keep_trivial=keep_trivial
+            candidate,
+            seen,
+            seed,
+            prove_nodes,
+            prove_seconds,
+            stats,
+            keep_trivial=keep_trivial,
+            keep_cooked=keep_cooked,
         )
     finally:
         stats.prove_seconds += time.process_time() - proving_from
@@ -600,12 +610,17 @@ def _prove_master(
     stats: MiningStats,
     *,
     keep_trivial: bool = False,
+    keep_cooked: bool = False,
 ) -> MinedPuzzle | None:
     n, quick_mode = seen
     problem = candidate.problem
+
+    def kept(result: proving.ProofResult) -> bool:
+        return result.sound or (keep_cooked and result.status == proving.COOKED)
+
     stats.proofs += 1
     result = proving.prove(**problem, moves_to_win=n, nodes=prove_nodes, seconds=prove_seconds)
-    if not result.sound and quick_mode == proving.CHECKS_ONLY:
+    if not kept(result) and quick_mode == proving.CHECKS_ONLY:
         stats.proofs += 1
         result = proving.prove(
             **problem,
@@ -614,7 +629,7 @@ def _prove_master(
             seconds=prove_seconds,
             mode=proving.CHECKS_ONLY,
         )
-    if not result.sound or result.proof is None:
+    if not kept(result) or result.proof is None:
         return None
     stats.proved += 1
     if not keep_trivial and trivial(candidate.fen, result.main_line, n, candidate.variant):
@@ -731,8 +746,9 @@ def _mine_games(
 def _mined(
     candidate: Candidate, n: int, result: proving.ProofResult, seed: int, **extra: Any
 ) -> MinedPuzzle:
-    """The bank's record of a sound and unique proof of ``candidate`` in ``n`` moves."""
-    assert result.proof is not None  # a sound proof carries its tree
+    """The bank's record of a sound and unique proof of ``candidate`` in ``n`` moves (or, for
+    a missed mate, a cooked one: every winning first move at its root)."""
+    assert result.proof is not None  # a sound (or cooked) proof carries its tree
     problem = candidate.problem
     themes = derive_themes(**problem, moves_to_win=n, main_line=result.main_line, mode=result.mode)
     rating = starting_rating(

@@ -3,11 +3,14 @@ and played something else, each proved and kept as a puzzle of that position.
 
 The search is the master games' (``puzzles.mining``): a cheap quick search on each position
 of the sides asked about (a win by checks alone, then a full search of every move, both within
-``MISSED_MAX_MOVES`` moves and a node budget), and a full proof (``sound_unique``) only where
-one sees a win. Unlike the bank, a plain mate in 1 is kept: a mate the player missed is worth
-showing however easy it looks. A moment counts when the move played is not the proof's key
-(the only move that forces the win in that many moves). After a moment, the plies of its
-winning line are passed over (one miss, not the same miss again a move later).
+``MISSED_MAX_MOVES`` moves and a node budget), and a full proof only where one sees a win.
+Unlike the bank, a plain mate in 1 is kept (a mate the player missed is worth showing however
+easy it looks), and so is a win with more than one winning first move (a ``cooked`` proof: a
+mate missed is missed however many moves win; the puzzle made of it accepts each of them, as
+the trainer's judge accepts any move that keeps a forced win). A moment counts when the move
+played is none of the proof's keys (the moves that force the win in that many moves) and does
+not win the game at once (a stalemate is a win too). After a moment, the plies of its winning
+line are passed over (one miss, not the same miss again a move later).
 
 The cost is bounded per game: ``MISSED_MAX_PLIES`` plies looked at, two quick searches per
 position and goal (at most ``MISSED_QUICK_NODES`` positions each), a proof of at most
@@ -42,7 +45,8 @@ MISSED_PER_GAME = 6
 @dataclass(frozen=True)
 class MissedMate:
     """One missed moment: ``ply`` plies were played before its position, ``side`` (red or
-    black) was to move and had the win, and played ``played`` (ICCS) instead of the key."""
+    black) was to move and had the win, and played ``played`` (ICCS) instead of any of the
+    winning moves (the puzzle's proof's ``keys``)."""
 
     ply: int
     side: str
@@ -99,12 +103,21 @@ def _missed_at(
             prove_seconds=MISSED_PROVE_SECONDS,
             stats=stats,
             keep_trivial=True,
+            keep_cooked=True,
         )
         if puzzle is None:
             continue
-        if puzzle.main_line[:1] == [played]:
+        if played in puzzle.proof.get("keys", puzzle.main_line[:1]):
             return None  # found and played
-        chinese = position.chinese(Move.from_iccs(played))
+        move = Move.from_iccs(played)
+        position.push(move)
+        try:
+            outcome = position.outcome()
+        finally:
+            position.pop()
+        if outcome is not None and outcome.winner == position.turn:
+            return None  # won at once another way
+        chinese = position.chinese(move)
         return MissedMate(
             ply=ply, side=position.turn, played=played, played_chinese=chinese, puzzle=puzzle
         )

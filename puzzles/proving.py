@@ -54,7 +54,7 @@ class ProofResult:
     mode: str
     reason: str  # for people; empty when sound and unique
     details: dict[str, Any] = field(default_factory=dict)  # for programs
-    proof: dict[str, Any] | None = None  # the proof as JSON, kept for a sound puzzle
+    proof: dict[str, Any] | None = None  # the proof as JSON, kept when sound (or cooked)
     main_line: list[str] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
@@ -150,7 +150,9 @@ def _result(proof: Any) -> ProofResult:
         details["second_key"] = proof.second_key
     if proof.escape:
         details["escape"] = list(proof.escape)
-    sound = proof.status == SOUND_UNIQUE
+    # A cooked proof is a whole proof too (every winning first move at its root): kept for
+    # the puzzles that accept every winning move (a mate missed in a game, puzzles.missed).
+    kept = proof.status in (SOUND_UNIQUE, COOKED) and proof.tree is not None
     return ProofResult(
         status=proof.status,
         moves_to_win=proof.moves_to_win,
@@ -158,8 +160,8 @@ def _result(proof: Any) -> ProofResult:
         mode=proof.mode,
         reason=proof.reason,
         details=details,
-        proof=data if sound else None,
-        main_line=_main_line(proof) if sound else [],
+        proof=data if kept else None,
+        main_line=_main_line(proof) if kept else [],
         nodes=proof.nodes,
         seconds=proof.seconds,
     )

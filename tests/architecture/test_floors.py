@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FLOORS: dict[str, int] = {
     "engine": 0,
     "words": 1,
+    "judge": 1,
     "core": 2,
     "accounts": 3,
     "tutorials": 4,

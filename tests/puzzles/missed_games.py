@@ -24,13 +24,25 @@ MISSED = {
     "xinban": ("4k4/1+R7/9/9/9/9/9/9/9/R2K5 w - - 0 1", "a0a1", "a0a9", "mate"),
     "feidan": ("4a1F4/4k6/7M3/7F3/11/11/11/1r9/5K5/11 w - - 0 1", "f1f0", "h7e7", "dead_general"),
 }
+# Red mates in 1 with either of two moves of the chariot on a0 (a0a9 along the file, a0d0
+# along the rank: Black's general has no square, d8 held by the chariot on h8 and e9 by the
+# generals' facing) and plays h8h7 instead; any other move of the a0 chariot stalemates Black.
+TWO_WINS = ("3k5/7R1/9/9/9/9/9/9/9/R3K4 w - - 0 1", "h8h7", "a0a9", "mate")
+TWO_KEYS = ["a0a9", "a0d0"]
 SETUP = {"xiangqi": "standard", "xinban": "new", "feidan": "standard"}
 
 
-def played_game(owner: Owner, variant: str, *, play_the_win: bool = False) -> Game:
-    """A finished game of ``owner`` in ``variant`` (see the module's docstring); with
-    ``play_the_win`` Red plays the winning move instead, and the game ends there."""
-    fen, missed, key, _goal = MISSED[variant]
+def played_game(
+    owner: Owner,
+    variant: str,
+    *,
+    play_the_win: bool = False,
+    case: tuple[str, str, str, str] | None = None,
+) -> Game:
+    """A finished game of ``owner`` in ``variant`` (see the module's docstring; ``case`` gives
+    another start, move played, key and goal than ``MISSED``'s); with ``play_the_win`` Red
+    plays the winning move instead, and the game ends there."""
+    fen, missed, key, _goal = case or MISSED[variant]
     options = GameOptions(variant=variant, setup=SETUP[variant], mode=Game.Mode.LOCAL)
     game = game_create(owner=owner, options=options)
     Game.objects.filter(pk=game.pk).update(start_fen=fen, moves=[])

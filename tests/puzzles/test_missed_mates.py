@@ -22,10 +22,18 @@ from accounts.models import User
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
 from games.models import Game
+from puzzles.missed import missed_mates
 from puzzles.models import GameReview, MergedVisitor, MissedMate, Puzzle, PuzzleAttempt
 from puzzles.services import daily_puzzles_choose, puzzle_attempt_score
 from puzzles.services.missed import FinishedGame, missed_mates_review
-from tests.puzzles.missed_games import MISSED, finished, message, played_game
+from tests.puzzles.missed_games import (
+    MISSED,
+    TWO_KEYS,
+    TWO_WINS,
+    finished,
+    message,
+    played_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -136,6 +144,46 @@ def test_solving_my_missed_mate_is_judged_like_the_trainer_and_never_rated(make_
     assert listed[0]["solved"] is True
     nxt = client.get("/api/puzzles/next/?variant=xiangqi&pool=mine").json()
     assert nxt["id"] == puzzle.pk
+
+
+def test_a_mate_in_1_by_two_moves_is_missed_all_the_same_and_its_puzzle_takes_either(
+    make_user,
+) -> None:
+    """Red had a mate in 1 by a0a9 or a0d0 and played h8h7: a missed mate (the search kept
+    only a mate with a single winning move, and said "No missed mate in this game")."""
+    user = make_user()
+    game = played_game(Owner(user=user), "xiangqi", case=TWO_WINS)
+    assert missed_mates_review(game=finished(game)).found == 1
+    (missed,) = MissedMate.objects.filter(game=game.pk)
+    assert (missed.ply, missed.side, missed.played) == (0, "red", "h8h7")
+    puzzle = missed.puzzle
+    assert (puzzle.fen, puzzle.goal, puzzle.moves_to_win) == (TWO_WINS[0], "mate", 1)
+    assert sorted(puzzle.proof["keys"]) == TWO_KEYS
+    client = Client()
+    client.force_login(user)
+    (row,) = client.get(f"/api/puzzles/missed/?game={game.pk}", HTTP_ACCEPT_LANGUAGE="en").json()[
+        "results"
+    ]
+    assert row["text"] == "At move 1 you had a mate in 1."
+    for key in TWO_KEYS:  # each winning move solves it
+        attempt = post(client, f"/api/puzzles/{puzzle.pk}/attempts/").json()["id"]
+        judged = post(client, f"/api/puzzles/{puzzle.pk}/judge/", {"attempt": attempt, "move": key})
+        assert judged.json()["verdict"] == "solved", (key, judged.json())
+    attempt = post(client, f"/api/puzzles/{puzzle.pk}/attempts/").json()["id"]
+    judged = post(client, f"/api/puzzles/{puzzle.pk}/judge/", {"attempt": attempt, "move": "h8h7"})
+    assert judged.json()["verdict"] == "wrong"
+
+
+@pytest.mark.parametrize(
+    "played",
+    [
+        "a0d0",  # one of the two mates
+        "a0a1",  # a stalemate: Black has no move, and loses
+    ],
+)
+def test_a_win_played_however_is_no_missed_mate(played: str) -> None:
+    fen = TWO_WINS[0]
+    assert missed_mates(variant="xiangqi", start_fen=fen, moves=[played], sides={"red"}) == []
 
 
 def test_nobody_else_sees_lists_or_tries_my_missed_mates(make_user) -> None:
