@@ -58,11 +58,13 @@ def _worker_database_url() -> str:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``, as scripts/test runs the whole suite), the
-    fault tests run one after another in one process: they share one private PostgreSQL and
-    RabbitMQ for the session, and two sets of them at once would only fight for the cores."""
+    tests that start servers and process pools of their own (``faults``: a private PostgreSQL
+    and RabbitMQ shared for the session; ``slow``: the benchmarks' smoke runs, ``scripts/run``,
+    the bank's re-proof) run one after another in one process, while the other processes take
+    the rest: two of them at once would only fight for the cores."""
     for item in items:
-        if item.get_closest_marker("faults"):
-            item.add_marker(pytest.mark.xdist_group("faults"))
+        if item.get_closest_marker("faults") or item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.xdist_group("servers"))
 
 
 @pytest.fixture(scope="session")
