@@ -298,9 +298,14 @@ def test_the_engine_finds_a_forced_mate_and_shows_it(
     page.screenshot(path=str(artifacts / "analysis-engine-mate-shown.png"))
 
 
-def test_the_engine_refuses_a_second_search_and_says_why(page: Page, live_server: Any) -> None:
-    """Without a worker the first search stays pending: the page says the engine is thinking;
-    another tab of the same visitor asking about another position is told to wait."""
+def test_the_engine_refuses_a_second_search_and_says_why(
+    page: Page, live_server: Any, settings: Any
+) -> None:
+    """While the first search waits its turn, the page says the engine is thinking; another tab
+    of the same visitor asking about another position is told to wait. No analysis may run at
+    once here, so the first search waits whether or not a worker of this test process is up
+    (under parallel test processes, an earlier test may have started one)."""
+    settings.ANALYSIS_SEARCHES_AT_ONCE = 0
     open_board(page, "variant=xinban")
     page.locator("#engine-run").click()
     expect(page.locator("#engine-pending")).to_be_visible()
