@@ -10,6 +10,7 @@ Throttle counters (the cache) are emptied before each test.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -96,6 +97,22 @@ def _empty_cache() -> None:
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _worker_idle_before_the_database_is_emptied(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test with the real worker empties its database only once the worker has finished what
+    the test gave it (a task still writing would deadlock the TRUNCATE that empties it)."""
+    if "celery_worker" not in request.fixturenames:
+        yield
+        return
+    marker = request.node.get_closest_marker("django_db")
+    if marker is not None:
+        # Set up the database first, so that this fixture's teardown runs before its flush.
+        request.getfixturevalue("_django_db_helper")
+    worker = request.getfixturevalue("celery_worker")
+    yield
+    worker.wait_until_idle()
+
+
 class CeleryWorker:
     def __init__(
         self,
@@ -104,15 +121,48 @@ class CeleryWorker:
         process: subprocess.Popen[bytes],
         log: Path,
         mail_dir: Path,
+        queues: list[str] | None = None,
     ):
         self.hostname = hostname
         self.queue = queue  # the default queue; the worker reads the other queues too
+        self.queues = queues or [queue]
         self.process = process
         self.log = log
         self.mail_dir = mail_dir  # the mails the worker sends, one file per connection
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")[-4000:]
+
+    def wait_until_idle(self, seconds: float = 30) -> bool:
+        """Wait until the worker runs nothing, holds nothing and its queues are empty.
+
+        The worker's pool is ``solo``: it answers a control message only between tasks, so a
+        reply to ``reserved`` also says the task it was running has ended. A test's database is
+        emptied with TRUNCATE after the test, which deadlocks against a task still writing."""
+        from config.celery import app
+
+        inspector = app.control.inspect(destination=[self.hostname], timeout=5, limit=1)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            replies = inspector.reserved()
+            if replies and not any(replies.values()) and self._queues_empty(app):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def _queues_empty(self, app: Any) -> bool:
+        with app.connection_for_write() as connection:
+            for name in self.queues:
+                channel = connection.channel()  # a failed passive declare closes an AMQP channel
+                try:
+                    if channel.queue_declare(queue=name, passive=True).message_count:
+                        return False
+                except Exception:  # a queue never declared holds nothing
+                    continue
+                finally:
+                    with contextlib.suppress(Exception):
+                        channel.close()
+        return True
 
     def mails(self) -> list[EmailMessage]:
         """Every mail the worker has sent so far, oldest first."""
@@ -163,7 +213,7 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT
         )
-    worker = CeleryWorker(hostname, queue, process, log, mail_dir)
+    worker = CeleryWorker(hostname, queue, process, log, mail_dir, queues)
     try:
         deadline = time.monotonic() + 90
         while True:
