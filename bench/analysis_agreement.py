@@ -1,180 +1,256 @@
-"""How far Fairy-Stockfish agrees with the game analysis (games.game_analysis) on master games.
+"""How far the game analysis's marks can be trusted: the site's judge at the site's budget
+against a reference judge searching much longer, on the same moves.
 
-A sample of the shipped master games (``--games``, chosen with ``--seed``; a window of
-``--window`` plies of each, from a random ply, so that openings, middlegames and endings all
-come up) is judged twice, move by move, with the same ``classify`` (the same thresholds):
-once on our engine's evaluations at the product's budget (``GAME_ANALYSIS_NODES`` a position),
-once on Fairy-Stockfish's (``go nodes --fsf-nodes``, one thread). Fairy-Stockfish is the
-reference. Printed: each side's count of blunders (and of mistakes or worse), agreement on
-"is a blunder" (both, only ours, only Fairy-Stockfish's; our precision and recall), the same
-for "a mistake or worse", how often the two engines choose the same move in a position, and
-whether they name the same better move where both call the move a blunder.
+A sample of games (``--games``, chosen with ``--seed``; a window of ``--window`` plies of each,
+from a random ply, so that openings, middlegames and endings all come up) is judged move by
+move with the site's ``classify`` (the same thresholds) twice: on the evaluations of the
+site's judge (``games.game_analysis.analysis_judge``: Fairy-Stockfish for traditional xiangqi,
+the site's engine for Missile Xiangqi and New-version Xiangqi) at each budget of ``--nodes``,
+and on the reference's at ``--factor`` times the largest of them (by default the same engine:
+10 times for Fairy-Stockfish, 30 times for ours; ``--reference`` names another, e.g.
+``fairy-stockfish`` to judge our engine's marks on xiangqi). Traditional xiangqi is judged on
+the shipped master games, the other two on the engine's own games (puzzles/data).
 
-Run: ``python bench/analysis_agreement.py`` (about 5 minutes on the 2-core machine).
+Printed for each budget: the seconds a position (and so a game of 100 plies), the median
+depth, the counts of blunders and of mistakes or worse, their precision and recall against the
+reference, the same for other mistake thresholds (``--thresholds``), and how often the two
+choose the same move. ``--record FILE`` appends the figures as one JSON line.
+
+Run: ``python bench/analysis_agreement.py --games 40 --window 15`` (xiangqi, about an hour on
+one core of the 2-core machine: the reference's searches are most of it).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import os
 import random
-import shutil
+import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 
 import django  # noqa: E402
 
 django.setup()
 
-from play_bench import Peer  # noqa: E402
-
 from core.masters import read_shipped  # noqa: E402
 from engine import Position  # noqa: E402
+from games import game_analysis  # noqa: E402
 from games.game_analysis import (  # noqa: E402
     GAME_ANALYSIS_NODES,
+    analysis_judge,
     game_verdicts,
     position_evaluation,
 )
+from judge import FAIRY_STOCKFISH, OURS, Judge, OurEngine, judge_for  # noqa: E402
 
-FAIRY_STOCKFISH = "fairy-stockfish"
-START = Position.start("xiangqi").fen()
-
-
-class Judge(Peer):
-    """Fairy-Stockfish's evaluation of a position, kept as ``position_evaluation`` keeps
-    ours: from Red's side, with its best move."""
-
-    def evaluation(self, moves: list[str]) -> dict[str, Any]:
-        pos = Position.from_fen("xiangqi", START)
-        for text in moves:
-            pos.push_iccs(text)
-        outcome = pos.outcome()
-        if outcome is not None:
-            return {"cp": None, "mate": None, "winner": outcome.winner or "draw", "best": None}
-        line = " ".join(self.to_peer(m) for m in moves)
-        self._send(f"position fen {START}" + (f" moves {line}" if line else ""))
-        self._send(f"go nodes {self.nodes}")
-        lines = self._wait("bestmove")
-        score: dict[str, int | None] = {"cp": None, "mate": None}
-        for text in lines:
-            words = text.split()
-            if text.startswith("info") and "score" in words and "pv" in words:
-                at = words.index("score")
-                kind, value = words[at + 1], int(words[at + 2])
-                score = {"cp": value, "mate": None} if kind == "cp" else {"cp": None, "mate": value}
-        sign = 1 if pos.turn == "red" else -1
-        best = pos.parse_move(self.from_peer(lines[-1].split()[1]))
-        return {
-            "cp": None if score["cp"] is None else sign * score["cp"],
-            "mate": None if score["mate"] is None else sign * score["mate"],
-            "winner": None,
-            "best": {"iccs": best.iccs(), "chinese": pos.chinese(best)},
-        }
+SELFPLAY = ROOT / "puzzles" / "data"
+DEFAULT_FACTOR = {FAIRY_STOCKFISH: 10, OURS: 30}
 
 
-def sample(games: int, window: int, seed: int) -> list[tuple[int, list[str], int]]:
-    """``games`` complete master games of at least ``window`` plies, each with a window start."""
+def games_of(variant: str) -> Iterator[tuple[str, str, list[str]]]:
+    """(id, start FEN, moves) of the games a variant is measured on."""
+    if variant == "xiangqi":
+        start = Position.start("xiangqi").fen()
+        for game in read_shipped():
+            moves = list(game.moves[: game.rules_end[0]] if game.rules_end else game.moves)
+            if game.stop is None:
+                yield f"master {game.id}", start, moves
+        return
+    with gzip.open(SELFPLAY / f"selfplay-{variant}.jsonl.gz", "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                game = json.loads(line)
+                yield f"engine game {game['n']}", game["fen"], game["moves"].split()
+
+
+def sample(
+    variant: str, games: int, window: int, seed: int
+) -> list[tuple[str, str, list[str], int]]:
+    """``games`` games of at least ``window`` plies, each with a window start."""
     rng = random.Random(seed)
-    pool = []
-    for game in read_shipped():
-        moves = list(game.moves[: game.rules_end[0]] if game.rules_end else game.moves)
-        if game.stop is None and len(moves) >= window:
-            pool.append((game.id, moves))
-    chosen = sorted(rng.sample(pool, games))
-    return [(i, moves, rng.randrange(0, len(moves) - window + 1)) for i, moves in chosen]
+    pool = [g for g in games_of(variant) if len(g[2]) >= window]
+    chosen = sorted(rng.sample(pool, min(games, len(pool))))
+    return [
+        (name, fen, moves, rng.randrange(0, len(moves) - window + 1)) for name, fen, moves in chosen
+    ]
 
 
-def entries_of(moves: list[str], offset: int, evaluations: list[dict[str, Any]]) -> list[Any]:
+def entries_of(
+    variant: str, fen: str, moves: list[str], offset: int, evaluations: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """The judged plies of the window (``game_verdicts`` from the window's first position)."""
-    pos = Position.from_fen("xiangqi", START)
+    pos = Position.from_fen(variant, fen)
     for text in moves[:offset]:
         pos.push_iccs(text)
+    first = pos.fen()
     said = []
     for text in moves[offset : offset + len(evaluations) - 1]:
         move = pos.parse_move(text)
         said.append({"iccs": move.iccs(), "chinese": pos.chinese(move)})
         pos.push(move)
-    fen = Position.from_fen("xiangqi", START)
-    for text in moves[:offset]:
-        fen.push_iccs(text)
-    return game_verdicts(fen=fen.fen(), moves=said, evaluations=evaluations)
+    return game_verdicts(fen=first, moves=said, evaluations=evaluations)
 
 
 def ratio(part: int, whole: int) -> str:
     return f"{part}/{whole} = {part / whole:.0%}" if whole else f"{part}/0"
 
 
+def flagged(entries: list[dict[str, Any]], mistake: float | None = None) -> set[int]:
+    """The plies marked a mistake or worse (with another mistake threshold when given)."""
+    if mistake is None:
+        return {i for i, e in enumerate(entries) if e["verdict"] in ("mistake", "blunder")}
+    return {
+        i
+        for i, e in enumerate(entries)
+        if e["verdict"] == "blunder" or (e["verdict"] and e["drop"] >= mistake)
+    }
+
+
+def reference_judge(name: str, variant: str) -> Judge:
+    if name == OURS:
+        return OurEngine()  # no time limit: the budget alone
+    return judge_for(variant, engine=name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--window", type=int, default=20, help="plies judged a game")
+    parser.add_argument("--variant", default="xiangqi", choices=("xiangqi", "feidan", "xinban"))
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--window", type=int, default=15, help="plies judged a game")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--nodes", type=int, default=GAME_ANALYSIS_NODES, help="ours a position")
-    parser.add_argument("--fsf-nodes", type=int, default=100_000)
+    parser.add_argument("--engine", choices=(FAIRY_STOCKFISH, OURS), help="the site's judge")
+    parser.add_argument("--nodes", default="", help="site budgets, comma-separated")
+    parser.add_argument("--reference", choices=(FAIRY_STOCKFISH, OURS), help="default: --engine")
+    parser.add_argument("--factor", type=int, help="the reference's budget over the largest")
+    parser.add_argument("--thresholds", default="0.15,0.20,0.25", help="mistake drops to try")
+    parser.add_argument("--record", type=Path, help="append the figures here as a JSON line")
     args = parser.parse_args()
-    path = shutil.which(FAIRY_STOCKFISH) or shutil.which("/usr/games/fairy-stockfish")
-    if path is None:
-        sys.exit("Fairy-Stockfish is not installed")
-    judge = Judge(path, args.fsf_nodes)
-    ours_all: list[dict[str, Any]] = []
+
+    site = analysis_judge(args.variant, engine=args.engine)
+    budgets = [int(n) for n in args.nodes.split(",") if n] or [GAME_ANALYSIS_NODES[site.name]]
+    reference_name = args.reference or site.name
+    factor = args.factor or DEFAULT_FACTOR[reference_name]
+    reference = reference_judge(reference_name, args.variant)
+    reference_nodes = factor * max(budgets)
+    thresholds = [float(t) for t in args.thresholds.split(",") if t]
+
+    ours_all: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
     theirs_all: list[dict[str, Any]] = []
-    same_choice = positions = 0
-    ours_seconds = theirs_seconds = 0.0
-    for game_id, moves, offset in sample(args.games, args.window, args.seed):
-        ours, theirs = [], []
-        for index in range(offset, offset + args.window + 1):
-            if index > len(moves):
-                break
-            started = time.perf_counter()
-            ours.append(
-                position_evaluation(
-                    variant="xiangqi", fen=START, moves=moves[:index], nodes=args.nodes
+    seconds = dict.fromkeys(budgets, 0.0)
+    depths: dict[int, list[int]] = {n: [] for n in budgets}
+    same = dict.fromkeys(budgets, 0)
+    reference_seconds = 0.0
+    reference_depths: list[int] = []
+    positions = 0
+    chosen = sample(args.variant, args.games, args.window, args.seed)
+    for name, fen, moves, offset in chosen:
+        ours: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
+        theirs: list[dict[str, Any]] = []
+        for index in range(offset, min(offset + args.window, len(moves)) + 1):
+            line = moves[:index]
+            for n in budgets:
+                started = time.perf_counter()
+                ours[n].append(
+                    position_evaluation(
+                        variant=args.variant, fen=fen, moves=line, judge=site, nodes=n
+                    )
                 )
-            )
-            ours_seconds += time.perf_counter() - started
+                seconds[n] += time.perf_counter() - started
             started = time.perf_counter()
-            theirs.append(judge.evaluation(moves[:index]))
-            theirs_seconds += time.perf_counter() - started
-            if ours[-1]["best"] is not None:
-                positions += 1
-                same_choice += ours[-1]["best"] == theirs[-1]["best"]
-        ours_all += entries_of(moves, offset, ours)
-        theirs_all += entries_of(moves, offset, theirs)
-        print(f"game {game_id}: plies {offset + 1}-{offset + len(ours) - 1}", flush=True)
-    judge.close()
+            theirs.append(
+                position_evaluation(
+                    variant=args.variant, fen=fen, moves=line, judge=reference,
+                    nodes=reference_nodes,
+                )
+            )  # fmt: skip
+            reference_seconds += time.perf_counter() - started
+            if theirs[-1]["best"] is None:
+                continue
+            positions += 1
+            reference_depths.append(theirs[-1]["depth"])
+            for n in budgets:
+                depths[n].append(ours[n][-1]["depth"])
+                same[n] += ours[n][-1]["best"] == theirs[-1]["best"]
+        for n in budgets:
+            ours_all[n] += entries_of(args.variant, fen, moves, offset, ours[n])
+        theirs_all += entries_of(args.variant, fen, moves, offset, theirs)
+        print(f"{name}: plies {offset + 1}-{offset + len(theirs) - 1}", flush=True)
 
-    def flagged(entries: list[dict[str, Any]], verdicts: tuple[str, ...]) -> set[int]:
-        return {i for i, e in enumerate(entries) if e["verdict"] in verdicts}
-
+    per = max(positions, 1)
     print()
     print(
-        f"{args.games} master games (seed {args.seed}), {len(ours_all)} moves judged; ours at "
-        f"{args.nodes:,} nodes a position ({ours_seconds / max(positions, 1):.2f} s), "
-        f"Fairy-Stockfish at {args.fsf_nodes:,} ({theirs_seconds / max(positions, 1):.2f} s)"
+        f"{args.variant}: {len(chosen)} games (seed {args.seed}), {len(theirs_all)} moves judged; "
+        f"reference {reference.label} at {reference_nodes:,} nodes a position "
+        f"({reference_seconds / per:.2f} s, median depth {statistics.median(reference_depths or [0])})"
     )
-    for label, verdicts in (
-        ("blunder", ("blunder",)),
-        ("mistake or worse", ("mistake", "blunder")),
-    ):
-        mine, peer = flagged(ours_all, verdicts), flagged(theirs_all, verdicts)
-        both = mine & peer
+    figures: dict[str, Any] = {
+        "variant": args.variant,
+        "games": len(chosen),
+        "moves": len(theirs_all),
+        "seed": args.seed,
+        "window": args.window,
+        "engine": site.name,
+        "reference": reference_name,
+        "reference_nodes": reference_nodes,
+        "budgets": {},
+    }
+    peer_mistakes = flagged(theirs_all)
+    for n in budgets:
+        entries = ours_all[n]
+        mine = flagged(entries)
+        both = mine & peer_mistakes
+        blunders = {i for i, e in enumerate(entries) if e["verdict"] == "blunder"}
+        peer_blunders = {i for i, e in enumerate(theirs_all) if e["verdict"] == "blunder"}
+        precision = len(both) / len(mine) if mine else 1.0
+        recall = len(both) / len(peer_mistakes) if peer_mistakes else 1.0
+        a_position = seconds[n] / per
         print(
-            f"{label}: ours {len(mine)}, Fairy-Stockfish {len(peer)}; both {len(both)}, only "
-            f"ours {len(mine - peer)}, only Fairy-Stockfish {len(peer - mine)}; precision "
-            f"{ratio(len(both), len(mine))}, recall {ratio(len(both), len(peer))}"
+            f"\n{site.label} at {n:,} nodes: {a_position:.3f} s a position "
+            f"({a_position * 101:.0f} s for a game of 100 plies), median depth "
+            f"{statistics.median(depths[n] or [0])}, the reference's move "
+            f"{ratio(same[n], positions)}"
         )
-        if label == "blunder":
-            better = sum(ours_all[i]["better"] == theirs_all[i]["better"] for i in both)
+        print(
+            f"  mistake or worse: site {len(mine)}, reference {len(peer_mistakes)}, both "
+            f"{len(both)}; precision {ratio(len(both), len(mine))}, recall "
+            f"{ratio(len(both), len(peer_mistakes))}"
+        )
+        print(
+            f"  blunder: site {len(blunders)}, reference {len(peer_blunders)}; precision "
+            f"{ratio(len(blunders & peer_blunders), len(blunders))}, recall "
+            f"{ratio(len(blunders & peer_blunders), len(peer_blunders))}"
+        )
+        tried = {}
+        for t in thresholds:
+            a, b = flagged(entries, t), flagged(theirs_all, t)
+            tried[str(t)] = [len(a & b), len(a), len(b)]
             print(
-                f"  the same better move where both call it a blunder: {ratio(better, len(both))}"
+                f"  mistake from a drop of {t:.2f}: precision {ratio(len(a & b), len(a))}, "
+                f"recall {ratio(len(a & b), len(b))}"
             )
-    print(f"the same choice of move in a position: {ratio(same_choice, positions)}")
+        figures["budgets"][str(n)] = {
+            "seconds_a_position": round(a_position, 4),
+            "depth": statistics.median(depths[n] or [0]),
+            "precision": round(precision, 3),
+            "recall": round(recall, 3),
+            "site": len(mine),
+            "reference": len(peer_mistakes),
+            "thresholds": tried,
+        }
+    print(f"\n(mistake threshold in use: {game_analysis.MISTAKE_DROP})")
+    if args.record:
+        with args.record.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(figures) + "\n")
 
 
 if __name__ == "__main__":

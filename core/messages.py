@@ -302,6 +302,10 @@ APP_EN: Final[Mapping[str, str]] = {
         "The computer is still analysing another of your games: wait until it is done, then "
         "ask for this one."
     ),
+    "game_analysis.judge_failed": (
+        "The engine judging this game ({engine}) stopped answering: ask for the analysis "
+        "again in a while."
+    ),
     "game_analysis.busy_address": (
         "The computer has {count} games waiting for their analysis from players at your "
         "address: wait until one is done, then ask again."
@@ -443,6 +447,7 @@ APP_ZH: Final[Mapping[str, str]] = {
     "analysis.game_over": "这个局面棋局已经结束（{termination}）：没有着法可找。",
     "game_analysis.not_finished": "只有下完的棋才能分析：先下完或认输，再来请电脑分析。",
     "game_analysis.busy": "电脑还在分析你的另一盘棋：等它分析完，再请它分析这一盘。",
+    "game_analysis.judge_failed": "为这盘棋评判的引擎（{engine}）没有回应：请过一会儿再请求分析。",
     "game_analysis.busy_address": "你这个网络地址的棋手有 {count} 盘棋在等电脑分析：等其中一盘分析完，再来请它分析。",
     "game.too_many_games": "你有 {count} 盘棋还没下完：先下完或认输一盘，再开新局。",
     "game.too_many_games_address": "你这个网络地址有 {count} 盘棋还没下完：先下完或认输一盘，再开新局。",

@@ -480,13 +480,17 @@ class GameAnalysisSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="pending, done or failed")
     plies = serializers.IntegerField(help_text="the plies analysed (the game's, up to the cap)")
     searched = serializers.IntegerField(help_text="positions searched so far (plies + 1 in all)")
-    nodes = serializers.IntegerField(help_text="the engine's budget a position")
+    nodes = serializers.IntegerField(help_text="the judge's budget a position")
+    engine = serializers.CharField(
+        help_text="the judge: fairy-stockfish (traditional xiangqi, where installed) or ours"
+    )
     result = serializers.JSONField(
         help_text="done: start (the first position's evaluation), plies [{ply, side, iccs, "
         "chinese, eval {cp, mate, winner} from Red's side, chance (Red's, 0 to 1), verdict "
         "(null, inaccuracy, mistake, blunder), symbol, drop, better {iccs, chinese}, "
-        "seen_mate}], summary {red, black: counts by verdict}, analysed, game_plies; failed: "
-        "error {code, message {zh, en}}; pending: {}"
+        "seen_mate}], summary {red, black: counts by verdict}, analysed, game_plies, judge "
+        "{engine, label, nodes, depth}; failed: error {code, message {zh, en}} (a judge that "
+        "stopped answering, game_analysis.judge_failed, may be asked again); pending: {}"
     )
 
 
@@ -498,6 +502,7 @@ def _game_analysis(analysis: GameAnalysis, code: int = status.HTTP_200_OK) -> Re
         "plies": analysis.plies,
         "searched": len(analysis.evaluations),
         "nodes": analysis.nodes,
+        "engine": analysis.engine,
         "result": analysis.result,
     }
     return Response(GameAnalysisSerializer(body).data, status=code)

@@ -1,27 +1,27 @@
-"""The computer's analysis of a finished game: every position searched, every move judged.
+"""The computer's analysis of a finished game: every position judged, every move marked.
 
-The engine (``games.computer.analysis_search``: the playing engine at full strength, no
-noise) searches each position of the game on a bounded budget, ``GAME_ANALYSIS_NODES`` nodes
-and at most ``GAME_ANALYSIS_MOVETIME_MS`` a position, for the first ``GAME_ANALYSIS_MAX_PLIES``
-plies of the game (a longer game is analysed that far and says so). ``position_evaluation``
-is one such search, kept from Red's side; ``game_verdicts`` turns the list of them into one
-entry a ply; ``classify`` is the judgement of one move, a pure function of the evaluation
-before it and after it, from the side that moved:
+The judge (``judge.judge_for``) searches each position of the game on a node budget: for
+traditional xiangqi Fairy-Stockfish where it is installed, else (and for Missile Xiangqi and
+New-version Xiangqi, which no other engine plays) the site's own engine at full strength, no
+noise. The budget is the judge's (``GAME_ANALYSIS_NODES``, chosen by measurement: docs/play.md,
+"How far the marks can be trusted"), for the first ``GAME_ANALYSIS_MAX_PLIES`` plies of the
+game (a longer game is analysed that far and says so). ``position_evaluation`` is one such
+search, kept from Red's side; ``game_verdicts`` turns the list of them into one entry a ply;
+``classify`` is the judgement of one move, a pure function of the evaluation before it and
+after it, from the side that moved:
 
-- the evaluations become Red's or Black's chances, ``win_chance`` = 1 / (1 + e^(-cp/250)),
-  a mate for the mover 1, a mate against them 0 (a pawn up from even is 60 %, a horse up 83 %,
-  a chariot up 97 %);
-- the drop of the mover's chances over the move: ``INACCURACY_DROP`` (0.10) an inaccuracy
-  ``?!``, ``MISTAKE_DROP`` (0.20) a mistake ``?``, ``BLUNDER_DROP`` (0.30) a blunder ``??``;
-- a move that gives up a mate the engine saw for the mover (``mate`` > 0 before, no mate for
-  the mover after) is a blunder, with the mate said as the engine saw it (not proved);
-- the engine's own choice is never marked (its search of the next position can disagree with
+- the evaluations become Red's or Black's chances, ``win_chance`` = 1 / (1 + e^(-cp/scale)),
+  a mate for the mover 1, a mate against them 0; the scale is the judge's
+  (``CHANCE_SCALES``: the two engines count centipawns differently);
+- the drop of the mover's chances over the move: ``INACCURACY_DROP`` an inaccuracy ``?!``,
+  ``MISTAKE_DROP`` a mistake ``?``, ``BLUNDER_DROP`` a blunder ``??``;
+- a move that gives up a mate the judge saw for the mover (``mate`` > 0 before, no mate for
+  the mover after) is a blunder, with the mate said as the judge saw it (not proved);
+- the judge's own choice is never marked (its search of the next position can disagree with
   itself by a little).
 
-A marked move carries the engine's better move (its choice in the position before), in ICCS
-and Chinese notation. These are the engine's opinions at a modest depth (docs/play.md,
-"Analysis of a finished game", measures them against Fairy-Stockfish); only the prover's
-verdict is a certainty, and this analysis does not ask it.
+A marked move carries the judge's better move (its choice in the position before), in ICCS
+and Chinese notation. The analysis names its judge, the budget and the depth it reached.
 
 The site's side: ``game_analysis_request`` keeps one ``GameAnalysis`` a (game, version), owned
 by the game's owner and the only one who may read it; asking again gives the same row. An owner
@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -55,7 +55,6 @@ from accounts.owners import Owner
 from core.exceptions import ApplicationError
 from core.messages import render
 from engine import EngineError, Position
-from games.computer import analysis_search
 from games.models import Game, GameAnalysis
 from games.queueing import (
     GAME_ANALYSIS,
@@ -64,13 +63,28 @@ from games.queueing import (
     dispatch_analyses,
     poll_dispatch,
 )
+from judge import FAIRY_STOCKFISH, OURS, Judge, JudgeError, OurEngine, judge_for
 
-# What a row was made by: a change of budget or thresholds is a new version (a new row).
-GAME_ANALYSIS_VERSION = 1
-# The budget: nodes a position, never longer than this a position, and how far into a game.
-GAME_ANALYSIS_NODES = 30_000
-GAME_ANALYSIS_MOVETIME_MS = 1_000
+# What a row was made by: a change of judge, budget or thresholds is a new version (a new row).
+GAME_ANALYSIS_VERSION = 2
+# The budget a position, by judge (nodes: the same answer on any machine), and how far into a
+# game. Chosen by measurement (bench/analysis_agreement.py; docs/play.md).
+GAME_ANALYSIS_NODES = {FAIRY_STOCKFISH: 100_000, OURS: 30_000}
 GAME_ANALYSIS_MAX_PLIES = 300
+# What bench/analysis_agreement.py measured at those budgets (docs/play.md), by judge and
+# variant: the games, how many times longer the reference (the same engine) searched, and the
+# precision and recall of "a mistake or worse" against it. The page says them.
+GAME_ANALYSIS_AGREEMENT: dict[tuple[str, str], dict[str, float]] = {}
+# The site's engine stops a search this long, whatever its nodes: a safety net for a machine so
+# loaded that a budget would take far longer than it does (about 0.2 s a position when quiet).
+GAME_ANALYSIS_MOVETIME_MS = 5_000
+# "Learn from your mistakes": at each mistake and blunder, every legal move is weighed (the
+# judge's budget for all of them together: Fairy-Stockfish gives them all as lines of one
+# search; the site's engine searches the position after each move on its share), and a move
+# whose chances are within ``ABOUT_AS_GOOD`` of the best move's is as good an answer.
+LEARN_VERDICTS = ("mistake", "blunder")
+RANKING_NODES = {FAIRY_STOCKFISH: 200_000, OURS: 4_000}
+ABOUT_AS_GOOD = 0.10
 # A chunk searches positions for this long (each at most ``GAME_ANALYSIS_MOVETIME_MS``), then
 # the analysis waits for its next turn: no longer than one search of the analysis board, so
 # that whoever waits behind a chunk waits no longer than behind a search.
@@ -78,8 +92,9 @@ GAME_ANALYSIS_RUN_SECONDS = 1.0
 # A chunk handed to the workers this long ago and not done has lost its message.
 STALE_AFTER = REQUEUE_AFTER
 
-# The judgement: centipawns to chances, and the drops of the mover's chances.
-CHANCE_SCALE = 250.0
+# The judgement: centipawns to chances (a scale a judge: the same material is a different
+# number of centipawns to each engine), and the drops of the mover's chances.
+CHANCE_SCALES = {FAIRY_STOCKFISH: 250.0, OURS: 250.0}
 INACCURACY_DROP = 0.10
 MISTAKE_DROP = 0.20
 BLUNDER_DROP = 0.30
@@ -104,8 +119,9 @@ def _other(side: str) -> str:
 
 def win_chance(evaluation: dict[str, Any], side: str) -> float:
     """``side``'s chances (0 to 1) in a position evaluated ``evaluation`` from Red's side:
-    ``{"cp": int | None, "mate": int | None, "winner": "red" | "black" | "draw" | None}``
-    (``mate`` positive when Red mates; ``winner`` when the game is over there)."""
+    ``{"cp": int | None, "mate": int | None, "winner": "red" | "black" | "draw" | None,
+    "engine": str}`` (``mate`` positive when Red mates; ``winner`` when the game is over
+    there; ``engine`` the judge whose centipawns they are, ours when not said)."""
     winner = evaluation.get("winner")
     if winner:
         return 0.5 if winner == "draw" else (1.0 if winner == side else 0.0)
@@ -116,7 +132,8 @@ def win_chance(evaluation: dict[str, Any], side: str) -> float:
     cp = int(evaluation.get("cp") or 0)
     if side == "black":
         cp = -cp
-    return 1.0 / (1.0 + math.exp(-cp / CHANCE_SCALE))
+    scale = CHANCE_SCALES.get(evaluation.get("engine") or OURS, CHANCE_SCALES[OURS])
+    return 1.0 / (1.0 + math.exp(-cp / scale))
 
 
 def mate_for(evaluation: dict[str, Any], side: str) -> int | None:
@@ -153,34 +170,130 @@ def classify(
 # -- the searches ----------------------------------------------------------------------------
 
 
+def analysis_judge(variant: str, engine: str | None = None) -> Judge:
+    """The judge of a game of ``variant``: Fairy-Stockfish for traditional xiangqi where it is
+    installed, else the site's engine (with its safety net of time); ``engine`` asks for one
+    by name (``JudgeUnavailable`` when it is Fairy-Stockfish and it is gone)."""
+    found = judge_for(variant, engine=engine)
+    if found.name == OURS:
+        return OurEngine(movetime_ms=GAME_ANALYSIS_MOVETIME_MS)
+    return found
+
+
+def analysis_plan(variant: str) -> dict[str, Any]:
+    """Which judge would analyse a game of ``variant`` now, and its budget (for the page)."""
+    judge = analysis_judge(variant)
+    return {
+        "engine": judge.name,
+        "label": judge.label,
+        "nodes": GAME_ANALYSIS_NODES[judge.name],
+        "fairy": judge.name == FAIRY_STOCKFISH,
+        "agreement": GAME_ANALYSIS_AGREEMENT.get((judge.name, variant)),
+    }
+
+
 def position_evaluation(
     *,
     variant: str,
     fen: str,
     moves: Sequence[str],
-    nodes: int = GAME_ANALYSIS_NODES,
-    movetime_ms: int = GAME_ANALYSIS_MOVETIME_MS,
+    judge: Judge | None = None,
+    nodes: int | None = None,
 ) -> dict[str, Any]:
-    """The engine's view of the position after ``moves`` from ``fen``, from Red's side:
-    ``cp`` (centipawns) or ``mate`` (moves, positive when Red mates), its ``best`` move (ICCS
-    and Chinese) and ``depth``; a position where the game is over has ``winner`` instead."""
+    """The judge's view of the position after ``moves`` from ``fen``, from Red's side: ``cp``
+    (centipawns) or ``mate`` (moves, positive when Red mates), its ``best`` move (ICCS and
+    Chinese), the ``depth`` it reached and the ``engine`` that judged; a position where the
+    game is over has ``winner`` instead. ``judge`` defaults to ``analysis_judge(variant)``,
+    ``nodes`` to its budget. Raises ``JudgeError`` when the judge fails."""
     pos = Position.from_fen(variant, fen)
     for text in moves:
         pos.push_iccs(text)
     outcome = pos.outcome()
     if outcome is not None:
         return {"cp": None, "mate": None, "winner": outcome.winner or "draw", "best": None}
-    found = analysis_search(
-        variant=variant, fen=fen, moves=moves, nodes=nodes, movetime_ms=movetime_ms
+    judge = judge or analysis_judge(variant)
+    found = judge.evaluate(
+        variant=variant, fen=fen, moves=moves, nodes=nodes or GAME_ANALYSIS_NODES[judge.name]
     )
-    sign = 1 if pos.turn == "red" else -1
-    best = pos.parse_move(found.move)
+    cp, mate = found.for_red()
+    best = pos.parse_move(found.best.move)
     return {
-        "cp": None if found.score is None else sign * found.score,
-        "mate": None if found.mate is None else sign * found.mate,
+        "cp": cp,
+        "mate": mate,
         "winner": None,
         "best": {"iccs": best.iccs(), "chinese": pos.chinese(best)},
         "depth": found.depth,
+        "engine": found.engine,
+    }
+
+
+def move_ranking(
+    *, variant: str, fen: str, moves: Sequence[str], judge: Judge, nodes: int | None = None
+) -> list[dict[str, Any]]:
+    """Every legal move of the position after ``moves`` from ``fen``, weighed by ``judge``:
+    ``iccs``, ``chinese``, the evaluation after it from Red's side (``eval``) and the mover's
+    chances (``chance``), best first. Fairy-Stockfish weighs them all in one search (a line
+    each, ``nodes`` in all); the site's engine, which gives one line, searches the position
+    after each move on ``nodes`` (its share). A move the judge leaves out has no chance."""
+    pos = Position.from_fen(variant, fen)
+    for text in moves:
+        pos.push_iccs(text)
+    side = pos.turn
+    legal = sorted(pos.legal_moves, key=lambda m: m.iccs())
+    budget = nodes or RANKING_NODES[judge.name]
+    weighed: dict[str, dict[str, Any]] = {}
+    if judge.name == FAIRY_STOCKFISH:
+        found = judge.evaluate(
+            variant=variant, fen=fen, moves=moves, nodes=budget, multipv=len(legal)
+        )
+        for line in found.lines:
+            cp, mate = found.for_red(line)
+            weighed[line.move] = {"cp": cp, "mate": mate, "winner": None, "engine": judge.name}
+    else:
+        for move in legal:
+            after = position_evaluation(
+                variant=variant, fen=fen, moves=[*moves, move.iccs()], judge=judge, nodes=budget
+            )
+            weighed[move.iccs()] = {k: after.get(k) for k in ("cp", "mate", "winner", "engine")}
+    ranking: list[dict[str, Any]] = []
+    for move in legal:
+        evaluation = weighed.get(move.iccs())
+        ranking.append(
+            {
+                "iccs": move.iccs(),
+                "chinese": pos.chinese(move),
+                "eval": evaluation,
+                "chance": None if evaluation is None else round(win_chance(evaluation, side), 3),
+            }
+        )
+    ranking.sort(key=lambda m: -1.0 if m["chance"] is None else m["chance"], reverse=True)
+    return ranking
+
+
+def learn_step(
+    entry: dict[str, Any], fen: str, ranking: Sequence[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """One of "Learn from your mistakes": the marked move ``entry`` (from ``game_verdicts``),
+    the position before it (``fen``) and every legal move there weighed (``move_ranking``).
+    The moves whose chances are within ``ABOUT_AS_GOOD`` of the best's are the answers; None
+    when the move played is itself one of them (the weighing disagrees with the mark: nothing
+    to learn there)."""
+    known = [m for m in ranking if m["chance"] is not None]
+    if not known:
+        return None
+    best = known[0]
+    floor = best["chance"] - ABOUT_AS_GOOD
+    answers = [m["iccs"] for m in known if m["chance"] >= floor]
+    if entry["iccs"] in answers:
+        return None
+    return {
+        "ply": entry["ply"],
+        "side": entry["side"],
+        "fen": fen,
+        "played": {k: entry[k] for k in ("iccs", "chinese", "verdict", "symbol")},
+        "best": {"iccs": best["iccs"], "chinese": best["chinese"]},
+        "answers": answers,
+        "moves": {m["iccs"]: {"chinese": m["chinese"], "chance": m["chance"]} for m in ranking},
     }
 
 
@@ -259,8 +372,10 @@ def game_analysis_request(
     if game.status != Game.Status.FINISHED:
         raise _coded(GameNotFinished, "game_analysis.not_finished")
     existing = GameAnalysis.objects.filter(game=game, version=GAME_ANALYSIS_VERSION).first()
-    if existing is not None:
+    if existing is not None and not _judge_failed(existing):
         return existing, False
+    if existing is not None:  # its judge failed: asking again starts it afresh
+        GameAnalysis.objects.filter(pk=existing.pk, status=GameAnalysis.Status.FAILED).delete()
     pending = GameAnalysis.objects.filter(status=GameAnalysis.Status.PENDING)
     if pending.filter(owner.q()).exists():
         raise _coded(AnalysisBusy, "game_analysis.busy")
@@ -269,6 +384,7 @@ def game_analysis_request(
         if by_address >= settings.GAME_ANALYSIS_PENDING_PER_ADDRESS:
             raise _coded(TooMuchWaiting, "game_analysis.busy_address", {"count": by_address})
     plies = min(game.ply, GAME_ANALYSIS_MAX_PLIES)
+    judge = analysis_judge(game.variant)
     try:
         with transaction.atomic():
             row = GameAnalysis.objects.create(
@@ -276,7 +392,8 @@ def game_analysis_request(
                 game=game,
                 version=GAME_ANALYSIS_VERSION,
                 plies=plies,
-                nodes=GAME_ANALYSIS_NODES,
+                engine=judge.name,
+                nodes=GAME_ANALYSIS_NODES[judge.name],
                 address=address,
                 queued_at=now or timezone.now(),
             )
@@ -287,6 +404,15 @@ def game_analysis_request(
         raise _coded(AnalysisBusy, "game_analysis.busy") from None
     transaction.on_commit(dispatch_analyses)
     return row, True
+
+
+def _judge_failed(analysis: GameAnalysis) -> bool:
+    """An analysis that failed because its judge stopped answering (not because of the game):
+    asking again tries afresh."""
+    error = (analysis.result or {}).get("error") or {}
+    return analysis.status == GameAnalysis.Status.FAILED and (
+        error.get("code") == "game_analysis.judge_failed"
+    )
 
 
 def game_analysis_requeue(*, analysis: GameAnalysis, now: datetime | None = None) -> bool:
@@ -333,7 +459,8 @@ def _next_chunk(analysis_id: int) -> None:
 
 
 def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SECONDS) -> str:
-    """Search the positions the analysis is missing for about ``seconds`` (one chunk);
+    """Search the positions the analysis is missing for about ``seconds`` (one chunk), then
+    weigh every move at each mistake and blunder (``move_ranking``, one position a step);
     ``done`` when the last is in (the verdicts written), ``more`` when the next chunk waits its
     turn in the fair queue (the caller runs its dispatcher), ``failed``, or ``skipped`` when
     the row is not pending (finished, or another run is ahead)."""
@@ -344,35 +471,136 @@ def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SE
     iccs = game.iccs_moves[: analysis.plies]
     index = len(analysis.evaluations)
     evaluations = list(analysis.evaluations)
+    rankings = dict(analysis.rankings)
     started = time.monotonic()
+
+    def chunk_over(searched: bool) -> bool:
+        return searched and time.monotonic() - started >= seconds
+
     try:
+        judge = analysis_judge(game.variant, engine=analysis.engine or None)
+        nodes = analysis.nodes or GAME_ANALYSIS_NODES[judge.name]
         while index <= analysis.plies:
-            if index > len(analysis.evaluations) and time.monotonic() - started >= seconds:
+            if chunk_over(index > len(analysis.evaluations)):
                 _next_chunk(analysis_id)
                 return "more"
             found = position_evaluation(
-                variant=game.variant, fen=game.start_fen, moves=iccs[:index]
-            )
+                variant=game.variant, fen=game.start_fen, moves=iccs[:index], judge=judge,
+                nodes=nodes,
+            )  # fmt: skip
             if not _append(analysis_id, index, found):
                 return "skipped"
             evaluations.append(found)
             index += 1
-    except EngineError as error:
-        message = {lang: render(error.code, error.params, lang) for lang in ("zh", "en")}
-        failed = _finish(
-            analysis_id,
-            GameAnalysis.Status.FAILED,
-            {"error": {"code": error.code, "message": message}},
+        entries = game_verdicts(
+            fen=game.start_fen, moves=game.moves[: analysis.plies], evaluations=evaluations
         )
-        return "failed" if failed else "skipped"
-    entries = game_verdicts(
-        fen=game.start_fen, moves=game.moves[: analysis.plies], evaluations=evaluations
-    )
+        weighed = 0
+        for entry in entries:
+            key = str(entry["ply"])
+            if entry["verdict"] not in LEARN_VERDICTS or key in rankings:
+                continue
+            if chunk_over(index > len(analysis.evaluations) or weighed > 0):
+                _next_chunk(analysis_id)
+                return "more"
+            ranking = move_ranking(
+                variant=game.variant, fen=game.start_fen, moves=iccs[: entry["ply"] - 1],
+                judge=judge,
+            )  # fmt: skip
+            if not _keep_ranking(analysis_id, key, ranking):
+                return "skipped"
+            rankings[key] = ranking
+            weighed += 1
+    except EngineError as error:
+        return _failed(analysis_id, error.code, error.params)
+    except JudgeError as error:
+        # The judge's process is restarted and asked again once by judge.uci: a second failure,
+        # or a judge that is gone, ends the analysis with the reason.
+        engine = str(error.params.get("engine") or analysis.engine)
+        return _failed(analysis_id, "game_analysis.judge_failed", {"engine": engine}, str(error))
     result = {
-        "start": {k: evaluations[0].get(k) for k in ("cp", "mate", "winner")},
+        "start": {
+            **{k: evaluations[0].get(k) for k in ("cp", "mate", "winner")},
+            "chance": round(win_chance(evaluations[0], "red"), 3),
+        },
         "plies": entries,
         "summary": summary(entries),
         "analysed": len(entries),
         "game_plies": game.ply,
+        "judge": judge_summary(judge, nodes, evaluations),
+        "learn": learn_steps(game, entries, rankings),
     }
     return "done" if _finish(analysis_id, GameAnalysis.Status.DONE, result) else "skipped"
+
+
+def learn_steps(
+    game: Game, entries: Sequence[dict[str, Any]], rankings: dict[str, list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The game's mistakes and blunders to learn from, in order (``learn_step``)."""
+    pos = Position.from_fen(game.variant, game.start_fen)
+    steps = []
+    for entry in entries:
+        ranking = rankings.get(str(entry["ply"]))
+        if ranking is not None:
+            step = learn_step(entry, pos.fen(), ranking)
+            if step is not None:
+                steps.append(step)
+        pos.push_iccs(entry["iccs"])
+    return steps
+
+
+def learn_from_mistakes(
+    *, game: Game, analysis: GameAnalysis | None
+) -> list[dict[str, Any]] | None:
+    """The steps of "Learn from your mistakes" for the game's owner: the player's own mistakes
+    and blunders in a game against the computer, both sides' at one board, each with the move
+    that led to its position (``last``, ICCS, or None at the start). None when the game has no
+    finished analysis."""
+    if analysis is None or analysis.status != GameAnalysis.Status.DONE:
+        return None
+    mine = {game.human_side} if game.mode == Game.Mode.COMPUTER else {"red", "black"}
+    iccs = game.iccs_moves
+    return [
+        {**step, "last": iccs[step["ply"] - 2] if step["ply"] >= 2 else None}
+        for step in analysis.result.get("learn", [])
+        if step["side"] in mine
+    ]
+
+
+def _keep_ranking(analysis_id: int, key: str, ranking: list[dict[str, Any]]) -> bool:
+    """Keep the weighed moves of the position before ply ``key`` on a row still pending."""
+    with transaction.atomic():
+        row = (
+            GameAnalysis.objects.select_for_update()
+            .filter(pk=analysis_id, status=GameAnalysis.Status.PENDING)
+            .first()
+        )
+        if row is None:
+            return False
+        if key not in row.rankings:
+            row.rankings = {**row.rankings, key: ranking}
+            row.save(update_fields=["rankings", "updated_at"])
+    return True
+
+
+def _failed(analysis_id: int, code: str, params: Mapping[str, Any] | None, detail: str = "") -> str:
+    message = {lang: render(code, dict(params or {}), lang) for lang in ("zh", "en")}
+    error: dict[str, Any] = {"code": code, "message": message}
+    if detail:
+        error["detail"] = detail
+    failed = _finish(analysis_id, GameAnalysis.Status.FAILED, {"error": error})
+    return "failed" if failed else "skipped"
+
+
+def judge_summary(
+    judge: Judge, nodes: int, evaluations: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """Who judged the game and how deep: the engine (its stable name and its label), the
+    budget a position, and the middle of the depths its searches reached."""
+    depths = sorted(int(e["depth"]) for e in evaluations if e.get("depth"))
+    return {
+        "engine": judge.name,
+        "label": judge.label,
+        "nodes": nodes,
+        "depth": depths[len(depths) // 2] if depths else None,
+    }

@@ -273,8 +273,13 @@ class GameAnalysis(OwnerScopedModel):
     version = models.PositiveSmallIntegerField()
     plies = models.PositiveIntegerField()  # the plies analysed: the game's, up to the cap
     nodes = models.PositiveIntegerField()  # the budget a position
+    # The judge that searches it (judge.FAIRY_STOCKFISH or judge.OURS), chosen when asked.
+    engine = models.CharField(max_length=32, blank=True, default="")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     evaluations = models.JSONField(default=list, blank=True)
+    # Every legal move weighed at each mistake and blunder, by ply (for "Learn from your
+    # mistakes"), filled after the evaluations.
+    rankings = models.JSONField(default=dict, blank=True)
     result = models.JSONField(default=dict, blank=True)
     # The address it was asked from: the analyses of one address take turns (games.queueing).
     address = models.CharField(max_length=64, blank=True, default="")

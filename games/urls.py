@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.play, name="play"),
     path("games/", views.mine, name="mine"),
     path("<int:game_id>/", views.game, name="game"),
+    path("<int:game_id>/learn/", views.learn, name="learn"),
     path("g/<str:slug>/", views.shared, name="shared"),
     path("masters/", views.masters, name="masters"),
     path("masters/<int:game_id>/", views.master_game, name="master-game"),

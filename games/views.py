@@ -20,7 +20,12 @@ from core.selectors import variant_title
 from core.starts import START_DESCRIPTIONS, start_name
 from engine import VARIANTS
 from games import library, selectors
-from games.game_analysis import GAME_ANALYSIS_MAX_PLIES, GAME_ANALYSIS_NODES, game_analysis_get
+from games.game_analysis import (
+    GAME_ANALYSIS_MAX_PLIES,
+    analysis_plan,
+    game_analysis_get,
+    learn_from_mistakes,
+)
 from games.models import LEVELS, Game, MasterGame
 from games.services import SETUPS_BY_VARIANT
 from words.endings import ENDINGS
@@ -169,6 +174,37 @@ def _analysis_labels() -> dict[str, Any]:
         "red": _("Red"),
         "black": _("Black"),
         "ply": _("Move {n}, {side}"),
+        "judged": _(
+            "Judged by {engine} at {nodes} nodes a position; its searches reached depth {depth} (the middle of the game's)."
+        ),
+        "judged_no_depth": _("Judged by {engine} at {nodes} nodes a position."),
+        "ours": _("the site's own engine"),
+        "learn": _("Learn from your mistakes ({n})"),
+        "weighing": _("The computer is weighing every move at the marked positions."),
+    }
+
+
+def _analysis_judge(variant: str) -> dict[str, Any]:
+    """Which engine would judge the game, with its budget, as the page says it."""
+    plan = analysis_plan(variant)
+    return {
+        "engine": plan["engine"],
+        "engine_label": plan["label"],
+        "nodes": f"{plan['nodes']:,}",
+        "fairy": plan["fairy"],
+        "agreement": _agreement(plan["agreement"]),
+    }
+
+
+def _agreement(measured: dict[str, float] | None) -> dict[str, str] | None:
+    """The measured agreement of the marks with a longer search, as the page says it."""
+    if not measured:
+        return None
+    return {
+        "games": f"{int(measured['games'])}",
+        "factor": f"{int(measured['factor'])}",
+        "precision": f"{measured['precision']:.0%}",
+        "recall": f"{measured['recall']:.0%}",
     }
 
 
@@ -253,11 +289,70 @@ def _game_page(
             if shared
             else {
                 "labels": _analysis_labels(),
-                "nodes": f"{GAME_ANALYSIS_NODES:,}",
+                **_analysis_judge(found.variant),
                 "max_plies": GAME_ANALYSIS_MAX_PLIES,
+                "learn_url": reverse("games:learn", args=[found.pk]),
+                "my_sides": ["red", "black"]
+                if found.mode == Game.Mode.LOCAL
+                else [found.human_side],
                 # read by analysis.js: a game never analysed is not polled (its GET is a 404)
                 "asked": game_analysis_get(game=found) is not None,
             },
+        },
+    )
+
+
+def _learn_labels() -> dict[str, str]:
+    """What "Learn from your mistakes" says (games/static/games/learn.js)."""
+    return {
+        "progress": _("Mistake {n} of {total}"),
+        "prompt": _("Move {n}: {side} played {played} {symbol}. Find a better move for {side}."),
+        "good": _("{move}: well found. It is about as good as the judge's best move here, {best}."),
+        "best": _("{move}: the judge's own best move here. Well found."),
+        "same": _("That is the move played in the game. Look for another."),
+        "not_better": _(
+            "{move} is not better: it leaves {side} {chance} chances, where {best_chance} were there to be had. Try again."
+        ),
+        "shown": _("The judge's best move here: {best}."),
+        "show": _("Show the best move"),
+        "retry": _("Try again"),
+        "next": _("Next mistake"),
+        "finish": _("See how you did"),
+        "done": _("You found a better move at {found} of {total} mistakes."),
+        "red": _("Red"),
+        "black": _("Black"),
+    }
+
+
+@never_cache
+@require_safe
+def learn(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Learn from your mistakes: each of the player's mistakes and blunders of an analysed game
+    as a position to find a better move in (the judge weighed every move there)."""
+    owner = owner_for_request(request, create=False)
+    found = selectors.game_get(owner=owner, game_id=game_id)
+    if found is None:
+        raise Http404
+    steps = learn_from_mistakes(game=found, analysis=game_analysis_get(game=found))
+    page = {
+        "variant": found.variant,
+        "orientation": found.human_side or "red",
+        "black_first": found.start_fen.split(" ")[1:2] == ["b"],
+        "local": found.mode == Game.Mode.LOCAL,
+        "steps": steps or [],
+        "labels": _learn_labels(),
+        "board_module": static("build/board.js"),
+        "game_url": reverse("games:game", args=[found.pk]),
+    }
+    return render(
+        request,
+        "games/learn.html",
+        {
+            "page": page,
+            "game": found,
+            "analysed": steps is not None,
+            "count": len(steps or []),
+            "variant_title": _variant_title(found.variant),
         },
     )
 

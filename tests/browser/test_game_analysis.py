@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.game_analysis import GAME_ANALYSIS_NODES, analysis_judge
 from games.models import GameAnalysis
 from tests.browser.test_play import DESKTOP, PHONE, click_move, start
 from tests.text_rules import chinese_text_faults
@@ -37,7 +38,9 @@ def test_a_finished_game_is_analysed_and_its_marks_lead_to_their_moves(
     page.click("#resign")  # confirmed
     expect(panel).to_be_visible()
     expect(panel).to_contain_text("电脑分析")
-    expect(panel).to_contain_text("每个局面 30,000 个节点，最多 300 个半回合")
+    judge = analysis_judge("xiangqi")
+    nodes = f"{GAME_ANALYSIS_NODES[judge.name]:,}"
+    expect(panel).to_contain_text(f"每个局面 {nodes} 个节点，最多 300 个半回合")
     page.click("#analysis-ask")
     svg = page.locator("[data-testid='analysis-svg']")
     expect(svg).to_have_count(1, timeout=120_000)
@@ -53,6 +56,11 @@ def test_a_finished_game_is_analysed_and_its_marks_lead_to_their_moves(
     expect(page.locator("#moves button[data-ply='4'] .analysis-symbol")).to_have_count(1)
     expect(page.locator("#moves button[data-ply='1'] .analysis-symbol")).to_have_count(0)
     expect(page.locator("#analysis-summary")).to_contain_text("黑方")
+    # the page names the engine that judged, its budget and how deep it looked
+    said = page.locator("[data-testid='analysis-judge']")
+    expect(said).to_contain_text(f"每个局面 {nodes} 个节点")
+    expect(said).to_contain_text("Fairy-Stockfish" if judge.name == "fairy-stockfish" else "本站")
+    expect(page.locator("[data-testid='analysis-learn']")).to_have_text("从错误中学习（1 处）")
     # the numbers as text: the start and one row a move
     page.locator("#analysis-numbers summary").click()
     rows = page.locator("[data-testid='analysis-table'] tbody tr")
@@ -91,7 +99,10 @@ def test_a_finished_game_is_analysed_and_its_marks_lead_to_their_moves(
     page.reload()
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
     expect(panel).to_contain_text("Computer analysis")
-    expect(panel).to_contain_text("(30,000 positions each, up to 300 plies)")
+    expect(panel).to_contain_text(f"({nodes} nodes each, up to 300 plies)")
+    expect(page.locator("[data-testid='analysis-judge']")).to_contain_text(
+        f"at {nodes} nodes a position"
+    )
     expect(page.locator("#analysis-marks li").first).to_contain_text("The engine prefers")
     expect(page.locator("[data-testid='analysis-svg'] title").first).to_have_text(
         "Evaluation graph: Red's chances after each move"
@@ -106,3 +117,62 @@ def test_a_finished_game_is_analysed_and_its_marks_lead_to_their_moves(
     page.locator("#analysis-marks li button").first.click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "4")
     page.screenshot(path=str(artifacts / "game-analysis-390x844.png"), full_page=True)
+
+
+def test_learn_from_your_mistakes_replays_each_mistake_as_a_position_to_find_a_better_move(
+    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    """The thrown cannon of the game above: the move played is asked again, a move that is
+    not better says the chances it leaves and can be tried again, a move about as good as the
+    best is found; in English on a phone, the best move shown instead; both end with a count."""
+    page.set_viewport_size(DESKTOP)
+    gid = start(page, "xiangqi", mode="local")
+    for plies, move in enumerate(BLUNDER_GAME, start=1):
+        click_move(page, move)
+        expect(page.locator("#board")).to_have_attribute("data-plies", str(plies))
+    page.click("#resign")
+    page.click("#resign")
+    page.click("#analysis-ask")
+    learn = page.locator("[data-testid='analysis-learn']")
+    expect(learn).to_be_visible(timeout=120_000)
+    (step,) = GameAnalysis.objects.get(game_id=gid).result["learn"]
+    answer = step["answers"][-1]
+    worse = next(m for m, said in step["moves"].items() if m not in step["answers"] and m != "h7h0")
+    learn.click()
+    expect(page).to_have_url(re.compile(f"/play/{gid}/learn/$"))
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator("[data-testid='learn-progress']")).to_have_text("第 1 处，共 1 处")
+    expect(page.locator("[data-testid='learn-prompt']")).to_contain_text("黑方走了炮8进7 (h7h0)")
+    feedback = page.locator("[data-testid='learn-feedback']")
+    click_move(page, "h7h0")  # the move of the game
+    expect(feedback).to_have_text("这就是对局中走的那步棋。再找找别的着法。")
+    click_move(page, worse)
+    expect(feedback).to_contain_text("并不更好")
+    expect(feedback).to_contain_text("%")
+    page.click("[data-testid='learn-retry']")
+    expect(feedback).to_have_text("")
+    click_move(page, answer)
+    expect(feedback).to_contain_text("找得好")
+    expect(feedback).to_have_attribute("data-kind", "good")
+    faults = chinese_text_faults(page.locator("[data-testid='learn-panel']").inner_text())
+    assert not faults, faults
+    page.screenshot(path=str(artifacts / "learn-1280x800.png"), full_page=True)
+    page.click("[data-testid='learn-next']")
+    expect(feedback).to_have_text("1 处错着中，你找到了 1 处的更好着法。")
+
+    # in English on a phone: the best move shown, nothing found
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.set_viewport_size(PHONE)
+    page.reload()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator("[data-testid='learn-prompt']")).to_contain_text(
+        "Find a better move for Black"
+    )
+    page.click("[data-testid='learn-show']")
+    expect(feedback).to_contain_text("The judge's best move here: ")
+    expect(feedback).to_contain_text(step["best"]["iccs"])
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    page.screenshot(path=str(artifacts / "learn-390x844.png"), full_page=True)
+    page.click("[data-testid='learn-next']")
+    expect(feedback).to_have_text("You found a better move at 0 of 1 mistakes.")

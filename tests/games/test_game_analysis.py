@@ -5,9 +5,11 @@ task through a real Celery worker."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,18 +19,29 @@ from django.utils import timezone
 
 from engine import Position
 from games.game_analysis import (
+    ABOUT_AS_GOOD,
     BLUNDER_DROP,
+    GAME_ANALYSIS_NODES,
     INACCURACY_DROP,
     MISTAKE_DROP,
     STALE_AFTER,
+    analysis_judge,
     classify,
     game_analysis_run,
     game_verdicts,
+    learn_step,
+    move_ranking,
     position_evaluation,
     win_chance,
 )
 from games.models import Game, GameAnalysis
+from judge import FAIRY_STOCKFISH, OURS, fairy_stockfish_path
 from tests.games.conftest import error_code, post
+
+BROKEN_ENGINE = Path(__file__).resolve().parents[1] / "judge" / "broken_engine.py"
+needs_fairy_stockfish = pytest.mark.skipif(
+    fairy_stockfish_path() is None, reason="Fairy-Stockfish is not installed"
+)
 
 # A short game in which Black throws a cannon away (3... 炮8进7, h7h0) and Red takes it.
 BLUNDER_GAME = ["h2e2", "h9g7", "h0g2", "h7h0", "g2h0"]
@@ -158,9 +171,86 @@ def test_the_other_variants_are_searched_from_reds_side(variant: str) -> None:
     first = sorted(m.iccs() for m in pos.legal_moves)[0]
     found = position_evaluation(variant=variant, fen=start, moves=[first])
     assert found["winner"] is None and isinstance(found["cp"], int)
+    assert found["engine"] == OURS and found["depth"] > 0  # no other engine plays it
     pos.push_iccs(first)
     best = pos.parse_move(found["best"]["iccs"])
     assert pos.chinese(best) == found["best"]["chinese"]
+
+
+@needs_fairy_stockfish
+def test_traditional_xiangqi_is_judged_by_fairy_stockfish_where_it_is_installed() -> None:
+    start = Position.start("xiangqi").fen()
+    found = position_evaluation(variant="xiangqi", fen=start, moves=["h2e2"])
+    assert found["engine"] == FAIRY_STOCKFISH and found["depth"] >= 8
+    assert analysis_judge("xiangqi").name == FAIRY_STOCKFISH
+    assert analysis_judge("feidan").name == OURS and analysis_judge("xinban").name == OURS
+
+
+def test_without_fairy_stockfish_the_sites_engine_judges_xiangqi(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FAIRY_STOCKFISH", "")  # switched off, as where it is not installed
+    assert analysis_judge("xiangqi").name == OURS
+    start = Position.start("xiangqi").fen()
+    found = position_evaluation(variant="xiangqi", fen=start, moves=["h2e2"])
+    assert found["engine"] == OURS and isinstance(found["cp"], int)
+
+
+def test_the_judges_count_material_alike_so_one_scale_of_chances_fits_both() -> None:
+    """A horse up is about 80 % for either judge, a chariot up about 98 %."""
+    horse = {"cp": 332, "mate": None, "winner": None, "engine": FAIRY_STOCKFISH}
+    ours = {"cp": 400, "mate": None, "winner": None, "engine": OURS}
+    assert 0.75 < win_chance(horse, "red") < 0.85
+    assert 0.8 < win_chance(ours, "red") < 0.9
+    assert win_chance({**horse, "cp": 1060}, "red") > 0.97
+
+
+# -- learning from the mistakes --------------------------------------------------------------
+
+THROWN = {"ply": 4, "side": "black", "iccs": "h7h0", "chinese": "炮8进7", "verdict": "blunder", "symbol": "??"}  # fmt: skip
+
+
+@needs_fairy_stockfish
+def test_every_legal_move_is_weighed_at_a_mistake_and_the_answers_are_as_good_as_the_best() -> None:
+    start = Position.start("xiangqi").fen()
+    pos = Position.from_fen("xiangqi", start)
+    for text in BLUNDER_GAME[:3]:
+        pos.push_iccs(text)
+    judge = analysis_judge("xiangqi")
+    ranking = move_ranking(variant="xiangqi", fen=start, moves=BLUNDER_GAME[:3], judge=judge)
+    assert sorted(m["iccs"] for m in ranking) == sorted(m.iccs() for m in pos.legal_moves)
+    chances = [m["chance"] for m in ranking]
+    assert all(c is not None for c in chances) and chances == sorted(chances, reverse=True)
+    by_move = {m["iccs"]: m for m in ranking}
+    assert by_move["h7h0"]["chinese"] == "炮8进7" and by_move["h7h0"]["chance"] < 0.3
+    step = learn_step(THROWN, pos.fen(), ranking)
+    assert step is not None and step["fen"] == pos.fen() and step["played"]["iccs"] == "h7h0"
+    assert step["best"]["iccs"] == ranking[0]["iccs"] and step["best"]["iccs"] in step["answers"]
+    assert "h7h0" not in step["answers"]
+    floor = ranking[0]["chance"] - ABOUT_AS_GOOD
+    assert set(step["answers"]) == {m["iccs"] for m in ranking if m["chance"] >= floor}
+
+
+def test_the_sites_engine_weighs_every_move_of_a_new_variant() -> None:
+    start = Position.start("xinban").fen()
+    pos = Position.from_fen("xinban", start)
+    judge = analysis_judge("xinban")
+    ranking = move_ranking(variant="xinban", fen=start, moves=[], judge=judge, nodes=300)
+    assert len(ranking) == len(list(pos.legal_moves))
+    assert all(m["eval"]["engine"] == OURS and 0 <= m["chance"] <= 1 for m in ranking)
+
+
+def test_a_marked_move_the_weighing_finds_as_good_as_the_best_is_nothing_to_learn() -> None:
+    ranking = [
+        {"iccs": "a0a1", "chinese": "车一进一", "chance": 0.55, "eval": {}},
+        {"iccs": "h7h0", "chinese": "炮8进7", "chance": 0.50, "eval": {}},
+        {"iccs": "b0c2", "chinese": "马二进三", "chance": 0.20, "eval": {}},
+    ]
+    assert learn_step(THROWN, "fen", ranking) is None  # 0.50 is within 0.10 of 0.55
+    worse = [{**m, "chance": 0.30} if m["iccs"] == "h7h0" else m for m in ranking]
+    step = learn_step(THROWN, "fen", worse)
+    assert step is not None and step["answers"] == ["a0a1"]
+    assert step["moves"]["b0c2"] == {"chinese": "马二进三", "chance": 0.20}
 
 
 def test_a_position_where_the_game_is_over_is_not_searched() -> None:
@@ -233,6 +323,76 @@ def test_a_run_cut_short_carries_on_where_it_stopped(
     row.refresh_from_db()
     assert len(row.evaluations) == 6 and row.evaluations[:2] == kept
     assert len(row.result["plies"]) == 5
+
+
+@needs_fairy_stockfish
+@pytest.mark.django_db
+def test_the_analysis_names_its_judge_its_budget_and_how_deep_it_looked(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    gid = finished_game(client, new_game, move)
+    asked = post(client, url(gid)).json()
+    assert asked["engine"] == FAIRY_STOCKFISH
+    assert asked["nodes"] == GAME_ANALYSIS_NODES[FAIRY_STOCKFISH]
+    assert game_analysis_run(analysis_id=GameAnalysis.objects.get().pk, seconds=600) == "done"
+    judge = client.get(url(gid)).json()["result"]["judge"]
+    assert judge["engine"] == FAIRY_STOCKFISH and judge["label"].startswith("Fairy-Stockfish")
+    assert judge["nodes"] == GAME_ANALYSIS_NODES[FAIRY_STOCKFISH] and judge["depth"] >= 8
+    (step,) = client.get(url(gid)).json()["result"]["learn"]  # the cannon thrown away
+    assert step["ply"] == 4 and step["played"]["iccs"] == "h7h0" and step["answers"]
+
+
+def stand_in_engine(tmp_path: Path, mode: str) -> str:
+    """An executable that is a broken UCI engine (tests/judge/broken_engine.py) in ``mode``."""
+    path = tmp_path / f"engine-{mode}"
+    path.write_text(f"#!/bin/sh\nexec {sys.executable} {BROKEN_ENGINE} {mode}\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.django_db
+def test_a_judge_that_stops_answering_fails_the_analysis_which_can_be_asked_again(
+    client: Client,
+    new_game: Callable[..., dict[str, Any]],
+    move: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """Its process dies at each search (and again once restarted): the analysis fails with the
+    reason in both languages, nothing half-done is shown, and asking again starts afresh."""
+    monkeypatch.setenv("FAIRY_STOCKFISH", stand_in_engine(tmp_path, "die"))
+    gid = finished_game(client, new_game, move)
+    assert post(client, url(gid)).json()["engine"] == FAIRY_STOCKFISH
+    row = GameAnalysis.objects.get()
+    assert game_analysis_run(analysis_id=row.pk, seconds=600) == "failed"
+    body = client.get(url(gid)).json()
+    assert body["status"] == "failed" and body["searched"] == 0
+    error = body["result"]["error"]
+    assert error["code"] == "game_analysis.judge_failed"
+    assert "Fairy-Stockfish" in error["message"]["en"] and "请过一会儿" in error["message"]["zh"]
+    monkeypatch.setenv("FAIRY_STOCKFISH", "")  # gone: the site's engine takes over
+    again = post(client, url(gid))
+    assert again.status_code == 202 and again.json()["status"] == "pending"
+    assert again.json()["engine"] == OURS
+    assert GameAnalysis.objects.get().pk != row.pk
+    assert game_analysis_run(analysis_id=GameAnalysis.objects.get().pk, seconds=600) == "done"
+
+
+@pytest.mark.django_db
+def test_an_analysis_whose_judge_is_gone_says_so(
+    client: Client,
+    new_game: Callable[..., dict[str, Any]],
+    move: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("FAIRY_STOCKFISH", stand_in_engine(tmp_path, "hang"))
+    gid = finished_game(client, new_game, move)
+    post(client, url(gid))
+    monkeypatch.setenv("FAIRY_STOCKFISH", "")  # uninstalled while the analysis waited
+    assert game_analysis_run(analysis_id=GameAnalysis.objects.get().pk) == "failed"
+    error = client.get(url(gid)).json()["result"]["error"]
+    assert error["code"] == "game_analysis.judge_failed"
 
 
 @pytest.mark.django_db

@@ -61,6 +61,7 @@ function points(result) {
 }
 
 function chanceOf(ev) {
+  if (typeof ev.chance === "number") return ev.chance; // the judge's own scale
   if (ev.winner) return ev.winner === "red" ? 1 : ev.winner === "black" ? 0 : 0.5;
   if (ev.mate !== null && ev.mate !== undefined) return ev.mate > 0 ? 1 : 0;
   return 1 / (1 + Math.exp(-(ev.cp || 0) / 250));
@@ -173,6 +174,22 @@ function renderTable(result) {
   for (const p of result.plies) row(`${moveNumber(p.ply)}. ${p.chinese}${p.symbol || ""}`, p.eval, p.chance);
 }
 
+// "Learn from your mistakes": a link to the player's own mistakes to replay, when there are some.
+function renderLearn(steps) {
+  const link = $("analysis-learn");
+  const mine = steps.filter((step) => analysisPage.my_sides.includes(step.side));
+  link.hidden = mine.length === 0;
+  link.href = analysisPage.learn_url;
+  link.textContent = format(L.learn, { n: mine.length });
+}
+
+// Which engine judged the game, on what budget, and how deep it looked.
+function renderJudge(judge) {
+  if (!judge) return;
+  const nodes = judge.nodes.toLocaleString(zh ? "zh-CN" : "en");
+  $("analysis-judge").textContent = format(judge.depth ? L.judged : L.judged_no_depth, { engine: judge.engine === "ours" ? L.ours : judge.label, nodes, depth: judge.depth });
+}
+
 // The marks beside the moves of the game's own list (rebuilt by game.js at every render).
 function markMoveList() {
   if (!state.analysis || state.analysis.status !== "done") return;
@@ -194,12 +211,14 @@ function render() {
   section.hidden = state.status !== "finished";
   if (section.hidden) return;
   const a = state.analysis;
-  $("analysis-ask").hidden = a !== null;
+  const judgeFailed = a !== null && a.status === "failed" && (a.result.error || {}).code === "game_analysis.judge_failed";
+  $("analysis-ask").hidden = a !== null && !judgeFailed;
+  $("analysis-judge").textContent = "";
   const status = $("analysis-status");
   status.textContent = "";
   if (a === null) return;
   if (a.status === "pending") {
-    status.textContent = format(L.pending, { done: a.searched, total: a.plies + 1 });
+    status.textContent = a.searched > a.plies ? L.weighing : format(L.pending, { done: a.searched, total: a.plies + 1 });
   } else if (a.status === "failed") {
     const error = a.result.error || {};
     const message = error.message ? (zh ? error.message.zh : error.message.en) : "";
@@ -208,6 +227,8 @@ function render() {
     renderGraph(a.result);
     renderMarks(a.result);
     renderTable(a.result);
+    renderJudge(a.result.judge);
+    renderLearn(a.result.learn || []);
     markMoveList();
   }
 }
