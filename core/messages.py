@@ -133,6 +133,7 @@ ENGINE_ZH: Final[Mapping[str, str]] = {
     "play.not_positive": "{name} 必须是正整数，而不是 {value}",
     "play.game_over": "棋局已经结束：{termination}",
     "play.bad_seed": "种子必须是整数，而不是 {value}",
+    "play.all_excluded": "排除 {count} 步之后，已经没有合法着法可以搜索",
     "solver.not_a_position": "需要一个局面，而不是 {type}",
     "solver.unknown_goal": "没有“{goal}”这种目标（可选：{known}）",
     "solver.unknown_mode": "没有“{mode}”这种证明方式（可选：{known}）",
@@ -292,6 +293,14 @@ APP_EN: Final[Mapping[str, str]] = {
         "moment and ask again."
     ),
     "analysis.lost": "The engine's answer was lost on the way: ask it again.",
+    "analysis.superseded": (
+        "You asked the engine about another position (in another tab or window, perhaps): it "
+        "thinks about that one now."
+    ),
+    "analysis.too_deep": (
+        "The engine searches at most {cap} positions for one question; {nodes} is more than that."
+    ),
+    "analysis.judge_failed": ("The engine ({engine}) stopped answering: ask again in a moment."),
     "analysis.game_over": (
         "The game is over in this position ({termination}): there is no move to find."
     ),
@@ -444,6 +453,9 @@ APP_ZH: Final[Mapping[str, str]] = {
     "analysis.busy": "引擎还在思考你上一次问的局面：等它给出答案，再问新的局面。",
     "analysis.busy_address": "引擎正在为你这个网络地址的棋手思考 {count} 个局面：请稍等片刻再问。",
     "analysis.lost": "引擎的答案在途中丢失了：请再问一次。",
+    "analysis.superseded": "你让引擎去想另一个局面了（也许是在另一个标签页或窗口里）：它现在改想那个局面。",
+    "analysis.too_deep": "引擎一次最多搜索 {cap} 个局面；{nodes} 超过了这个上限。",
+    "analysis.judge_failed": "引擎（{engine}）没有回应：请过一会儿再问。",
     "analysis.game_over": "这个局面棋局已经结束（{termination}）：没有着法可找。",
     "game_analysis.not_finished": "只有下完的棋才能分析：先下完或认输，再来请电脑分析。",
     "game_analysis.busy": "电脑还在分析你的另一盘棋：等它分析完，再请它分析这一盘。",

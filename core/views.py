@@ -24,6 +24,7 @@ from core.middleware import is_api_request
 from core.selectors import health_report_cached, variant_cards
 from core.starts import START_NAMES, start_name
 from engine.vocab import OUTCOME_TERMINATIONS
+from judge import OURS
 from words.endings import ENDINGS
 
 # Seconds a client is asked to wait when the database cannot be reached.
@@ -69,17 +70,23 @@ def analysis(request: HttpRequest) -> HttpResponse:
             "starts": {key: start_name(key) for key in START_NAMES},
             "engine": {
                 "thinking": _("The engine is thinking…"),
+                "deepening": _("The engine looks deeper…"),
                 "better": _("{side} is better"),
                 "winning": _("{side} is winning"),
                 "equal": _("About equal"),
-                "score": _("{score} for {side}, the side to move"),
+                "red_side": _("From Red’s side: + Red is better, − Black is better"),
                 "mate_for": _("{side} mates in {n}"),
                 "forced": _("Forced mate, proved over every defence"),
                 "not_proved": _("The prover has not confirmed this mate: it may not be forced"),
                 "show": _("Forced mate — show it"),
                 "showing": _("Showing the mate…"),
-                "depth": _("Depth {depth}, {nodes} positions, {seconds} s"),
-                "stale": _("The board has changed: ask the engine again."),
+                "engine_depth": _("{engine}, depth {depth}"),
+                # Fairy-Stockfish is named as it names itself ("Fairy-Stockfish 11.1")
+                "names": {OURS: _("The site’s own engine")},
+                "positions": _("{nodes} positions, {seconds} s."),
+                "play_line": _("Play this line on the board up to this move"),
+                "waiting": _("Many are asking the engine just now: it will answer in a moment…"),
+                "over": _("The game is over here: nothing for the engine to look at."),
             },
         },
     }

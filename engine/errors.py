@@ -134,6 +134,7 @@ MESSAGES: Final[Mapping[str, str]] = MappingProxyType(
         "play.not_positive": "{name} must be a positive integer, not {value}",
         "play.game_over": "the game is over: {termination}",
         "play.bad_seed": "seed must be an integer, not {value}",
+        "play.all_excluded": "no legal move is left to search once {count} are excluded",
         # -- the solver: bad requests
         "solver.not_a_position": "expected a Position, not {type}",
         "solver.unknown_goal": "unknown goal {goal!r} (known: {known})",

@@ -28,7 +28,9 @@ from core.services import MAX_MOVES
 from core.throttles import client_address
 from games import selectors, services
 from games.analysis import (
+    ANALYSIS_MIN_NODES,
     AnalysisBusy,
+    analysis_next_nodes,
     engine_analysis_get,
     engine_analysis_request,
     engine_analysis_requeue,
@@ -392,11 +394,21 @@ class EngineAnalysisSerializer(serializers.Serializer):
     variant = serializers.CharField()
     fen = serializers.CharField(help_text="the start of the line")
     moves = serializers.ListField(child=serializers.CharField(), help_text="ICCS")
+    nodes = serializers.IntegerField(help_text="the search's budget")
+    next_nodes = serializers.IntegerField(
+        allow_null=True,
+        help_text="done: the budget to ask about the same position with next (null after "
+        "the last, or once a forced mate is proved); otherwise null",
+    )
     result = serializers.JSONField(
-        help_text="done: turn, fen, score (centipawns from the side to move, null with a "
-        "mate), mate (moves; negative: the side to move is mated), forced (proved by the "
-        "prover), line [{iccs, chinese}], depth, nodes, seconds, proof; failed: error "
-        "{code, message {zh, en}}; pending: {}"
+        help_text="done: engine (fairy-stockfish or ours), label (its name and version), "
+        "turn, fen, lines [{cp, mate, moves [{iccs, chinese}]}] best first, each scored from "
+        "Red's side (cp centipawns, or mate in moves: positive when Red mates); score "
+        "(centipawns from the side to move, null with a mate) and mate (moves; negative: the "
+        "side to move is mated) of the best line, forced (proved by the prover), line (the "
+        "best line's moves), depth, nodes, budget, seconds, proof; failed: error "
+        "{code, message {zh, en}} (analysis.superseded: its owner asked about another "
+        "position); pending: {}"
     )
 
 
@@ -408,6 +420,8 @@ def _analysis(analysis: EngineAnalysis, code: int = status.HTTP_200_OK) -> Respo
         "variant": analysis.variant,
         "fen": analysis.fen,
         "moves": analysis.moves,
+        "nodes": analysis.nodes,
+        "next_nodes": analysis_next_nodes(analysis),
         "result": analysis.result,
     }
     return Response(EngineAnalysisSerializer(body).data, status=code)
@@ -415,12 +429,15 @@ def _analysis(analysis: EngineAnalysis, code: int = status.HTTP_200_OK) -> Respo
 
 class EngineAnalysisCreateApi(APIView):
     """Ask the engine about a position of the analysis board: the variant, a FEN or a named
-    start (default: the variant's first) and moves (ICCS or Chinese notation) as the board's
-    position API takes them. Answers 202 with a pending search to poll, or 200 with a recent
-    identical one's result. A bad FEN, a move that cannot be read or is illegal, or a game
-    already over answers 400 with the reason; a second search while one of yours is pending
-    answers 409, and one while ``ANALYSIS_PENDING_PER_ADDRESS`` of your address are, 429. The
-    search waits its turn in the games' fair queue (``games.queueing``)."""
+    start (default: the variant's first), moves (ICCS or Chinese notation) as the board's
+    position API takes them, and the budget (``nodes``: by default the first; the board asks
+    again with each answer's ``next_nodes``). Answers 202 with a pending search to poll, or
+    200 with a recent search of the same position on this budget or more. A bad FEN, a move
+    that cannot be read or is illegal, a game already over, or a budget beyond the last
+    (``analysis.too_deep``) answers 400 with the reason; one while
+    ``ANALYSIS_PENDING_PER_ADDRESS`` of your address are pending, 429. Your pending search of
+    another position gives way to this one (it fails with ``analysis.superseded``). The search
+    waits its turn in the games' fair queue (``games.queueing``)."""
 
     throttle_scope = "engine_analysis"
 
@@ -430,6 +447,12 @@ class EngineAnalysisCreateApi(APIView):
         setup = serializers.CharField(max_length=32, required=False, allow_null=True)
         moves = serializers.ListField(
             child=serializers.CharField(max_length=16), required=False, max_length=MAX_MOVES
+        )
+        nodes = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=ANALYSIS_MIN_NODES,
+            help_text="the budget (default: the first); at most the judge's last",
         )
 
     @operation(
@@ -450,6 +473,7 @@ class EngineAnalysisCreateApi(APIView):
                 fen=data.get("fen"),
                 setup=data.get("setup"),
                 moves=tuple(data.get("moves", [])),
+                nodes=data.get("nodes"),
             )
         except AnalysisBusy as busy:
             return _refused(busy, status.HTTP_409_CONFLICT)

@@ -210,9 +210,10 @@ class MasterGame(models.Model):
 
 class EngineAnalysis(OwnerScopedModel):
     """The engine asked about one position of the analysis board (games.analysis): the
-    request (variant, start FEN, moves in ICCS), and, once a worker has searched it, what
-    the engine found (``result``: score, mate, forced, the best line ...). An owner has at
-    most one pending at a time (the database says so); an address ``ANALYSIS_PENDING_PER_ADDRESS``."""
+    request (variant, start FEN, moves in ICCS, the budget in nodes), and, once a worker has
+    searched it, what the engine found (``result``: its lines, the score, mate, forced ...).
+    An owner has at most one pending at a time (the database says so); an address
+    ``ANALYSIS_PENDING_PER_ADDRESS``."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Thinking")
@@ -223,14 +224,18 @@ class EngineAnalysis(OwnerScopedModel):
     variant = models.CharField(max_length=16, choices=Variant.choices)
     fen = models.CharField(max_length=300)  # the start of the line
     moves = models.JSONField(default=list, blank=True)  # ICCS, played from ``fen``
-    # What asked for the same search is the same: variant, FEN and moves (games.analysis).
+    # What asks about the same position is the same: variant, FEN and moves (games.analysis).
     key = models.CharField(max_length=64, db_index=True)
+    # The search's budget: the board asks again with a larger one while a position is shown.
+    nodes = models.PositiveIntegerField()
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     result = models.JSONField(default=dict, blank=True)
     address = models.CharField(max_length=64, blank=True, default="")
     # When the search was handed to the workers (null while it waits its turn: games.queueing);
     # kept once searched, so that the fair queue knows whose turn came lately.
     dispatched_at = models.DateTimeField(null=True, blank=True)
+    # When a worker was done with it: null while one may still be searching it (also once its
+    # owner has asked about another position, until the worker has stopped).
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta(OwnerScopedModel.Meta):

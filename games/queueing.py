@@ -7,7 +7,9 @@ workers:
   ``games.computer_move``): below ``COMPUTER_DEEP_LEVEL`` on the ``playing`` queue, from it on
   ``playing_deep``, whose workers run at a lower CPU priority;
 - the analysis board's searches (``EngineAnalysis`` pending; ``games.engine_analysis``, a search
-  of up to two seconds), on ``playing_deep``;
+  of a fraction of a second to a few seconds, deeper while a position stays shown), on
+  ``playing_deep``; a search its owner no longer waits for (they asked about another
+  position) keeps its lanes until the worker has stopped it, within a moment;
 - the analyses of finished games (``GameAnalysis`` pending; ``games.game_analysis``), on
   ``playing_deep`` a chunk at a time: a chunk searches positions for about a second
   (``games.game_analysis.GAME_ANALYSIS_RUN_SECONDS``), then the analysis waits here for its
@@ -212,9 +214,15 @@ def _analyses_waiting(fresh: datetime) -> list[Work]:
     return [work for _, work in found]
 
 
+def _searches_running() -> QuerySet[EngineAnalysis]:
+    """The searches a worker may be running: pending, or given way to another position of
+    their owner's while handed over (the worker stops within a moment and finishes them)."""
+    return EngineAnalysis.objects.filter(finished_at__isnull=True)
+
+
 def _analyses_busy(fresh: datetime) -> list[Lane]:
     busy: list[Lane] = []
-    for rows in (_searches(), _game_analyses()):
+    for rows in (_searches_running(), _game_analyses()):
         handed = rows.filter(dispatched_at__gte=fresh)
         for user_id, visitor_id, address in handed.values_list("user_id", "visitor_id", "address"):
             busy += analysis_lanes(owner_key(user_id, visitor_id), address)

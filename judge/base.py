@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -68,10 +68,19 @@ class Judge(Protocol):
         ...
 
     def evaluate(
-        self, *, variant: str, fen: str, moves: Sequence[str] = (), nodes: int, multipv: int = 1
+        self,
+        *,
+        variant: str,
+        fen: str,
+        moves: Sequence[str] = (),
+        nodes: int,
+        multipv: int = 1,
+        stop: Callable[[], bool] | None = None,
     ) -> Evaluation:
         """Its judgement of the position after ``moves`` (ICCS) from ``fen``, on a budget of
-        ``nodes``. Raises ``PositionRefused`` for a position it cannot judge, and the other
+        ``nodes`` (all its lines together). ``stop``, asked from time to time while it searches,
+        cuts the search short once it answers True (what was found so far is answered).
+        Raises ``PositionRefused`` for a position it cannot judge, and the other
         ``JudgeError``s when the engine fails."""
         ...
 

@@ -121,6 +121,7 @@ class FairyStockfish:
         nodes: int,
         multipv: int = 1,
         on_info: Callable[[Info], None] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> Evaluation:
         if not self.plays(variant):
             raise PositionRefused(self.name, f"it does not play {variant}")
@@ -134,6 +135,7 @@ class FairyStockfish:
             seconds=self.seconds_for(nodes),
             silence=self.silence_seconds,
             on_info=on_info,
+            stop=stop,
         )
         if found.bestmove is None:
             raise PositionRefused(self.name, "it finds no move where the rules give some")

@@ -82,12 +82,14 @@ class Info:
 class SearchResult:
     """What a search found: the engine's ``bestmove`` (None when it has none), and each line's
     last report, the first line first (``lines``, one per ``multipv``, at least one when there
-    is a move); the depth and nodes of the last report."""
+    is a move); the depth and nodes of the last report; ``stopped`` when the caller's ``stop``
+    cut it short (the lines are then those of the depths it finished)."""
 
     bestmove: str | None
     lines: tuple[Info, ...]
     depth: int
     nodes: int
+    stopped: bool = False
 
 
 def parse_info(line: str) -> Info | None:
@@ -341,10 +343,13 @@ class UciEngine:
         seconds: float,
         silence: float,
         on_info: Callable[[Info], None] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> SearchResult:
         """Search the position after ``moves`` (the engine's notation) from ``fen`` for
         ``nodes`` nodes, reporting ``multipv`` lines, within ``seconds`` and never silent for
-        ``silence`` seconds; ``on_info`` sees each report as it comes. A process that dies or
+        ``silence`` seconds; ``on_info`` sees each report as it comes. ``stop`` is asked after
+        each line the engine says: once it answers True the engine is told to stop (UCI
+        ``stop``) and answers at once with what it has (``stopped``). A process that dies or
         hangs is replaced and the search done once more (see the module's docstring)."""
         if nodes < 1 or multipv < 1:
             raise ValueError("nodes and multipv must be at least 1")
@@ -353,7 +358,7 @@ class UciEngine:
             for _ in range(2):
                 self._ensure_started()
                 try:
-                    return self._search(fen, moves, nodes, multipv, seconds, silence, on_info)
+                    return self._search(fen, moves, nodes, multipv, seconds, silence, on_info, stop)
                 except _Died:
                     self._kill()
                     failure = JudgeDied(self.name)
@@ -375,6 +380,7 @@ class UciEngine:
         seconds: float,
         silence: float,
         on_info: Callable[[Info], None] | None,
+        stop: Callable[[], bool] | None,
     ) -> SearchResult:
         deadline = time.monotonic() + seconds
         if self._dirty:  # an earlier search's answer was never read: end it first
@@ -390,8 +396,12 @@ class UciEngine:
         self._dirty = True
         latest: dict[int, Info] = {}
         last: Info | None = None
+        stopped = False
         while True:
             line = self._readline(deadline, silence)
+            if stop is not None and not stopped and not line.startswith("bestmove") and stop():
+                self._send("stop")
+                stopped = True
             if line.startswith("info"):
                 try:
                     info = parse_info(line)
@@ -426,4 +436,5 @@ class UciEngine:
             lines=tuple(lines),
             depth=last.depth if last is not None else 0,
             nodes=last.nodes if last is not None else 0,
+            stopped=stopped,
         )

@@ -340,7 +340,9 @@ THROTTLE_RATES = {
     "game_actions": "30/min",  # resigning, answering a draw, claiming one, sharing a game
     "setup_checks": "120/min",  # secret halves checked before they are handed in
     "positions": "240/min",  # positions analysed on the analysis board
-    "engine_analysis": "30/min",  # the engine asked about a position of the analysis board
+    # the engine asked about a position of the analysis board: as soon as it is shown, then
+    # again deeper (up to four questions a position)
+    "engine_analysis": "60/min",
     "game_analysis": "20/hour",  # finished games handed to the computer for analysis
     "lesson_steps": "240/min",  # moves, answers and set-ups tried in lessons
     "position_checks": "120/min",  # the puzzle editor's live check

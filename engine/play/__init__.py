@@ -22,7 +22,7 @@ See ``engine.play.search`` for how the search works and
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -176,12 +176,15 @@ def _positive(name: str, value: int | None) -> int | None:
     return value
 
 
-def _root(pos: Position) -> tuple[list[int], int | None]:
-    """The root moves worth searching, and a move that wins at once.
+def _root(pos: Position, exclude: Collection[str] = ()) -> tuple[list[int], int | None]:
+    """The root moves worth searching (not those of ``exclude``, ICCS), and a
+    move that wins at once.
 
     A move after which the rules end the game against the mover (perpetual
     check or chase, forced variation) is left out unless every move loses."""
     moves = B.legal(pos)
+    if exclude:
+        moves = [m for m in moves if B.from_int(pos, m) not in exclude]
     keep = []
     won = None
     mover = pos.turn
@@ -200,17 +203,28 @@ def _root(pos: Position) -> tuple[list[int], int | None]:
     return (keep or list(moves)), won
 
 
-def search_position(pos: Position, limits: Limits, *, started: float | None = None) -> BestMove:
+def search_position(
+    pos: Position,
+    limits: Limits,
+    *,
+    started: float | None = None,
+    exclude: Collection[str] = (),
+) -> BestMove:
     """Search a ``Position`` (with its move history) under explicit
     ``Limits``; ``bestmove`` is this with a level's limits. The time budget
     counts from ``started`` (a ``time.perf_counter()`` value; now by
-    default). The game must not be over (raises ``GameOverError``)."""
+    default). ``exclude`` (ICCS) leaves moves out at the root: the best of
+    the others, as an analysis's second and third lines are found. The game
+    must not be over (raises ``GameOverError``), and some legal move must be
+    left (``EngineError`` ``play.all_excluded``)."""
     if started is None:
         started = time.perf_counter()
     outcome = pos.outcome()
     if outcome is not None:
         raise GameOverError(outcome)
-    root, won = _root(pos)
+    root, won = _root(pos, exclude)
+    if not root:
+        raise EngineError("play.all_excluded", {"count": len(exclude)})
     result = Searcher(pos, limits, started).run(root, won)
     mate = mate_in(result.score) if is_mate_score(result.score) else None
     return BestMove(

@@ -1,8 +1,9 @@
 // The analysis board page: pick a variant and a start (or paste a FEN), play both sides, read
 // the moves in Chinese notation and ICCS, go back and forward through them (click a move, the
-// buttons, or the arrow keys). Every position is computed by POST /api/positions/. On request
-// the engine evaluates the position shown (POST /api/games/analysis/, then polled): a bar and a
-// number from the side to move, the best line, and a forced mate played out on the board.
+// buttons, or the arrow keys). Every position is computed by POST /api/positions/. The engine
+// looks at the position shown as soon as it is shown, deeper and deeper while it stays (unless
+// switched off): a bar and a number from Red's side, three lines in Chinese notation with ICCS,
+// the engine's name and depth, and a forced mate played out on the board.
 import { api } from "../../core/static/core/api.js";
 import { moveText } from "../../core/static/core/notation.js";
 import { attachMoveInput, mountBoard } from "./board.js";
@@ -151,7 +152,7 @@ function render(result) {
   $("first").disabled = $("back").disabled = state.ply === 0;
   $("forward").disabled = $("last").disabled = state.ply >= state.moves.length;
   history.replaceState(null, "", shareUrl());
-  engineFollow(result);
+  engineFollow();
   document.body.dataset.ready = "1";
 }
 
@@ -242,15 +243,54 @@ async function play(move) {
 }
 
 // --- The engine ---------------------------------------------------------------------------
+// As soon as a position is shown (and while the switch is on and the tab in sight) the engine
+// is asked about it on its first, small budget (POST /api/games/analysis/, then polled); each
+// answer names the next, larger budget (`next_nodes`), asked for in turn until the last. A
+// new position, the switch turned off or the tab hidden ends the series: nothing more is asked.
 
 const engineLabels = labels.engine;
+const ENGINE_KEY = "xq-analysis-engine"; // localStorage: "on" | "off"
 const engine = {
-  asked: null, // the FEN of the position asked about
-  result: null, // the engine's answer for it
-  line: [], // the best line (ICCS) from that position
+  on: storedEngineSwitch(),
+  fen: null, // the position the engine is (or was last) asked about
+  series: 0, // bumped to end the current series of questions
+  running: null, // the series that is asking now, if any
+  asked: false, // whether the engine has been asked about anything on this page yet
+  result: null, // the engine's last answer about `fen`
+  nextNodes: null, // the budget to ask with next about `fen` (null: the first, or none left)
+  final: false, // the last budget answered (or a forced mate proved)
+  line: [], // the best line (ICCS) from `fen`
   showing: false,
-  polling: false,
+  timer: null,
 };
+
+function storedEngineSwitch() {
+  try {
+    return window.localStorage.getItem(ENGINE_KEY) !== "off";
+  } catch {
+    return true;
+  }
+}
+
+function storeEngineSwitch(on) {
+  try {
+    window.localStorage.setItem(ENGINE_KEY, on ? "on" : "off");
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+}
+
+function engineState(name) {
+  $("engine").dataset.state = name;
+  $("engine-pending").hidden = !(name === "pending" || name === "deepening");
+  $("engine-pending").textContent = name === "deepening" ? engineLabels.deepening : engineLabels.thinking;
+}
+
+function engineNote(message) {
+  const note = $("engine-note");
+  note.textContent = message || "";
+  note.hidden = !message;
+}
 
 function engineError(message) {
   const box = $("engine-error");
@@ -258,44 +298,71 @@ function engineError(message) {
   box.hidden = !message;
 }
 
-function enginePending(on) {
-  $("engine-pending").hidden = !on;
-  $("engine-run").disabled = on;
-  $("engine").dataset.state = on ? "pending" : engine.result ? "done" : "";
+// Red's share of the bar, from Red's score (centipawns) or mate (positive: Red mates).
+function redShare(cp, mate) {
+  if (mate) return mate > 0 ? 100 : 0;
+  return Math.round(50 + 50 * (2 / (1 + Math.exp(-(cp || 0) / 400)) - 1));
 }
 
-// Red's share of the bar, from a score for Red (centipawns), or a mate.
-function redShare(redScore, mateFor) {
-  if (mateFor) return mateFor === "red" ? 100 : 0;
-  return Math.round(50 + 50 * (2 / (1 + Math.exp(-redScore / 400)) - 1));
+// A score from Red's side as players read it: +1.25 (Red better), -0.40, M3 (Red mates in 3),
+// -M3 (Black mates in 3).
+function scoreText(cp, mate) {
+  if (mate !== null && mate !== undefined) return `${mate < 0 ? "-" : ""}M${Math.abs(mate)}`;
+  const pawns = (cp || 0) / 100;
+  return `${pawns > 0 ? "+" : ""}${pawns.toFixed(2)}`;
+}
+
+function engineName(result) {
+  return (engineLabels.names && engineLabels.names[result.engine]) || result.label || result.engine;
+}
+
+function lineItem(line, index) {
+  const item = document.createElement("li");
+  item.className = "engine-line";
+  item.dataset.cp = line.cp === null ? "" : String(line.cp);
+  item.dataset.mate = line.mate === null ? "" : String(line.mate);
+  const score = document.createElement("span");
+  score.className = "engine-line-score";
+  score.textContent = scoreText(line.cp, line.mate);
+  score.title = engineLabels.red_side;
+  const moves = document.createElement("span");
+  moves.className = "engine-line-moves";
+  if (index === 0) moves.id = "engine-line";
+  line.moves.forEach((move, i) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "engine-move";
+    button.dataset.iccs = move.iccs;
+    button.title = engineLabels.play_line;
+    moveText(button, move);
+    button.addEventListener("click", () => playLine(line.moves.slice(0, i + 1).map((m) => m.iccs)));
+    moves.append(button);
+  });
+  item.append(score, " ", moves);
+  return item;
 }
 
 function showEngine(result) {
   engine.result = result;
   engine.line = result.line.map((m) => m.iccs);
-  const turn = result.turn;
-  const other = turn === "red" ? "black" : "red";
-  const mateFor = result.mate ? (result.mate > 0 ? turn : other) : null;
-  const redScore = result.score === null ? 0 : turn === "red" ? result.score : -result.score;
-  const share = redShare(redScore, mateFor);
+  const best = result.lines[0] || { cp: result.score, mate: result.mate };
+  const share = redShare(best.cp, best.mate);
   $("eval-bar-red").style.width = `${share}%`;
   $("eval-bar").setAttribute("aria-valuenow", String(share));
+  const number = $("engine-number");
+  number.textContent = scoreText(best.cp, best.mate);
+  number.dataset.cp = best.cp === null ? "" : String(best.cp);
+  number.dataset.mate = best.mate === null ? "" : String(best.mate);
   let verdict;
-  if (mateFor) verdict = fill(engineLabels.winning, { side: sideName(mateFor) });
-  else if (Math.abs(redScore) < 50) verdict = engineLabels.equal;
+  if (best.mate) verdict = fill(engineLabels.winning, { side: sideName(best.mate > 0 ? "red" : "black") });
+  else if (Math.abs(best.cp) < 50) verdict = engineLabels.equal;
   else {
-    const ahead = redScore > 0 ? "red" : "black";
-    const words = Math.abs(redScore) >= 300 ? engineLabels.winning : engineLabels.better;
-    verdict = fill(words, { side: sideName(ahead) });
+    const words = Math.abs(best.cp) >= 300 ? engineLabels.winning : engineLabels.better;
+    verdict = fill(words, { side: sideName(best.cp > 0 ? "red" : "black") });
   }
   $("engine-verdict").textContent = verdict;
-  const number =
-    result.mate !== null
-      ? `${result.mate > 0 ? "+" : "-"}M${Math.abs(result.mate)}`
-      : `${result.score > 0 ? "+" : ""}${(result.score / 100).toFixed(2)}`;
-  $("engine-number").textContent = fill(engineLabels.score, { score: number, side: sideName(turn) });
-  $("engine-number").dataset.score = result.score === null ? "" : String(result.score);
   const mate = $("engine-mate");
+  const mateFor = result.mate ? (result.mate > 0 ? result.turn : result.turn === "red" ? "black" : "red") : null;
   mate.hidden = !mateFor;
   mate.dataset.forced = result.forced ? "1" : "";
   if (mateFor) {
@@ -304,88 +371,191 @@ function showEngine(result) {
   }
   $("engine-show").hidden = !result.forced;
   $("engine-show").disabled = false;
-  const list = $("engine-line");
+  const list = $("engine-lines");
   list.textContent = "";
-  for (const move of result.line) {
-    const item = document.createElement("li");
-    item.dataset.iccs = move.iccs;
-    moveText(item, move);
-    list.appendChild(item);
-  }
-  $("engine-depth").textContent = fill(engineLabels.depth, {
-    depth: result.depth,
+  result.lines.forEach((line, i) => list.appendChild(lineItem(line, i)));
+  $("engine").dataset.lines = String(result.lines.length);
+  const info = $("engine-info");
+  info.textContent = fill(engineLabels.engine_depth, { engine: engineName(result), depth: result.depth });
+  info.dataset.engine = result.engine;
+  info.dataset.depth = String(result.depth);
+  $("engine-depth").textContent = fill(engineLabels.positions, {
     nodes: result.nodes.toLocaleString(),
     seconds: result.seconds,
   });
   $("engine-result").hidden = false;
-  $("engine").dataset.state = "done";
 }
 
-// After every position shown: an answer about another position is put away (unless the mate
-// is being played out from it).
-function engineFollow(result) {
-  if (!engine.result || engine.showing) return;
-  if (result.fen !== engine.asked) {
-    engine.result = null;
-    $("engine-result").hidden = true;
-    $("engine").dataset.state = "";
-  }
+function hideEngine() {
+  engine.result = null;
+  $("engine-result").hidden = true;
+  $("engine-info").textContent = "";
+  delete $("engine-info").dataset.depth;
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function askEngine() {
-  if (engine.polling || !state.result) return;
+function engineWanted() {
+  return engine.on && !document.hidden && state.result && !state.result.termination;
+}
+
+// The position shown changed (or the switch, or the tab): a new series of questions, a moment
+// after it settles (a quick walk through the moves asks about the position it stops at).
+function engineFollow() {
+  if (engine.showing) return;
+  const result = state.result;
+  if (!result) return;
+  const fen = result.fen;
+  if (fen !== engine.fen) {
+    engine.fen = fen;
+    engine.nextNodes = null;
+    engine.final = false;
+    hideEngine();
+  } else if (engine.running === engine.series) {
+    return; // the same position shown again: its series goes on
+  }
+  engineRestart();
+}
+
+function engineRestart() {
+  engine.series += 1;
+  clearTimeout(engine.timer);
   engineError("");
-  engine.polling = true;
-  engine.result = null;
-  $("engine-result").hidden = true;
-  enginePending(true);
-  const asked = state.result.fen;
+  engineNote("");
+  if (!engine.on) {
+    engineState("off");
+    return;
+  }
+  if (state.result && state.result.termination) {
+    hideEngine();
+    engineNote(engineLabels.over);
+    engineState("over");
+    return;
+  }
+  if (engine.final) {
+    engineState("final");
+    return;
+  }
+  if (document.hidden) {
+    engineState("paused");
+    return;
+  }
+  const series = engine.series;
+  engineState(engine.result ? "deepening" : "pending");
+  // the first position of the page at once; another one once it has been shown a moment
+  const settle = engine.result || !engine.asked ? 0 : 150;
+  engine.asked = true;
+  engine.timer = setTimeout(() => engineSeries(series), settle);
+}
+
+// One POST for the position shown, retried while the server asks to wait (429, 409); then
+// polled until it is done or failed. Resolves to the search, or null once the series ended.
+async function engineAsk(series, body) {
+  let wait = 2000;
+  let answer = null;
+  while (answer === null) {
+    if (series !== engine.series) return null;
+    try {
+      answer = await api("POST", page.api.engine, body);
+    } catch (error) {
+      if (error.status !== 429 && error.status !== 409) throw error;
+      engineNote(engineLabels.waiting);
+      await pause(wait);
+      wait = Math.min(wait * 2, 15000);
+    }
+  }
+  engineNote("");
+  let delay = 80;
+  while (answer.status === "pending") {
+    await pause(delay);
+    delay = Math.min(delay * 1.3, 500);
+    if (series !== engine.series) return null;
+    answer = await api("GET", answer.url);
+  }
+  return answer;
+}
+
+async function engineSeries(series) {
+  if (series !== engine.series) return;
+  engine.running = series;
+  const fen = engine.fen;
+  const base = requestBody(state.moves.slice(0, state.ply));
   try {
-    let answer = await api("POST", page.api.engine, requestBody(state.moves.slice(0, state.ply)));
-    while (answer.status === "pending") {
-      await pause(400);
-      answer = await api("GET", answer.url);
+    while (series === engine.series && engineWanted() && state.result.fen === fen) {
+      const body = engine.nextNodes ? { ...base, nodes: engine.nextNodes } : base;
+      const answer = await engineAsk(series, body);
+      if (answer === null || series !== engine.series) return;
+      if (answer.status === "failed") {
+        const error = answer.result.error || {};
+        const lang = (document.documentElement.lang || "zh").startsWith("en") ? "en" : "zh";
+        const message = (error.message && error.message[lang]) || error.code || "failed";
+        if (error.code === "analysis.superseded") {
+          engineNote(message); // another tab asked: this one waits until the board changes
+          engineState("superseded");
+        } else {
+          engineError(message);
+          engineState("error");
+        }
+        return;
+      }
+      showEngine(answer.result);
+      engine.nextNodes = answer.next_nodes;
+      if (!answer.next_nodes) {
+        engine.final = true;
+        engineState("final");
+        return;
+      }
+      engineState("deepening");
     }
-    if (answer.status === "failed") {
-      const error = answer.result.error || {};
-      const lang = (document.documentElement.lang || "zh").startsWith("en") ? "en" : "zh";
-      throw new Error((error.message && error.message[lang]) || error.code || "failed");
-    }
-    if (state.result && state.result.fen !== asked) {
-      engineError(engineLabels.stale);
-      return;
-    }
-    engine.asked = asked;
-    showEngine(answer.result);
   } catch (error) {
-    engineError(error.message);
+    if (series === engine.series) {
+      engineError(error.message);
+      engineState("error");
+    }
   } finally {
-    engine.polling = false;
-    enginePending(false);
+    if (engine.running === series) engine.running = null;
   }
 }
 
-// Play the engine's line out on the board, one move at a time, from the position it was
-// asked about.
+function setEngineSwitch(on) {
+  engine.on = on;
+  $("engine-toggle").checked = on;
+  $("engine").dataset.on = on ? "1" : "";
+  storeEngineSwitch(on);
+  if (!on) hideEngine();
+  engineRestart();
+}
+
+// Play moves from the position the engine was asked about, one at a time (a line's moves
+// up to the one clicked); the engine waits until they are all on the board.
+async function playLine(moves, stepMs = 0) {
+  if (engine.showing || state.busy || !state.result || state.result.fen !== engine.fen) return false;
+  engine.showing = true;
+  try {
+    const items = $("engine-line") ? $("engine-line").children : [];
+    for (let i = 0; i < moves.length; i++) {
+      if (stepMs) await pause(stepMs);
+      if (!(await play(moves[i]))) return false;
+      if (stepMs) for (const item of items) item.classList.toggle("shown", item === items[i]);
+    }
+    return true;
+  } finally {
+    engine.showing = false;
+    engineFollow();
+  }
+}
+
+// Play the forced mate out on the board, one move at a time.
 async function showMate() {
   if (!engine.result || engine.showing || state.busy) return;
-  engine.showing = true;
   const button = $("engine-show");
   const said = button.textContent;
   button.disabled = true;
   button.textContent = engineLabels.showing;
   $("engine").dataset.showing = "1";
   try {
-    const items = $("engine-line").children;
-    for (let i = 0; i < engine.line.length; i++) {
-      await pause(500);
-      if (!(await play(engine.line[i]))) break;
-      for (const item of items) item.classList.toggle("shown", item === items[i]);
-    }
+    await playLine(engine.line, 500);
   } finally {
-    engine.showing = false;
     button.textContent = said;
     $("engine").dataset.showing = "";
     $("engine").dataset.shown = "1";
@@ -479,8 +649,9 @@ function bind() {
   $("forward").addEventListener("click", () => goTo(state.ply + 1));
   $("last").addEventListener("click", () => goTo(state.moves.length));
   $("flip").addEventListener("click", () => board.flip());
-  $("engine-run").addEventListener("click", askEngine);
+  $("engine-toggle").addEventListener("change", (event) => setEngineSwitch(event.target.checked));
   $("engine-show").addEventListener("click", showMate);
+  document.addEventListener("visibilitychange", engineRestart);
   $("copy-fen").addEventListener("click", (event) => copy($("fen-output").value, event.currentTarget));
   $("copy-link").addEventListener("click", (event) => copy($("share-link").value, event.currentTarget));
   document.addEventListener("keydown", (event) => {
@@ -502,6 +673,8 @@ function bind() {
 }
 
 $("variant-select").value = state.variant;
+$("engine-toggle").checked = engine.on;
+$("engine").dataset.on = engine.on ? "1" : "";
 fillStarts();
 mount();
 bind();

@@ -1,11 +1,11 @@
 """The analysis board in real headless Chromium: moves by click and drag, the move list,
-check and mate announced, the ICCS-to-board mapping, and a screenshot of each variant."""
+check and mate announced, the ICCS-to-board mapping, and a screenshot of each variant. The
+engine on the board: tests/browser/test_analysis_engine.py."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -13,7 +13,6 @@ from playwright.sync_api import Page, expect
 
 from engine import Move, Position
 from tests.core.positions import DEAD_GENERAL_IN_ONE, MATE_IN_ONE, MATING_MOVE, OPENINGS
-from tests.puzzles.positions import MATE_IN_2, MATE_IN_2_KEY
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -265,54 +264,3 @@ def test_board_draws_arrows_and_point_marks(page: Page) -> None:
     expect(page.locator("#board svg.cg-shapes circle")).to_have_count(1)
     page.evaluate("() => window.analysisBoard.board().set({shapes: []})")
     expect(page.locator("#board svg.cg-shapes line")).to_have_count(0)
-
-
-def test_the_engine_finds_a_forced_mate_and_shows_it(
-    page: Page, live_server: Any, celery_worker: Any, artifacts: Path
-) -> None:
-    """Load a mate in 2 by its FEN, ask the engine: the bar and number lean to Red, the best
-    line is said in Chinese notation with ICCS beside it, the mate is proved forced, and "show
-    it" plays the mate out on the board."""
-    open_board(page, f"variant=xiangqi&fen={quote(MATE_IN_2)}")
-    expect(page.locator("#engine-result")).to_be_hidden()
-    page.locator("#engine-run").click()
-    expect(page.locator("#engine[data-state='done']")).to_have_count(1, timeout=60_000)
-    expect(page.locator("#engine-error")).to_be_hidden()
-    expect(page.locator("#engine-result")).to_be_visible()
-    expect(page.locator("#engine-verdict")).to_contain_text("红方")
-    expect(page.locator("#engine-number")).to_contain_text("+M2")
-    expect(page.locator("#eval-bar")).to_have_attribute("aria-valuenow", "100")
-    first = page.locator("#engine-line li").first
-    expect(first).to_have_attribute("data-iccs", MATE_IN_2_KEY)
-    expect(first.locator(".chinese")).to_have_text("兵三进一")
-    expect(first.locator(".iccs")).to_have_text(MATE_IN_2_KEY)
-    expect(page.locator("#engine-mate")).to_contain_text("2 步杀")
-    expect(page.locator("#engine-mate")).to_contain_text("连杀")
-    expect(page.locator("#engine-mate")).to_have_attribute("data-forced", "1")
-    page.screenshot(path=str(artifacts / "analysis-engine-mate.png"))
-    page.locator("#engine-show").click()
-    expect(page.locator("#engine[data-shown='1']")).to_have_count(1, timeout=30_000)
-    expect(page.locator("#status")).to_have_attribute("data-termination", "checkmate")
-    expect(page.locator("#move-list td.move")).to_have_count(3)
-    expect(page.locator("#move-list td.move").first).to_have_attribute("data-iccs", MATE_IN_2_KEY)
-    page.screenshot(path=str(artifacts / "analysis-engine-mate-shown.png"))
-
-
-def test_the_engine_refuses_a_second_search_and_says_why(
-    page: Page, live_server: Any, settings: Any
-) -> None:
-    """While the first search waits its turn, the page says the engine is thinking; another tab
-    of the same visitor asking about another position is told to wait. No analysis may run at
-    once here, so the first search waits whether or not a worker of this test process is up
-    (under parallel test processes, an earlier test may have started one)."""
-    settings.ANALYSIS_SEARCHES_AT_ONCE = 0
-    open_board(page, "variant=xinban")
-    page.locator("#engine-run").click()
-    expect(page.locator("#engine-pending")).to_be_visible()
-    expect(page.locator("#engine-run")).to_be_disabled()
-    other = page.context.new_page()
-    open_board(other, "variant=xinban&moves=h2e2")
-    other.locator("#engine-run").click()
-    expect(other.locator("#engine-error")).to_contain_text("引擎还在思考")
-    expect(other.locator("#engine-pending")).to_be_hidden()
-    other.close()

@@ -1,35 +1,46 @@
-"""The engine on the analysis board (games.analysis): the search itself, called directly; the
-API that asks for one and polls it (bad requests refused with the reason, one search pending
-per visitor, another's search a 404); and the task through a real Celery worker."""
+"""The engine on the analysis board (games.analysis): the search itself, called directly (three
+lines scored from Red's side, by Fairy-Stockfish or the site's engine); the API that asks for
+one and polls it (bad requests refused with the reason, the budgets that deepen a position and
+their cap, one search pending per visitor and a new position taking the old one's place,
+another's search a 404); and the task through a real Celery worker."""
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
 from engine import Position
 from games.analysis import (
-    ANALYSIS_NODES,
+    ANALYSIS_BUDGETS,
+    ANALYSIS_LINES,
     PROVE_UP_TO,
     STALE_AFTER,
+    analysis_budgets,
+    analysis_next_nodes,
     engine_analyse,
     engine_analysis_run,
     engine_analysis_sweep,
 )
 from games.models import EngineAnalysis
+from games.queueing import SEARCH, dispatch, handed
 from games.tasks import engine_analysis_sweep_task
+from judge import FAIRY_STOCKFISH, OURS, OurEngine, judge_for
 from tests.games.conftest import post
 from tests.puzzles.positions import MATE_IN_1, MATE_IN_1_KEY, MATE_IN_2, MATE_IN_2_KEY
 
 URL = "/api/games/analysis/"
 START = {v: Position.start(v).fen() for v in ("xiangqi", "feidan", "xinban")}
+# Black to move, a chariot down: Red is winning (by about four pawns), no mate in sight.
+RED_AHEAD_BLACK_TO_MOVE = "1nbakab2/9/9/4p4/9/9/9/9/9/R1BAKABN1 b - - 0 1"
 
 
 def legal_line(variant: str, fen: str, moves: list[str], line: list[dict[str, str]]) -> None:
@@ -69,11 +80,16 @@ def test_the_side_to_move_that_is_mated_is_told_so_but_not_as_forced() -> None:
     assert found["forced"] is False and found["proof"] is None
 
 
+def within(found: dict[str, Any], budget: int) -> bool:
+    """The search kept to its budget (Fairy-Stockfish ends the move it is at: a few more)."""
+    return found["budget"] == budget and 0 < found["nodes"] <= budget * 1.01
+
+
 def test_a_quiet_start_is_not_a_mate() -> None:
     found = engine_analyse(variant="xiangqi", fen=START["xiangqi"])
     assert found["mate"] is None and found["forced"] is False and found["proof"] is None
     assert abs(found["score"]) < 100  # the start is about even
-    assert 0 < found["nodes"] <= ANALYSIS_NODES and found["depth"] >= 3
+    assert within(found, analysis_budgets("xiangqi")[0]) and found["depth"] >= 3
     assert len(found["line"]) >= 2
     legal_line("xiangqi", START["xiangqi"], [], found["line"])
 
@@ -83,10 +99,54 @@ def test_the_variants_nobody_else_analyses_are_analysed(variant: str) -> None:
     pos = Position.start(variant)
     first = sorted(m.iccs() for m in pos.legal_moves)[0]
     found = engine_analyse(variant=variant, fen=START[variant], moves=[first])
+    assert found["engine"] == OURS and found["label"] == OurEngine.label
     assert found["turn"] == "black"
     assert found["mate"] is None and isinstance(found["score"], int)
-    assert found["line"] and 0 < found["nodes"] <= ANALYSIS_NODES
+    assert found["line"] and within(found, ANALYSIS_BUDGETS[OURS][0])
     legal_line(variant, START[variant], [first], found["line"])
+    assert len(found["lines"]) == ANALYSIS_LINES  # one search after another, best first
+    for line in found["lines"]:
+        legal_line(variant, START[variant], [first], line["moves"])
+    assert len({line["moves"][0]["iccs"] for line in found["lines"]}) == ANALYSIS_LINES
+
+
+@pytest.mark.parametrize("engine", [FAIRY_STOCKFISH, OURS])
+def test_three_lines_scored_from_reds_side_when_black_is_to_move(engine: str) -> None:
+    """Black to move and lost: every line's number is Red's, so positive; the best line's
+    ``score`` stays the side to move's, so negative."""
+    if engine == FAIRY_STOCKFISH and judge_for("xiangqi").name != FAIRY_STOCKFISH:
+        pytest.skip("Fairy-Stockfish is not installed")
+    judge = judge_for("xiangqi", engine=engine)
+    budget = ANALYSIS_BUDGETS[engine][0]
+    found = engine_analyse(
+        variant="xiangqi", fen=RED_AHEAD_BLACK_TO_MOVE, nodes=budget, judge=judge
+    )
+    assert found["engine"] == engine and found["turn"] == "black"
+    assert found["label"] == judge.label
+    if engine == FAIRY_STOCKFISH:
+        assert found["label"].startswith("Fairy-Stockfish ")
+    assert len(found["lines"]) == 3
+    assert len({line["moves"][0]["iccs"] for line in found["lines"]}) == 3
+    for line in found["lines"]:
+        assert line["mate"] is None and line["cp"] > 200
+        legal_line("xiangqi", RED_AHEAD_BLACK_TO_MOVE, [], line["moves"])
+    assert found["score"] == -found["lines"][0]["cp"]
+    assert found["line"] == found["lines"][0]["moves"]
+    assert within(found, budget) and found["depth"] >= 3
+
+
+def test_a_proved_mate_is_said_from_reds_side_in_the_first_line() -> None:
+    found = engine_analyse(variant="xiangqi", fen=MATE_IN_2)
+    assert found["forced"] is True
+    assert (found["lines"][0]["cp"], found["lines"][0]["mate"]) == (None, 2)
+    black = engine_analyse(variant="xiangqi", fen="4k4/9/9/9/9/9/9/9/R8/1R1K5 b - - 0 1")
+    assert all(line["mate"] is None or line["mate"] > 0 for line in black["lines"])
+
+
+def test_each_budget_is_four_times_the_last_and_the_first_is_small() -> None:
+    for budgets in ANALYSIS_BUDGETS.values():
+        assert len(budgets) >= 3 and budgets[0] <= 50_000
+        assert all(b == 4 * a for a, b in zip(budgets, budgets[1:], strict=False))
 
 
 def test_only_short_wins_are_put_to_the_prover() -> None:
@@ -131,6 +191,10 @@ def test_moves_in_chinese_are_kept_in_iccs(client: Client) -> None:
         ({"variant": "xiangqi", "fen": MATE_IN_1, "moves": [MATE_IN_1_KEY]}, "analysis.game_over"),
         ({"variant": "xiangqi", "moves": "h2e2"}, "input."),
         ({}, "input."),
+        ({"variant": "xiangqi", "nodes": 10}, "input."),  # below any budget
+        ({"variant": "xiangqi", "nodes": "deep"}, "input."),
+        ({"variant": "feidan", "nodes": ANALYSIS_BUDGETS[OURS][-1] + 1}, "analysis.too_deep"),
+        ({"variant": "xinban", "nodes": 10**12}, "analysis.too_deep"),
     ],
 )
 def test_a_bad_request_is_refused_with_the_reason(
@@ -157,20 +221,115 @@ def test_an_illegal_move_is_explained_in_the_readers_language(client: Client) ->
 
 
 @pytest.mark.django_db
-def test_a_second_search_while_one_is_pending_is_refused(client: Client) -> None:
+def test_a_forged_budget_beyond_the_last_is_refused_with_the_cap(client: Client) -> None:
+    cap = analysis_budgets("xiangqi")[-1]
+    refused = post(client, URL, {"variant": "xiangqi", "nodes": cap * 4})
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert error["code"] == "analysis.too_deep"
+    assert error["params"] == {"nodes": cap * 4, "cap": cap}
+    assert error["extra"]["field"] == "nodes"
+    assert f"{cap}" in error["message"] and "最多搜索" in error["message"]
+    english = client.post(
+        URL,
+        data={"variant": "xiangqi", "nodes": cap * 4},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert "at most" in english.json()["error"]["message"]
+    assert not EngineAnalysis.objects.exists()
+    at_cap = post(client, URL, {"variant": "xiangqi", "nodes": cap})
+    assert at_cap.status_code == 202 and at_cap.json()["nodes"] == cap
+
+
+@pytest.mark.django_db
+def test_each_answer_names_the_next_budget_up_to_the_last(client: Client) -> None:
+    """The board deepens a position shown by asking again with ``next_nodes``; the first two
+    budgets are searched here, the later ones judged from rows (their searches take seconds)."""
+    budgets = analysis_budgets("feidan")
+    first = post(client, URL, {"variant": "feidan"}).json()
+    assert (first["nodes"], first["next_nodes"]) == (budgets[0], None)  # pending: nothing yet
+    assert engine_analysis_run(analysis_id=first["id"]) == "done"
+    done = client.get(first["url"]).json()
+    assert done["next_nodes"] == budgets[1] == 4 * budgets[0]
+    assert done["result"]["budget"] == budgets[0] and done["result"]["engine"] == OURS
+    deeper = post(client, URL, {"variant": "feidan", "nodes": done["next_nodes"]})
+    assert deeper.status_code == 202 and deeper.json()["id"] != first["id"]
+    engine_analysis_run(analysis_id=deeper.json()["id"])
+    second = client.get(deeper.json()["url"]).json()
+    assert second["result"]["budget"] == budgets[1] and second["next_nodes"] == budgets[2]
+    assert second["result"]["nodes"] > done["result"]["nodes"]
+    assert second["result"]["depth"] >= done["result"]["depth"]
+    row = EngineAnalysis.objects.get(pk=deeper.json()["id"])
+    for nodes, following in zip(budgets, [*budgets[1:], None], strict=True):
+        row.nodes = nodes
+        assert analysis_next_nodes(row) == following
+    row.result = {**row.result, "forced": True}
+    row.nodes = budgets[0]
+    assert analysis_next_nodes(row) is None  # a proved mate is deep enough
+
+
+@pytest.mark.django_db
+def test_a_proved_mate_asks_for_nothing_deeper(client: Client) -> None:
+    asked = post(client, URL, {"variant": "xiangqi", "fen": MATE_IN_2}).json()
+    engine_analysis_run(analysis_id=asked["id"])
+    done = client.get(asked["url"]).json()
+    assert done["result"]["forced"] is True and done["next_nodes"] is None
+
+
+@pytest.mark.django_db
+def test_a_deeper_recent_search_answers_a_shallower_question(client: Client) -> None:
+    budgets = analysis_budgets("xinban")
+    deep = post(client, URL, {"variant": "xinban", "nodes": budgets[1]}).json()
+    engine_analysis_run(analysis_id=deep["id"])
+    again = post(client, URL, {"variant": "xinban"})  # the first budget, after a reload
+    assert again.status_code == 200 and again.json()["id"] == deep["id"]
+    assert again.json()["nodes"] == budgets[1] and again.json()["next_nodes"] == budgets[2]
+    other = post(Client(), URL, {"variant": "xinban"}).json()  # anyone's, kept as theirs
+    assert other["status"] == "done" and other["nodes"] == budgets[1]
+    assert other["id"] != deep["id"]
+    deeper = post(client, URL, {"variant": "xinban", "nodes": budgets[2]})
+    assert deeper.status_code == 202  # not known yet that deep
+
+
+@pytest.mark.django_db
+def test_asking_about_another_position_takes_the_place_of_the_pending_one(
+    client: Client,
+) -> None:
     first = post(client, URL, {"variant": "xiangqi"})
     assert first.status_code == 202
     again = post(client, URL, {"variant": "xiangqi"})  # the same one: the pending one again
     assert again.status_code == 202 and again.json()["id"] == first.json()["id"]
     second = post(client, URL, {"variant": "xiangqi", "moves": ["h2e2"]})
-    assert second.status_code == 409
-    error = second.json()["error"]
-    assert error["code"] == "analysis.busy"
-    assert "wait" in error["extra"]["explanation"]["en"]
-    assert "引擎还在思考" in error["extra"]["explanation"]["zh"]
-    assert EngineAnalysis.objects.count() == 1
-    engine_analysis_run(analysis_id=first.json()["id"])
-    assert post(client, URL, {"variant": "xiangqi", "moves": ["h2e2"]}).status_code == 202
+    assert second.status_code == 202
+    gone = client.get(first.json()["url"]).json()
+    assert gone["status"] == "failed" and gone["next_nodes"] is None
+    error = gone["result"]["error"]
+    assert error["code"] == "analysis.superseded"
+    assert "another position" in error["message"]["en"]
+    assert "另一个局面" in error["message"]["zh"]
+    row = EngineAnalysis.objects.get(pk=first.json()["id"])
+    assert row.finished_at is not None  # never handed over: nothing holds its lanes
+    assert EngineAnalysis.objects.filter(status="pending").count() == 1
+    assert engine_analysis_run(analysis_id=first.json()["id"]) == "skipped"
+    assert engine_analysis_run(analysis_id=second.json()["id"]) == "done"
+
+
+@pytest.mark.django_db
+def test_a_search_given_way_holds_its_lanes_until_its_worker_has_stopped(
+    client: Client,
+) -> None:
+    """One search of an owner with the workers at a time, even when they move on: the new
+    position waits until the worker searching the old one has stopped."""
+    first = post(client, URL, {"variant": "xiangqi"}).json()
+    assert handed(dispatch(), SEARCH, first["id"])  # what the commit runs: a worker's now
+    second = post(client, URL, {"variant": "feidan"}).json()
+    row = EngineAnalysis.objects.get(pk=first["id"])
+    assert row.status == "failed" and row.finished_at is None  # a worker may be on it
+    assert not handed(dispatch(), SEARCH, second["id"])
+    assert engine_analysis_run(analysis_id=first["id"]) == "skipped"  # the worker stops
+    assert EngineAnalysis.objects.get(pk=first["id"]).finished_at is not None
+    assert handed(dispatch(), SEARCH, second["id"])
 
 
 @pytest.mark.django_db
@@ -195,8 +354,6 @@ def test_an_address_has_a_bounded_number_of_searches_pending() -> None:
 @pytest.mark.django_db
 def test_a_lost_search_holds_nobody_back(client: Client) -> None:
     first = post(client, URL, {"variant": "xiangqi"}).json()
-    waiting = post(client, URL, {"variant": "feidan"})  # the first waits for its turn: not lost
-    assert waiting.status_code == 409
     EngineAnalysis.objects.filter(pk=first["id"]).update(
         dispatched_at=timezone.now() - STALE_AFTER - timedelta(seconds=1)
     )
@@ -204,6 +361,8 @@ def test_a_lost_search_holds_nobody_back(client: Client) -> None:
     assert second.status_code == 202
     lost = client.get(first["url"]).json()
     assert lost["status"] == "failed" and lost["result"]["error"]["code"] == "analysis.lost"
+    assert EngineAnalysis.objects.get(pk=first["id"]).finished_at is not None
+    assert handed(dispatch(), SEARCH, second.json()["id"])
 
 
 @pytest.mark.django_db
@@ -228,6 +387,35 @@ def test_a_search_is_its_owners_alone(client: Client) -> None:
     assert client.get(f"{URL}abc/").status_code == 404
     assert client.get(f"{URL}-1/").status_code == 404
     assert post(client, mine["url"], {}).status_code == 405  # nothing to post to a search
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_stops_a_search_its_owner_no_longer_waits_for(client: Client) -> None:
+    """The deepest search (seconds of work) is stopped within a moment once its owner asks
+    about another position, so that the new position's first line comes soon."""
+    budget = analysis_budgets("xiangqi")[-1]
+    deep = post(client, URL, {"variant": "xiangqi", "nodes": budget}).json()
+    ran: dict[str, Any] = {}
+
+    def worker() -> None:
+        started = time.monotonic()
+        try:
+            ran["state"] = engine_analysis_run(analysis_id=deep["id"])
+        finally:
+            ran["seconds"] = time.monotonic() - started
+            connection.close()
+
+    searching = threading.Thread(target=worker)
+    searching.start()
+    time.sleep(0.5)
+    moved_on = time.monotonic()
+    assert post(client, URL, {"variant": "xiangqi", "moves": ["h2e2"]}).status_code == 202
+    searching.join(timeout=60)
+    stopped_after = time.monotonic() - moved_on
+    assert ran["state"] == "skipped"
+    assert stopped_after < 2.0, ran  # unstopped, it searches for seconds
+    row = EngineAnalysis.objects.get(pk=deep["id"])
+    assert row.status == "failed" and row.finished_at is not None
 
 
 # -- a visitor signs up or logs in -----------------------------------------------------------
@@ -293,6 +481,7 @@ def search_aged(status: str, age: timedelta, now: Any, n: int = 0) -> int:
         variant="xiangqi",
         fen=START["xiangqi"],
         key=f"k{n}",
+        nodes=ANALYSIS_BUDGETS[OURS][0],
         status=status,
         finished_at=None if status == "pending" else now - age,
     )

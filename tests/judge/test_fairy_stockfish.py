@@ -86,6 +86,29 @@ def test_the_same_position_gets_the_same_answer_whatever_was_asked_before(
     assert again == first
 
 
+def test_a_search_told_to_stop_answers_at_once_with_what_it_has(fairy: FairyStockfish) -> None:
+    """The analysis board stops a search nobody waits for any more: the engine is told
+    ``stop`` and answers with the depths it finished; the next search is whole again."""
+    reports: list[Info] = []
+    found = fairy.evaluate(
+        variant="xiangqi",
+        fen=START,
+        moves=OPENING,
+        nodes=50_000_000,  # minutes of search, were it not stopped
+        multipv=3,
+        on_info=reports.append,
+        stop=lambda: any(info.depth >= 6 for info in reports),
+    )
+    assert 6 <= found.depth < 20 and found.nodes < 5_000_000
+    assert len(found.lines) == 3
+    after = fairy.evaluate(variant="xiangqi", fen=START, moves=OPENING, nodes=30_000)
+    alone = FairyStockfish([PATH or ""])
+    try:
+        assert after == alone.evaluate(variant="xiangqi", fen=START, moves=OPENING, nodes=30_000)
+    finally:
+        alone.close()
+
+
 class AtDepth:
     """An ``on_info`` that sends ``signal`` to the engine at its first report of depth 5."""
 

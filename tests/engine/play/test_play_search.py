@@ -387,3 +387,26 @@ def test_level_one_makes_a_beginners_mistake_the_others_do_not() -> None:
             assert (
                 bestmove("xiangqi", fen, level=level, seed=seed, nodes=budget(level)).move != "a0a5"
             )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_excluded_root_moves_are_not_searched(variant: str) -> None:
+    """The best of the other moves, as the analysis board's second and third lines."""
+    fen, moves = middlegame(variant, 5)
+    pos = after(variant, fen, moves)
+    limits = level_limits(8, nodes=20_000)
+    first = search_position(pos, limits)
+    second = search_position(pos, limits, exclude={first.move})
+    third = search_position(pos, limits, exclude={first.move, second.move})
+    assert len({first.move, second.move, third.move}) == 3
+    for found in (second, third):
+        assert Move.from_iccs(found.move) in pos.legal_moves
+        assert found.pv[0] == found.move
+
+
+def test_excluding_every_move_is_refused() -> None:
+    pos = Position.from_fen("xiangqi", "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")
+    every = {m.iccs() for m in pos.legal_moves}
+    with pytest.raises(EngineError) as refused:
+        search_position(pos, level_limits(8, nodes=1_000), exclude=every)
+    assert refused.value.code == "play.all_excluded"
