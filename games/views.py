@@ -196,16 +196,11 @@ def _analysis_judge(variant: str) -> dict[str, Any]:
     }
 
 
-def _agreement(measured: dict[str, float] | None) -> dict[str, str] | None:
+def _agreement(measured: dict[str, int] | None) -> dict[str, str] | None:
     """The measured agreement of the marks with a longer search, as the page says it."""
     if not measured:
         return None
-    return {
-        "games": f"{int(measured['games'])}",
-        "factor": f"{int(measured['factor'])}",
-        "precision": f"{measured['precision']:.0%}",
-        "recall": f"{measured['recall']:.0%}",
-    }
+    return {key: f"{value:,}" for key, value in measured.items()}
 
 
 @never_cache  # the page carries the game as it stands: never shown stale from a cache

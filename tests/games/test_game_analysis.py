@@ -504,3 +504,25 @@ def test_a_worker_analyses_a_short_real_game(
     assert all(0 <= p["chance"] <= 1 for p in plies)
     if variant == "xiangqi":
         assert plies[3]["verdict"] in ("mistake", "blunder")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("variant", ["xiangqi", "feidan"])
+def test_the_game_page_says_who_judges_and_what_was_measured_of_it(
+    client: Client,
+    new_game: Callable[..., dict[str, Any]],
+    move: Callable[..., Any],
+    variant: str,
+) -> None:
+    game = new_game(client, mode="local", variant=variant)
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/play/{game['id']}/").content.decode()
+    fairy = variant == "xiangqi" and fairy_stockfish_path() is not None
+    assert ("a strong open-source engine" in page) is fairy
+    assert ("The site's own engine searches every position" in page) is not fairy
+    # the agreement measured for Fairy-Stockfish on master games, in figures
+    assert ("Checked on 40 master games (600 moves)" in page) is fairy
+    client.cookies["django_language"] = "zh-hans"
+    page = client.get(f"/play/{game['id']}/").content.decode()
+    assert ("我们在 40 盘大师对局（600 步棋）上" in page) is fairy
+    assert ("本站自己的引擎搜索这盘棋的每一个局面" in page) is not fairy
