@@ -8,6 +8,7 @@ prover again.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable
@@ -25,6 +26,11 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 BANK_PATH = DATA_DIR / "bank.json"
 CLASSICS_PATH = DATA_DIR / "classic-puzzles.json"
 BANK_FORMAT = 1
+# The last full re-proof of the bank (``manage.py reprove_bank --record``): the digest of what a
+# proof depends on (the engine's sources, the proving code, the bank) when every puzzle proved
+# sound again, with the count and the time it took.
+PROOF_RECORD_PATH = DATA_DIR / "bank-proof.json"
+_ROOT = DATA_DIR.parents[1]
 ABOUT = (
     "Puzzles shipped with the site, each proved sound and unique by the engine's prover "
     "(engine.solver). Mined puzzles come from seeded candidate positions (manage.py "
@@ -213,6 +219,40 @@ def read_classics(path: Path = CLASSICS_PATH) -> list[dict[str, Any]]:
 # Re-proving gets a generous budget: a shipped puzzle proved once must prove again.
 REPROVE_NODES = 12_000_000
 REPROVE_SECONDS = REPROVE_NODES / SLOWEST_NODES_PER_SECOND
+
+
+def proof_inputs() -> list[Path]:
+    """Every file a re-proof depends on: the engine's sources (rules, prover, and the playing
+    engine beside them: conservative), the proving code and the bank itself."""
+    engine = sorted(
+        path
+        for path in (_ROOT / "engine").rglob("*")
+        if path.is_file() and path.suffix in (".py", ".ini") and "__pycache__" not in path.parts
+    )
+    here = Path(__file__).resolve().parent
+    return [*engine, here / "proving.py", here / "bankfile.py", BANK_PATH]
+
+
+def proof_inputs_digest() -> str:
+    """One digest of ``proof_inputs``: their paths and contents."""
+    digest = hashlib.sha256()
+    for path in proof_inputs():
+        digest.update(path.relative_to(_ROOT).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
+def read_proof_record(path: Path = PROOF_RECORD_PATH) -> dict[str, Any] | None:
+    """The last full re-proof's record, or None when there is none."""
+    if not path.exists():
+        return None
+    return dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def write_proof_record(*, puzzles: int, seconds: float, path: Path = PROOF_RECORD_PATH) -> None:
+    """Record a full re-proof in which every one of ``puzzles`` proved sound again."""
+    record = {"digest": proof_inputs_digest(), "puzzles": puzzles, "seconds": round(seconds)}
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
 @dataclass(frozen=True)

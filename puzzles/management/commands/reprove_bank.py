@@ -5,6 +5,11 @@ key. Exits with an error naming every puzzle that fails.
     manage.py reprove_bank                         # the whole bank
     manage.py reprove_bank --sample 10 --seed 7    # ten puzzles drawn with seed 7
     manage.py reprove_bank --variant xinban --jobs 4
+    manage.py reprove_bank --record                # the whole bank, and record that it passed
+
+``--record`` writes puzzles/data/bank-proof.json (the digest of the engine, the proving code and
+the bank) when every puzzle of the whole bank proved sound: the test suite then re-proves a
+sample while nothing of those has changed, and the whole bank once something has.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from engine.variants import VARIANTS
-from puzzles.bankfile import BANK_PATH, read_bank, reprove_entry
+from puzzles.bankfile import BANK_PATH, read_bank, reprove_entry, write_proof_record
 
 
 class Command(BaseCommand):
@@ -32,6 +37,9 @@ class Command(BaseCommand):
         parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
         parser.add_argument("--sample", type=int, help="re-prove only this many, drawn at random")
         parser.add_argument("--seed", type=int, default=0, help="the draw of --sample")
+        parser.add_argument(
+            "--record", action="store_true", help="record a full pass in bank-proof.json"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         entries = [
@@ -60,3 +68,11 @@ class Command(BaseCommand):
                 self.stderr.write(f"{reproof.key}: {reproof.problem}")
             raise CommandError(f"{len(failed)} shipped puzzle(s) no longer prove sound")
         self.stdout.write("Every shipped puzzle is still sound and unique.")
+        if options["record"]:
+            whole = options["bank"] == BANK_PATH and not options["variant"]
+            if not whole or options["sample"] is not None:
+                raise CommandError(
+                    "--record needs the whole shipped bank (no --variant or --sample)"
+                )
+            write_proof_record(puzzles=len(results), seconds=time.monotonic() - started)
+            self.stdout.write("Recorded in puzzles/data/bank-proof.json.")
