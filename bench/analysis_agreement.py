@@ -11,9 +11,12 @@ and on the reference's at ``--factor`` times the largest of them (by default the
 ``fairy-stockfish`` to judge our engine's marks on xiangqi). Traditional xiangqi is judged on
 the shipped master games, the other two on the engine's own games (puzzles/data).
 
+Each move is judged as the site judges it: the move played searched alone from the position
+before it, against the best move from the same position (``position_evaluation(played=...)``),
+and, for comparison, as the analysis judged before: by the search of the position it led to.
 Printed for each budget: the seconds a position (and so a game of 100 plies), the median
 depth, the counts of blunders and of mistakes or worse, their precision and recall against the
-reference, the same for other mistake thresholds (``--thresholds``), and how often the two
+reference (both ways of judging), the same for other mistake thresholds (``--thresholds``), and how often the two
 choose the same move. ``--record FILE`` appends the figures as one JSON line.
 
 Run: ``python bench/analysis_agreement.py --games 40 --window 15`` (xiangqi, about an hour on
@@ -116,6 +119,11 @@ def flagged(entries: list[dict[str, Any]], mistake: float | None = None) -> set[
     }
 
 
+def apart(evaluations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The evaluations without the played move's search from the position before."""
+    return [{k: v for k, v in e.items() if k != "played"} for e in evaluations]
+
+
 def reference_judge(name: str, variant: str) -> Judge:
     if name == OURS:
         return OurEngine()  # no time limit: the budget alone
@@ -146,6 +154,10 @@ def main() -> None:
 
     ours_all: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
     theirs_all: list[dict[str, Any]] = []
+    # the same, each move judged by the search of the position it led to (the played move's
+    # own search from the position before left out): how the analysis judged before
+    ours_apart: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
+    theirs_apart: list[dict[str, Any]] = []
     seconds = dict.fromkeys(budgets, 0.0)
     depths: dict[int, list[int]] = {n: [] for n in budgets}
     same = dict.fromkeys(budgets, 0)
@@ -156,21 +168,24 @@ def main() -> None:
     for name, fen, moves, offset in chosen:
         ours: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
         theirs: list[dict[str, Any]] = []
-        for index in range(offset, min(offset + args.window, len(moves)) + 1):
+        last = min(offset + args.window, len(moves))
+        for index in range(offset, last + 1):
             line = moves[:index]
+            played = moves[index] if index < last else None
             for n in budgets:
                 started = time.perf_counter()
                 ours[n].append(
                     position_evaluation(
-                        variant=args.variant, fen=fen, moves=line, judge=site, nodes=n
+                        variant=args.variant, fen=fen, moves=line, judge=site, nodes=n,
+                        played=played,
                     )
-                )
+                )  # fmt: skip
                 seconds[n] += time.perf_counter() - started
             started = time.perf_counter()
             theirs.append(
                 position_evaluation(
                     variant=args.variant, fen=fen, moves=line, judge=reference,
-                    nodes=reference_nodes,
+                    nodes=reference_nodes, played=played,
                 )
             )  # fmt: skip
             reference_seconds += time.perf_counter() - started
@@ -183,7 +198,9 @@ def main() -> None:
                 same[n] += ours[n][-1]["best"] == theirs[-1]["best"]
         for n in budgets:
             ours_all[n] += entries_of(args.variant, fen, moves, offset, ours[n])
+            ours_apart[n] += entries_of(args.variant, fen, moves, offset, apart(ours[n]))
         theirs_all += entries_of(args.variant, fen, moves, offset, theirs)
+        theirs_apart += entries_of(args.variant, fen, moves, offset, apart(theirs))
         print(f"{name}: plies {offset + 1}-{offset + len(theirs) - 1}", flush=True)
 
     per = max(positions, 1)
@@ -238,6 +255,13 @@ def main() -> None:
                 f"  mistake from a drop of {t:.2f}: precision {ratio(len(a & b), len(a))}, "
                 f"recall {ratio(len(a & b), len(b))}"
             )
+        mine_apart, peer_apart = flagged(ours_apart[n]), flagged(theirs_apart)
+        print(
+            f"  judged by the position each move led to (as before): site {len(mine_apart)}, "
+            f"reference {len(peer_apart)}, both {len(mine_apart & peer_apart)}; precision "
+            f"{ratio(len(mine_apart & peer_apart), len(mine_apart))}, recall "
+            f"{ratio(len(mine_apart & peer_apart), len(peer_apart))}"
+        )
         figures["budgets"][str(n)] = {
             "seconds_a_position": round(a_position, 4),
             "depth": statistics.median(depths[n] or [0]),
@@ -246,6 +270,7 @@ def main() -> None:
             "site": len(mine),
             "reference": len(peer_mistakes),
             "thresholds": tried,
+            "apart": [len(mine_apart & peer_apart), len(mine_apart), len(peer_apart)],
         }
     print(f"\n(mistake threshold in use: {game_analysis.MISTAKE_DROP})")
     if args.record:

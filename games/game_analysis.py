@@ -204,12 +204,17 @@ def position_evaluation(
     moves: Sequence[str],
     judge: Judge | None = None,
     nodes: int | None = None,
+    played: str | None = None,
 ) -> dict[str, Any]:
     """The judge's view of the position after ``moves`` from ``fen``, from Red's side: ``cp``
     (centipawns) or ``mate`` (moves, positive when Red mates), its ``best`` move (ICCS and
     Chinese), the ``depth`` it reached and the ``engine`` that judged; a position where the
     game is over has ``winner`` instead. ``judge`` defaults to ``analysis_judge(variant)``,
-    ``nodes`` to its budget. Raises ``JudgeError`` when the judge fails."""
+    ``nodes`` to its budget. With ``played``, the move the game went on with, and when it is
+    not the judge's choice, ``played`` is also its judgement of that move: a second search of
+    the same position on the same budget with that root move alone (``{"cp", "mate",
+    "engine"}`` from Red's side), so that the move played and the best move are weighed in the
+    same way from the same position. Raises ``JudgeError`` when the judge fails."""
     pos = Position.from_fen(variant, fen)
     for text in moves:
         pos.push_iccs(text)
@@ -222,7 +227,7 @@ def position_evaluation(
     )
     cp, mate = found.for_red()
     best = pos.parse_move(found.best.move)
-    return {
+    evaluation: dict[str, Any] = {
         "cp": cp,
         "mate": mate,
         "winner": None,
@@ -230,6 +235,14 @@ def position_evaluation(
         "depth": found.depth,
         "engine": found.engine,
     }
+    if played is not None and played != best.iccs():
+        alone = judge.evaluate(
+            variant=variant, fen=fen, moves=moves, nodes=nodes or GAME_ANALYSIS_NODES[judge.name],
+            only=[played],
+        )  # fmt: skip
+        cp, mate = alone.for_red()
+        evaluation["played"] = {"cp": cp, "mate": mate, "winner": None, "engine": alone.engine}
+    return evaluation
 
 
 def move_ranking(
@@ -319,7 +332,10 @@ def game_verdicts(
     for index in range(min(len(moves), len(evaluations) - 1)):
         before, after = evaluations[index], evaluations[index + 1]
         played = moves[index]
-        verdict, drop = classify(before, after, side)
+        # the move played as searched from the same position as the best move, when it was
+        # (``position_evaluation(played=...)``); else the search of the position it led to
+        weighed = before.get("played") if not after.get("winner") else None
+        verdict, drop = classify(before, weighed or after, side)
         best = before.get("best")
         if best is not None and best["iccs"] == played["iccs"]:
             verdict = None  # the engine's own choice
@@ -491,7 +507,7 @@ def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SE
                 return "more"
             found = position_evaluation(
                 variant=game.variant, fen=game.start_fen, moves=iccs[:index], judge=judge,
-                nodes=nodes,
+                nodes=nodes, played=iccs[index] if index < len(iccs) else None,
             )  # fmt: skip
             if not _append(analysis_id, index, found):
                 return "skipped"

@@ -76,9 +76,10 @@ class Judge(Protocol):
         nodes: int,
         multipv: int = 1,
         stop: Callable[[], bool] | None = None,
+        only: Sequence[str] = (),
     ) -> Evaluation:
         """Its judgement of the position after ``moves`` (ICCS) from ``fen``, on a budget of
-        ``nodes`` (all its lines together). ``stop``, asked from time to time while it searches,
+        ``nodes`` (all its lines together); with ``only`` (ICCS), of those root moves alone. ``stop``, asked from time to time while it searches,
         cuts the search short once it answers True (what was found so far is answered).
         Raises ``PositionRefused`` for a position it cannot judge, and the other
         ``JudgeError``s when the engine fails."""

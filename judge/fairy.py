@@ -122,6 +122,7 @@ class FairyStockfish:
         multipv: int = 1,
         on_info: Callable[[Info], None] | None = None,
         stop: Callable[[], bool] | None = None,
+        only: Sequence[str] = (),
     ) -> Evaluation:
         if not self.plays(variant):
             raise PositionRefused(self.name, f"it does not play {variant}")
@@ -136,6 +137,7 @@ class FairyStockfish:
             silence=self.silence_seconds,
             on_info=on_info,
             stop=stop,
+            searchmoves=[to_engine(m) for m in only],
         )
         if found.bestmove is None:
             raise PositionRefused(self.name, "it finds no move where the rules give some")

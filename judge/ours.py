@@ -39,12 +39,15 @@ class OurEngine:
         nodes: int,
         multipv: int = 1,
         stop: Callable[[], bool] | None = None,
+        only: Sequence[str] = (),
     ) -> Evaluation:
         """Up to ``multipv`` lines (fewer when the position has fewer legal moves, or when
         ``stop``, asked before each line after the first, says so); ``depth`` is the least any
         line reached, ``nodes`` all the lines' together."""
         pos = position_to_judge(self.name, variant, fen, moves)
-        count = max(1, min(multipv, len(pos.legal_moves)))
+        # ``only``: the other root moves are left out of every line's search
+        others = {m.iccs() for m in pos.legal_moves} - set(only) if only else set()
+        count = max(1, min(multipv, len(pos.legal_moves) - len(others)))
         movetime = None if self.movetime_ms is None else max(1, self.movetime_ms // count)
         limits = level_limits(8, nodes=max(1, nodes // count), movetime_ms=movetime)
         lines: list[Line] = []
@@ -52,7 +55,7 @@ class OurEngine:
         for _ in range(count):
             if lines and stop is not None and stop():
                 break
-            found = search_position(pos, limits, exclude={line.move for line in lines})
+            found = search_position(pos, limits, exclude={line.move for line in lines} | others)
             moves_found = found.pv if found.pv and found.pv[0] == found.move else (found.move,)
             lines.append(Line(moves=moves_found, cp=found.score, mate=found.mate))
             depth = found.depth if len(lines) == 1 else min(depth, found.depth)

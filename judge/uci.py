@@ -344,10 +344,11 @@ class UciEngine:
         silence: float,
         on_info: Callable[[Info], None] | None = None,
         stop: Callable[[], bool] | None = None,
+        searchmoves: Sequence[str] = (),
     ) -> SearchResult:
         """Search the position after ``moves`` (the engine's notation) from ``fen`` for
         ``nodes`` nodes, reporting ``multipv`` lines, within ``seconds`` and never silent for
-        ``silence`` seconds; ``on_info`` sees each report as it comes. ``stop`` is asked after
+        ``silence`` seconds (only the root moves ``searchmoves`` when some are given); ``on_info`` sees each report as it comes. ``stop`` is asked after
         each line the engine says: once it answers True the engine is told to stop (UCI
         ``stop``) and answers at once with what it has (``stopped``). A process that dies or
         hangs is replaced and the search done once more (see the module's docstring)."""
@@ -358,7 +359,9 @@ class UciEngine:
             for _ in range(2):
                 self._ensure_started()
                 try:
-                    return self._search(fen, moves, nodes, multipv, seconds, silence, on_info, stop)
+                    return self._search(
+                        fen, moves, nodes, multipv, seconds, silence, on_info, stop, searchmoves
+                    )
                 except _Died:
                     self._kill()
                     failure = JudgeDied(self.name)
@@ -381,6 +384,7 @@ class UciEngine:
         silence: float,
         on_info: Callable[[Info], None] | None,
         stop: Callable[[], bool] | None,
+        searchmoves: Sequence[str] = (),
     ) -> SearchResult:
         deadline = time.monotonic() + seconds
         if self._dirty:  # an earlier search's answer was never read: end it first
@@ -392,7 +396,8 @@ class UciEngine:
             self._multipv = multipv
         self._sync(deadline)
         self._send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
-        self._send(f"go nodes {nodes}")
+        only = f" searchmoves {' '.join(searchmoves)}" if searchmoves else ""
+        self._send(f"go nodes {nodes}{only}")
         self._dirty = True
         latest: dict[int, Info] = {}
         last: Info | None = None

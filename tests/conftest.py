@@ -97,18 +97,28 @@ def _empty_cache() -> None:
     cache.clear()
 
 
+# The worker this test process started, once started (``celery_worker``).
+_RUNNING: list[CeleryWorker] = []
+
+
 @pytest.fixture(autouse=True)
 def _worker_idle_before_the_database_is_emptied(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A test with the real worker empties its database only once the worker has finished what
-    the test gave it (a task still writing would deadlock the TRUNCATE that empties it)."""
-    if "celery_worker" not in request.fixturenames:
+    """A test whose database is emptied after it (a transactional one: its commits were real)
+    empties it only once this process's worker has finished what the test gave it, whether the
+    test asked for the worker or only sent it work (a finished try sends its scoring): a task
+    still writing would deadlock the TRUNCATE that empties the database."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
+        {"transactional_db", "live_server"} & set(request.fixturenames)
+    )
+    asks = "celery_worker" in request.fixturenames
+    if not (asks or (transactional and _RUNNING)):
         yield
         return
-    marker = request.node.get_closest_marker("django_db")
     if marker is not None:
         # Set up the database first, so that this fixture's teardown runs before its flush.
         request.getfixturevalue("_django_db_helper")
-    worker = request.getfixturevalue("celery_worker")
+    worker = request.getfixturevalue("celery_worker") if asks else _RUNNING[0]
     yield
     worker.wait_until_idle()
 
@@ -223,8 +233,11 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
                 break
             if time.monotonic() > deadline:
                 pytest.fail(f"the Celery worker did not answer within 90s:\n{worker.output()}")
+        _RUNNING.append(worker)
         yield worker
     finally:
+        if worker in _RUNNING:
+            _RUNNING.remove(worker)
         process.terminate()
         try:
             process.wait(timeout=30)

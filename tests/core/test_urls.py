@@ -67,6 +67,7 @@ PUBLIC = [
     "learn/<slug:slug>/",
     "play/",
     "play/<int:game_id>/",
+    "play/<int:game_id>/learn/",
     "play/g/<str:slug>/",
     "play/games/",
     "play/masters/",

@@ -253,6 +253,52 @@ def test_a_marked_move_the_weighing_finds_as_good_as_the_best_is_nothing_to_lear
     assert step["moves"]["b0c2"] == {"chinese": "马二进三", "chance": 0.20}
 
 
+@needs_fairy_stockfish
+def test_the_move_played_is_weighed_from_the_same_position_as_the_best_move() -> None:
+    start = Position.start("xiangqi").fen()
+    found = position_evaluation(variant="xiangqi", fen=start, moves=BLUNDER_GAME[:3], played="h7h0")
+    assert found["played"]["engine"] == FAIRY_STOCKFISH
+    # the cannon thrown away, searched alone from the same position: Red is well ahead after it
+    assert found["played"]["cp"] > 200 > found["cp"]
+    best = found["best"]["iccs"]
+    again = position_evaluation(variant="xiangqi", fen=start, moves=BLUNDER_GAME[:3], played=best)
+    assert "played" not in again  # the judge's own choice needs no second search
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "xinban"])
+def test_the_sites_engine_weighs_the_move_played_alone_too(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAIRY_STOCKFISH", "")
+    pos = Position.start(variant)
+    choice = sorted(m.iccs() for m in pos.legal_moves)[0]
+    judge = analysis_judge(variant)
+    alone = judge.evaluate(variant=variant, fen=pos.fen(), nodes=2_000, only=[choice])
+    assert [line.move for line in alone.lines] == [choice]
+    found = position_evaluation(
+        variant=variant, fen=pos.fen(), moves=[], judge=judge, nodes=2_000, played=choice
+    )
+    assert found["best"]["iccs"] == choice or found["played"]["engine"] == OURS
+
+
+def test_a_move_is_judged_by_its_own_search_from_the_position_before_when_it_has_one() -> None:
+    """Black's move, searched alone from the position before, leaves Red six soldiers up: a
+    blunder, whatever the search of the position it led to said."""
+    start = Position.start("xiangqi").fen()
+    before = {**cp(0), "best": {"iccs": "h9g7", "chinese": "马8进7"}, "played": cp(600)}
+    after = cp(0)
+    moves = [{"iccs": "h2e2", "chinese": "炮二平五"}]
+    black = start.replace(" w ", " b ")
+    (entry,) = game_verdicts(fen=black, moves=moves, evaluations=[before, after])
+    assert entry["verdict"] == "blunder" and entry["drop"] > 0.4
+    (entry,) = game_verdicts(
+        fen=black,
+        moves=moves,
+        evaluations=[{k: v for k, v in before.items() if k != "played"}, after],
+    )
+    assert entry["verdict"] is None
+
+
 def test_a_position_where_the_game_is_over_is_not_searched() -> None:
     found = position_evaluation(
         variant="xiangqi", fen="3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1", moves=[]
