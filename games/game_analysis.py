@@ -77,7 +77,7 @@ GAME_ANALYSIS_MAX_PLIES = 300
 # mistake or worse, and those both did. The page says them.
 GAME_ANALYSIS_AGREEMENT: dict[tuple[str, str], dict[str, int]] = {
     (FAIRY_STOCKFISH, "xiangqi"): {
-        "games": 40, "moves": 600, "factor": 10, "site": 18, "reference": 15, "both": 9,
+        "games": 24, "moves": 360, "factor": 10, "site": 6, "reference": 3, "both": 3,
     },
 }  # fmt: skip
 # The site's engine stops a search this long, whatever its nodes: a safety net for a machine so
