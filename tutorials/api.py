@@ -31,8 +31,8 @@ from tutorials.selectors import (
     course_map,
     learner_get,
     lesson_get,
+    lesson_step_get,
     lesson_view,
-    step_get,
     text,
 )
 from tutorials.services import (
@@ -175,7 +175,7 @@ class StepAnswerView(APIView):
 
     def post(self, request: Request, slug: str, key: str) -> Response:
         answer = request_body(self.InputSerializer, request)
-        step = step_get(lesson=lesson_get(slug=slug), key=key)
+        step = lesson_step_get(slug=slug, key=key)
         learner = learner_get(request, create=True)
         assert learner is not None
         data, recorded = self.play(learner=learner, step=step, answer=answer)

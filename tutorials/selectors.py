@@ -65,6 +65,22 @@ def step_get(*, lesson: Lesson, key: str) -> StepRow:
     raise ApplicationError.coded("lesson.unknown_step", where, where)
 
 
+def lesson_step_get(*, slug: str, key: str) -> StepRow:
+    """One step of an active lesson, with its lesson, in one query (an answer to a step needs
+    no other step): ``lesson.unknown`` or ``lesson.unknown_step`` as ``lesson_get`` and
+    ``step_get`` say them."""
+    row = (
+        StepRow.objects.select_related("lesson")
+        .filter(lesson__slug=slug, lesson__is_active=True, key=key)
+        .first()
+    )
+    if row is None:
+        lesson_get(slug=slug)  # no such lesson: lesson.unknown
+        where = {"lesson": slug, "step": key}
+        raise ApplicationError.coded("lesson.unknown_step", where, where)
+    return row
+
+
 def step_rules(row: StepRow) -> Step:
     """The referee's view of a stored step."""
     return step_from_data(

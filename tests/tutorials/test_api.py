@@ -297,3 +297,17 @@ def test_load_lessons_command_and_content_loader() -> None:
     out = StringIO()
     call_command("load_content", "tutorials", stdout=out)
     assert out.getvalue().startswith("tutorials: ")
+
+
+def test_an_answer_to_a_lesson_or_step_that_does_not_exist_says_which(client: Client) -> None:
+    """The step an answer is for is read in one query with its lesson; what is missing, the
+    lesson or only the step, is said (and a lesson taken out of the course is missing)."""
+    response = play(client, "no-such-lesson", "1", ["b0c2"])
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "lesson.unknown"
+    response = play(english(client), "xiangqi-horse", "99", ["b0c2"])
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "lesson.unknown_step" and "99" in error["message"]
+    Lesson.objects.filter(slug="xiangqi-horse").update(is_active=False)
+    assert play(client, "xiangqi-horse", "1", ["b0c2"]).json()["error"]["code"] == "lesson.unknown"
