@@ -222,9 +222,8 @@ def position_evaluation(
     if outcome is not None:
         return {"cp": None, "mate": None, "winner": outcome.winner or "draw", "best": None}
     judge = judge or analysis_judge(variant)
-    found = judge.evaluate(
-        variant=variant, fen=fen, moves=moves, nodes=nodes or GAME_ANALYSIS_NODES[judge.name]
-    )
+    budget = nodes or GAME_ANALYSIS_NODES[judge.name]
+    found = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budget)
     cp, mate = found.for_red()
     best = pos.parse_move(found.best.move)
     evaluation: dict[str, Any] = {
@@ -236,10 +235,7 @@ def position_evaluation(
         "engine": found.engine,
     }
     if played is not None and played != best.iccs():
-        alone = judge.evaluate(
-            variant=variant, fen=fen, moves=moves, nodes=nodes or GAME_ANALYSIS_NODES[judge.name],
-            only=[played],
-        )  # fmt: skip
+        alone = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budget, only=[played])
         cp, mate = alone.for_red()
         evaluation["played"] = {"cp": cp, "mate": mate, "winner": None, "engine": alone.engine}
     return evaluation
@@ -570,6 +566,12 @@ def learn_steps(
     return steps
 
 
+def player_sides(game: Game) -> list[str]:
+    """The sides whose mistakes are the owner's to learn from: their own against the computer,
+    both at one board."""
+    return [game.human_side] if game.mode == Game.Mode.COMPUTER else ["red", "black"]
+
+
 def learn_from_mistakes(
     *, game: Game, analysis: GameAnalysis | None
 ) -> list[dict[str, Any]] | None:
@@ -579,7 +581,7 @@ def learn_from_mistakes(
     finished analysis."""
     if analysis is None or analysis.status != GameAnalysis.Status.DONE:
         return None
-    mine = {game.human_side} if game.mode == Game.Mode.COMPUTER else {"red", "black"}
+    mine = player_sides(game)
     iccs = game.iccs_moves
     return [
         {**step, "last": iccs[step["ply"] - 2] if step["ply"] >= 2 else None}

@@ -25,6 +25,7 @@ from games.game_analysis import (
     analysis_plan,
     game_analysis_get,
     learn_from_mistakes,
+    player_sides,
 )
 from games.models import LEVELS, Game, MasterGame
 from games.services import SETUPS_BY_VARIANT
@@ -188,7 +189,6 @@ def _analysis_judge(variant: str) -> dict[str, Any]:
     """Which engine would judge the game, with its budget, as the page says it."""
     plan = analysis_plan(variant)
     return {
-        "engine": plan["engine"],
         "engine_label": plan["label"],
         "nodes": f"{plan['nodes']:,}",
         "fairy": plan["fairy"],
@@ -287,9 +287,7 @@ def _game_page(
                 **_analysis_judge(found.variant),
                 "max_plies": GAME_ANALYSIS_MAX_PLIES,
                 "learn_url": reverse("games:learn", args=[found.pk]),
-                "my_sides": ["red", "black"]
-                if found.mode == Game.Mode.LOCAL
-                else [found.human_side],
+                "my_sides": player_sides(found),
                 # read by analysis.js: a game never analysed is not polled (its GET is a 404)
                 "asked": game_analysis_get(game=found) is not None,
             },
