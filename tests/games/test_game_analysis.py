@@ -572,3 +572,17 @@ def test_the_game_page_says_who_judges_and_what_was_measured_of_it(
     page = client.get(f"/play/{game['id']}/").content.decode()
     assert ("我们在 24 盘大师对局（360 步棋）上" in page) is fairy
     assert ("本站自己的引擎搜索这盘棋的每一个局面" in page) is not fairy
+
+
+@pytest.mark.django_db
+def test_the_learning_page_is_the_owners_and_says_when_there_is_nothing_yet(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    gid = finished_game(client, new_game, move)
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/play/{gid}/learn/")
+    assert page.status_code == 200
+    assert "ask for it on the game's page first" in page.content.decode()  # not analysed yet
+    assert client.get("/play/999999/learn/").status_code == 404
+    stranger = Client()
+    assert stranger.get(f"/play/{gid}/learn/").status_code == 404  # another's game
