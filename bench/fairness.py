@@ -29,7 +29,8 @@ The analysis flood (``--flood analyses``). The abusive clients, half anonymous (
 each) from one address and half signed in from a second, each own a finished 60-ply game (a
 game made through the API and played out in the database before the round: the flood's
 requests are the analyses) and ask for its analysis, again when refused, and ask the analysis
-board about one new position after another, polling each answer every 200 ms; a refused
+board about one new position after another, each deepened as the board does while it is
+shown (the next budget each answer names, to the last), polling each answer every 200 ms; a refused
 request waits a second. Meanwhile an honest player (its own address) plays level-8 games and
 times each computer reply, and an honest visitor (another address) asks the analysis board
 about a new position every two seconds and times each answer, from asking to seeing it
@@ -76,6 +77,8 @@ from bench.load.run import (  # noqa: E402
 )
 
 GOAL_RATIO = 2.0
+# A board search of more nodes than this is deeper than a first look (games.analysis).
+FIRST_LOOK_NODES = 40_000
 FLOODS = ("moves", "analyses")
 HONEST_ADDRESS = "10.1.0.1"
 AUTHOR_ADDRESS = "10.1.0.2"
@@ -302,14 +305,19 @@ def random_line(rng: random.Random, plies: int) -> list[dict[str, str]]:
             return line
 
 
-def search_answer(client: Client, stop: threading.Event, moves: list[str], step: float) -> Any:
-    """Ask the analysis board about the position after ``moves`` and poll until it is
-    answered: the answer (None when refused, failed or stopped), and the refusal's status (0:
-    no answer at all, the connection dropped)."""
+def search_answer(
+    client: Client, stop: threading.Event, moves: list[str], step: float, nodes: int | None = None
+) -> Any:
+    """Ask the analysis board about the position after ``moves`` (on ``nodes``, or the first
+    budget) and poll until it is answered: the answer (None when refused, failed or stopped),
+    and the refusal's status (0: no answer at all, the connection dropped)."""
     import requests
 
+    ask: dict[str, Any] = {"variant": "xiangqi", "moves": moves}
+    if nodes is not None:
+        ask["nodes"] = nodes
     try:
-        asked = client.post("/api/games/analysis/", {"variant": "xiangqi", "moves": moves})
+        asked = client.post("/api/games/analysis/", ask)
         if asked.status_code not in (200, 202):
             return None, asked.status_code
         body = asked.json()
@@ -335,6 +343,7 @@ class Analyst(threading.Thread):
     seed: int
     refused: int = 0
     searches: int = 0
+    deep: int = 0  # of the searches, those deeper than a first look
     analysed: bool = False
 
     def __post_init__(self) -> None:
@@ -358,11 +367,19 @@ class Analyst(threading.Thread):
                 self.refused += 1
             moves = [ply["iccs"] for ply in random_line(rng, rng.randint(6, 16))]
             body, _status = search_answer(self.client, self.stop, moves, 0.2)
+            # as the board does while a position is shown: deeper and deeper, to the last budget
+            while body is not None and body.get("next_nodes") and not self.stop.is_set():
+                self.searches += 1
+                self.deep += body["nodes"] > FIRST_LOOK_NODES
+                body, _status = search_answer(
+                    self.client, self.stop, moves, 0.2, nodes=body["next_nodes"]
+                )
             if body is None:
                 self.refused += 1
                 self.stop.wait(1.0)
             else:
                 self.searches += 1
+                self.deep += body["nodes"] > FIRST_LOOK_NODES
 
 
 def finished_game(client: Client, db: str, plies: int, rng: random.Random) -> int | None:
@@ -420,8 +437,8 @@ def analysis_flood(
     stop.set()
     for analyst in analysts:
         analyst.join(timeout=70)
-    results.put((sum(a.searches for a in analysts), sum(a.analysed for a in analysts),
-                 sum(a.refused for a in analysts),
+    results.put((sum(a.searches for a in analysts), sum(a.deep for a in analysts),
+                 sum(a.analysed for a in analysts), sum(a.refused for a in analysts),
                  sum(a.client.requests for a in analysts), len(analysts)))  # fmt: skip
 
 
@@ -462,6 +479,7 @@ class AnalysisRound:
     failures: int
     unanswered: int  # the honest replies and searches still not seen GRACE after the round
     flood_searches: int
+    flood_deep: int  # of the flood's searches, those deeper than a first look
     flood_analysed: int  # the flood's games whose analysis was finished in the round
     flood_positions: int  # positions of the flood's games searched in the round
     refused: int
@@ -500,7 +518,7 @@ def run_analysis_round(
     searches, board_failures, late_searches = searched.get(timeout=seconds + GRACE + 90)
     player.join(timeout=10)
     board.join(timeout=10)
-    flood = flooded.get(timeout=90) if clients else (0, 0, 0, 0, 0)
+    flood = flooded.get(timeout=90) if clients else (0, 0, 0, 0, 0, 0)
     if clients:
         flooder.join(timeout=10)
     positions = query(db, "SELECT coalesce(sum(jsonb_array_length(evaluations)), 0) "
@@ -516,7 +534,7 @@ def run_analysis_round(
         for table in ("games_engineanalysis", "games_gameanalysis"):
             conn.execute(f"UPDATE {table} SET status = 'failed' WHERE status = 'pending'")
         conn.execute("DELETE FROM games_gameanalysis")
-    searched_flood, analysed, refused, requests, analysts = flood
+    searched_flood, deep, analysed, refused, requests, analysts = flood
     return AnalysisRound(
         clients=clients,
         replies=sorted(replies),
@@ -524,6 +542,7 @@ def run_analysis_round(
         failures=player_failures + board_failures,
         unanswered=late_replies + late_searches,
         flood_searches=searched_flood,
+        flood_deep=deep,
         flood_analysed=analysed,
         flood_positions=int(positions),
         refused=refused,
@@ -862,7 +881,7 @@ def report_analyses(rounds: list[AnalysisRound]) -> int:
     print("The analysis flood")
     print(f"{'N':>4}{'replies':>9}{'p50 ms':>9}{'p95 ms':>9}{'p95 ratio':>11}"
           f"{'searches':>10}{'p50 ms':>9}{'p95 ms':>9}{'p95 ratio':>11}"
-          f"{'unanswered':>12}{'flood searches':>16}{'flood positions':>17}{'games done':>12}"
+          f"{'unanswered':>12}{'flood searches':>16}{'of them deep':>14}{'flood positions':>17}{'games done':>12}"
           f"{'refused':>9}{'flood req/s':>13}")  # fmt: skip
     for r in rounds:
         print(f"{r.clients:>4}{len(r.replies):>9}{percentile(r.replies, 0.5):>9.0f}"
@@ -871,14 +890,15 @@ def report_analyses(rounds: list[AnalysisRound]) -> int:
               f"{len(r.searches):>10}{percentile(r.searches, 0.5):>9.0f}"
               f"{percentile(r.searches, 0.95):>9.0f}"
               f"{percentile(r.searches, 0.95) / base_searches:>10.2f}x{r.unanswered:>12}"
-              f"{r.flood_searches:>16}{r.flood_positions:>17}"
+              f"{r.flood_searches:>16}{r.flood_deep:>14}{r.flood_positions:>17}"
               f"{f'{r.flood_analysed}/{r.analysts}':>12}{r.refused:>9}{r.flood_rate:>13.0f}")  # fmt: skip
     print()
     print("replies: the honest level-8 player's computer replies (move sent -> reply seen); "
           "searches: the honest visitor's analysis board searches (asked -> answer seen); "
           f"unanswered: the honest replies and searches not seen {GRACE:.0f} s after the round "
           "(their wait until then is counted among the latencies, a lower bound); flood "
-          "searches: the flood's board searches answered; flood positions: positions of the "
+          "searches: the flood's board searches answered (of them deep: deeper than a first look, "
+          "asked as the board deepens a position it shows); flood positions: positions of the "
           "flood's games analysed; games done: the flood's game analyses finished, of its games; "
           "refused: the flood's requests refused (caps and throttles)")  # fmt: skip
     last = rounds[-1]

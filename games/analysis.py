@@ -22,7 +22,11 @@ analyses of one owner and of one address take turns with everyone else's, and ne
 computer's moves) until a worker searches it (``games.engine_analysis`` on the
 ``playing_deep`` queue). An owner has one search pending at a time (a database constraint):
 asking about another position takes the place of the one pending (``analysis.superseded``), and
-a worker searching that one stops within a moment (``stop``) so that the new one gets its turn;
+a worker searching that one stops within a moment (``stop``) so that the new one gets its turn.
+A search deeper than a first look (``games.queueing.FIRST_LOOK_NODES``, the judges' first
+budgets) also stops within a moment when a first look that is due waits for its turn
+(``games.queueing``): its lines so far are its answer, marked ``cut_short``, never answered
+again in place of a full search, and the board asks for the same budget again;
 an address has ``ANALYSIS_PENDING_PER_ADDRESS`` (``TooMuchWaiting``, HTTP 429). A search handed
 over longer than ``STALE_AFTER`` ago and still pending (its message lost) is marked failed when
 its owner asks again, and the dispatcher hands it over again (when polled, or within a minute).
@@ -52,8 +56,10 @@ from engine import EngineError, Position
 from engine.solver import Budget, find_win
 from games.models import EngineAnalysis
 from games.queueing import (
+    FIRST_LOOK_NODES,
     REQUEUE_AFTER,
     SEARCH,
+    GiveWay,
     TooMuchWaiting,
     dispatch_analyses,
     poll_dispatch,
@@ -125,11 +131,14 @@ def analysis_budgets(variant: str) -> tuple[int, ...]:
 
 def analysis_next_nodes(analysis: EngineAnalysis) -> int | None:
     """The budget to ask about the same position with next, once ``analysis`` is done: the
-    judge's next larger one; None after the last, for a forced mate proved, or while it is not
+    judge's next larger one, or its own again when it was cut short (it gave way to another
+    visitor's first look); None after the last, for a forced mate proved, or while it is not
     done."""
     result = analysis.result
     if analysis.status != EngineAnalysis.Status.DONE or result.get("forced"):
         return None
+    if analysis.cut_short:
+        return analysis.nodes
     budgets = ANALYSIS_BUDGETS.get(str(result.get("engine")), ())
     return next((nodes for nodes in budgets if nodes > analysis.nodes), None)
 
@@ -337,6 +346,7 @@ def engine_analysis_request(
         recent = EngineAnalysis.objects.filter(
             key=key,
             status=EngineAnalysis.Status.DONE,
+            cut_short=False,
             finished_at__gte=now - REUSE_FOR,
             nodes__gte=budget,
         ).order_by("-nodes", "-finished_at")
@@ -390,10 +400,13 @@ def engine_analysis_requeue(*, analysis: EngineAnalysis, now: datetime | None = 
 
 class _Wanted:
     """``stop`` for a worker's search: True once its row is no longer pending (its owner asked
-    about another position), asked of the database at most every ``WANTED_EVERY_SECONDS``."""
+    about another position), asked of the database at most every ``WANTED_EVERY_SECONDS``;
+    or, for a search deeper than a first look (``give_way``), once a first look that is due
+    waits (``games.queueing.GiveWay``)."""
 
-    def __init__(self, analysis_id: int) -> None:
+    def __init__(self, analysis_id: int, *, give_way: GiveWay | None) -> None:
         self.analysis_id = analysis_id
+        self.give_way = give_way
         self.asked = time.monotonic()
         self.gone = False
 
@@ -403,13 +416,15 @@ class _Wanted:
             self.gone = not EngineAnalysis.objects.filter(
                 pk=self.analysis_id, status=EngineAnalysis.Status.PENDING
             ).exists()
-        return self.gone
+        return self.gone or (self.give_way is not None and self.give_way())
 
 
 def engine_analysis_run(*, analysis_id: int) -> str:
     """Search a pending analysis and keep what the engine found; ``done``, ``failed``, or
     ``skipped`` when it is no longer pending (searched already, given up, or given way to
-    another position of its owner's: the search then stops within a moment). The search runs
+    another position of its owner's: the search then stops within a moment). A search deeper
+    than a first look stops within a moment when a first look that is due waits, and is done
+    with what it found so far (``cut_short``). The search runs
     outside any transaction; its result is written only if the row is still pending, so a
     redelivered message writes nothing twice. Either way the row is finished when the run
     ends, so that its lanes in the fair queue are free."""
@@ -417,15 +432,18 @@ def engine_analysis_run(*, analysis_id: int) -> str:
     if analysis is None or analysis.status != EngineAnalysis.Status.PENDING:
         _finished(analysis_id)
         return "skipped"
+    give_way = GiveWay() if analysis.nodes > FIRST_LOOK_NODES else None
+    cut_short = False
     try:
         result = engine_analyse(
             variant=analysis.variant,
             fen=analysis.fen,
             moves=analysis.moves,
             nodes=analysis.nodes,
-            stop=_Wanted(analysis_id),
+            stop=_Wanted(analysis_id, give_way=give_way),
         )
         status = EngineAnalysis.Status.DONE
+        cut_short = give_way is not None and give_way.gave_way and result["nodes"] < analysis.nodes
     except EngineError as error:  # checked when asked for; kept as the reason all the same
         result = _error(error.code, error.params)
         status = EngineAnalysis.Status.FAILED
@@ -434,7 +452,7 @@ def engine_analysis_run(*, analysis_id: int) -> str:
         status = EngineAnalysis.Status.FAILED
     written = EngineAnalysis.objects.filter(
         pk=analysis_id, status=EngineAnalysis.Status.PENDING
-    ).update(status=status, result=result, finished_at=timezone.now())
+    ).update(status=status, result=result, cut_short=cut_short, finished_at=timezone.now())
     if not written:
         _finished(analysis_id)
     return str(status) if written else "skipped"

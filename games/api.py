@@ -398,7 +398,12 @@ class EngineAnalysisSerializer(serializers.Serializer):
     next_nodes = serializers.IntegerField(
         allow_null=True,
         help_text="done: the budget to ask about the same position with next (null after "
-        "the last, or once a forced mate is proved); otherwise null",
+        "the last, or once a forced mate is proved; the same budget again when cut short); "
+        "otherwise null",
+    )
+    cut_short = serializers.BooleanField(
+        help_text="done before its budget was spent: the search stopped early to let another "
+        "visitor's first look at a position go first; its lines are what it found so far"
     )
     result = serializers.JSONField(
         help_text="done: engine (fairy-stockfish or ours), label (its name and version), "
@@ -422,6 +427,7 @@ def _analysis(analysis: EngineAnalysis, code: int = status.HTTP_200_OK) -> Respo
         "moves": analysis.moves,
         "nodes": analysis.nodes,
         "next_nodes": analysis_next_nodes(analysis),
+        "cut_short": analysis.cut_short,
         "result": analysis.result,
     }
     return Response(EngineAnalysisSerializer(body).data, status=code)

@@ -31,7 +31,10 @@ game not finished is ``GameNotFinished`` (HTTP 409). The work is done by ``games
 on the ``playing_deep`` queue, a chunk of ``GAME_ANALYSIS_RUN_SECONDS`` at a time, and each
 chunk waits its turn in the games' fair queue (``games.queueing``): the analyses of one owner
 and of one address take turns with everyone else's work, and never hold up the computer's
-moves by more than the chunk a worker is running. Each position's search is written as soon as
+moves by more than the chunk a worker is running. A chunk ends early, after the position it is
+searching, when a first look at the analysis board waits for its turn; when the first look is
+due (``games.queueing``), the search itself stops within a moment, is dropped, and the chunk
+ends: the position is searched again at the analysis's next turn. Each position's search is written as soon as
 it is found, only if it is the next one the row is missing; at the end of a chunk the analysis
 waits for its next turn. A worker killed mid-chunk loses at most the position it was searching:
 the message comes back (acknowledged late) and the next run starts where the row stops. A chunk
@@ -59,8 +62,10 @@ from games.models import Game, GameAnalysis
 from games.queueing import (
     GAME_ANALYSIS,
     REQUEUE_AFTER,
+    GiveWay,
     TooMuchWaiting,
     dispatch_analyses,
+    first_look_waiting,
     poll_dispatch,
 )
 from judge import FAIRY_STOCKFISH, OURS, Judge, JudgeError, OurEngine, judge_for
@@ -205,6 +210,7 @@ def position_evaluation(
     judge: Judge | None = None,
     nodes: int | None = None,
     played: str | None = None,
+    give_way: GiveWay | None = None,
 ) -> dict[str, Any]:
     """The judge's view of the position after ``moves`` from ``fen``, from Red's side: ``cp``
     (centipawns) or ``mate`` (moves, positive when Red mates), its ``best`` move (ICCS and
@@ -214,7 +220,8 @@ def position_evaluation(
     not the judge's choice, ``played`` is also its judgement of that move: a second search of
     the same position on the same budget with that root move alone (``{"cp", "mate",
     "engine"}`` from Red's side), so that the move played and the best move are weighed in the
-    same way from the same position. Raises ``JudgeError`` when the judge fails."""
+    same way from the same position. Raises ``JudgeError`` when the judge fails, and
+    ``GaveWay`` when ``give_way`` stopped a search (a first look that is due waits)."""
     pos = Position.from_fen(variant, fen)
     for text in moves:
         pos.push_iccs(text)
@@ -223,7 +230,8 @@ def position_evaluation(
         return {"cp": None, "mate": None, "winner": outcome.winner or "draw", "best": None}
     judge = judge or analysis_judge(variant)
     budget = nodes or GAME_ANALYSIS_NODES[judge.name]
-    found = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budget)
+    found = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budget, stop=give_way)
+    _given_way(give_way)
     cp, mate = found.for_red()
     best = pos.parse_move(found.best.move)
     evaluation: dict[str, Any] = {
@@ -235,20 +243,40 @@ def position_evaluation(
         "engine": found.engine,
     }
     if played is not None and played != best.iccs():
-        alone = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budget, only=[played])
+        alone = judge.evaluate(
+            variant=variant, fen=fen, moves=moves, nodes=budget, only=[played], stop=give_way
+        )
+        _given_way(give_way)
         cp, mate = alone.for_red()
         evaluation["played"] = {"cp": cp, "mate": mate, "winner": None, "engine": alone.engine}
     return evaluation
 
 
+class GaveWay(Exception):
+    """A search of a game analysis stopped to let a first look that is due go first: what it
+    found is dropped, and the position is searched again at the analysis's next turn."""
+
+
+def _given_way(give_way: GiveWay | None) -> None:
+    if give_way is not None and give_way.gave_way:
+        raise GaveWay
+
+
 def move_ranking(
-    *, variant: str, fen: str, moves: Sequence[str], judge: Judge, nodes: int | None = None
+    *,
+    variant: str,
+    fen: str,
+    moves: Sequence[str],
+    judge: Judge,
+    nodes: int | None = None,
+    give_way: GiveWay | None = None,
 ) -> list[dict[str, Any]]:
     """Every legal move of the position after ``moves`` from ``fen``, weighed by ``judge``:
     ``iccs``, ``chinese``, the evaluation after it from Red's side (``eval``) and the mover's
     chances (``chance``), best first. Fairy-Stockfish weighs them all in one search (a line
     each, ``nodes`` in all); the site's engine, which gives one line, searches the position
-    after each move on ``nodes`` (its share). A move the judge leaves out has no chance."""
+    after each move on ``nodes`` (its share). A move the judge leaves out has no chance.
+    Raises ``GaveWay`` when ``give_way`` stopped a search."""
     pos = Position.from_fen(variant, fen)
     for text in moves:
         pos.push_iccs(text)
@@ -258,16 +286,18 @@ def move_ranking(
     weighed: dict[str, dict[str, Any]] = {}
     if judge.name == FAIRY_STOCKFISH:
         found = judge.evaluate(
-            variant=variant, fen=fen, moves=moves, nodes=budget, multipv=len(legal)
+            variant=variant, fen=fen, moves=moves, nodes=budget, multipv=len(legal), stop=give_way
         )
+        _given_way(give_way)
         for line in found.lines:
             cp, mate = found.for_red(line)
             weighed[line.move] = {"cp": cp, "mate": mate, "winner": None, "engine": judge.name}
     else:
         for move in legal:
             after = position_evaluation(
-                variant=variant, fen=fen, moves=[*moves, move.iccs()], judge=judge, nodes=budget
-            )
+                variant=variant, fen=fen, moves=[*moves, move.iccs()], judge=judge, nodes=budget,
+                give_way=give_way,
+            )  # fmt: skip
             weighed[move.iccs()] = {k: after.get(k) for k in ("cp", "mate", "winner", "engine")}
     ranking: list[dict[str, Any]] = []
     for move in legal:
@@ -476,8 +506,10 @@ def _next_chunk(analysis_id: int) -> None:
 
 
 def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SECONDS) -> str:
-    """Search the positions the analysis is missing for about ``seconds`` (one chunk), then
-    weigh every move at each mistake and blunder (``move_ranking``, one position a step);
+    """Search the positions the analysis is missing for about ``seconds`` (one chunk, ended
+    early after a position when a first look at the analysis board waits, and at once, the
+    search dropped, when a first look that is due waits: ``games.queueing``), then weigh every
+    move at each mistake and blunder (``move_ranking``, one position a step);
     ``done`` when the last is in (the verdicts written), ``more`` when the next chunk waits its
     turn in the fair queue (the caller runs its dispatcher), ``failed``, or ``skipped`` when
     the row is not pending (finished, or another run is ahead)."""
@@ -490,9 +522,12 @@ def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SE
     evaluations = list(analysis.evaluations)
     rankings = dict(analysis.rankings)
     started = time.monotonic()
+    give_way = GiveWay()
 
     def chunk_over(searched: bool) -> bool:
-        return searched and time.monotonic() - started >= seconds
+        if not searched:
+            return False
+        return time.monotonic() - started >= seconds or first_look_waiting(due=False)
 
     try:
         judge = analysis_judge(game.variant, engine=analysis.engine or None)
@@ -503,7 +538,7 @@ def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SE
                 return "more"
             found = position_evaluation(
                 variant=game.variant, fen=game.start_fen, moves=iccs[:index], judge=judge,
-                nodes=nodes, played=iccs[index] if index < len(iccs) else None,
+                nodes=nodes, played=iccs[index] if index < len(iccs) else None, give_way=give_way,
             )  # fmt: skip
             if not _append(analysis_id, index, found):
                 return "skipped"
@@ -522,12 +557,15 @@ def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SE
                 return "more"
             ranking = move_ranking(
                 variant=game.variant, fen=game.start_fen, moves=iccs[: entry["ply"] - 1],
-                judge=judge,
+                judge=judge, give_way=give_way,
             )  # fmt: skip
             if not _keep_ranking(analysis_id, key, ranking):
                 return "skipped"
             rankings[key] = ranking
             weighed += 1
+    except GaveWay:
+        _next_chunk(analysis_id)
+        return "more"
     except EngineError as error:
         return _failed(analysis_id, error.code, error.params)
     except JudgeError as error:

@@ -237,6 +237,10 @@ class EngineAnalysis(OwnerScopedModel):
     # When a worker was done with it: null while one may still be searching it (also once its
     # owner has asked about another position, until the worker has stopped).
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Done before its budget was spent: a deep search stopped to let another visitor's first
+    # look go first (games.analysis). Its lines are kept; it is never answered again in place
+    # of a search on its budget, and the board asks for that budget again.
+    cut_short = models.BooleanField(default=False)
 
     class Meta(OwnerScopedModel.Meta):
         indexes = [

@@ -15,6 +15,20 @@ workers:
   (``games.game_analysis.GAME_ANALYSIS_RUN_SECONDS``), then the analysis waits here for its
   next turn, behind everyone else's work that came meanwhile.
 
+First looks go first. A board search of at most ``FIRST_LOOK_NODES`` (a visitor's first
+question about a position: the judges' first budgets) is small; the rest is long work (deeper
+board searches, game analyses). A first look from an address that has had none handed over
+for ``GIVE_WAY_AFTER`` (a visitor who looks at a new position now and then, not a client that
+asks one after another) is *due*: it goes before every other analysis waiting, and long work
+being run stops for it within a moment (``first_look_waiting(due=True)``, asked by the
+worker's ``GiveWay`` every ``GIVE_WAY_EVERY``): a deeper board search is done with the lines it
+found so far (``cut_short``: the board asks that budget again), a game analysis's search is
+dropped and its chunk ends, to be searched again at its next turn. Any first look waiting ends
+a game analysis's chunk after the position it is searching (nothing is lost there). So a
+first look waits behind a moment of someone's long work, not seconds of it; and long work is
+stopped at most once every ``GIVE_WAY_AFTER`` by each address, so a flood of first looks from
+one address cannot starve it.
+
 Each item has lanes (``core.fairqueue``): its owner's and its address's. The computer's moves
 have lanes of their own: one move of each owner, ``COMPUTER_SEARCHES_PER_ADDRESS`` of each
 address with the workers at a time, oldest first; so the workers' queue holds at most one move
@@ -42,13 +56,14 @@ again: every one of these tasks is idempotent.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from core.exceptions import ApplicationError
@@ -57,6 +72,12 @@ from games.models import EngineAnalysis, Game, GameAnalysis
 
 # Work handed to the workers this long ago and not done is handed over again.
 REQUEUE_AFTER = timedelta(seconds=60)
+# A board search of at most this many nodes is a first look at a position (the judges' first
+# budgets, games.analysis.ANALYSIS_BUDGETS); one from an address that has had none handed over
+# this long is due: it goes first, and long work being run gives way to it, asked this often.
+FIRST_LOOK_NODES = 40_000
+GIVE_WAY_AFTER = timedelta(seconds=1.5)
+GIVE_WAY_EVERY = 0.1
 # How many waiting items of each kind, oldest first, one dispatch looks at.
 DISPATCH_SCAN = 500
 # An analysis lane served within this long goes after those that were not (``turn_order``).
@@ -90,6 +111,7 @@ class Work:
     address: str
     queue: str
     args: tuple[int, ...]
+    first_look: bool = False  # a board search of at most ``FIRST_LOOK_NODES``
 
 
 def owner_key(user_id: int | None, visitor_id: str | None) -> str:
@@ -193,12 +215,14 @@ def _analyses_waiting(fresh: datetime) -> list[Work]:
         _searches()
         .filter(_not_handed(fresh))
         .order_by("created_at", "id")
-        .values_list("id", "user_id", "visitor_id", "address", "created_at")[:DISPATCH_SCAN]
+        .values_list("id", "user_id", "visitor_id", "address", "created_at", "nodes")[
+            :DISPATCH_SCAN
+        ]
     )
-    for pk, user_id, visitor_id, address, asked in searches:
-        found.append(
-            (asked, Work(SEARCH, pk, owner_key(user_id, visitor_id), address, deep, (pk,)))
-        )
+    for pk, user_id, visitor_id, address, asked, nodes in searches:
+        owner = owner_key(user_id, visitor_id)
+        look = nodes <= FIRST_LOOK_NODES
+        found.append((asked, Work(SEARCH, pk, owner, address, deep, (pk,), first_look=look)))
     analyses = (
         _game_analyses()
         .filter(_not_handed(fresh))
@@ -212,6 +236,36 @@ def _analyses_waiting(fresh: datetime) -> list[Work]:
         found.append((queued or created, work))
     found.sort(key=lambda pair: pair[0])
     return [work for _, work in found]
+
+
+def _first_looks_handed_since(since: datetime) -> QuerySet[EngineAnalysis]:
+    return EngineAnalysis.objects.filter(nodes__lte=FIRST_LOOK_NODES, dispatched_at__gte=since)
+
+
+def first_look_waiting(*, due: bool, now: datetime | None = None) -> bool:
+    """Whether a first look at a position waits for its turn (with ``due``, one that is due:
+    its address has had no first look handed over for ``GIVE_WAY_AFTER``)."""
+    now = now or timezone.now()
+    waiting = _searches().filter(_not_handed(now - REQUEUE_AFTER), nodes__lte=FIRST_LOOK_NODES)
+    if due:
+        lately = _first_looks_handed_since(now - GIVE_WAY_AFTER).filter(address=OuterRef("address"))
+        waiting = waiting.filter(~Exists(lately))
+    return waiting.exists()
+
+
+class GiveWay:
+    """``stop`` for long work's searches: True once a due first look waits (asked of the
+    database at most every ``GIVE_WAY_EVERY`` seconds), and from then on."""
+
+    def __init__(self) -> None:
+        self.asked = time.monotonic()
+        self.gave_way = False
+
+    def __call__(self) -> bool:
+        if not self.gave_way and time.monotonic() - self.asked >= GIVE_WAY_EVERY:
+            self.asked = time.monotonic()
+            self.gave_way = first_look_waiting(due=True)
+        return self.gave_way
 
 
 def _searches_running() -> QuerySet[EngineAnalysis]:
@@ -275,7 +329,13 @@ def _analyses_release(now: datetime, fresh: datetime, capacity: dict[str, int]) 
     if not waiting:
         return []
     served = _analyses_served(now - SERVED_WINDOW, waiting)
-    ordered = turn_order(waiting, lanes=_client_lanes, served=served)
+    lately = set(_first_looks_handed_since(now - GIVE_WAY_AFTER).values_list("address", flat=True))
+    due = [item for item in waiting if item.first_look and item.address not in lately]
+    rest = [item for item in waiting if not (item.first_look and item.address not in lately)]
+    ordered = [
+        *turn_order(due, lanes=_client_lanes, served=served),
+        *turn_order(rest, lanes=_client_lanes, served=served),
+    ]
     return release(ordered, busy=busy, lanes=work_lanes, capacity=capacity)
 
 
@@ -350,14 +410,28 @@ def handed(chosen: Iterable[Work], task: str, pk: int) -> bool:
     return any(item.task == task and item.pk == pk for item in chosen)
 
 
+# When this process last ran the dispatcher for a poll, by family (``time.monotonic()``).
+_POLL_DISPATCHED: dict[str, float] = {}
+
+
 def poll_dispatch(
     *, task: str, pk: int, dispatched_at: datetime | None, now: datetime | None = None
 ) -> bool:
     """A poll of an item not yet done: when it waits for its turn (or was handed over longer
     than ``REQUEUE_AFTER`` ago: its message lost), run the dispatcher unless another one is
     running; True if the item was handed over. An item handed over lately is left to the
-    workers: polling it costs no dispatch."""
+    workers: polling it costs no dispatch. A web process runs it for polls at most every
+    ``POLL_DISPATCH_EVERY_SECONDS`` a family (a flood of polls of waiting work costs a
+    dispatch a second, not one a poll): the commits that ask for work and the items done run
+    it anyway, and polls only take up a turn that was lost."""
     now = now or timezone.now()
     if dispatched_at is not None and dispatched_at >= now - REQUEUE_AFTER:
         return False
-    return handed(dispatch(now, wait=False, families=(family(task),)), task, pk)
+    name = family(task)
+    every = settings.POLL_DISPATCH_EVERY_SECONDS
+    if every > 0:
+        moment = time.monotonic()
+        if moment - _POLL_DISPATCHED.get(name, -every) < every:
+            return False
+        _POLL_DISPATCHED[name] = moment
+    return handed(dispatch(now, wait=False, families=(name,)), task, pk)

@@ -42,8 +42,9 @@ class OurEngine:
         only: Sequence[str] = (),
     ) -> Evaluation:
         """Up to ``multipv`` lines (fewer when the position has fewer legal moves, or when
-        ``stop``, asked before each line after the first, says so); ``depth`` is the least any
-        line reached, ``nodes`` all the lines' together."""
+        ``stop`` says so: asked while a line is searched, it ends that line's search with what
+        it found, and before each line after the first); ``depth`` is the least any line
+        reached, ``nodes`` all the lines' together."""
         pos = position_to_judge(self.name, variant, fen, moves)
         # ``only``: the other root moves are left out of every line's search
         others = {m.iccs() for m in pos.legal_moves} - set(only) if only else set()
@@ -55,7 +56,9 @@ class OurEngine:
         for _ in range(count):
             if lines and stop is not None and stop():
                 break
-            found = search_position(pos, limits, exclude={line.move for line in lines} | others)
+            found = search_position(
+                pos, limits, exclude={line.move for line in lines} | others, stop=stop
+            )
             moves_found = found.pv if found.pv and found.pv[0] == found.move else (found.move,)
             lines.append(Line(moves=moves_found, cp=found.score, mate=found.mate))
             depth = found.depth if len(lines) == 1 else min(depth, found.depth)

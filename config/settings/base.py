@@ -405,6 +405,10 @@ GAME_ANALYSIS_PENDING_PER_ADDRESS = 4
 # at once, from everyone together (games/queueing.py): fewer than the deep workers' processes,
 # and a computer move always finds a process free of them.
 ANALYSIS_SEARCHES_AT_ONCE = env_int("ANALYSIS_SEARCHES_AT_ONCE", 1)
+# A poll of work still waiting runs the dispatcher (a lost turn is taken up) at most this often
+# in each web process and family of work (games/queueing.py); it runs anyway after each commit
+# that asks for work and each item done. 0: at every such poll.
+POLL_DISPATCH_EVERY_SECONDS = 1.0
 # Finished searches of the analysis board are a cache: kept this many days, then swept
 # (games.engine_analysis_sweep, hourly); a failed or pending one goes after a day.
 ANALYSIS_KEEP_DAYS = 30

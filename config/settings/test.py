@@ -64,3 +64,6 @@ else:
 # caps set them (tests/games/test_fair_queue.py).
 GAMES_OPEN_PER_OWNER = GAMES_OPEN_PER_ADDRESS = 1000
 COMPUTER_PENDING_PER_OWNER = COMPUTER_PENDING_PER_ADDRESS = 1000
+# Most tests run no commit hooks, so polls are what hands work over: at every poll here, and
+# the test of the limit sets it (tests/games/test_fair_queue.py).
+POLL_DISPATCH_EVERY_SECONDS = 0.0

@@ -22,7 +22,7 @@ See ``engine.play.search`` for how the search works and
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -209,6 +209,7 @@ def search_position(
     *,
     started: float | None = None,
     exclude: Collection[str] = (),
+    stop: Callable[[], bool] | None = None,
 ) -> BestMove:
     """Search a ``Position`` (with its move history) under explicit
     ``Limits``; ``bestmove`` is this with a level's limits. The time budget
@@ -216,7 +217,9 @@ def search_position(
     default). ``exclude`` (ICCS) leaves moves out at the root: the best of
     the others, as an analysis's second and third lines are found. The game
     must not be over (raises ``GameOverError``), and some legal move must be
-    left (``EngineError`` ``play.all_excluded``)."""
+    left (``EngineError`` ``play.all_excluded``). ``stop``, asked as often as
+    the clock is looked at, ends the search early once it answers True (the
+    best of what was searched is the answer)."""
     if started is None:
         started = time.perf_counter()
     outcome = pos.outcome()
@@ -225,7 +228,7 @@ def search_position(
     root, won = _root(pos, exclude)
     if not root:
         raise EngineError("play.all_excluded", {"count": len(exclude)})
-    result = Searcher(pos, limits, started).run(root, won)
+    result = Searcher(pos, limits, started, stop=stop).run(root, won)
     mate = mate_in(result.score) if is_mate_score(result.score) else None
     return BestMove(
         move=B.from_int(pos, result.move),

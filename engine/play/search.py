@@ -19,7 +19,8 @@
   These judgements happen only at repeated keys and at the limit, so they
   cost nothing elsewhere.
 - A node budget and a time budget, checked at every node (the clock every
-  64 nodes, and only when there is a time budget); the node budget is never
+  64 nodes, and only when there is a time budget; so is the caller's
+  ``stop``, when given); the node budget is never
   exceeded. The time budget is a deadline for the whole call: the search
   stops at the first look at the clock from which waiting for the next look
   and then finishing could pass it, keeping at least 0.1 s (or a tenth of
@@ -139,11 +140,14 @@ class Searcher:
         limits: Limits,
         started: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         """``started`` is the ``clock()`` value the time budget counts from
         (the caller's start, so that its set-up counts too); now by default.
         ``clock`` is the wall clock in seconds, read only under a time
-        budget (a test may pass its own)."""
+        budget (a test may pass its own). ``stop``, asked at each look (as
+        often as the clock), ends the search like a spent budget once it
+        answers True."""
         self.pos = pos.copy()
         self.variant = pos.variant
         self.weights = limits.weights
@@ -152,6 +156,7 @@ class Searcher:
         self.nodes = 0
         self.node_limit = limits.nodes if limits.nodes is not None else 1 << 62
         self.clock = clock
+        self.stop = stop
         self.started = 0.0
         self.deadline: float | None = None
         self.last_look = 0.0
@@ -186,6 +191,7 @@ class Searcher:
         self.cycle_cache: dict[tuple[int, ...], Outcome | None] = {}
         if self.deadline is not None:
             self.last_look = clock()
+        self.looks = self.deadline is not None or stop is not None
 
     # ------------------------------------------------------------------
     # make / unmake with the incremental sum
@@ -344,7 +350,7 @@ class Searcher:
         if self.nodes >= self.node_limit:
             raise _Stop
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & CLOCK_MASK:
+        if self.looks and not self.nodes & CLOCK_MASK:
             self.look()
 
     def look(self) -> None:
@@ -354,7 +360,11 @@ class Searcher:
         between two looks (on a loaded machine the process waits for the CPU
         between them), the finishing as one such gap more (the two at least
         ``MIN_MARGIN``, or a tenth of the budget) plus ``FINISH_SHARE`` of
-        the time spent."""
+        the time spent. Stop too once the caller's ``stop`` says so."""
+        if self.stop is not None and self.stop():
+            raise _Stop
+        if self.deadline is None:
+            return
         now = self.clock()
         gap = now - self.last_look
         self.last_look = now

@@ -250,6 +250,7 @@ async function play(move) {
 
 const engineLabels = labels.engine;
 const ENGINE_KEY = "xq-analysis-engine"; // localStorage: "on" | "off"
+const CUT_SHORT_PAUSE_MS = 1000; // before asking again for a budget a search gave up
 const engine = {
   on: storedEngineSwitch(),
   fen: null, // the position the engine is (or was last) asked about
@@ -498,8 +499,13 @@ async function engineSeries(series) {
         }
         return;
       }
-      showEngine(answer.result);
+      // a search cut short (it gave way to another visitor's first look) is shown unless the
+      // board already shows a deeper one of this position; its budget is asked for again
+      const deeper = engine.result && engine.result.fen === answer.result.fen &&
+        engine.result.depth > answer.result.depth;
+      if (!(answer.cut_short && deeper)) showEngine(answer.result);
       engine.nextNodes = answer.next_nodes;
+      if (answer.cut_short) await pause(CUT_SHORT_PAUSE_MS);
       if (!answer.next_nodes) {
         engine.final = true;
         engineState("final");

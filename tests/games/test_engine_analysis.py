@@ -418,6 +418,59 @@ def test_a_worker_stops_a_search_its_owner_no_longer_waits_for(client: Client) -
     assert row.status == "failed" and row.finished_at is not None
 
 
+@pytest.mark.parametrize(
+    "variant", ["xiangqi", "feidan"]
+)  # Fairy-Stockfish (where installed), ours
+@pytest.mark.django_db(transaction=True)
+def test_a_deep_search_gives_way_to_another_visitors_first_look(
+    client: Client, variant: str
+) -> None:
+    """A deep search (seconds of work) stops within a moment once another visitor's first look
+    at a position waits for its turn; what it found so far is its answer, marked cut short,
+    the same budget is the one to ask for next, and no one is answered with it in place of a
+    full search."""
+    budget = analysis_budgets(variant)[-1]
+    deep = post(client, URL, {"variant": variant, "nodes": budget}).json()
+    EngineAnalysis.objects.filter(pk=deep["id"]).update(dispatched_at=timezone.now())
+    ran: dict[str, Any] = {}
+
+    def worker() -> None:
+        try:
+            ran["state"] = engine_analysis_run(analysis_id=deep["id"])
+        finally:
+            connection.close()
+
+    searching = threading.Thread(target=worker)
+    searching.start()
+    time.sleep(0.5)
+    asked = time.monotonic()
+    other = Client(REMOTE_ADDR="198.51.100.7")
+    look = post(other, URL, {"variant": variant})  # the first budget
+    assert look.status_code == 202
+    assert look.json()["status"] == "pending"  # the deep search holds the place
+    searching.join(timeout=60)
+    gave_way_after = time.monotonic() - asked
+    assert ran["state"] == "done"
+    assert gave_way_after < 2.0, ran  # not given way, it searches for seconds
+    answer = client.get(deep["url"]).json()
+    assert answer["status"] == "done" and answer["cut_short"]
+    assert answer["result"]["lines"] and answer["result"]["nodes"] < budget
+    assert answer["next_nodes"] == budget
+    third = post(Client(REMOTE_ADDR="198.51.100.8"), URL, {"variant": variant, "nodes": budget})
+    assert third.status_code == 202 and third.json()["status"] == "pending"  # searched afresh
+
+
+@pytest.mark.django_db
+def test_a_first_look_never_gives_way(client: Client) -> None:
+    """A first look runs to its budget whatever waits: only deeper searches give way."""
+    first = post(client, URL, {"variant": "feidan"}).json()
+    EngineAnalysis.objects.filter(pk=first["id"]).update(dispatched_at=timezone.now())
+    assert post(Client(REMOTE_ADDR="198.51.100.7"), URL, {"variant": "feidan"}).status_code == 202
+    assert engine_analysis_run(analysis_id=first["id"]) == "done"
+    answer = client.get(first["url"]).json()
+    assert not answer["cut_short"] and answer["next_nodes"] == analysis_budgets("feidan")[1]
+
+
 # -- a visitor signs up or logs in -----------------------------------------------------------
 
 PASSWORD = "a-long-pass-phrase-42"

@@ -405,6 +405,8 @@ def test_a_game_analysis_waits_its_turn_again_after_each_chunk() -> None:
     search = post(searcher, "/api/games/analysis/", {"variant": "xiangqi"}).json()["id"]
     dispatch()
     assert _handed() == {("game", row.pk)}  # one analysis at a time
+    # a search of a moment, over before the worker's first look at whether to give way
+    GameAnalysis.objects.filter(pk=row.pk).update(nodes=2_000)
     assert game_analysis_run(analysis_id=row.pk, seconds=0) == "more"  # one position
     row.refresh_from_db()
     assert len(row.evaluations) == 1 and row.dispatched_at is None and row.served_at
@@ -458,3 +460,64 @@ def test_the_players_of_one_address_take_turns_among_themselves() -> None:
     assert game_analysis_run(analysis_id=analysis, seconds=0) == "more"
     dispatch()
     assert _handed() == {("search", theirs)}
+
+
+@pytest.mark.django_db
+def test_a_due_first_look_goes_before_every_other_analysis_waiting() -> None:
+    """A first look at a position from an address that has had none for a while goes before
+    the analyses waiting, even a client's whose turn the fair order says it is; a second
+    first look of the same address right after waits its turn like other work."""
+    from games.analysis import engine_analysis_run
+    from games.models import EngineAnalysis, GameAnalysis
+    from games.queueing import FIRST_LOOK_NODES, GIVE_WAY_AFTER, dispatch
+
+    other = Client(REMOTE_ADDR=FLOOD_ADDRESS)
+    deep = post(other, "/api/games/analysis/", {"variant": "xiangqi", "nodes": 160_000}).json()
+    honest = Client(REMOTE_ADDR="10.1.0.7")
+    gid = _finished_game(honest)
+    post(honest, f"/api/games/{gid}/analysis/")
+    # the honest address's game analysis had its turn a moment ago: by the fair order alone,
+    # the other address's search goes next
+    GameAnalysis.objects.filter(game_id=gid).update(served_at=timezone.now())
+    look = post(honest, "/api/games/analysis/", {"variant": "xiangqi", "moves": ["c3c4"]}).json()
+    assert EngineAnalysis.objects.get(pk=look["id"]).nodes <= FIRST_LOOK_NODES
+    dispatch()
+    assert _handed() == {("search", look["id"])}
+    assert engine_analysis_run(analysis_id=look["id"]) == "done"
+    again = Client(REMOTE_ADDR="10.1.0.7")  # another visitor of that address, at once
+    second = post(again, "/api/games/analysis/", {"variant": "xiangqi", "moves": ["g3g4"]})
+    dispatch()
+    assert _handed() == {("search", deep["id"])}  # not due: the fair order
+    engine_analysis_run(analysis_id=deep["id"])
+    # once the address has had no first look handed over for a while, it is due again
+    EngineAnalysis.objects.filter(pk=look["id"]).update(
+        dispatched_at=timezone.now() - GIVE_WAY_AFTER - timedelta(seconds=1)
+    )
+    dispatch()
+    assert _handed() == {("search", second.json()["id"])}
+
+
+@pytest.mark.django_db
+@override_settings(POLL_DISPATCH_EVERY_SECONDS=60.0)
+def test_polls_of_waiting_work_run_the_dispatcher_at_most_once_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A flood of polls of waiting analyses costs one dispatch per web process and
+    ``POLL_DISPATCH_EVERY_SECONDS``, not one a poll: the first poll hands its search over; a
+    poll of another waiting one right after, the place free again, hands nothing over; once
+    the while has passed, a poll does."""
+    from games import queueing
+    from games.analysis import engine_analysis_run
+
+    monkeypatch.setattr(queueing, "_POLL_DISPATCHED", {})
+    first, second = Client(REMOTE_ADDR="10.1.0.7"), Client(REMOTE_ADDR="10.1.0.8")
+    mine = post(first, "/api/games/analysis/", {"variant": "xiangqi"}).json()
+    other = post(second, "/api/games/analysis/", {"variant": "feidan"}).json()
+    assert first.get(mine["url"]).status_code == 200
+    assert _handed() == {("search", mine["id"])}
+    assert engine_analysis_run(analysis_id=mine["id"]) == "done"
+    assert second.get(other["url"]).json()["status"] == "pending"
+    assert _handed() == set()  # no dispatch for this poll
+    queueing._POLL_DISPATCHED["analyses"] -= 61.0  # a minute later
+    assert second.get(other["url"]).status_code == 200
+    assert _handed() == {("search", other["id"])}

@@ -34,7 +34,7 @@ from games.game_analysis import (
     position_evaluation,
     win_chance,
 )
-from games.models import Game, GameAnalysis
+from games.models import EngineAnalysis, Game, GameAnalysis
 from judge import FAIRY_STOCKFISH, OURS, fairy_stockfish_path
 from tests.games.conftest import error_code, post
 
@@ -369,6 +369,61 @@ def test_a_run_cut_short_carries_on_where_it_stopped(
     row.refresh_from_db()
     assert len(row.evaluations) == 6 and row.evaluations[:2] == kept
     assert len(row.result["plies"]) == 5
+
+
+LOOK_URL = "/api/games/analysis/"
+
+
+def first_look(address: str, *, due: bool) -> int:
+    """A first look at the analysis board waiting for its turn, asked from ``address``: due,
+    or not (the address had another first look handed over a moment ago)."""
+    if not due:
+        lately = post(Client(REMOTE_ADDR=address), LOOK_URL, {"variant": "feidan"}).json()
+        EngineAnalysis.objects.filter(pk=lately["id"]).update(dispatched_at=timezone.now())
+    look = post(Client(REMOTE_ADDR=address), LOOK_URL, {"variant": "xiangqi"})
+    assert look.status_code == 202 and look.json()["status"] == "pending"
+    return int(look.json()["id"])
+
+
+@pytest.mark.django_db
+def test_a_chunk_ends_after_one_position_when_a_first_look_waits(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    """A first look at the analysis board (not due: its address has just had one) waits
+    behind one position of a game analysis, not a chunk of it; the analysis goes on at its
+    next turn."""
+    gid = finished_game(client, new_game, move)
+    post(client, url(gid))
+    row = GameAnalysis.objects.get()
+    look = first_look("198.51.100.7", due=False)
+    assert game_analysis_run(analysis_id=row.pk, seconds=600) == "more"
+    row.refresh_from_db()
+    assert len(row.evaluations) == 1 and row.dispatched_at is None
+    EngineAnalysis.objects.filter(pk=look).update(status="done")  # looked
+    assert game_analysis_run(analysis_id=row.pk, seconds=600) == "done"
+
+
+@pytest.mark.django_db
+def test_a_due_first_look_stops_a_search_of_a_game_analysis_which_is_searched_again_later(
+    client: Client, new_game: Callable[..., dict[str, Any]], move: Callable[..., Any]
+) -> None:
+    """A first look that is due stops a game analysis's search within a moment: the search
+    is dropped (a budget of 50 million nodes would take minutes), the chunk ends, and the
+    position is searched again at the analysis's next turn."""
+    gid = finished_game(client, new_game, move)
+    post(client, url(gid))
+    row = GameAnalysis.objects.get()
+    nodes = row.nodes
+    GameAnalysis.objects.filter(pk=row.pk).update(nodes=50_000_000)
+    look = first_look("198.51.100.7", due=True)
+    assert game_analysis_run(analysis_id=row.pk, seconds=600) == "more"
+    row.refresh_from_db()
+    assert row.evaluations == [] and row.dispatched_at is None and row.status == "pending"
+    EngineAnalysis.objects.filter(pk=look).update(dispatched_at=timezone.now())  # its turn
+    GameAnalysis.objects.filter(pk=row.pk).update(nodes=nodes)
+    assert game_analysis_run(analysis_id=row.pk, seconds=600) == "done"
+    row.refresh_from_db()
+    assert len(row.evaluations) == len(BLUNDER_GAME) + 1
 
 
 @needs_fairy_stockfish

@@ -149,3 +149,36 @@ def test_stopped_by_the_clock_it_plays_its_last_completed_iteration() -> None:
     completed = search(pos, Limits(depth=timed.depth, nodes=10**6), Clock(step=0.0))
     assert completed.depth == timed.depth
     assert completed.move == timed.move
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "feidan", "xinban"])
+def test_the_callers_stop_is_asked_at_every_look_and_ends_the_search(variant: str) -> None:
+    """``stop`` is asked as often as the clock is looked at, with or without a time budget;
+    once it answers True the search ends with the best it found, well inside its nodes."""
+    asked = 0
+
+    def stop() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked >= 20
+
+    def clock() -> float:
+        raise AssertionError("the clock was read")
+
+    root, won = _root(middlegame(variant))
+    found = Searcher(middlegame(variant), Limits(nodes=10**6), clock=clock, stop=stop).run(
+        root, won
+    )
+    assert asked == 20
+    assert found.nodes == 20 * LOOK
+    assert found.move in root and found.depth >= 1
+
+
+def test_a_stop_that_never_answers_true_changes_nothing() -> None:
+    pos = middlegame()
+    root, won = _root(pos)
+    plain = Searcher(pos, Limits(nodes=20_000)).run(root, won)
+    watched = Searcher(pos, Limits(nodes=20_000), stop=lambda: False).run(root, won)
+    assert (watched.move, watched.score, watched.depth, watched.nodes, watched.pv) == (
+        plain.move, plain.score, plain.depth, plain.nodes, plain.pv
+    )  # fmt: skip
