@@ -203,7 +203,11 @@ class Abuser(threading.Thread):
             if answer.status_code != 200:
                 self.refused += 1
                 self.stop.wait(1.0)
-                game = client.get(f"/api/games/{game['id']}/").json()
+                again = client.get(f"/api/games/{game['id']}/")
+                if again.status_code != 200:  # refused too (a throttle): a new game
+                    self.refused += 1
+                    return
+                game = again.json()
                 continue
             self.moves += 1
             client.post(f"/api/games/{game['id']}/draw/")  # each adds a search (when allowed)
