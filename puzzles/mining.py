@@ -638,6 +638,36 @@ def _prove_master(
                   ply=candidate.ply)  # fmt: skip
 
 
+def prove_seen(
+    candidate: Candidate,
+    n: int,
+    *,
+    seed: int,
+    prove_nodes: int,
+    prove_seconds: float,
+    stats: MiningStats,
+) -> tuple[MinedPuzzle | None, proving.ProofResult]:
+    """Prove, over every defence (full mode), the win in ``n`` moves that a judge saw at the
+    candidate's position: the puzzle (kept however plain, and with every winning first move
+    when there are several: a mate missed in a game) and the prover's answer, or None and
+    the answer when it is not a win in exactly ``n`` moves (``shorter`` says when it is a
+    shorter one)."""
+    stats.proofs += 1
+    started = time.process_time()
+    try:
+        result = proving.prove(
+            **candidate.problem, moves_to_win=n, nodes=prove_nodes, seconds=prove_seconds
+        )
+    finally:
+        stats.prove_seconds += time.process_time() - started
+    if result.status not in (proving.SOUND_UNIQUE, proving.COOKED) or result.proof is None:
+        return None, result
+    stats.proved += 1
+    puzzle = _mined(candidate, n, result, seed, source="game", source_game=candidate.source_game,
+                    ply=candidate.ply)  # fmt: skip
+    return puzzle, result
+
+
 def mine_master(
     chunk: Chunk,
     *,

@@ -1,9 +1,16 @@
 """Mates missed in a game played on the site: the moments where a side had a short forced win
 and played something else, each proved and kept as a puzzle of that position.
 
-The search is the master games' (``puzzles.mining``): a cheap quick search on each position
-of the sides asked about (a win by checks alone, then a full search of every move, both within
-``MISSED_MAX_MOVES`` moves and a node budget), and a full proof only where one sees a win.
+Each position of the sides asked about is looked at cheaply, and a full proof is made only
+where the look sees a win. The look is a judge's search when one is given (``judge``:
+Fairy-Stockfish for traditional xiangqi, ``MISSED_JUDGE_NODES`` a position), which sees a mate
+of up to ``MISSED_MAX_MOVES`` (5) moves (a second look, ten times deeper, where the first sees
+the side to move well ahead); the proof is then asked for that length, and for a
+shorter one when the prover finds it. Without a judge it is the master games' quick search
+(``puzzles.mining``: a win by checks alone, then a full search of every move, both within
+``MISSED_QUICK_MAX_MOVES`` (3) moves and a node budget). Whatever the look, only what the
+prover proves is reported: a judge's mate that the prover does not prove within its budget is
+left out.
 Unlike the bank, a plain mate in 1 is kept (a mate the player missed is worth showing however
 easy it looks), and so is a win with more than one winning first move (a ``cooked`` proof: a
 mate missed is missed however many moves win; the puzzle made of it accepts each of them, as
@@ -12,34 +19,76 @@ played is none of the proof's keys (the moves that force the win in that many mo
 not win the game at once (a stalemate is a win too). After a moment, the plies of its winning
 line are passed over (one miss, not the same miss again a move later).
 
-The cost is bounded per game: ``MISSED_MAX_PLIES`` plies looked at, two quick searches per
-position and goal (at most ``MISSED_QUICK_NODES`` positions each), a proof of at most
-``MISSED_PROVE_NODES`` positions per win seen, and at most ``MISSED_PER_GAME`` moments.
+The cost is bounded per game: ``MISSED_MAX_PLIES`` plies looked at, one judge's search per
+position or two quick searches per position and goal (at most ``MISSED_QUICK_NODES``
+positions each), a proof of at most ``MISSED_PROVE_NODES`` positions per win seen, and at most
+``MISSED_PER_GAME`` moments.
 Measured (both sides searched): 8 master games of 68-160 plies took 0.5-1.2 s of CPU each,
 8 self-play games of Missile and New-version Xiangqi (25-104 plies, two goals in Missile
 Xiangqi) 0.4-2.2 s, proofs included.
 
-Pure Python: no Django here.
+Pure Python: no Django here (the judge is plain Python too).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from engine import Move, Position, find_variant
-from puzzles.mining import Candidate, MinedPuzzle, MiningStats, QuickSearch, examine_master
+from judge import Judge
+from puzzles import proving
+from puzzles.mining import (
+    Candidate,
+    MinedPuzzle,
+    MiningStats,
+    QuickSearch,
+    examine_master,
+    prove_seen,
+)
 
-MISSED_MAX_MOVES = 3
+# With a judge: the longest mate looked for; the judge's budget a position, and a second
+# look, ten times larger, where the first sees the side to move ahead by this much (or a mate
+# longer than the longest): measured on the bank's master-game mates in 4 and 5 (docs/puzzles.md).
+MISSED_MAX_MOVES = 5
+MISSED_JUDGE_NODES = 20_000
+MISSED_RECHECK_NODES = 200_000
+MISSED_RECHECK_CP = 150
+# Without one: the quick searches' length and budget.
+MISSED_QUICK_MAX_MOVES = 3
 MISSED_QUICK_NODES = 3_000
 MISSED_QUICK: tuple[QuickSearch, ...] = (
-    ("checks_only", MISSED_MAX_MOVES, MISSED_QUICK_NODES, "everywhere"),
-    ("full", MISSED_MAX_MOVES, MISSED_QUICK_NODES, "everywhere"),
+    ("checks_only", MISSED_QUICK_MAX_MOVES, MISSED_QUICK_NODES, "everywhere"),
+    ("full", MISSED_QUICK_MAX_MOVES, MISSED_QUICK_NODES, "everywhere"),
 )
-MISSED_PROVE_NODES = 100_000
+MISSED_PROVE_NODES = 300_000
 MISSED_PROVE_SECONDS = 10.0
 MISSED_MAX_PLIES = 400
 MISSED_PER_GAME = 6
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """What a judged look and a proof may spend: the judge's first and second looks (nodes),
+    the prover's nodes and seconds a win seen."""
+
+    look: int = MISSED_JUDGE_NODES
+    recheck: int = MISSED_RECHECK_NODES
+    prove_nodes: int = MISSED_PROVE_NODES
+    prove_seconds: float = MISSED_PROVE_SECONDS
+
+    def times(self, factor: int) -> Budgets:
+        """Every budget ``factor`` times larger (a reference to measure the site's against)."""
+        return Budgets(
+            self.look * factor,
+            self.recheck * factor,
+            self.prove_nodes * factor,
+            self.prove_seconds * factor,
+        )
+
+
+SITE_BUDGETS = Budgets()
 
 
 @dataclass(frozen=True)
@@ -62,10 +111,15 @@ def missed_mates(
     moves: Sequence[str],
     sides: Collection[str],
     stats: MiningStats | None = None,
+    judge: Judge | None = None,
+    budgets: Budgets = SITE_BUDGETS,
 ) -> list[MissedMate]:
     """The moments of the game (``start_fen`` then ``moves``, ICCS) where a side of ``sides``
-    had a forced win within ``MISSED_MAX_MOVES`` moves (a mate; in Missile Xiangqi also a dead
-    general) and played another move; in the order they came."""
+    had a forced win (a mate; in Missile Xiangqi also a dead general) and played another move;
+    in the order they came. The win is looked for within ``MISSED_MAX_MOVES`` moves by
+    ``judge``'s search when it is given, else within ``MISSED_QUICK_MAX_MOVES`` by the quick
+    searches. ``budgets`` are a judged look's and its proofs'. Raises the judge's errors
+    (``judge.JudgeError``) when it fails."""
     goals = ["mate", "dead_general"] if find_variant(variant).has_dead_general else ["mate"]
     position = Position.from_fen(variant, start_fen)
     found: list[MissedMate] = []
@@ -75,7 +129,12 @@ def missed_mates(
             break
         side = position.turn
         if side in sides and ply > line_ends:
-            missed = _missed_at(variant, position, ply, text, goals, stats)
+            if judge is not None:
+                missed = _judged_missed_at(
+                    variant, start_fen, moves[:ply], position, text, goals, judge, budgets, stats
+                )
+            else:
+                missed = _missed_at(variant, position, ply, text, goals, stats)
             if missed is not None:
                 found.append(missed)
                 line_ends = ply + 2 * missed.puzzle.moves_to_win - 1
@@ -107,18 +166,88 @@ def _missed_at(
         )
         if puzzle is None:
             continue
-        if played in puzzle.proof.get("keys", puzzle.main_line[:1]):
-            return None  # found and played
-        move = Move.from_iccs(played)
-        position.push(move)
-        try:
-            outcome = position.outcome()
-        finally:
-            position.pop()
-        if outcome is not None and outcome.winner == position.turn:
-            return None  # won at once another way
-        chinese = position.chinese(move)
-        return MissedMate(
-            ply=ply, side=position.turn, played=played, played_chinese=chinese, puzzle=puzzle
-        )
+        return _moment(position, ply, played, puzzle)
+    return None
+
+
+def _moment(position: Position, ply: int, played: str, puzzle: MinedPuzzle) -> MissedMate | None:
+    """The moment where ``puzzle``'s win was there and ``played`` was played; None when the
+    move played is one of the win's keys, or wins the game at once another way."""
+    if played in puzzle.proof.get("keys", puzzle.main_line[:1]):
+        return None  # found and played
+    move = Move.from_iccs(played)
+    position.push(move)
+    try:
+        outcome = position.outcome()
+    finally:
+        position.pop()
+    if outcome is not None and outcome.winner == position.turn:
+        return None  # won at once another way
+    chinese = position.chinese(move)
+    return MissedMate(
+        ply=ply,
+        side=position.turn,
+        played=played,
+        played_chinese=chinese,
+        puzzle=puzzle,
+    )
+
+
+def judged_mate(
+    judge: Judge,
+    variant: str,
+    fen: str,
+    moves: Sequence[str],
+    budgets: Budgets | None = None,
+) -> int | None:
+    """The mate (moves, positive: the side to move mates) the judge sees after ``moves`` from
+    ``fen``: on ``budgets.look`` nodes, then on ``budgets.recheck`` when that first look sees
+    the side to move ahead by ``MISSED_RECHECK_CP`` or more, or a mate too long."""
+    budgets = budgets or SITE_BUDGETS
+    best = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budgets.look).best
+    if best.mate is not None and best.mate <= MISSED_MAX_MOVES:
+        return best.mate
+    if (best.mate or 0) > 0 or (best.cp or 0) >= MISSED_RECHECK_CP:
+        best = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budgets.recheck).best
+    return best.mate
+
+
+def _judged_missed_at(
+    variant: str,
+    start_fen: str,
+    before: Sequence[str],
+    position: Position,
+    played: str,
+    goals: Sequence[str],
+    judge: Judge,
+    budgets: Budgets,
+    stats: MiningStats | None,
+) -> MissedMate | None:
+    """The moment at ``position`` (``before`` played from ``start_fen``) when the judge sees a
+    win of the side to move within ``MISSED_MAX_MOVES`` moves and the prover proves it, in
+    the judge's number of moves or fewer."""
+    stats = stats if stats is not None else MiningStats()
+    started = time.process_time()
+    stats.candidates += 1
+    mate = judged_mate(judge, variant, start_fen, before, budgets)
+    stats.filter_seconds += time.process_time() - started
+    if mate is None or not 0 < mate <= MISSED_MAX_MOVES:
+        return None
+    stats.seen += 1
+    ply = len(before)
+    fen = Position.from_fen(variant, position.fen()).fen()
+    for goal in goals:
+        candidate = Candidate(variant, fen, goal, "missed", ply=ply)
+        n = mate
+        while True:
+            puzzle, result = prove_seen(
+                candidate, n, seed=0, prove_nodes=budgets.prove_nodes,
+                prove_seconds=budgets.prove_seconds, stats=stats,
+            )  # fmt: skip
+            shorter = result is not None and result.status == proving.SHORTER
+            if puzzle is not None or not shorter or not result.moves_to_win:
+                break
+            n = min(n - 1, result.moves_to_win)
+        if puzzle is not None:
+            return _moment(position, ply, played, puzzle)
     return None

@@ -25,7 +25,9 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 
 from engine import EngineError, Position, find_variant
+from judge import FAIRY_STOCKFISH, Judge, JudgeError, judge_for
 from puzzles.mining import MiningStats
+from puzzles.missed import MissedMate as Missed
 from puzzles.missed import missed_mates
 from puzzles.models import GameReview, MergedVisitor, MissedMate, Puzzle
 from puzzles.services.bank import theme_catalogue_sync
@@ -112,6 +114,40 @@ def visitor_lock(visitor_id: str) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [VISITOR_LOCK, visitor_id])
 
 
+def missed_judge(variant: str) -> Judge | None:
+    """The judge whose search looks for the wins (up to five moves): Fairy-Stockfish, where it
+    is installed, for traditional xiangqi; otherwise none, and the prover's quick searches
+    look (up to three moves)."""
+    judge = judge_for(variant)
+    return judge if judge.name == FAIRY_STOCKFISH else None
+
+
+def _search(
+    game: FinishedGame, sides: set[str], stats: MiningStats
+) -> tuple[list[Missed], dict[str, str]]:
+    """The game's missed mates, looked for by the judge; by the quick searches when there is
+    none, or when it fails on this game (its process died or hung twice); and what looked
+    (kept with the review's figures)."""
+    judge = missed_judge(game.variant)
+    if judge is not None:
+        try:
+            found = missed_mates(
+                variant=game.variant, start_fen=game.start_fen, moves=game.moves, sides=sides,
+                stats=stats, judge=judge,
+            )  # fmt: skip
+        except JudgeError as error:
+            looked = {"looked": "quick", "judge_failed": str(error)}
+        else:
+            return found, {"looked": judge.name}
+    else:
+        looked = {"looked": "quick"}
+    found = missed_mates(
+        variant=game.variant, start_fen=game.start_fen, moves=game.moves, sides=sides,
+        stats=stats,
+    )  # fmt: skip
+    return found, looked
+
+
 def missed_mates_review(*, game: FinishedGame) -> GameReview:
     """Look for the mates missed in ``game`` and keep each as a private puzzle of its owner,
     once per game: the game's review (found before, or written now with its puzzles)."""
@@ -124,18 +160,12 @@ def missed_mates_review(*, game: FinishedGame) -> GameReview:
         find_variant(game.variant)
         Position.from_fen(game.variant, game.start_fen)
         sides = game.sides()
-        found = missed_mates(
-            variant=game.variant,
-            start_fen=game.start_fen,
-            moves=game.moves,
-            sides=set(sides),
-            stats=stats,
-        )
+        found, looked = _search(game, set(sides), stats)
     except EngineError as error:  # a game the engine cannot replay: reviewed, nothing found
         found, sides = [], {}
         stats_data: dict[str, Any] = {"error": str(error)}
     else:
-        stats_data = stats.as_json()
+        stats_data = {**stats.as_json(), **looked}
     seconds = round(time.process_time() - started, 3)
     try:
         with transaction.atomic():

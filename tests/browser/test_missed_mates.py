@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from accounts.owners import Owner
 from puzzles.models import GameReview, MissedMate
 from tests.browser.test_puzzles import click_move, log_in, state
-from tests.puzzles.missed_games import MISSED, played_game
+from tests.puzzles.missed_games import MISSED, TWO_WINS, played_game
 from tests.puzzles.test_tasks import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
@@ -83,3 +83,42 @@ def test_on_a_phone_a_wrong_try_is_refuted_then_the_mate_is_found(
     expect(phone.locator("#result")).to_have_attribute("data-rated", "")
     expect(phone.locator("#result")).to_have_text("Puzzles from your own games are not rated.")
     phone.screenshot(path=str(artifacts / "missed-solved-phone.png"), full_page=True)
+
+
+@pytest.mark.parametrize(
+    ("screen", "key", "said"),
+    [
+        ("page", "a0d0", "第 1 回合，你本有1步杀。"),
+        ("phone", "a0a9", "At move 1 you had a mate in 1."),
+    ],
+)
+def test_a_mate_in_1_by_two_moves_is_shown_missed_and_either_move_solves_it(
+    screen: str,
+    key: str,
+    said: str,
+    live_server: Any,
+    celery_worker: Any,
+    artifacts: Path,
+    request: Any,
+) -> None:
+    """Red could mate in 1 with either chariot move (a0a9 or a0d0) and played h8h7: the replay
+    names the moment, and the puzzle it opens takes either mate (desktop in Chinese with one,
+    phone in English with the other)."""
+    view: Page = request.getfixturevalue(screen)
+    if screen == "page":
+        view.set_viewport_size({"width": 1280, "height": 800})
+    user = log_in(view, live_server, f"two-wins-{screen}")
+    game = played_game(Owner(user=user), "xiangqi", case=TWO_WINS).pk
+    wait_for(lambda: GameReview.objects.filter(game=game).exists(), celery_worker)
+    view.goto(f"/play/{game}/")
+    moment = view.get_by_test_id("missed-moment")
+    expect(moment).to_have_count(1)
+    expect(moment).to_contain_text(said)
+    moment.get_by_test_id("missed-try").scroll_into_view_if_needed()
+    view.screenshot(path=str(artifacts / f"missed-two-wins-{screen}.png"), full_page=True)
+    moment.get_by_test_id("missed-try").click()
+    state(view, "ready")
+    click_move(view, key)
+    expect(view.locator("#status")).to_have_attribute("data-kind", "solved")
+    state(view, "scored")
+    expect(view.locator("#result")).to_have_attribute("data-result", "solved")

@@ -22,6 +22,7 @@ from accounts.models import User
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
 from games.models import Game
+from judge import fairy_stockfish_path
 from puzzles.missed import missed_mates
 from puzzles.models import GameReview, MergedVisitor, MissedMate, Puzzle, PuzzleAttempt
 from puzzles.services import daily_puzzles_choose, puzzle_attempt_score
@@ -339,3 +340,47 @@ def test_the_searches_made_before_they_had_owners_take_their_games_owners() -> N
         executor = MigrationExecutor(connection)
         executor.loader.build_graph()
         executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+# A master game's position (the bank's xiangqi-0229856334864f02): Red mates in 4, one way only;
+# the prover's quick searches (3 moves deep) cannot see it, the judge's look does.
+MATE_IN_4 = "2b1kaP1C/9/2Pa4N/9/5P3/4p4/3n1c3/3A4B/4K4/2B6 w - - 29 63"
+
+
+@pytest.mark.skipif(fairy_stockfish_path() is None, reason="Fairy-Stockfish is not installed")
+def test_a_missed_mate_in_4_is_seen_by_the_judge_and_proved() -> None:
+    from judge import FAIRY_STOCKFISH
+    from puzzles.services.missed import missed_judge
+
+    judge = missed_judge("xiangqi")
+    assert judge is not None and judge.name == FAIRY_STOCKFISH
+    search = {"variant": "xiangqi", "start_fen": MATE_IN_4, "moves": ["c0a2"], "sides": {"red"}}
+    (missed,) = missed_mates(**search, judge=judge)
+    assert (missed.ply, missed.side, missed.played) == (0, "red", "c0a2")
+    assert missed.puzzle.moves_to_win == 4 and missed.puzzle.mode == "full"
+    assert "c0a2" not in missed.puzzle.proof["keys"]
+    assert missed_mates(**search) == []  # the quick searches look three moves deep
+    assert missed_mates(**{**search, "moves": [missed.puzzle.proof["keys"][0]]}, judge=judge) == []
+
+
+def test_without_fairy_stockfish_the_quick_searches_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzles.services.missed import missed_judge
+
+    monkeypatch.setenv("FAIRY_STOCKFISH", "")  # not installed
+    assert missed_judge("xiangqi") is None
+    assert missed_judge("feidan") is None and missed_judge("xinban") is None
+
+
+def test_a_judge_that_dies_leaves_the_look_to_the_quick_searches(
+    make_user, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """Fairy-Stockfish dies at every search (twice, so the judge gives up): the game is still
+    reviewed, by the quick searches, and the review says so."""
+    from tests.games.test_game_analysis import stand_in_engine
+
+    monkeypatch.setenv("FAIRY_STOCKFISH", stand_in_engine(tmp_path, "die"))
+    game = played_game(Owner(user=make_user()), "xiangqi")
+    review = missed_mates_review(game=finished(game))
+    assert review.found == 1  # the mate in 1, seen by the quick searches
+    assert review.stats["looked"] == "quick"
+    assert "Fairy-Stockfish stopped" in review.stats["judge_failed"]
