@@ -86,7 +86,12 @@ def measure(game: tuple[str, str, list[str]], factor: int) -> dict[str, Any]:
     name, fen, moves = game
     judge = judge_for("xiangqi")
     used = judge if judge.name == FAIRY_STOCKFISH else None
-    search = {"variant": "xiangqi", "start_fen": fen, "moves": moves, "sides": {"red", "black"}}
+    search: dict[str, Any] = {
+        "variant": "xiangqi",
+        "start_fen": fen,
+        "moves": moves,
+        "sides": {"red", "black"},
+    }
     started = time.perf_counter()
     site = missed_mates(**search, judge=used)
     site_seconds = time.perf_counter() - started

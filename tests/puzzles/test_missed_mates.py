@@ -354,7 +354,12 @@ def test_a_missed_mate_in_4_is_seen_by_the_judge_and_proved() -> None:
 
     judge = missed_judge("xiangqi")
     assert judge is not None and judge.name == FAIRY_STOCKFISH
-    search = {"variant": "xiangqi", "start_fen": MATE_IN_4, "moves": ["c0a2"], "sides": {"red"}}
+    search: dict[str, Any] = {
+        "variant": "xiangqi",
+        "start_fen": MATE_IN_4,
+        "moves": ["c0a2"],
+        "sides": {"red"},
+    }
     (missed,) = missed_mates(**search, judge=judge)
     assert (missed.ply, missed.side, missed.played) == (0, "red", "c0a2")
     assert missed.puzzle.moves_to_win == 4 and missed.puzzle.mode == "full"
