@@ -518,7 +518,8 @@ class GameAnalysisSerializer(serializers.Serializer):
         help_text="done: start (the first position's evaluation), plies [{ply, side, iccs, "
         "chinese, eval {cp, mate, winner} from Red's side, chance (Red's, 0 to 1), verdict "
         "(null, inaccuracy, mistake, blunder), symbol, drop, better {iccs, chinese}, "
-        "seen_mate}], summary {red, black: counts by verdict}, analysed, game_plies, judge "
+        "seen_mate, missed_win}], summary {red, black: counts by verdict, and missed_win}, "
+        "analysed, game_plies, judge "
         "{engine, label, nodes, depth}; failed: error {code, message {zh, en}} (a judge that "
         "stopped answering, game_analysis.judge_failed, may be asked again); pending: {}"
     )

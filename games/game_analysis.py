@@ -109,6 +109,10 @@ INACCURACY_DROP = 0.10
 MISTAKE_DROP = 0.20
 BLUNDER_DROP = 0.30
 VERDICTS = ("inaccuracy", "mistake", "blunder")
+# The mover's chances with the judge's best move at or above this are a decisive win (about
+# four and a half pawns ahead, or a mate): a mistake or worse that leaves them below it is a
+# missed win (``missed_win``), a mate or material the move let slip.
+DECISIVE_CHANCE = 0.85
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
@@ -175,6 +179,17 @@ def classify(
     if drop >= INACCURACY_DROP:
         return "inaccuracy", drop
     return None, drop
+
+
+def missed_win(
+    eval_before: dict[str, Any], eval_after: dict[str, Any], side: str, verdict: str | None
+) -> bool:
+    """Whether ``side``'s move, marked ``verdict``, let a decisive win slip: the position
+    before it was won (chances at least ``DECISIVE_CHANCE`` with the judge's best move) and
+    the move, a mistake or worse, left it short of that."""
+    if verdict not in ("mistake", "blunder"):
+        return False
+    return win_chance(eval_before, side) >= DECISIVE_CHANCE > win_chance(eval_after, side)
 
 
 # -- the searches ----------------------------------------------------------------------------
@@ -335,6 +350,7 @@ def learn_step(
         "side": entry["side"],
         "fen": fen,
         "played": {k: entry[k] for k in ("iccs", "chinese", "verdict", "symbol")},
+        "missed_win": bool(entry.get("missed_win")),
         "best": {"iccs": best["iccs"], "chinese": best["chinese"]},
         "answers": answers,
         "moves": {m["iccs"]: {"chinese": m["chinese"], "chance": m["chance"]} for m in ranking},
@@ -351,8 +367,9 @@ def game_verdicts(
     """One entry a ply judged: the ply (1 for the first move), the side, the move (ICCS and
     Chinese), the evaluation after it (Red's side), the verdict, the drop of the mover's
     chances, and for a marked move the engine's better move and the mate it saw (``seen_mate``,
-    not proved). ``evaluations[i]`` is the position before ply i + 1; the plies judged are
-    those with an evaluation on both sides."""
+    not proved); ``missed_win`` when the move let a decisive win slip. ``evaluations[i]`` is
+    the position before ply i + 1; the plies judged are those with an evaluation on both
+    sides."""
     side = first_mover(fen)
     entries = []
     for index in range(min(len(moves), len(evaluations) - 1)):
@@ -378,6 +395,7 @@ def game_verdicts(
                 "drop": drop,
                 "better": best if verdict else None,
                 "seen_mate": mate_for(before, side) if verdict else None,
+                "missed_win": missed_win(before, weighed or after, side, verdict),
             }
         )
         side = _other(side)
@@ -385,11 +403,14 @@ def game_verdicts(
 
 
 def summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    """How many moves of each side were marked, by verdict."""
-    counts = {side: dict.fromkeys(VERDICTS, 0) for side in ("red", "black")}
+    """How many moves of each side were marked, by verdict, and how many let a decisive win
+    slip (``missed_win``)."""
+    counts = {side: dict.fromkeys((*VERDICTS, "missed_win"), 0) for side in ("red", "black")}
     for entry in entries:
         if entry["verdict"]:
             counts[entry["side"]][entry["verdict"]] += 1
+        if entry.get("missed_win"):
+            counts[entry["side"]]["missed_win"] += 1
     return counts
 
 

@@ -163,6 +163,8 @@ def _analysis_labels() -> dict[str, Any]:
         },
         "better": _("The engine prefers {move}."),
         "seen_mate": _("The engine saw a mate in {n} here (its opinion, not a proof)."),
+        "missed_win": _("(a winning position let slip)"),
+        "missed_wins": _("{side} let a winning position slip {n} times."),
         "summary": _("{side}: {blunders} ??, {mistakes} ?, {inaccuracies} ?!"),
         "no_marks": _("The engine marks no move of this game."),
         "partial": _("The analysis covers the first {n} plies of the game."),
@@ -300,6 +302,9 @@ def _learn_labels() -> dict[str, str]:
     return {
         "progress": _("Mistake {n} of {total}"),
         "prompt": _("Move {n}: {side} played {played} {symbol}. Find a better move for {side}."),
+        "prompt_win": _(
+            "Move {n}: {side} played {played} {symbol} and let a winning position slip. Find the winning move for {side}."
+        ),
         "good": _("{move}: well found. It is about as good as the judge's best move here, {best}."),
         "best": _("{move}: the judge's own best move here. Well found."),
         "same": _("That is the move played in the game. Look for another."),

@@ -18,7 +18,9 @@
 - Analysts (``LOAD_ANALYSTS`` users, visitors): on the analysis board, step a short line
   through the position API with random legal moves, ask the engine about the position
   (``analysis``), and poll the search until it is done; the time from asking to seeing the
-  result is reported as ``analysis-result``.
+  result is reported as ``analysis-result``. Then, as the page does while a position stays
+  shown, ask once or twice more with the next budget each answer names, reported as
+  ``analysis-deeper`` (asking to seeing the deeper result).
 
 Each simulated user sends its requests at a steady pace (``LOAD_USER_RATE`` requests per
 second, set by run.py from the total rate asked for), whatever the answers' latency: the site
@@ -299,6 +301,38 @@ class Analyst(FastHttpUser):
                 return None
             return dict(response.json())
 
+    def search(self, body: dict[str, Any], name: str) -> dict[str, Any] | None:
+        """Ask the engine (``body``) and poll until it answers; the answer, after reporting the
+        time from asking to seeing it as ``name`` (None when refused or never answered)."""
+        started = time.perf_counter()
+        with self.client.post(
+            "/api/games/analysis/", json=body, headers={"X-CSRFToken": self.token},
+            name="analysis", catch_response=True,
+        ) as response:  # fmt: skip
+            if response.status_code == 409:  # one of the address's searches is still pending
+                response.success()
+                return None
+            if response.status_code not in (200, 202):
+                response.failure(f"{response.status_code}: {response.text[:200]}")
+                return None
+            search = dict(response.json())
+        deadline = time.monotonic() + 60
+        while search["status"] == "pending" and time.monotonic() < deadline:
+            time.sleep(0.2)
+            polled = self.client.get(search["url"], name="analysis-poll")
+            if polled.status_code != 200:
+                return None
+            search = dict(polled.json())
+        if search["status"] == "pending":
+            return None
+        events.request.fire(
+            request_type="ANALYSIS", name=name,
+            response_time=(time.perf_counter() - started) * 1000, response_length=0,
+            exception=None if search["status"] == "done" else Exception(str(search["result"])),
+            context={},
+        )  # fmt: skip
+        return search
+
     @task
     def analyse(self) -> None:
         variant = random.choice(list(LINES))
@@ -308,33 +342,12 @@ class Analyst(FastHttpUser):
             if position is None or not position["legal_moves"]:
                 return
             moves.append(random.choice(position["legal_moves"])["iccs"])
-        started = time.perf_counter()
-        with self.client.post(
-            "/api/games/analysis/", json={"variant": variant, "moves": moves},
-            headers={"X-CSRFToken": self.token}, name="analysis", catch_response=True,
-        ) as response:  # fmt: skip
-            if response.status_code == 409:  # one of the address's searches is still pending
-                response.success()
+        body = {"variant": variant, "moves": moves}
+        search = self.search(body, "analysis-result")
+        for _ in range(random.randint(1, 2)):  # the page deepens while the position is shown
+            if search is None or not search.get("next_nodes"):
                 return
-            if response.status_code not in (200, 202):
-                response.failure(f"{response.status_code}: {response.text[:200]}")
-                return
-            search = response.json()
-        deadline = time.monotonic() + 60
-        while search["status"] == "pending" and time.monotonic() < deadline:
-            time.sleep(0.2)
-            polled = self.client.get(search["url"], name="analysis-poll")
-            if polled.status_code != 200:
-                return
-            search = polled.json()
-        if search["status"] == "pending":
-            return
-        events.request.fire(
-            request_type="ANALYSIS", name="analysis-result",
-            response_time=(time.perf_counter() - started) * 1000, response_length=0,
-            exception=None if search["status"] == "done" else Exception(str(search["result"])),
-            context={},
-        )  # fmt: skip
+            search = self.search({**body, "nodes": search["next_nodes"]}, "analysis-deeper")
 
 
 @events.test_stop.add_listener

@@ -638,7 +638,7 @@ def main() -> int:
     positions = stats.get("positions", {"p95": 0.0})
     print()
     for name in ("positions", "judge", "hint", "game-move", "draw", "computer-reply",
-                 "run-start", "run-move", "analysis", "analysis-result"):  # fmt: skip
+                 "run-start", "run-move", "analysis", "analysis-result", "analysis-deeper"):  # fmt: skip
         row = stats.get(name, {"median": 0.0, "p95": 0.0, "requests": 0.0})
         print(f"{name} p95: {row['p95']:.0f} ms (median {row['median']:.0f} ms, "
               f"{row['requests']:.0f} requests)")  # fmt: skip

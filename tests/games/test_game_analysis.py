@@ -30,8 +30,10 @@ from games.game_analysis import (
     game_analysis_run,
     game_verdicts,
     learn_step,
+    missed_win,
     move_ranking,
     position_evaluation,
+    summary,
     win_chance,
 )
 from games.models import EngineAnalysis, Game, GameAnalysis
@@ -102,6 +104,50 @@ def test_the_drop_is_what_the_mover_lost_and_never_negative() -> None:
     verdict, drop = classify(cp(0), cp(-500), "red")
     assert drop == pytest.approx(0.5 - win_chance(cp(-500), "red"), abs=0.001)
     assert classify(cp(0), cp(500), "red") == (None, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "missed"),
+    [
+        (cp(600), cp(100), True),  # a decisive edge (0.92) thrown to a small one: a blunder
+        (cp(600), cp(200), True),  # down to 0.69: a mistake, no longer decisive
+        (cp(300), cp(-300), False),  # a blunder, but the win was never there (0.77)
+        (mate(3), cp(500), False),  # a mate let go, still decisively ahead (0.88)
+        (mate(3), cp(0), True),  # a mate let go for an even game
+        (cp(900), cp(500), False),  # an inaccuracy at most: still decisive
+    ],
+)
+def test_a_mistake_that_lets_a_decisive_win_slip_is_a_missed_win(
+    before: dict[str, Any], after: dict[str, Any], missed: bool
+) -> None:
+    verdict, _drop = classify(before, after, "red")
+    assert missed_win(before, after, "red", verdict) is missed
+    black = {k: (-v if isinstance(v, int) else v) for k, v in before.items()}
+    black_after = {k: (-v if isinstance(v, int) else v) for k, v in after.items()}
+    verdict, _drop = classify(black, black_after, "black")
+    assert missed_win(black, black_after, "black", verdict) is missed  # the same for Black
+
+
+def test_missed_wins_are_marked_and_counted_for_the_side_that_let_them_slip() -> None:
+    start = Position.start("xiangqi").fen()
+    moves = [{"iccs": "h2e2", "chinese": "炮二平五"}, {"iccs": "h9g7", "chinese": "马8进7"}]
+    evaluations = [
+        {**cp(600), "best": {"iccs": "b2e2", "chinese": "炮八平五"}},
+        {**cp(0), "best": {"iccs": "b9c7", "chinese": "马2进3"}},
+        {**cp(0), "best": None},
+    ]
+    first, second = game_verdicts(fen=start, moves=moves, evaluations=evaluations)
+    assert first["verdict"] == "blunder" and first["missed_win"]
+    assert not second["missed_win"]
+    counts = summary([first, second])
+    assert counts["red"] == {"inaccuracy": 0, "mistake": 0, "blunder": 1, "missed_win": 1}
+    assert counts["black"]["missed_win"] == 0
+    ranking = [
+        {"iccs": "b2e2", "chinese": "炮八平五", "chance": 0.92},
+        {"iccs": "h2e2", "chinese": "炮二平五", "chance": 0.5},
+    ]
+    step = learn_step(first, start, ranking)
+    assert step is not None and step["missed_win"] is True
 
 
 def test_the_engines_own_choice_is_never_marked_and_a_mark_carries_the_better_move() -> None:

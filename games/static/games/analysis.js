@@ -133,6 +133,10 @@ function renderMarks(result) {
     button.append(el("span", {}, `${where}${zh ? "：" : ": "}${p.chinese} (${p.iccs})`));
     button.append(el("strong", { class: "analysis-symbol", "aria-hidden": "true" }, ` ${p.symbol}`));
     button.append(el("span", { class: "analysis-verdict" }, ` ${L.verdicts[p.verdict]}`));
+    if (p.missed_win) {
+      item.dataset.missedWin = "1";
+      button.append(el("strong", { class: "analysis-missed-win", "data-testid": "missed-win" }, `${zh ? "" : " "}${L.missed_win}`));
+    }
     if (zh) button.append(el("span", {}, "。"));
     button.addEventListener("click", () => goTo(p.ply));
     item.append(button);
@@ -149,6 +153,10 @@ function renderMarks(result) {
       inaccuracies: counts.inaccuracy,
     });
   });
+  for (const side of ["red", "black"]) {
+    const n = result.summary[side].missed_win || 0;
+    if (n) lines.push(format(L.missed_wins, { side: sideName(side), n }));
+  }
   let text = marked.length ? lines.join(" · ") : L.no_marks;
   if (result.analysed < result.game_plies) text += `${SEP}${format(L.partial, { n: result.analysed })}`;
   $("analysis-summary").textContent = text;

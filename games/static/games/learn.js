@@ -67,7 +67,7 @@ function showStep() {
     board.set({ orientation, ...settings });
   }
   $("learn-progress").textContent = format(L.progress, { n: state.index + 1, total: page.steps.length });
-  $("learn-prompt").textContent = format(L.prompt, {
+  $("learn-prompt").textContent = format(step.missed_win ? L.prompt_win : L.prompt, {
     n: moveNumber(step),
     side: sideName(step.side),
     played: `${step.played.chinese} (${step.played.iccs})`,
