@@ -43,16 +43,20 @@ def test_a_position_with_fewer_moves_has_fewer_lines() -> None:
     assert sorted(line.move for line in found.lines) == ["e0e1", "e0f0"]
 
 
-def test_stop_cuts_the_lines_short_after_the_first() -> None:
+def test_stop_cuts_a_line_short_and_the_lines_after_it() -> None:
+    """``stop`` is asked while the first line is searched (as often as the clock is looked at)
+    and before each next line: once it says so, the first line ends with what it found and no
+    other line is searched."""
     fen = Position.start("feidan").fen()
     asked: list[int] = []
 
     def stop() -> bool:
         asked.append(1)
-        return True
+        return len(asked) >= 3
 
-    found = OurEngine().evaluate(variant="feidan", fen=fen, nodes=9_000, multipv=3, stop=stop)
-    assert len(found.lines) == 1 and asked == [1]
+    found = OurEngine().evaluate(variant="feidan", fen=fen, nodes=90_000, multipv=3, stop=stop)
+    assert len(found.lines) == 1 and found.nodes < 30_000  # the first line's share, cut
+    assert len(asked) == 4  # three looks in the first line, then before the second
 
 
 def test_when_black_to_move_is_lost_every_line_says_red_wins() -> None:
