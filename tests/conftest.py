@@ -105,22 +105,46 @@ _RUNNING: list[CeleryWorker] = []
 def _worker_idle_before_the_database_is_emptied(request: pytest.FixtureRequest) -> Iterator[None]:
     """A test whose database is emptied after it (a transactional one: its commits were real)
     empties it only once this process's worker has finished what the test gave it, whether the
-    test asked for the worker or only sent it work (a finished try sends its scoring): a task
-    still writing would deadlock the TRUNCATE that empties the database."""
+    test asked for the worker or only sent it work (a finished try sends its scoring), and once
+    no other connection is still in the middle of a statement or a transaction on it (a live
+    server's request still running after its browser page closed): a task or request still
+    writing would deadlock the TRUNCATE that empties the database."""
     marker = request.node.get_closest_marker("django_db")
     transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
         {"transactional_db", "live_server"} & set(request.fixturenames)
     )
     asks = "celery_worker" in request.fixturenames
-    if not (asks or (transactional and _RUNNING)):
+    if not (asks or transactional):
         yield
         return
-    if marker is not None:
+    if marker is not None or transactional:
         # Set up the database first, so that this fixture's teardown runs before its flush.
         request.getfixturevalue("_django_db_helper")
-    worker = request.getfixturevalue("celery_worker") if asks else _RUNNING[0]
+    worker = request.getfixturevalue("celery_worker") if asks else (_RUNNING or [None])[0]
     yield
-    worker.wait_until_idle()
+    if worker is not None:
+        worker.wait_until_idle()
+    _database_quiet()
+
+
+def _database_quiet(seconds: float = 15.0) -> None:
+    """Wait (at most ``seconds``) until no other connection to this test database is running
+    a statement or holding a transaction open (PostgreSQL only)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    busy = (
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')"
+    )
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(busy)
+            if not cursor.fetchone()[0]:
+                return
+        time.sleep(0.05)
 
 
 class CeleryWorker:
