@@ -330,8 +330,9 @@ def _analyses_release(now: datetime, fresh: datetime, capacity: dict[str, int]) 
         return []
     served = _analyses_served(now - SERVED_WINDOW, waiting)
     lately = set(_first_looks_handed_since(now - GIVE_WAY_AFTER).values_list("address", flat=True))
-    due = [item for item in waiting if item.first_look and item.address not in lately]
-    rest = [item for item in waiting if not (item.first_look and item.address not in lately)]
+    is_due = [item.first_look and item.address not in lately for item in waiting]
+    due = [item for item, first in zip(waiting, is_due, strict=True) if first]
+    rest = [item for item, first in zip(waiting, is_due, strict=True) if not first]
     ordered = [
         *turn_order(due, lanes=_client_lanes, served=served),
         *turn_order(rest, lanes=_client_lanes, served=served),

@@ -244,7 +244,7 @@ def _judged_missed_at(
                 candidate, n, seed=0, prove_nodes=budgets.prove_nodes,
                 prove_seconds=budgets.prove_seconds, stats=stats,
             )  # fmt: skip
-            shorter = result is not None and result.status == proving.SHORTER
+            shorter = result.status == proving.SHORTER
             if puzzle is not None or not shorter or not result.moves_to_win:
                 break
             n = min(n - 1, result.moves_to_win)
