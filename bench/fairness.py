@@ -1,7 +1,7 @@
 """Fairness benchmark: N abusive clients against honest ones, in two floods.
 
     python bench/fairness.py                  # both floods, N = 0, 10, 30; 60 s each
-    python bench/fairness.py --smoke          # both floods, N = 0, 2; 12 s each: the whole path
+    python bench/fairness.py --smoke          # both floods, N = 0, 2; 6 s each: the whole path
     python bench/fairness.py --flood analyses --clients 0 30 --seconds 30
 
 Starts the site as deployed (bench/load/run.py's machinery: production settings over plain HTTP
@@ -721,7 +721,7 @@ def main() -> int:
                         "(0: as the quick replies', to compare)")  # fmt: skip
     parser.add_argument("--flood-nice", type=int, default=19,
                         help="CPU priority of the flood's clients (0: as the site's, to compare)")  # fmt: skip
-    parser.add_argument("--smoke", action="store_true", help="N = 0, 2; 12 s rounds")
+    parser.add_argument("--smoke", action="store_true", help="N = 0, 2; 6 s rounds")
     parser.add_argument(
         "--database-url",
         default=os.environ.get(
@@ -740,7 +740,7 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the database and logs")
     args = parser.parse_args()
     if args.smoke:
-        args.clients, args.seconds, args.drain, args.web_workers = [0, 2], 12.0, 30.0, 2
+        args.clients, args.seconds, args.drain, args.web_workers = [0, 2], 6.0, 30.0, 2
     if any(urlsplit(url).hostname not in ("127.0.0.1", "localhost")
            for url in (args.database_url, args.broker_url, args.cache_url)):  # fmt: skip
         raise SystemExit("the fairness benchmark runs against loopback servers only")

@@ -65,9 +65,11 @@ def lessons_load(*, root: Path = LESSONS_DIR) -> LoadReport:
     lessons = curriculum.read_lessons(root)
     added = updated = unchanged = 0
     steps = 0
+    rows = {row.slug: row for row in Lesson.objects.all()}  # one query, not one a lesson
+    new: list[tuple[Lesson, curriculum.Lesson]] = []
     for lesson in lessons:
         steps += len(lesson.steps)
-        row = Lesson.objects.filter(slug=lesson.slug).first()
+        row = rows.get(lesson.slug)
         if row is not None and row.content_hash == lesson.content_hash and row.is_active:
             unchanged += 1
             continue
@@ -85,13 +87,12 @@ def lessons_load(*, root: Path = LESSONS_DIR) -> LoadReport:
             "is_active": True,
         }
         if row is None:
-            row = Lesson.objects.create(slug=lesson.slug, **fields)
-            added += 1
-        else:
-            for name, value in fields.items():
-                setattr(row, name, value)
-            row.save()
-            updated += 1
+            new.append((Lesson(slug=lesson.slug, **fields), lesson))
+            continue
+        for name, value in fields.items():
+            setattr(row, name, value)
+        row.save()
+        updated += 1
         keep = []
         for step, raw in zip(lesson.steps, lesson.raw_steps, strict=True):
             StepRow.objects.update_or_create(
@@ -106,6 +107,22 @@ def lessons_load(*, root: Path = LESSONS_DIR) -> LoadReport:
             )
             keep.append(step.key)
         row.steps.exclude(key__in=keep).delete()
+    # New lessons and all their steps are written in two statements (an empty database takes
+    # every lesson at once: the site's first start, and every test that loads the course).
+    Lesson.objects.bulk_create([row for row, _ in new])
+    StepRow.objects.bulk_create(
+        StepRow(
+            lesson=row,
+            key=step.key,
+            index=step.index,
+            goal=step.goal.kind,
+            par=step.par,
+            data=dict(raw),
+        )
+        for row, lesson in new
+        for step, raw in zip(lesson.steps, lesson.raw_steps, strict=True)
+    )
+    added = len(new)
     slugs = [lesson.slug for lesson in lessons]
     retired = Lesson.objects.filter(is_active=True).exclude(slug__in=slugs).update(is_active=False)
     return LoadReport(added, updated, unchanged, retired, steps)

@@ -255,11 +255,12 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# static/build/ is written by the board build (frontend/, `npm run build`).
+# static/build/ is written by the board build (frontend/, `npm run build`). Collected files are
+# compressed once per content (core/staticfiles.py).
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "core.staticfiles.CompressedStaticFiles"},
 }
 
 # --- API ------------------------------------------------------------------------------------
