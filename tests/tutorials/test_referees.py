@@ -19,6 +19,7 @@ from tutorials.curriculum import (
     stars_for_mistakes,
     start_state,
 )
+from tutorials.curriculum.audit import wrong_answer_problems
 from tutorials.curriculum.schema import LessonFileError, lesson_from_data
 from words.explain import Explanation, explain_illegal
 from words.texts import Text
@@ -114,6 +115,46 @@ def test_authored_words_for_a_legal_wrong_move_are_an_explanation() -> None:
     assert state.message.code == "not_this_move" and state.message.text == Text(**words)
     error = refusal(step, ["b0d1"])  # the horse's leg: the lesson's words, the rule's code
     assert error.explanation.code == "horse_leg" and error.explanation.text == Text(**blocked)
+
+
+def test_authored_words_wait_for_their_piece_to_stand_on_its_point() -> None:
+    """Words for a move the learner can make only later in the step (the advisor first steps
+    to e1) do not answer that move tried before: there is no piece on e1 yet."""
+    words = {"zh": "仕吃卒会被车白吃。", "en": "The chariot takes the advisor for free."}
+    step = make_step(
+        position="Ke0 kd9 Ad0 Af0 pd2 pf2 rf7",
+        goal="capture",
+        targets=["d2"],
+        piece="A",
+        par=2,
+        safe=True,
+        wrong={"e1f2": words},
+    )
+    error = refusal(step, ["e1f2"])
+    assert error.explanation.code == "no_piece" and "e1" in error.explanation.text.en
+    state = play_moves(step, ["d0e1", "e1f2"])
+    assert state.status == "failed" and state.message.text == Text(**words)
+
+
+def test_the_content_check_finds_words_for_a_move_that_is_illegal_or_never_shown() -> None:
+    """An authored wrong move must be legal wherever the learner's piece stands on its point
+    on the step's way, and its words shown by some play of that way."""
+    blocked = {"zh": "h0 被马守着。", "en": "The horse guards h0."}
+    quiet = {"zh": "这步没用。", "en": "That does nothing."}
+    step = make_step(
+        position="Ke0 kd9 Ra0 nb6 ng2",
+        goal="reach",
+        targets=["h8"],
+        piece="R",
+        par=3,
+        safe=True,
+        wrong={"a0h0": blocked, "a0a1": quiet, "a0a4": {"zh": "马吃车。", "en": "It is taken."}},
+    )
+    problems = wrong_answer_problems(step)
+    assert any(p.startswith("step 1 wrong.a0h0 after no move: illegal") for p in problems)
+    assert "step 1 wrong.a0h0: no play of the step's way shows its words" in problems
+    assert "step 1 wrong.a0a1: no play of the step's way shows its words" in problems
+    assert not [p for p in problems if "a0a4" in p]
 
 
 def test_words_for_the_completing_move_replace_the_success_text() -> None:

@@ -382,6 +382,65 @@ def route_problems(step: Step) -> list[str]:
     return problems
 
 
+def wrong_answer_problems(step: Step, solution: Sequence[str] | None = None) -> list[str]:
+    """Where an authored wrong answer (``wrong``) would not be read where it fits.
+
+    A step's words for a move are shown whenever that move is tried, so on the step's way (its
+    start, and the position after each learner move of ``solution`` and of the scripted lines)
+    the move must be legal wherever the learner's piece stands on its point: an illegal try is
+    answered by the rule that forbids it, not by words written about the move. And somewhere
+    on that way playing it must bring its words (a move that completes the step, or that the
+    step simply goes on after, never shows them). ``solution`` is a shortest one when not
+    given. On a step answered in writing the words are for a legal move of its position (an
+    illegal one is explained by the rules)."""
+    if not step.wrong or step.goal.answered_with not in ("moves", "write"):
+        return []
+    where = f"step {step.key} wrong"
+    if step.goal.kind == "write":
+        pos = Position.from_fen(step.variant, step.fen)
+        return [
+            f"{where}.{key}: not a legal move of the step's position"
+            for key in step.wrong
+            if Move.from_iccs(key) not in pos.legal_moves
+        ]
+    if solution is None:
+        solution = next((run.moves for run in completing_runs(step, step.par)), [])
+    runs: dict[str, MoveRun] = {"": MoveRun(step)}
+    for line in [list(solution), *(key.split() for key in step.replies)]:
+        run = MoveRun(step)
+        for text in line:
+            try:
+                run.play(text)
+            except StepRefused:
+                break
+            if run.status != "playing":
+                break
+            runs.setdefault(" ".join(run.moves), run.copy())
+    problems: list[str] = []
+    for key, words in step.wrong.items():
+        tried = Move.from_iccs(key)
+        shown = False
+        for moves, run in runs.items():
+            mover = run.pos.pieces().get(key[:2])
+            if mover is None or mover[-1].isupper() != (run.learner == "red"):
+                continue  # the page offers no such try here
+            at = f"{where}.{key} after {moves or 'no move'}"
+            if tried not in run.pos.legal_moves:
+                problems.append(f"{at}: illegal, so its words answer a try they do not fit")
+                continue
+            child = run.copy()
+            try:
+                child.play(key)
+            except StepRefused as refused:
+                shown = shown or refused.explanation.text == words
+                continue
+            if child.status == "failed" and child.message is not None:
+                shown = shown or child.message.text == words
+        if not shown:
+            problems.append(f"{where}.{key}: no play of the step's way shows its words")
+    return problems
+
+
 _CLICK_POINT = re.compile(
     r"(?:点击|click(?: on)? the point|click)\s*[a-k][0-9](?![A-Za-z0-9])", re.I
 )

@@ -17,6 +17,7 @@ from tutorials.curriculum.audit import (
     instruction_problems,
     route_problems,
     success_problems,
+    wrong_answer_problems,
 )
 from tutorials.curriculum.referees import MoveRun, StepRefused, check_setup, point_answers
 from tutorials.curriculum.schema import Step, read_lesson_file
@@ -78,10 +79,11 @@ def verify_step(step: Step) -> list[str]:
     """Every problem with one step (empty when the step is sound): it cannot be done in par,
     its script does not play, its success text describes something that did not happen, a
     piece other than the one its instruction asks for completes it, its instruction promises a
-    route (a number of moves, a detour) the accepted lines do not take, or its question gives
-    its own answer away."""
+    route (a number of moves, a detour) the accepted lines do not take, its question gives its
+    own answer away, or its words for a wrong move are never shown where they fit."""
     problems = success_problems(step) + instruction_problems(step)
     problems += route_problems(step) + answer_in_prompt_problems(step)
+    problems += wrong_answer_problems(step)
     return problems + _goal_problems(step)
 
 

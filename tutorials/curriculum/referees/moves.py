@@ -538,6 +538,10 @@ class MoveRun:
             reason = explain_illegal(self.pos, move)
         except (IllegalMoveError, ValueError, KeyError, StopIteration):
             reason = Explanation("illegal", Text("这步棋不合规则。", "That move is not legal."))
+        if reason.code in ("no_piece", "not_your_piece"):
+            # The lesson's words for this move speak of a piece of the learner's on its point
+            # (one that gets there later in the step): none stands there now.
+            return reason
         return self._authored(move.iccs(), reason)
 
     def _complete(self) -> None:
