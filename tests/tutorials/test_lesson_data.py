@@ -8,6 +8,7 @@ from typing import cast
 
 import pytest
 
+from engine import Move, Position
 from engine.setups import SECRET_METHODS, SecretMethod
 from tutorials.curriculum import COURSES, Lesson, Step, read_lessons
 from tutorials.curriculum.audit import completing_runs
@@ -334,6 +335,30 @@ def test_the_repetition_lesson_says_what_a_chase_is() -> None:
         (chase.instruction.en, ("chases", "unprotected", "worth more", "general", "soldier")),
     ):
         assert all(word in words for word in needed), words
+
+
+def test_the_openings_lesson_tells_the_cannon_openings_by_the_side_of_the_board() -> None:
+    """After 炮二平五 Black's 炮8平5 is 顺炮 and 炮2平5 is 列炮: the cannons come from the same
+    side of the board (the h-file: Red's right but Black's left, as each side counts its files
+    from its own right) or from opposite sides. Both are taught, each named for where its two
+    cannons come from, and no text puts both cannons on "each player's right"."""
+    lesson = next(lesson for lesson in LESSONS if lesson.slug == "xiangqi-openings")
+    taught = {}
+    for step in lesson.steps:
+        pos = Position.from_fen(step.variant, step.fen)
+        accept = step.goal.accept
+        if step.learner != "black" or len(accept) != 1 or pos.pieces().get(accept[0][:2]) != "c":
+            continue
+        if accept[0][2:] != "e7" or pos.pieces().get("e2") != "C":
+            continue
+        red_from = next(f for f in "bh" if pos.pieces().get(f"{f}2") != "C")
+        name = "顺炮" if accept[0][0] == red_from else "列炮"
+        assert step.success is not None and name in step.success.zh and name in step.success.en
+        assert pos.chinese(Move.from_iccs(accept[0])) in step.instruction.zh
+        taught[name] = step.key
+    assert set(taught) == {"顺炮", "列炮"}
+    for text in lesson_texts(lesson):
+        assert "各自的右边" not in text.zh and "each player's right" not in text.en
 
 
 def mate_patterns(variant: str, fen: str) -> set[str]:
