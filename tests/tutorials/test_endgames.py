@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from tutorials.curriculum.referees import computer
 from tutorials.curriculum.schema import LessonFileError, lesson_from_data
 from words.texts import piece_kind
 
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = read_lessons()
 ENDGAMES = [
     (lesson, step) for lesson in LESSONS for step in lesson.steps if step.goal.kind == "endgame"
@@ -106,6 +108,36 @@ def test_every_piece_the_ending_names_takes_part_in_the_win(lesson: Lesson, step
                 moved.add(first)
     idle = [f"{mine[point]}{point}" for point in mine if point not in moved]
     assert idle == [], f"{lesson.slug} {step.key}: never moves in the engine's win: {idle}"
+
+
+def test_horse_and_soldier_against_an_advisor_is_taught_as_the_easier_win() -> None:
+    """马胜单士 is a book win: a horse alone beats a lone advisor (and a bare general, 马胜单将), so
+    the soldier of 马兵胜单士 makes the win easier, it is not needed. The steps of that ending
+    say so, and no endgame text or the lessons' documentation says the soldier is needed
+    against an advisor (or that against a bare general it would stand idle)."""
+    taught = []
+    for lesson, step in ENDGAMES:
+        pieces = Position.from_fen(step.variant, step.fen).pieces().values()
+        learner = sorted(piece_kind(p) for p in pieces if p.isupper() == (step.learner == "red"))
+        defender = sorted(piece_kind(p) for p in pieces if p.isupper() != (step.learner == "red"))
+        if learner == ["K", "N", "P"] and defender == ["A", "K"]:
+            taught.append(f"{lesson.slug}-{step.key}")
+            for words in (step.instruction.zh, step.instruction.en):
+                assert "马胜单士" in words and "马胜单将" in words, words
+    assert len(taught) >= 2  # the traditional course and New-version Xiangqi
+    needed_en = re.compile(
+        r"soldier (?:is|was|would be) needed|soldier would never move|soldier alone would do"
+        r"|must both work",
+        re.IGNORECASE,
+    )
+    docs = (ROOT / "docs" / "lessons.md").read_text(encoding="utf-8")
+    assert "马胜单士" in docs and not needed_en.search(docs)
+    for lesson, step in ENDGAMES:
+        assert not needed_en.search(step.instruction.en), (lesson.slug, step.key)
+        assert not re.search("兵用不上|单兵就够了|都要出力", step.instruction.zh), (
+            lesson.slug,
+            step.key,
+        )
 
 
 def test_the_computer_replies_the_same_to_the_same_moves() -> None:
