@@ -987,7 +987,7 @@ PATTERNS: tuple[Pattern, ...] = (
         (
             "The attacker's last move is a capture that makes a turncoat defect, and the "
             "defected piece (on the point the captor left) gives check.",
-            "进攻方最后一步吃子使对方策反子反正，变过来的棋子（在吃子方原来的位置）将军。",
+            "进攻方最后一步吃掉对方的策反子，使它倒戈，倒戈的棋子（在吃子方原来的位置）将军。",
         ),
         "xinban",
     ),
@@ -1047,7 +1047,7 @@ PATTERNS: tuple[Pattern, ...] = (
         (
             "At least two of the attacker's moves in the line are captures that make a "
             "turncoat defect.",
-            "着法中进攻方至少有两步吃子使对方策反子反正。",
+            "着法中进攻方至少有两步吃掉对方的策反子，使它倒戈。",
         ),
         "xinban",
     ),

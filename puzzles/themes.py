@@ -68,7 +68,7 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
         "Defection",
         "策反",
         "A captured turncoat piece changes sides and joins the attack.",
-        "吃掉对方的策反子，使其反正为我所用。",
+        "吃掉对方的策反子，使其倒戈为我所用。",
     ),
     ThemeInfo(
         "missile_collision",

@@ -7,13 +7,20 @@ Words once used that the site has given up, with the word that replaced them:
 * 闲着 → 冷着: a quiet key move is a 冷着 (a 闲着 is a waiting move, something else);
 * 长杀 → 多步杀: 长杀 reads like 长将 (perpetual check);
 * 无子可动 / 无子可走 → 无着可走: stalemate (困毙) is having no legal move, not having no
-  piece left to move.
+  piece left to move;
+* New-version Xiangqi's turncoats: together they are 策反子, one of them is named by its look
+  (红底车, 黑底马 …, as docs/rules.md names them); captured by the right piece it 被策反 and
+  倒戈 (changes sides). Given up: the bare 底车 / 底马 / 底炮 / 底子 (in traditional xiangqi 底
+  is the last rank: 底兵, the opening 卒底炮, and a 底车 is a chariot standing there), 反水 (slang)
+  and 反正 (a return to one's own side: the other way round).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from engine.patterns import PATTERNS
 from puzzles.themes import CATALOGUE
 from tutorials.curriculum import read_lessons
 
@@ -24,7 +31,12 @@ GIVEN_UP = {
     "长杀": "多步杀",
     "无子可动": "无着可走",
     "无子可走": "无着可走",
+    "反水": "倒戈",
+    "反正": "倒戈",
 }
+# 底车 / 底马 / 底炮 / 底子 not part of a piece's name (红底车, 黑底马) or of the traditional
+# opening 卒底炮 (兵底炮 as Red plays it).
+BARE_BOTTOM = re.compile(r"(?<![红黑卒兵])底[车马炮子]")
 # Where a learner's text is written: source, templates, catalogues, lesson files, scripts.
 SUFFIXES = {".py", ".html", ".po", ".toml", ".js", ".txt", ".json"}
 SKIP = {".venv", "node_modules", "build", "tests", "docs", "bench", ".git", "__pycache__"}
@@ -49,6 +61,18 @@ def test_the_given_up_words_appear_in_no_text_a_learner_reads() -> None:
         for old, new in GIVEN_UP.items():
             if old in text:
                 problems.append(f"{path.relative_to(ROOT)}: {old} (say {new})")
+        for found in BARE_BOTTOM.finditer(text):
+            problems.append(f"{path.relative_to(ROOT)}: {found.group()} (say 策反子 or 红底车 …)")
+    assert problems == []
+
+
+def test_the_turncoat_words_are_the_same_in_the_documentation() -> None:
+    """docs/ says what the site says (docs/patterns.md is the catalogue's definitions)."""
+    problems = []
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        problems += [f"{path.name}: {w}" for w in ("反水", "反正") if w in text]
+        problems += [f"{path.name}: {m.group()}" for m in BARE_BOTTOM.finditer(text)]
     assert problems == []
 
 
@@ -67,4 +91,8 @@ def test_the_theme_catalogue_and_the_lessons_use_the_chosen_words() -> None:
                 if text is not None:
                     texts.append(text.zh)
             texts += [t.zh for t in (*step.wrong.values(), *step.right.values())]
+    texts += [text for pattern in PATTERNS for text in (pattern.definition_zh, pattern.summary_zh)]
     assert [(old, t) for t in texts for old in GIVEN_UP if old in t] == []
+    assert [t for t in texts if BARE_BOTTOM.search(t)] == []
+    xinban = [t for t in texts if "策反子" in t]
+    assert xinban and [t for t in texts if "倒戈" in t]
