@@ -8,6 +8,8 @@ Words once used that the site has given up, with the word that replaced them:
 * 长杀 → 多步杀: 长杀 reads like 长将 (perpetual check);
 * 无子可动 / 无子可走 → 无着可走: stalemate (困毙) is having no legal move, not having no
   piece left to move;
+* New-rules Xiangqi → New-version Xiangqi: one English name for 新版中国象棋 (a side plays
+  "the new rules", as the source says 新规, but the variant is not named after them);
 * New-version Xiangqi's turncoats: together they are 策反子, one of them is named by its look
   (红底车, 黑底马 …, as docs/rules.md names them); captured by the right piece it 被策反 and
   倒戈 (changes sides). Given up: the bare 底车 / 底马 / 底炮 / 底子 (in traditional xiangqi 底
@@ -37,6 +39,7 @@ GIVEN_UP = {
 # 底车 / 底马 / 底炮 / 底子 not part of a piece's name (红底车, 黑底马) or of the traditional
 # opening 卒底炮 (兵底炮 as Red plays it).
 BARE_BOTTOM = re.compile(r"(?<![红黑卒兵])底[车马炮子]")
+NEW_RULES = re.compile(r"new-rules", re.IGNORECASE)
 # Where a learner's text is written: source, templates, catalogues, lesson files, scripts.
 SUFFIXES = {".py", ".html", ".po", ".toml", ".js", ".txt", ".json"}
 SKIP = {".venv", "node_modules", "build", "tests", "docs", "bench", ".git", "__pycache__"}
@@ -63,6 +66,8 @@ def test_the_given_up_words_appear_in_no_text_a_learner_reads() -> None:
                 problems.append(f"{path.relative_to(ROOT)}: {old} (say {new})")
         for found in BARE_BOTTOM.finditer(text):
             problems.append(f"{path.relative_to(ROOT)}: {found.group()} (say 策反子 or 红底车 …)")
+        for found in NEW_RULES.finditer(text):
+            problems.append(f"{path.relative_to(ROOT)}: {found.group()} (New-version Xiangqi)")
     assert problems == []
 
 
@@ -73,6 +78,8 @@ def test_the_turncoat_words_are_the_same_in_the_documentation() -> None:
         text = path.read_text(encoding="utf-8")
         problems += [f"{path.name}: {w}" for w in ("反水", "反正") if w in text]
         problems += [f"{path.name}: {m.group()}" for m in BARE_BOTTOM.finditer(text)]
+        if re.search(r"new-rules xiangqi", text, re.IGNORECASE):
+            problems.append(f"{path.name}: New-rules Xiangqi (New-version Xiangqi)")
     assert problems == []
 
 
@@ -96,3 +103,18 @@ def test_the_theme_catalogue_and_the_lessons_use_the_chosen_words() -> None:
     assert [t for t in texts if BARE_BOTTOM.search(t)] == []
     xinban = [t for t in texts if "策反子" in t]
     assert xinban and [t for t in texts if "倒戈" in t]
+
+
+def test_new_version_xiangqi_has_one_english_name() -> None:
+    """The loaded English texts name 新版中国象棋 New-version Xiangqi, never New-rules."""
+    texts = [t.name_en + t.description_en for t in CATALOGUE]
+    texts += [text for pattern in PATTERNS for text in (pattern.definition_en, pattern.summary_en)]
+    for lesson in read_lessons():
+        texts += [lesson.title.en, lesson.summary.en, *(r.en for r in lesson.rulings)]
+        for step in lesson.steps:
+            for text in (step.instruction, step.hint, step.success, step.ruling):
+                if text is not None:
+                    texts.append(text.en)
+            texts += [t.en for t in (*step.wrong.values(), *step.right.values())]
+    assert [t for t in texts if NEW_RULES.search(t)] == []
+    assert any("New-version Xiangqi" in t for t in texts)
