@@ -361,6 +361,20 @@ def test_the_openings_lesson_tells_the_cannon_openings_by_the_side_of_the_board(
         assert "各自的右边" not in text.zh and "each player's right" not in text.en
 
 
+def test_no_game_in_a_lesson_is_won_or_lost_with_bare_generals() -> None:
+    """A step that ends its game with a winner (a forced variation, a perpetual check) starts
+    with more on the board than the two generals: a game of bare generals is no game to lose
+    (the forced-variation step of New-version Xiangqi once was one)."""
+    bare = []
+    for lesson, step in STEPS:
+        if step.goal.kind != "outcome" or step.goal.winner not in ("red", "black"):
+            continue
+        pieces = Position.from_fen(step.variant, step.fen).pieces().values()
+        if all(piece[-1].upper() == "K" for piece in pieces):
+            bare.append(f"{lesson.slug}-{step.key}")
+    assert bare == []
+
+
 def mate_patterns(variant: str, fen: str) -> set[str]:
     """The named mates a mated position shows (9-file board; the mated side is to move):
     卧槽马, a checking horse in the trough (the point two files from the palace centre on the
