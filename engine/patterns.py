@@ -788,7 +788,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "two_ghosts",
         "二鬼拍门",
-        "Two ghosts at the door",
+        "Two Ghosts Knocking at the Door",
         (
             "Two soldiers knock on both sides of the palace.",
             "双兵（卒）分居九宫两肋，逼宫成杀。",
@@ -802,7 +802,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "sea_bottom_moon",
         "海底捞月",
-        "Moon from the sea bottom",
+        "Scooping the Moon from the Sea Bottom",
         (
             "A chariot checks from behind the general, from the bottom of its own palace.",
             "车从将的后方（底线方向）将军。",

@@ -114,10 +114,10 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
     ),
     ThemeInfo(
         "quiet_move",
-        "Quiet key",
+        "Quiet move",
         "冷着",
-        "The first move neither checks nor captures.",
-        "第一步既不将军也不吃子。",
+        "The first move is a quiet move: it neither checks nor captures.",
+        "第一步是不将之着（冷着），也不吃子。",
     ),
     ThemeInfo(
         "classic",

@@ -41,7 +41,7 @@ SCREENS = {
 WORDS = {  # what each screen's language says
     "desktop": {"quiet": "冷着", "harder": "难一些", "chart": "谜题等级分变化"},
     "phone": {
-        "quiet": "Quiet key",
+        "quiet": "Quiet move",
         "harder": "A little harder",
         "chart": "Puzzle rating over time",
     },

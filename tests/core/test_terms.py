@@ -8,6 +8,10 @@ Words once used that the site has given up, with the word that replaced them:
 * 长杀 → 多步杀: 长杀 reads like 长将 (perpetual check);
 * 无子可动 / 无子可走 → 无着可走: stalemate (困毙) is having no legal move, not having no
   piece left to move;
+* English names a native speaker would not use: immortal's pointing soldier → Immortal Points
+  the Way (仙人指路), Moon from the sea bottom → Scooping the Moon from the Sea Bottom (海底捞月),
+  Two ghosts at the door → Two Ghosts Knocking at the Door (二鬼拍门), surprise move → quiet move
+  (冷着, a move that does not give check: 不将之着);
 * New-rules Xiangqi → New-version Xiangqi: one English name for 新版中国象棋 (a side plays
   "the new rules", as the source says 新规, but the variant is not named after them);
 * New-version Xiangqi's turncoats: together they are 策反子, one of them is named by its look
@@ -40,6 +44,17 @@ GIVEN_UP = {
 # opening 卒底炮 (兵底炮 as Red plays it).
 BARE_BOTTOM = re.compile(r"(?<![红黑卒兵])底[车马炮子]")
 NEW_RULES = re.compile(r"new-rules", re.IGNORECASE)
+ENGLISH_GIVEN_UP = re.compile(
+    r"immortal's pointing soldier|(?<!scooping the )moon from the sea bottom"
+    r"|two ghosts at the door|surprise move",
+    re.IGNORECASE,
+)
+# A Chinese name and the English one said beside it.
+ENGLISH_NAMES = {
+    "仙人指路": "Immortal Points the Way",
+    "海底捞月": "Scooping the Moon from the Sea Bottom",
+    "二鬼拍门": "Two Ghosts Knocking at the Door",
+}
 # Where a learner's text is written: source, templates, catalogues, lesson files, scripts.
 SUFFIXES = {".py", ".html", ".po", ".toml", ".js", ".txt", ".json"}
 SKIP = {".venv", "node_modules", "build", "tests", "docs", "bench", ".git", "__pycache__"}
@@ -68,6 +83,8 @@ def test_the_given_up_words_appear_in_no_text_a_learner_reads() -> None:
             problems.append(f"{path.relative_to(ROOT)}: {found.group()} (say 策反子 or 红底车 …)")
         for found in NEW_RULES.finditer(text):
             problems.append(f"{path.relative_to(ROOT)}: {found.group()} (New-version Xiangqi)")
+        for found in ENGLISH_GIVEN_UP.finditer(text):
+            problems.append(f"{path.relative_to(ROOT)}: {found.group()}")
     assert problems == []
 
 
@@ -80,6 +97,7 @@ def test_the_turncoat_words_are_the_same_in_the_documentation() -> None:
         problems += [f"{path.name}: {m.group()}" for m in BARE_BOTTOM.finditer(text)]
         if re.search(r"new-rules xiangqi", text, re.IGNORECASE):
             problems.append(f"{path.name}: New-rules Xiangqi (New-version Xiangqi)")
+        problems += [f"{path.name}: {m.group()}" for m in ENGLISH_GIVEN_UP.finditer(text)]
     assert problems == []
 
 
@@ -105,9 +123,9 @@ def test_the_theme_catalogue_and_the_lessons_use_the_chosen_words() -> None:
     assert xinban and [t for t in texts if "倒戈" in t]
 
 
-def test_new_version_xiangqi_has_one_english_name() -> None:
-    """The loaded English texts name 新版中国象棋 New-version Xiangqi, never New-rules."""
-    texts = [t.name_en + t.description_en for t in CATALOGUE]
+def english_texts() -> list[str]:
+    """The English of every loaded text: the puzzle themes, the kill patterns, the lessons."""
+    texts = [t.name_en + " " + t.description_en for t in CATALOGUE]
     texts += [text for pattern in PATTERNS for text in (pattern.definition_en, pattern.summary_en)]
     for lesson in read_lessons():
         texts += [lesson.title.en, lesson.summary.en, *(r.en for r in lesson.rulings)]
@@ -116,5 +134,25 @@ def test_new_version_xiangqi_has_one_english_name() -> None:
                 if text is not None:
                     texts.append(text.en)
             texts += [t.en for t in (*step.wrong.values(), *step.right.values())]
+    return texts
+
+
+def test_new_version_xiangqi_has_one_english_name() -> None:
+    """The loaded English texts name 新版中国象棋 New-version Xiangqi, never New-rules."""
+    texts = english_texts()
     assert [t for t in texts if NEW_RULES.search(t)] == []
     assert any("New-version Xiangqi" in t for t in texts)
+
+
+def test_named_openings_patterns_and_themes_have_the_english_names_players_use() -> None:
+    patterns = {pattern.code: pattern for pattern in PATTERNS}
+    assert patterns["two_ghosts"].en == "Two Ghosts Knocking at the Door"
+    assert patterns["sea_bottom_moon"].en == "Scooping the Moon from the Sea Bottom"
+    quiet = next(theme for theme in CATALOGUE if theme.slug == "quiet_move")
+    assert quiet.name_en == "Quiet move" and "quiet move" in quiet.description_en
+    assert "不将之着（冷着）" in quiet.description_zh
+    texts = english_texts()
+    assert [t for t in texts if ENGLISH_GIVEN_UP.search(t)] == []
+    for chinese, english in ENGLISH_NAMES.items():
+        beside = [t for t in texts if chinese in t]
+        assert beside and [t for t in beside if english not in t] == [], chinese

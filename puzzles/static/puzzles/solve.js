@@ -98,7 +98,7 @@ function showInfo(puzzle) {
   el("share-link").value = puzzle.share_url;
 }
 
-// The themes give the idea away ("quiet key", "sacrifice"): the server sends them (null
+// The themes give the idea away ("quiet move", "sacrifice"): the server sends them (null
 // before) only once the try is over, and they are shown then.
 function showThemes(themes) {
   const tags = infoEl.querySelector(".puzzle-themes");
