@@ -77,8 +77,6 @@ from bench.load.run import (  # noqa: E402
 )
 
 GOAL_RATIO = 2.0
-# A board search of more nodes than this is deeper than a first look (games.analysis).
-FIRST_LOOK_NODES = 40_000
 FLOODS = ("moves", "analyses")
 HONEST_ADDRESS = "10.1.0.1"
 AUTHOR_ADDRESS = "10.1.0.2"
@@ -347,7 +345,7 @@ class Analyst(threading.Thread):
     seed: int
     refused: int = 0
     searches: int = 0
-    deep: int = 0  # of the searches, those deeper than a first look
+    deep: int = 0  # of the searches, those asked for a deeper budget than the position's first
     analysed: bool = False
 
     def __post_init__(self) -> None:
@@ -371,19 +369,21 @@ class Analyst(threading.Thread):
                 self.refused += 1
             moves = [ply["iccs"] for ply in random_line(rng, rng.randint(6, 16))]
             body, _status = search_answer(self.client, self.stop, moves, 0.2)
+            deeper = False  # the first search of a position is the site's first look
             # as the board does while a position is shown: deeper and deeper, to the last budget
             while body is not None and body.get("next_nodes") and not self.stop.is_set():
                 self.searches += 1
-                self.deep += body["nodes"] > FIRST_LOOK_NODES
+                self.deep += deeper
                 body, _status = search_answer(
                     self.client, self.stop, moves, 0.2, nodes=body["next_nodes"]
                 )
+                deeper = True
             if body is None:
                 self.refused += 1
                 self.stop.wait(1.0)
             else:
                 self.searches += 1
-                self.deep += body["nodes"] > FIRST_LOOK_NODES
+                self.deep += deeper
 
 
 def finished_game(client: Client, db: str, plies: int, rng: random.Random) -> int | None:

@@ -24,6 +24,7 @@ from core.selectors import variant_list, variant_title
 from engine import Move, Position, find_variant
 from engine.patterns import FAMILIES, PATTERNS, Pattern
 from puzzles import proving
+from puzzles.missed import MISSED_MAX_MOVES, MISSED_QUICK_MAX_MOVES
 from puzzles.models import (
     DailyPuzzle,
     GameReview,
@@ -683,10 +684,30 @@ def missed_list(*, player: Owner | None, game: int | None = None) -> QuerySet[Mi
     return rows.annotate(solved=Exists(solved)).order_by("-game", "ply")
 
 
-def game_reviewed(*, player: Owner | None, game: int) -> bool:
-    """Whether the search for missed mates has run on ``game``, a game of ``player``'s: for
-    anyone else's game it is ``False``, as for a game that does not exist."""
-    return GameReview.objects.filter(owner_filter(player), game=game).exists()
+def game_review(*, player: Owner | None, game: int) -> GameReview | None:
+    """The search for missed mates on ``game``, a game of ``player``'s, once it has run: for
+    anyone else's game ``None``, as for a game that does not exist."""
+    return GameReview.objects.filter(owner_filter(player), game=game).first()
+
+
+def review_looked(review: GameReview) -> tuple[str | None, str]:
+    """Which engine looked for the wins missed in a reviewed game (``fairy-stockfish`` or
+    ``ours``; ``None`` when the game could not be replayed) and, in the reader's language, what
+    it looked for: "Fairy-Stockfish looked for forced wins of up to 5 moves."."""
+    looked = review.stats.get("looked")
+    if looked == "fairy-stockfish":
+        return looked, _("Fairy-Stockfish looked for forced wins of up to {n} moves.").format(
+            n=MISSED_MAX_MOVES
+        )
+    if looked == "quick":
+        text = _("The site's own engine looked for forced wins of up to {n} moves.").format(
+            n=MISSED_QUICK_MAX_MOVES
+        )
+        if review.stats.get("judge_failed"):
+            sep = "" if reads_chinese() else " "
+            text = sep.join([_("Fairy-Stockfish failed on this game."), text])
+        return "ours", text
+    return None, ""
 
 
 def missed_text(missed: MissedMate) -> str:

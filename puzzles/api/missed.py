@@ -58,6 +58,13 @@ class MissedListSerializer(serializers.Serializer):
         help_text="with ``game``: whether my game has been searched yet (false for a game "
         "that is not mine, as for one that does not exist)",
     )
+    looked_by = serializers.CharField(
+        allow_null=True,
+        help_text="with ``game``, once searched: the engine that looked (fairy-stockfish or ours)",
+    )
+    looked = serializers.CharField(
+        allow_blank=True, help_text="what it looked for, in the reader's language"
+    )
     results = MissedMateSerializer(many=True)
 
 
@@ -78,9 +85,8 @@ class MissedListApi(APIView):
         game = query.get("game")
         player = owner_for_request(request, create=False)
         rows = list(selectors.missed_list(player=player, game=game))
-        reviewed = (
-            None
-            if game is None
-            else bool(rows) or selectors.game_reviewed(player=player, game=game)
-        )
-        return Response(MissedListSerializer({"reviewed": reviewed, "results": rows}).data)
+        review = None if game is None else selectors.game_review(player=player, game=game)
+        reviewed = None if game is None else bool(rows) or review is not None
+        looked_by, looked = (None, "") if review is None else selectors.review_looked(review)
+        answer = {"reviewed": reviewed, "looked_by": looked_by, "looked": looked, "results": rows}
+        return Response(MissedListSerializer(answer).data)

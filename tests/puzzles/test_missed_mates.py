@@ -16,6 +16,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
+from django.utils import translation
 
 from accounts.merge import visitor_merge_run
 from accounts.models import User
@@ -23,6 +24,7 @@ from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
 from games.models import Game
 from judge import fairy_stockfish_path
+from puzzles import selectors
 from puzzles.missed import missed_mates
 from puzzles.models import GameReview, MergedVisitor, MissedMate, Puzzle, PuzzleAttempt
 from puzzles.services import daily_puzzles_choose, puzzle_attempt_score
@@ -259,6 +261,18 @@ def missed_answer(client: Client, game: int) -> Any:
     return answer.json()
 
 
+NOT_SEARCHED = {"reviewed": False, "looked_by": None, "looked": "", "results": []}
+
+
+def searched_with_nothing_missed(answer: Any) -> bool:
+    return (
+        answer["reviewed"] is True
+        and answer["results"] == []
+        and answer["looked_by"] in ("fairy-stockfish", "ours")
+        and bool(answer["looked"])
+    )
+
+
 def test_whether_a_game_was_searched_is_told_to_its_owner_alone(make_user) -> None:
     """Someone else's game, searched or not, gets the answer of a game that does not exist:
     nobody learns from it which games have finished."""
@@ -272,13 +286,13 @@ def test_whether_a_game_was_searched_is_told_to_its_owner_alone(make_user) -> No
     for game in (*accounts, visitors):
         missed_mates_review(game=finished(game))
     nothing = missed_answer(Client(), visitors.pk + 1000)  # no such game
-    assert nothing == {"reviewed": False, "results": []}
+    assert nothing == NOT_SEARCHED
 
     owners = Client()
     owners.force_login(owner)
-    assert missed_answer(owners, accounts[0].pk) == {"reviewed": True, "results": []}
+    assert searched_with_nothing_missed(missed_answer(owners, accounts[0].pk))
     assert missed_answer(owners, accounts[1].pk)["reviewed"] is True
-    assert missed_answer(visitors_client, visitors.pk) == {"reviewed": True, "results": []}
+    assert searched_with_nothing_missed(missed_answer(visitors_client, visitors.pk))
 
     another_account = Client()
     another_account.force_login(make_user())
@@ -305,8 +319,8 @@ def test_a_visitor_s_searched_games_stay_theirs_in_the_account(make_user) -> Non
     assert signed_up.status_code == 302
     missed_mates_review(game=FinishedGame.from_data(sent_before))
     for game in (before, after):
-        assert missed_answer(client, game.pk) == {"reviewed": True, "results": []}
-        assert missed_answer(visitor_client()[0], game.pk) == {"reviewed": False, "results": []}
+        assert searched_with_nothing_missed(missed_answer(client, game.pk))
+        assert missed_answer(visitor_client()[0], game.pk) == NOT_SEARCHED
 
 
 @pytest.mark.django_db(transaction=True)
@@ -389,3 +403,40 @@ def test_a_judge_that_dies_leaves_the_look_to_the_quick_searches(
     assert review.found == 1  # the mate in 1, seen by the quick searches
     assert review.stats["looked"] == "quick"
     assert "Fairy-Stockfish stopped" in review.stats["judge_failed"]
+    with translation.override("en"):
+        looked = selectors.review_looked(review)
+    assert looked == (
+        "ours",
+        "Fairy-Stockfish failed on this game. "
+        "The site's own engine looked for forced wins of up to 3 moves.",
+    )
+
+
+def test_the_answer_names_the_engine_that_looked_and_how_far(
+    make_user, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A searched game's answer says which engine looked for its missed wins, and for wins of
+    how many moves, in the reader's language: Fairy-Stockfish up to 5 moves, the site's own
+    engine's quick searches up to 3 where Fairy-Stockfish is not installed."""
+    owner = make_user()
+    client = Client()
+    client.force_login(owner)
+    judged = played_game(Owner(user=owner), "xiangqi")
+    missed_mates_review(game=finished(judged))
+    monkeypatch.setenv("FAIRY_STOCKFISH", "")  # not installed
+    quick = played_game(Owner(user=owner), "xiangqi")
+    missed_mates_review(game=finished(quick))
+
+    client.cookies["django_language"] = "en"
+    answer = missed_answer(client, judged.pk)
+    assert answer["looked_by"] == "fairy-stockfish"
+    assert answer["looked"] == "Fairy-Stockfish looked for forced wins of up to 5 moves."
+    assert len(answer["results"]) == 1  # the mate in 1 it missed
+    answer = missed_answer(client, quick.pk)
+    assert answer["looked_by"] == "ours"
+    assert answer["looked"] == "The site's own engine looked for forced wins of up to 3 moves."
+    client.cookies["django_language"] = "zh-hans"
+    assert (
+        missed_answer(client, judged.pk)["looked"] == "Fairy-Stockfish 搜寻了 5 步以内的必胜着法。"
+    )
+    assert missed_answer(client, quick.pk)["looked"] == "本站引擎搜寻了 3 步以内的必胜着法。"

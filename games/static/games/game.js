@@ -549,7 +549,10 @@ async function loadMissed() {
     if (missed.polls++ < MISSED_POLLS) missed.timer = setTimeout(loadMissed, MISSED_POLL_MS);
     return;
   }
-  $("missed-status").textContent = answer.results.length ? "" : L.missed_none;
+  // what was looked for, and by which engine, after the verdict
+  const said = [answer.results.length ? "" : L.missed_none, answer.looked || ""].filter(Boolean);
+  $("missed-status").textContent = said.join(zh ? "" : " ");
+  $("missed-status").dataset.lookedBy = answer.looked_by || "";
   for (const row of answer.results) {
     const item = document.createElement("li");
     item.dataset.testid = "missed-moment";
