@@ -101,8 +101,11 @@ class Mate:
     last_to: int = -1
     last_piece: int = 0
     last_kind: str = ""
-    # an attacker piece landed on the palace centre and the defender took it there
+    # an attacker's chariot landed on the palace centre and the defender took it there (大刀剜心)
     centre_sacrifice: bool = False
+    # an attacker's chariot took the advisor on the palace centre and no defender's move could
+    # take it back there (大胆穿心)
+    centre_pierce: bool = False
     defections: int = 0  # how many of the attacker's moves made a piece defect
     joined: set[int] = field(default_factory=set)  # points of pieces that defected to the attacker
     last_joined: int = -1  # the point where the last move's defected piece stands
@@ -208,6 +211,7 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
     defections = 0
     centre_hit = -1
     centre_sacrifice = False
+    centre_pierce = False
     last_joined = -1
     for text in line:
         if not isinstance(text, str):
@@ -228,13 +232,17 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
                 defections += 1
             dx = to % width - width // 2
             dy = to // width if attacker else pos.height - 1 - to // width
-            centre_hit = to if (dx, dy) == (0, 1) else -1
+            on_centre = (dx, dy) == (0, 1) and piece & TYPE_MASK == CHARIOT and kind != "collision"
+            centre_hit = to if on_centre else -1
         elif centre_hit >= 0 and to == centre_hit and captured and captured & BLACK == attacker:
             centre_sacrifice = True
         _track_joined(joined, fr, to, kind, by_attacker)
         if by_attacker:
             last_joined = fr if kind == "defection" else -1
         pos.push(move)
+        if centre_hit == to and by_attacker and captured and captured & TYPE_MASK == ADVISOR:
+            # the chariot took the central advisor: can any reply take it back there?
+            centre_pierce |= not any(code & 255 == to for code in pos.legal_codes())
     status = pos.status()
     if status not in ("checkmate", "dead_general"):
         raise EngineError("patterns.not_mate", {"status": status, "fen": pos.fen()})
@@ -249,6 +257,7 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
         checkers=pos.attackers(king, attacker),
         flights=_flights(pos, king, attacker),
         centre_sacrifice=centre_sacrifice,
+        centre_pierce=centre_pierce,
         defections=defections,
         joined=joined,
         last_joined=last_joined if last_joined in joined else -1,
@@ -282,13 +291,12 @@ def _double_cannon(m: Mate) -> bool:
 
 
 def _smothered_palace(m: Mate) -> bool:
-    for c in m.checkers:
-        if m.kind(c) != CANNON:
-            continue
-        off_line = [f for f in m.flights if not m.on_line(c, f.point)]
-        if off_line and all(f.own and m.kind(f.point) == ADVISOR for f in off_line):
-            return True
-    return False
+    width = m.pos.width
+    file_of = m.king % width
+    if not any(m.kind(c) == CANNON and c % width == file_of for c in m.checkers):
+        return False
+    beside = [f for f in m.flights if f.point % width != file_of]
+    return bool(beside) and all(f.own and m.kind(f.point) == ADVISOR for f in beside)
 
 
 def _iron_bolt(m: Mate) -> bool:
@@ -396,6 +404,10 @@ def _double_chariot(m: Mate) -> bool:
 
 def _heart_sacrifice(m: Mate) -> bool:
     return m.centre_sacrifice
+
+
+def _heart_pierce(m: Mate) -> bool:
+    return m.centre_pierce
 
 
 def _heaven_earth_cannon(m: Mate) -> bool:
@@ -598,13 +610,16 @@ PATTERNS: tuple[Pattern, ...] = (
         "闷宫",
         "Smothered palace",
         (
-            "A cannon checks while the general's own advisors wall it in.",
-            "炮将军，将的两侧被自己的士堵死。",
+            "A cannon checks along the general's file while its own advisors wall it in.",
+            "炮沿将所在的直线将军，将的两侧被自己的士堵死。",
         ),
         (
-            "A cannon gives check, and every flight point of the general that is off the "
-            "cannon's line (at least one) is occupied by one of the defender's own advisors.",
-            "炮将军；将的出路中不在炮线上的点（至少一个）全部被防守方自己的士占据。",
+            "A cannon gives check along the general's file, and every flight point of the "
+            "general off that file (at least one) is occupied by one of the defender's own "
+            "advisors. A cannon checking along the general's rank is not 闷宫, even with an "
+            "advisor in front of the general.",
+            "炮沿将所在的直线（竖线）将军；将的出路中不在这条直线上的点（至少一个）全部被防守方"
+            "自己的士占据。炮沿横线将军不算闷宫，即使将的前方有自己的士。",
         ),
     ),
     _p(
@@ -744,15 +759,34 @@ PATTERNS: tuple[Pattern, ...] = (
         "大刀剜心",
         "Knife to the heart",
         (
-            "A piece is given up on the palace centre, and the capture there blocks the general.",
-            "在九宫中心弃子，对方吃后自堵将路，随即成杀。",
+            "A chariot is given up on the palace centre; the piece that takes it blocks the "
+            "general.",
+            "车在九宫中心（中士的位置）弃掉，对方吃车后自堵将路，随即成杀。",
         ),
         (
-            "In the line an attacking piece moves onto the centre of the defender's palace "
-            "(dx = 0, dy = 1) and the defender's next move captures it there; the line ends "
-            "in mate. Some books call the same sacrifice 大胆穿心; we use one name for both.",
-            "着法中进攻方的棋子走到防守方九宫中心（dx = 0，dy = 1），防守方下一步在该点吃掉它，"
-            "最终成杀。也有书称为大胆穿心，本站两名合一。",
+            "In the line an attacking chariot moves onto the centre of the defender's palace "
+            "(dx = 0, dy = 1), typically taking the central advisor, and the defender's next "
+            "move takes it there; the line ends in mate. When the chariot cannot be taken "
+            "there, it is 大胆穿心.",
+            "着法中进攻方的车走到防守方九宫中心（dx = 0，dy = 1），通常是吃掉中士，防守方下一步"
+            "在该点吃掉它，最终成杀。车在那里吃不掉的，是大胆穿心。",
+        ),
+    ),
+    _p(
+        "heart_pierce",
+        "大胆穿心",
+        "Piercing the heart",
+        (
+            "A chariot takes the central advisor and cannot be taken back: the heart is pierced.",
+            "车砍中士，对方无法还吃，直插九宫中心，随即成杀。",
+        ),
+        (
+            "In the line an attacking chariot takes the defender's advisor on the centre of the "
+            "defender's palace (dx = 0, dy = 1), and no legal move of the defender's next turn "
+            "takes the chariot there (or the capture mates at once); the line ends in mate. "
+            "When the chariot is taken there, it is 大刀剜心.",
+            "着法中进攻方的车吃掉防守方九宫中心（dx = 0，dy = 1）的士，防守方接下来没有任何合法"
+            "着法能在该点吃掉它（或吃士即成杀），最终成杀。车在那里被吃掉的，是大刀剜心。",
         ),
     ),
     _p(
@@ -1067,6 +1101,7 @@ _DETECTORS: dict[str, Detector] = {
     "facing_general": _facing_general,
     "double_chariot": _double_chariot,
     "heart_sacrifice": _heart_sacrifice,
+    "heart_pierce": _heart_pierce,
     "heaven_earth_cannon": _heaven_earth_cannon,
     "chariot_cannon": _chariot_cannon,
     "two_ghosts": _two_ghosts,

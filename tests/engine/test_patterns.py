@@ -64,6 +64,7 @@ def test_the_traditional_names_asked_for_are_all_there() -> None:
         "白脸将",
         "双车错",
         "大刀剜心",
+        "大胆穿心",
         "天地炮",
         "夹车炮",
         "二鬼拍门",
@@ -134,6 +135,37 @@ def test_the_sacrifice_on_the_palace_centre_needs_the_capture_there() -> None:
     assert "heart_sacrifice" in detect("xiangqi", fen, ["a8e8", "d9e8", "h6g8"])
     after = "4k4/4a4/4P4/7N1/9/9/9/9/3R5/5K3 w - - 0 1"
     assert "heart_sacrifice" not in detect("xiangqi", after, ["h6g8"])
+
+
+def test_knife_to_the_heart_is_a_chariot_taken_on_the_palace_centre() -> None:
+    # 大刀剜心: the chariot takes the central advisor and the other advisor takes it back
+    fen = "2bakr3/4a4/2R6/p2PR3p/2p6/9/c7P/9/9/2BAKAB2 w - - 0 29"
+    found = detect("xiangqi", fen, ["e6e8", "d9e8", "c7c9"])
+    assert "heart_sacrifice" in found and "heart_pierce" not in found
+    # a soldier given up there (小刀剜心) is neither
+    soldier = "4k4/3P2P2/b2Nb4/7r1/9/9/9/3n5/8r/2R2K3 w - - 0 1"
+    found = detect("xiangqi", soldier, ["d8e8", "e9e8", "c0c8"])
+    assert not {"heart_sacrifice", "heart_pierce"} & set(found)
+
+
+def test_piercing_the_heart_is_a_chariot_on_the_palace_centre_that_cannot_be_taken() -> None:
+    # 大胆穿心: the chariot takes the central advisor and nothing can take it back
+    found = detect("xiangqi", "4k4/R3a4/6N2/9/9/9/9/9/9/3K5 w - - 0 1", ["a8e8"])
+    assert "heart_pierce" in found and "heart_sacrifice" not in found
+    # the chariot takes it, is not taken back, and the mate follows on the next move
+    fen = "4kab2/1n2aRN2/4b1n2/p1p5p/3N2p2/2P6/P5P1P/4C4/4A4/crBAK1B2 w - - 4 26"
+    found = detect("xiangqi", fen, ["f8e8", "e9d9", "d5c7"])
+    assert "heart_pierce" in found and "heart_sacrifice" not in found
+
+
+def test_the_smothered_palace_is_a_cannon_check_along_the_generals_file() -> None:
+    # the book's 闷宫: the cannon on the general's file, its advisors on both sides of it
+    assert "smothered_palace" in detect(
+        "xiangqi", "3aka3/3PN4/9/9/9/9/7C1/9/9/3K5 w - - 0 1", ["h3e3"]
+    )
+    # a cannon checking along the back rank, an advisor in front of the general: not 闷宫
+    along_rank = "3ak4/4a4/9/9/9/9/9/9/9/2C1K4 w - - 0 1"
+    assert "smothered_palace" not in detect("xiangqi", along_rank, ["c0c9"])
 
 
 # --- errors -----------------------------------------------------------------------------------
