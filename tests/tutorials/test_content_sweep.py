@@ -2,9 +2,12 @@
 
 * Every authored wrong answer (``wrong`` in a lesson file) comes back with its own words, not a
   generic one, in Chinese and in English.
-* Every move the board lets a learner try (the legal moves and the pattern moves the page offers
-  as destinations), at the start of each step and on the way through its solution, answers 200
-  or 400 with a specific reason in both languages: never a server error. Every kind of point of
+* Of the moves the board lets a learner try (the legal moves and the pattern moves the page
+  offers as destinations), at the start of each step and on the way through its solution, one
+  of each kind of answer the referee gives them (refused for each reason, played to each
+  outcome and message) is sent over HTTP in both languages and answers 200 or 400 with a
+  specific reason: never a server error. The referee itself answers every one of them in the
+  process (the last two points below). Every kind of point of
   a question's board is answered (every point through the referee); a setup's starting
   placement, its example and halves the board cannot make are judged and explained.
 * Every line of moves that completes a step is told what happened: the success text it gets
@@ -248,23 +251,45 @@ def _offered(client: Client, lesson: Lesson, step: Step, prefix: list[str]) -> s
 # Every try answers
 
 
+def answer_kind(step: Step, run: MoveRun, move: str) -> tuple[object, ...]:
+    """The kind of answer the referee gives ``move`` after ``run``, as the API would write it:
+    refused for which reason, or played, with which outcome and message, authored or not."""
+    child = run.copy()
+    try:
+        child.play(move)
+    except StepRefused as refused:
+        return ("refused", refused.explanation.code, move in step.wrong)
+    except Exception as error:  # noqa: BLE001 - sent over HTTP, where it is the finding
+        return ("error", type(error).__name__)
+    message = child.message
+    code = message.code if message is not None else None
+    return (child.status, code, move in step.wrong, move in step.right)
+
+
 def _tries(lesson: Lesson, by_language: dict[str, Client]) -> list[str]:
-    names = list(by_language)
+    """Over HTTP, at each position on a step's way, one try of each kind of answer (as the
+    referee in the process answers every offered try: ``answer_kind``) in both languages: what
+    the web adds to the referee (the replay, the record, the serialisers, the reader's
+    language) varies by the kind of answer, not by the move. Every try itself is answered in
+    the process, by ``test_every_piece_onto_every_point_gets_a_specific_answer`` and
+    ``test_the_referee_answers_every_try_two_moves_deep``."""
     problems: list[str] = []
-    count = 0
     for step in lesson.steps:
         where = f"{lesson.slug} step {step.key}"
         if step.goal.kind in MOVE_GOALS:
             for prefix in move_prefixes(step):
+                run = MoveRun(step)
+                for move in prefix:
+                    run.play(move)
+                kinds: dict[tuple[object, ...], str] = {}
                 for move in sorted(_offered(by_language["zh"], lesson, step, prefix)):
-                    language = names[count % 2]  # both languages, in turn
-                    count += 1
-                    response = post(
-                        by_language[language], lesson, step, "moves", {"moves": [*prefix, move]}
-                    )
-                    problems += explained(
-                        response, language, f"{where} {' '.join([*prefix, move])}"
-                    )
+                    kinds.setdefault(answer_kind(step, run, move), move)
+                for move in kinds.values():
+                    for language, client in by_language.items():
+                        response = post(client, lesson, step, "moves", {"moves": [*prefix, move]})
+                        problems += explained(
+                            response, language, f"{where} {' '.join([*prefix, move])}"
+                        )
         elif step.goal.kind == "point":
             problems += _point_sweep(lesson, step, by_language)
         elif step.goal.kind == "write":
