@@ -63,7 +63,7 @@ def lessons_load(*, root: Path = LESSONS_DIR) -> LoadReport:
     content hash has not changed is left alone; a lesson whose file is gone is retired
     (hidden, progress kept). Raises LessonFileError, naming the file, for a broken file."""
     lessons = curriculum.read_lessons(root)
-    added = updated = unchanged = 0
+    updated = unchanged = 0
     steps = 0
     rows = {row.slug: row for row in Lesson.objects.all()}  # one query, not one a lesson
     new: list[tuple[Lesson, curriculum.Lesson]] = []

@@ -108,33 +108,41 @@ def test_the_theme_catalogue_and_the_lessons_use_the_chosen_words() -> None:
     assert themes["quiet_move"].name_zh == "冷着"
     assert "策反子" in themes["defection"].description_zh
     assert "无着可走" in themes["stalemate"].description_zh
-    texts = [t.name_zh + t.description_zh for t in CATALOGUE]
-    for lesson in read_lessons():
-        texts += [lesson.title.zh, lesson.summary.zh, *(r.zh for r in lesson.rulings)]
-        for step in lesson.steps:
-            for text in (step.instruction, step.hint, step.success, step.ruling):
-                if text is not None:
-                    texts.append(text.zh)
-            texts += [t.zh for t in (*step.wrong.values(), *step.right.values())]
-    texts += [text for pattern in PATTERNS for text in (pattern.definition_zh, pattern.summary_zh)]
+    texts = loaded_texts("zh")
     assert [(old, t) for t in texts for old in GIVEN_UP if old in t] == []
     assert [t for t in texts if BARE_BOTTOM.search(t)] == []
     xinban = [t for t in texts if "策反子" in t]
     assert xinban and [t for t in texts if "倒戈" in t]
 
 
-def english_texts() -> list[str]:
-    """The English of every loaded text: the puzzle themes, the kill patterns, the lessons."""
-    texts = [t.name_en + " " + t.description_en for t in CATALOGUE]
-    texts += [text for pattern in PATTERNS for text in (pattern.definition_en, pattern.summary_en)]
+def loaded_texts(language: str) -> list[str]:
+    """Every loaded text in one language (``zh`` or ``en``): the puzzle themes, the kill
+    patterns, the lessons."""
+    between = " " if language == "en" else ""
+    texts = [
+        getattr(t, f"name_{language}") + between + getattr(t, f"description_{language}")
+        for t in CATALOGUE
+    ]
+    texts += [
+        getattr(pattern, f"{part}_{language}")
+        for pattern in PATTERNS
+        for part in ("definition", "summary")
+    ]
     for lesson in read_lessons():
-        texts += [lesson.title.en, lesson.summary.en, *(r.en for r in lesson.rulings)]
+        in_language = [lesson.title, lesson.summary, *lesson.rulings]
         for step in lesson.steps:
-            for text in (step.instruction, step.hint, step.success, step.ruling):
-                if text is not None:
-                    texts.append(text.en)
-            texts += [t.en for t in (*step.wrong.values(), *step.right.values())]
+            in_language += [
+                text
+                for text in (step.instruction, step.hint, step.success, step.ruling)
+                if text is not None
+            ]
+            in_language += [*step.wrong.values(), *step.right.values()]
+        texts += [getattr(text, language) for text in in_language]
     return texts
+
+
+def english_texts() -> list[str]:
+    return loaded_texts("en")
 
 
 def test_new_version_xiangqi_has_one_english_name() -> None:
