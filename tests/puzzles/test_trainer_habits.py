@@ -60,6 +60,8 @@ def themes_in(data: Any) -> list[Any]:
 
 def test_no_answer_names_the_themes_before_the_try_is_over(make_puzzle: MakePuzzle) -> None:
     puzzle = make_puzzle()  # a mate in 2 with a quiet key
+    # Proved among checks: saying so before the end gives "every move is a check" away.
+    Puzzle.objects.filter(pk=puzzle.pk).update(proof_mode="checks_only")
     slugs = list(puzzle.themes.values_list("slug", flat=True))
     assert "quiet_move" in slugs
     client = Client()
@@ -76,13 +78,16 @@ def test_no_answer_names_the_themes_before_the_try_is_over(make_puzzle: MakePuzz
     for answer in answers:
         assert all(value is None for value in themes_in(answer)), answer
         assert "quiet_move" not in json.dumps(answer)
+        assert "checks_only" not in json.dumps(answer)
     # Giving up ends the try: the answer, the puzzle and the list now name them.
     shown = post(client, f"/api/puzzles/{puzzle.pk}/give-up/", {"attempt": attempt["id"]}).json()
-    assert shown["themes"] == slugs
-    assert client.get(f"/api/puzzles/{puzzle.pk}/").json()["themes"] == slugs
+    assert shown["themes"] == slugs and shown["proof_mode"] == "checks_only"
+    detail = client.get(f"/api/puzzles/{puzzle.pk}/").json()
+    assert detail["themes"] == slugs and detail["proof_mode"] == "checks_only"
     assert client.get("/api/puzzles/").json()["results"][0]["themes"] == slugs
     # Someone else has not tried it.
     assert Client().get(f"/api/puzzles/{puzzle.pk}/").json()["themes"] is None
+    assert Client().get(f"/api/puzzles/{puzzle.pk}/").json()["proof_mode"] is None
     assert Client().get("/api/puzzles/").json()["results"][0]["themes"] is None
 
 
