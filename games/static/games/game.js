@@ -708,6 +708,11 @@ document.addEventListener("keydown", (event) => {
   if (state.game.status === "setting_up") return;
   if (event.key === "ArrowLeft") showPly(Math.max(0, shownPly() - 1));
   if (event.key === "ArrowRight") showPly(shownPly() + 1);
+  // Home and End: the start and the last move, as the first and last buttons do.
+  if (event.key === "Home" || event.key === "End") {
+    event.preventDefault(); // not a scroll of the page
+    showPly(event.key === "Home" ? 0 : state.game.moves.length);
+  }
 });
 
 state.clockTimer = setInterval(async () => {
