@@ -259,9 +259,12 @@ def test_the_library_is_searched_in_pinyin_newest_first_with_its_count(client: C
     assert "2001-05-01" in html and "1996-04-17" in html and "1990-01-02" in html
     assert "2000-01-01" not in html and "unknown" in html
     assert "masters-count" not in html  # no search: the library's size is said instead
+    assert "5 games of traditional xiangqi" in html  # the library, less the doubtful record
     for language, words in (("en", "2 games match this search."), ("zh-hans", "找到2盘对局。")):
         page = client.get("/play/masters/", {"q": "Lu Qin"}, HTTP_ACCEPT_LANGUAGE=language)
         assert words in page.content.decode(), language
+    searched = client.get("/play/masters/", {"q": "Lu Qin"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "5 games of traditional xiangqi" in searched.content.decode()
     zh = client.get("/play/masters/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "不详" in zh and "王斌" in zh
     game = MasterGame.objects.get(id=6)

@@ -117,8 +117,10 @@ def test_each_pattern_with_a_lesson_links_to_it(client: Client, db: None) -> Non
                 assert "pattern-lesson" not in card, pattern.code
                 continue
             title = lesson.title.get("zh" if chinese else "en")
-            assert f'href="/learn/{lesson.slug}/" data-testid="lesson-{pattern.code}"' in card
-            assert title in card.replace("&#x27;", "'"), (pattern.code, title)
+            link = f'href="/learn/{lesson.slug}/" data-testid="lesson-{pattern.code}"'
+            assert link in card, pattern.code
+            assert f'title="{title}"' in card.replace("&#x27;", "'"), (pattern.code, title)
+            assert ("在课程中学习" if chinese else "Learn it in its lesson") in card
 
 
 def test_the_puzzle_pages_link_to_the_patterns(client: Client, db: None) -> None:
@@ -236,7 +238,7 @@ def test_the_dashboard_shows_success_per_pattern(client: Client, make_puzzle: Ma
 @pytest.mark.parametrize(
     "language, words",
     [
-        ("en", ["Puzzle Streak", "Puzzle Storm", "Kill patterns", "Master games"]),
+        ("en", ["Streak", "Storm", "Patterns", "Masters"]),
         ("zh-hans", ["解题连胜", "解题风暴", "杀法", "名局"]),
     ],
 )
