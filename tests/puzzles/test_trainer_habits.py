@@ -339,3 +339,21 @@ def test_the_chart_keeps_the_last_ratings_and_a_flat_history_flat() -> None:
     long = _chart([(now, 1000.0 + i) for i in range(CHART_POINTS + 30)], title="t")
     assert long["count"] == CHART_POINTS and long["dots"][0]["rating"] == 1030
     assert _chart([], title="t") == {"count": 0}
+
+
+def test_every_reason_a_try_is_not_rated_is_said_in_both_languages() -> None:
+    """The trainer shows ``unrated_reason_text`` under a scored try that is not rated: each
+    reason the server can give is a sentence of its own in English and in Chinese."""
+    from django.utils import translation
+
+    from puzzles.models import UnratedReason
+
+    sentences: dict[str, set[str]] = {"en": set(), "zh-hans": set()}
+    for reason in UnratedReason:
+        for language in sentences:
+            with translation.override(language):
+                text = str(reason.label)
+            sentences[language].add(text)
+            if language == "zh-hans":
+                assert re.search(r"[\u4e00-\u9fff]", text), (reason, text)
+    assert all(len(found) == len(UnratedReason) for found in sentences.values()), sentences
