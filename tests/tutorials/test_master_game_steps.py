@@ -22,6 +22,12 @@ from tests.tutorials.test_lesson_data import STEPS
 
 # (lesson slug, step key): (game id, moves of the game played before the step)
 CITED = {
+    ("xiangqi-central-cannon-openings", "1"): (82, 6),
+    ("xiangqi-central-cannon-openings", "2"): (82, 7),
+    ("xiangqi-central-cannon-openings", "3"): (36, 9),
+    ("xiangqi-central-cannon-openings", "4"): (67, 3),
+    ("xiangqi-central-cannon-openings", "5"): (67, 5),
+    ("xiangqi-central-cannon-openings", "6"): (67, 6),
     ("xiangqi-notation-black", "replay"): (13551, 1),
 }
 
