@@ -28,6 +28,12 @@ CITED = {
     ("xiangqi-central-cannon-openings", "4"): (67, 3),
     ("xiangqi-central-cannon-openings", "5"): (67, 5),
     ("xiangqi-central-cannon-openings", "6"): (67, 6),
+    ("xiangqi-other-openings-traps", "1"): (234, 0),
+    ("xiangqi-other-openings-traps", "2"): (234, 1),
+    ("xiangqi-other-openings-traps", "3"): (584, 0),
+    ("xiangqi-other-openings-traps", "4"): (292, 1),
+    ("xiangqi-other-openings-traps", "5"): (8006, 14),
+    ("xiangqi-other-openings-traps", "6"): (7388, 52),
     ("xiangqi-notation-black", "replay"): (13551, 1),
 }
 
