@@ -35,6 +35,12 @@ CITED = {
     ("xiangqi-other-openings-traps", "5"): (8006, 14),
     ("xiangqi-other-openings-traps", "6"): (7388, 52),
     ("xiangqi-notation-black", "replay"): (13551, 1),
+    ("xiangqi-middlegame-ideas", "1"): (3075, 52),
+    ("xiangqi-middlegame-ideas", "2"): (13551, 13),
+    ("xiangqi-middlegame-ideas", "3"): (4393, 54),
+    ("xiangqi-middlegame-ideas", "4"): (7382, 52),
+    ("xiangqi-middlegame-ideas", "5"): (6319, 62),
+    ("xiangqi-middlegame-ideas", "6"): (3623, 38),
 }
 
 
