@@ -134,15 +134,18 @@ class Mate:
 
     def between(self, a: int, b: int) -> list[int]:
         """The points strictly between ``a`` and ``b`` on one file or rank (empty otherwise)."""
-        width = self.pos.width
-        fa, ra, fb, rb = a % width, a // width, b % width, b // width
-        if fa == fb:
-            step = width if rb > ra else -width
-        elif ra == rb:
-            step = 1 if fb > fa else -1
-        else:
-            return []
-        return list(range(a + step, b, step))
+        return _between(self.pos.width, a, b)
+
+    def needs(self, sq: int) -> bool:
+        """Is the attacking piece on ``sq`` part of the mate: without it, would the defender
+        have a move (or no longer be mated)?"""
+        pieces = self.pos.pieces()
+        del pieces[self.pos.square_name(sq)]
+        try:
+            bare = Position.from_pieces(self.pos.variant, pieces, turn=self.pos.turn)
+        except EngineError:
+            return False
+        return bare.status() not in ("checkmate", "dead_general")
 
     def on_line(self, a: int, b: int) -> bool:
         width = self.pos.width
@@ -200,6 +203,17 @@ def _track_joined(joined: set[int], fr: int, to: int, kind: str, mover_is_attack
         joined.add(fr)
 
 
+def _between(width: int, a: int, b: int) -> list[int]:
+    """The points strictly between ``a`` and ``b`` on one file or rank (empty otherwise)."""
+    if a % width == b % width:
+        step = width if b > a else -width
+    elif a // width == b // width:
+        step = 1 if b > a else -1
+    else:
+        return []
+    return list(range(a + step, b, step))
+
+
 def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
     """Replay ``line`` from ``fen`` and gather the facts of its mate; ``EngineError`` when the
     FEN or a move is bad, or the line does not end in the defender's checkmate or dead general."""
@@ -240,6 +254,7 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
         if by_attacker:
             last_joined = fr if kind == "defection" else -1
         pos.push(move)
+
         if centre_hit == to and by_attacker and captured and captured & TYPE_MASK == ADVISOR:
             # the chariot took the central advisor: can any reply take it back there?
             centre_pierce |= not any(code & 255 == to for code in pos.legal_codes())
@@ -478,6 +493,22 @@ def _spring_horse(m: Mate) -> bool:
         for c in f.covers:
             if m.kind(c) in (CHARIOT, CANNON, MISSILE) and fr in m.between(c, f.point):
                 return True
+    return False
+
+
+def _empty_head_cannon(m: Mate) -> bool:
+    if m.rel(m.king)[0] != 0:
+        return False
+    width = m.pos.width
+    for c in m.attacker_points(CANNON):
+        if c % width != m.king % width:
+            continue
+        between = m.between(c, m.king)
+        if not between or any(m.pos.board[sq] for sq in between):
+            continue
+        # the front cannon of 重炮 is the rear one's screen, not an empty head
+        if not any(c in m.between(k, m.king) for k in m.checkers) and m.needs(c):
+            return True
     return False
 
 
@@ -878,6 +909,26 @@ PATTERNS: tuple[Pattern, ...] = (
         ),
     ),
     _p(
+        "empty_head_cannon",
+        "空头炮",
+        "Empty-head cannon",
+        (
+            "A cannon faces the general down the centre file with nothing between: no defender "
+            "may step onto that file, and another piece mates.",
+            "炮在中路与将对面，中间空无一子：对方任何棋子都不能走到这条线上，另由他子成杀。",
+        ),
+        (
+            "The general stands on the centre file and an attacking cannon stands on that file "
+            "with at least one point between them and every point between empty; the cannon "
+            "does not check and is no other piece's screen (the front cannon of 重炮 is not an "
+            "empty head), but it is part of the mate: with the cannon taken off the board the "
+            "defender would have a legal move.",
+            "将在中路（中线）上，进攻方的炮也在这条线上，两者之间至少隔一个点且全部空着；炮不将军，"
+            "也不给别的子当炮架（重炮的前炮不是空头炮），但它是杀局的一部分：把这只炮拿掉，防守方"
+            "就有合法着法可走。",
+        ),
+    ),
+    _p(
         "smothered",
         "闷杀",
         "Smothered mate",
@@ -1108,6 +1159,7 @@ _DETECTORS: dict[str, Detector] = {
     "sea_bottom_moon": _sea_bottom_moon,
     "two_horses": _two_horses,
     "spring_horse": _spring_horse,
+    "empty_head_cannon": _empty_head_cannon,
     "smothered": _smothered,
     "double_check": _double_check,
     "missile_strike": _missile_strike,
