@@ -106,6 +106,10 @@ class Mate:
     # an attacker's chariot took the advisor on the palace centre and no defender's move could
     # take it back there (大胆穿心)
     centre_pierce: bool = False
+    # the defender's general's point before the line, and how many times it stepped back
+    # towards its back rank in answer to a soldier's check
+    king_start: int = -1
+    driven_home: int = 0
     defections: int = 0  # how many of the attacker's moves made a piece defect
     joined: set[int] = field(default_factory=set)  # points of pieces that defected to the attacker
     last_joined: int = -1  # the point where the last move's defected piece stands
@@ -214,6 +218,12 @@ def _between(width: int, a: int, b: int) -> list[int]:
     return list(range(a + step, b, step))
 
 
+def _rank_from_back(pos: Position, sq: int, attacker: int) -> int:
+    """How many ranks ``sq`` stands from the defender's back rank."""
+    rank = sq // pos.width
+    return rank if attacker else pos.height - 1 - rank
+
+
 def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
     """Replay ``line`` from ``fen`` and gather the facts of its mate; ``EngineError`` when the
     FEN or a move is bad, or the line does not end in the defender's checkmate or dead general."""
@@ -227,6 +237,10 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
     centre_sacrifice = False
     centre_pierce = False
     last_joined = -1
+    defender_bit = attacker ^ BLACK
+    king_start = pos.kings[defender_bit >> 5]
+    driven_home = 0
+    soldier_check = False
     for text in line:
         if not isinstance(text, str):
             raise IllegalMoveError(text, pos.fen(), "move.not_string")
@@ -253,7 +267,13 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
         _track_joined(joined, fr, to, kind, by_attacker)
         if by_attacker:
             last_joined = fr if kind == "defection" else -1
+        elif piece & TYPE_MASK == KING and soldier_check:
+            # the general steps back towards its own back rank after a soldier's check
+            driven_home += _rank_from_back(pos, to, attacker) < _rank_from_back(pos, fr, attacker)
         pos.push(move)
+        if by_attacker:
+            king = pos.kings[defender_bit >> 5]
+            soldier_check = piece & TYPE_MASK == SOLDIER and to in pos.attackers(king, attacker)
 
         if centre_hit == to and by_attacker and captured and captured & TYPE_MASK == ADVISOR:
             # the chariot took the central advisor: can any reply take it back there?
@@ -273,6 +293,8 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
         flights=_flights(pos, king, attacker),
         centre_sacrifice=centre_sacrifice,
         centre_pierce=centre_pierce,
+        king_start=king_start,
+        driven_home=driven_home,
         defections=defections,
         joined=joined,
         last_joined=last_joined if last_joined in joined else -1,
@@ -510,6 +532,12 @@ def _empty_head_cannon(m: Mate) -> bool:
         if not any(c in m.between(k, m.king) for k in m.checkers) and m.needs(c):
             return True
     return False
+
+
+def _buddha_home(m: Mate) -> bool:
+    if m.king_start < 0 or m.rel(m.king_start)[1] == 0 or m.rel(m.king)[1] != 0:
+        return False
+    return m.driven_home > 0 and any(_acts(m, s) for s in m.attacker_points(SOLDIER))
 
 
 def _smothered(m: Mate) -> bool:
@@ -929,6 +957,24 @@ PATTERNS: tuple[Pattern, ...] = (
         ),
     ),
     _p(
+        "buddha_home",
+        "送佛归殿",
+        "Escorting the Buddha home",
+        (
+            "A soldier's checks drive a general that has climbed its palace back down to its "
+            "back rank, where it is mated.",
+            "将已离开底线，兵步步将军把它赶回底线（原位），在那里成杀。",
+        ),
+        (
+            "The defender's general starts the line off its back rank; at least once it steps "
+            "back towards its back rank in answer to a check by an attacking soldier; it is "
+            "mated on its back rank, with an attacking soldier checking or covering one of its "
+            "flight points.",
+            "着法开始时防守方的将不在底线上；着法中至少有一次，进攻方的兵将军，将只好向底线退回；"
+            "将最后在底线上被将死，且进攻方的兵正在将军或控制将的出路。",
+        ),
+    ),
+    _p(
         "smothered",
         "闷杀",
         "Smothered mate",
@@ -1160,6 +1206,7 @@ _DETECTORS: dict[str, Detector] = {
     "two_horses": _two_horses,
     "spring_horse": _spring_horse,
     "empty_head_cannon": _empty_head_cannon,
+    "buddha_home": _buddha_home,
     "smothered": _smothered,
     "double_check": _double_check,
     "missile_strike": _missile_strike,

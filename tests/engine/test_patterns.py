@@ -183,6 +183,18 @@ def test_the_empty_head_cannon_faces_the_general_and_is_part_of_the_mate() -> No
     assert "double_cannon" in found and "empty_head_cannon" not in found
 
 
+def test_escorting_the_buddha_home_is_a_soldier_driving_the_general_down() -> None:
+    # 送佛归殿: the soldier's check sends the raised general back to its back rank, mated there
+    found = detect("xiangqi", "9/4k4/5P3/9/2R6/9/9/9/9/5K3 w - - 0 1", ["f7f8", "e8e9", "c5c9"])
+    assert found == ["buddha_home"]
+    # a chariot's check drives it home and a soldier mates: the soldier escorted nothing
+    chariot = "3a2P2/3Nk4/4b4/5R3/9/9/9/5K3/1n7/9 w - - 0 1"
+    assert "buddha_home" not in detect("xiangqi", chariot, ["f6f8", "e8e9", "g9f9"])
+    # the general never left its back rank: a soldier helps, but escorts it nowhere
+    home = "4k4/5P3/9/9/2R6/9/9/9/9/5K3 w - - 0 1"
+    assert "buddha_home" not in detect("xiangqi", home, ["c5c9"])
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 
