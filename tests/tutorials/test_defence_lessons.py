@@ -39,7 +39,7 @@ def opponent_wins(pos: Position, depth: int) -> bool:
 
 
 def test_each_course_has_a_defence_lesson_of_five_steps_or_more() -> None:
-    assert sorted(lesson.course for lesson in DEFENCE) == ["feidan", "xiangqi"]
+    assert sorted(lesson.course for lesson in DEFENCE) == ["feidan", "xiangqi", "xinban"]
     assert all(len(lesson.steps) >= 5 for lesson in DEFENCE)
 
 
