@@ -1,7 +1,7 @@
 """The defence lessons (``<course>-defence``, 解杀): every step is a position in which the learner
-is in check or faces a mate next move, and exactly one move saves the game. The engine's prover
-checks both halves: after every other legal move the opponent forces a win (mate, or in Missile
-Xiangqi also a dead general) within two of its moves; after the saving move it cannot."""
+is in check or would lose next move (mated, stalemated, or in Missile Xiangqi a dead general), and
+exactly one move saves the game. The engine's prover checks both halves: after every other legal
+move the opponent forces such a win within two of its moves; after the saving move it cannot."""
 
 from __future__ import annotations
 
