@@ -106,6 +106,10 @@ class Mate:
     # an attacker's chariot took the advisor on the palace centre and no defender's move could
     # take it back there (大胆穿心)
     centre_pierce: bool = False
+    # the defender's general's point before the line, and how many times it stepped back
+    # towards its back rank in answer to a soldier's check
+    king_start: int = -1
+    driven_home: int = 0
     defections: int = 0  # how many of the attacker's moves made a piece defect
     joined: set[int] = field(default_factory=set)  # points of pieces that defected to the attacker
     last_joined: int = -1  # the point where the last move's defected piece stands
@@ -134,15 +138,18 @@ class Mate:
 
     def between(self, a: int, b: int) -> list[int]:
         """The points strictly between ``a`` and ``b`` on one file or rank (empty otherwise)."""
-        width = self.pos.width
-        fa, ra, fb, rb = a % width, a // width, b % width, b // width
-        if fa == fb:
-            step = width if rb > ra else -width
-        elif ra == rb:
-            step = 1 if fb > fa else -1
-        else:
-            return []
-        return list(range(a + step, b, step))
+        return _between(self.pos.width, a, b)
+
+    def needs(self, sq: int) -> bool:
+        """Is the attacking piece on ``sq`` part of the mate: without it, would the defender
+        have a move (or no longer be mated)?"""
+        pieces = self.pos.pieces()
+        del pieces[self.pos.square_name(sq)]
+        try:
+            bare = Position.from_pieces(self.pos.variant, pieces, turn=self.pos.turn)
+        except EngineError:
+            return False
+        return bare.status() not in ("checkmate", "dead_general")
 
     def on_line(self, a: int, b: int) -> bool:
         width = self.pos.width
@@ -200,6 +207,23 @@ def _track_joined(joined: set[int], fr: int, to: int, kind: str, mover_is_attack
         joined.add(fr)
 
 
+def _between(width: int, a: int, b: int) -> list[int]:
+    """The points strictly between ``a`` and ``b`` on one file or rank (empty otherwise)."""
+    if a % width == b % width:
+        step = width if b > a else -width
+    elif a // width == b // width:
+        step = 1 if b > a else -1
+    else:
+        return []
+    return list(range(a + step, b, step))
+
+
+def _rank_from_back(pos: Position, sq: int, attacker: int) -> int:
+    """How many ranks ``sq`` stands from the defender's back rank."""
+    rank = sq // pos.width
+    return rank if attacker else pos.height - 1 - rank
+
+
 def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
     """Replay ``line`` from ``fen`` and gather the facts of its mate; ``EngineError`` when the
     FEN or a move is bad, or the line does not end in the defender's checkmate or dead general."""
@@ -213,6 +237,10 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
     centre_sacrifice = False
     centre_pierce = False
     last_joined = -1
+    defender_bit = attacker ^ BLACK
+    king_start = pos.kings[defender_bit >> 5]
+    driven_home = 0
+    soldier_check = False
     for text in line:
         if not isinstance(text, str):
             raise IllegalMoveError(text, pos.fen(), "move.not_string")
@@ -239,7 +267,14 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
         _track_joined(joined, fr, to, kind, by_attacker)
         if by_attacker:
             last_joined = fr if kind == "defection" else -1
+        elif piece & TYPE_MASK == KING and soldier_check:
+            # the general steps back towards its own back rank after a soldier's check
+            driven_home += _rank_from_back(pos, to, attacker) < _rank_from_back(pos, fr, attacker)
         pos.push(move)
+        if by_attacker:
+            king = pos.kings[defender_bit >> 5]
+            soldier_check = piece & TYPE_MASK == SOLDIER and to in pos.attackers(king, attacker)
+
         if centre_hit == to and by_attacker and captured and captured & TYPE_MASK == ADVISOR:
             # the chariot took the central advisor: can any reply take it back there?
             centre_pierce |= not any(code & 255 == to for code in pos.legal_codes())
@@ -258,6 +293,8 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
         flights=_flights(pos, king, attacker),
         centre_sacrifice=centre_sacrifice,
         centre_pierce=centre_pierce,
+        king_start=king_start,
+        driven_home=driven_home,
         defections=defections,
         joined=joined,
         last_joined=last_joined if last_joined in joined else -1,
@@ -479,6 +516,28 @@ def _spring_horse(m: Mate) -> bool:
             if m.kind(c) in (CHARIOT, CANNON, MISSILE) and fr in m.between(c, f.point):
                 return True
     return False
+
+
+def _empty_head_cannon(m: Mate) -> bool:
+    if m.rel(m.king)[0] != 0:
+        return False
+    width = m.pos.width
+    for c in m.attacker_points(CANNON):
+        if c % width != m.king % width:
+            continue
+        between = m.between(c, m.king)
+        if not between or any(m.pos.board[sq] for sq in between):
+            continue
+        # the front cannon of 重炮 is the rear one's screen, not an empty head
+        if not any(c in m.between(k, m.king) for k in m.checkers) and m.needs(c):
+            return True
+    return False
+
+
+def _buddha_home(m: Mate) -> bool:
+    if m.king_start < 0 or m.rel(m.king_start)[1] == 0 or m.rel(m.king)[1] != 0:
+        return False
+    return m.driven_home > 0 and any(_acts(m, s) for s in m.attacker_points(SOLDIER))
 
 
 def _smothered(m: Mate) -> bool:
@@ -878,6 +937,44 @@ PATTERNS: tuple[Pattern, ...] = (
         ),
     ),
     _p(
+        "empty_head_cannon",
+        "空头炮",
+        "Empty-head cannon",
+        (
+            "A cannon faces the general down the centre file with nothing between: no defender "
+            "may step onto that file, and another piece mates.",
+            "炮在中路与将对面，中间空无一子：对方任何棋子都不能走到这条线上，另由他子成杀。",
+        ),
+        (
+            "The general stands on the centre file and an attacking cannon stands on that file "
+            "with at least one point between them and every point between empty; the cannon "
+            "does not check and is no other piece's screen (the front cannon of 重炮 is not an "
+            "empty head), but it is part of the mate: with the cannon taken off the board the "
+            "defender would have a legal move.",
+            "将在中路（中线）上，进攻方的炮也在这条线上，两者之间至少隔一个点且全部空着；炮不将军，"
+            "也不给别的子当炮架（重炮的前炮不是空头炮），但它是杀局的一部分：把这只炮拿掉，防守方"
+            "就有合法着法可走。",
+        ),
+    ),
+    _p(
+        "buddha_home",
+        "送佛归殿",
+        "Escorting the Buddha home",
+        (
+            "A soldier's checks drive a general that has climbed its palace back down to its "
+            "back rank, where it is mated.",
+            "将已离开底线，兵步步将军把它赶回底线（原位），在那里成杀。",
+        ),
+        (
+            "The defender's general starts the line off its back rank; at least once it steps "
+            "back towards its back rank in answer to a check by an attacking soldier; it is "
+            "mated on its back rank, with an attacking soldier checking or covering one of its "
+            "flight points.",
+            "着法开始时防守方的将不在底线上；着法中至少有一次，进攻方的兵将军，将只好向底线退回；"
+            "将最后在底线上被将死，且进攻方的兵正在将军或控制将的出路。",
+        ),
+    ),
+    _p(
         "smothered",
         "闷杀",
         "Smothered mate",
@@ -1108,6 +1205,8 @@ _DETECTORS: dict[str, Detector] = {
     "sea_bottom_moon": _sea_bottom_moon,
     "two_horses": _two_horses,
     "spring_horse": _spring_horse,
+    "empty_head_cannon": _empty_head_cannon,
+    "buddha_home": _buddha_home,
     "smothered": _smothered,
     "double_check": _double_check,
     "missile_strike": _missile_strike,

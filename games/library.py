@@ -16,12 +16,20 @@ from pathlib import Path
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from core.masters import COLLECTION, SHIPPED_FILE, read_shipped, simplified
 from core.masters import MasterGame as ShippedGame
 from engine import Position
 from games.models import MasterGame
+from games.record_clean import (
+    PLACEHOLDER_DATES,
+    clean_date,
+    clean_name,
+    is_latin_query,
+    latin_key,
+    pinyin_key,
+)
 from games.selectors import check_point
 
 START_FEN = Position.start("xiangqi").fen()
@@ -30,21 +38,33 @@ QUERY_MAX = 40  # characters of a search: longer than any name or event in the c
 LOAD_BATCH = 2000
 
 
+# The version of how a row is made from its entry (the cleaning of games.record_clean): a new
+# one rewrites every row on the next load, so that the stored rows are cleaned as the code says.
+ROW_VERSION = "2"
+
+
 def _digest(entry: ShippedGame) -> str:
-    text = json.dumps(entry.as_json(), ensure_ascii=False, sort_keys=True)
+    text = json.dumps(entry.as_json(), ensure_ascii=False, sort_keys=True) + ROW_VERSION
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _row(entry: ShippedGame, digest: str) -> MasterGame:
     stop = entry.stop or {}
+    date = clean_date(entry.date)
+    # the year of a date read whole; else the year the record names, unless it wrote the
+    # placeholder date
+    year = (
+        int(date[:4]) if date else None if entry.date.strip() in PLACEHOLDER_DATES else entry.year
+    )
+    red, black = clean_name(entry.red), clean_name(entry.black)
     return MasterGame(
         id=entry.id,
         event=entry.event,
-        date=entry.date,
-        year=entry.year,
+        date=date,
+        year=year,
         site=entry.site,
-        red=entry.red,
-        black=entry.black,
+        red=red,
+        black=black,
         result=entry.result,
         ecco=entry.ecco,
         moves=" ".join(entry.moves),
@@ -53,16 +73,13 @@ def _row(entry: ShippedGame, digest: str) -> MasterGame:
         stop_ply=stop.get("ply"),
         stop_text=str(stop.get("text", "")),
         stop_reason=str(stop.get("reason", "")),
-        red_simplified=simplified(entry.red),
-        black_simplified=simplified(entry.black),
+        red_simplified=simplified(red),
+        black_simplified=simplified(black),
+        red_pinyin=pinyin_key(red),
+        black_pinyin=pinyin_key(black),
         event_simplified=simplified(entry.event),
         digest=digest,
     )
-
-
-_FIELDS = [
-    f.name for f in MasterGame._meta.concrete_fields if not f.primary_key
-]  # every column a changed entry rewrites
 
 
 def master_games_load(path: Path = SHIPPED_FILE) -> dict[str, int]:
@@ -80,10 +97,13 @@ def master_games_load(path: Path = SHIPPED_FILE) -> dict[str, int]:
         (changed if entry.id in known else added).append(_row(entry, digest))
     gone = [game_id for game_id in known if game_id not in shipped]
     with transaction.atomic():
-        MasterGame.objects.bulk_create(added, batch_size=LOAD_BATCH)
-        MasterGame.objects.bulk_update(changed, _FIELDS, batch_size=LOAD_BATCH)
-        for start in range(0, len(gone), LOAD_BATCH):
-            MasterGame.objects.filter(id__in=gone[start : start + LOAD_BATCH]).delete()
+        # A changed row is written anew (nothing refers to a row by key): far quicker than an
+        # update of every column, when a new ROW_VERSION changes them all.
+        rewritten = [row.id for row in changed]
+        for ids in (gone, rewritten):
+            for start in range(0, len(ids), LOAD_BATCH):
+                MasterGame.objects.filter(id__in=ids[start : start + LOAD_BATCH]).delete()
+        MasterGame.objects.bulk_create([*added, *changed], batch_size=LOAD_BATCH)
     return {
         "added": len(added),
         "updated": len(changed),
@@ -124,9 +144,18 @@ def master_game_filter_parse(params: Any) -> tuple[MasterGameFilter, list[str]]:
 
 
 def master_game_list(search: MasterGameFilter) -> QuerySet[MasterGame]:
-    """The library's games that match, oldest number first (the queryset is lazy: page it)."""
-    games = MasterGame.objects.defer("moves")
-    if search.query:
+    """The library's games that match, newest first, those of an unknown date last (the
+    queryset is lazy: page it). A record whose red and black player are one name (a player
+    cannot meet himself: the record's names are wrong) is left out."""
+    games = MasterGame.objects.defer("moves").exclude(Q(red=F("black")) & ~Q(red=""))
+    if search.query and is_latin_query(search.query):
+        key = latin_key(search.query)  # pinyin: "Hu Ronghua", "Lü Qin", "lu qin"
+        games = games.filter(
+            Q(red_pinyin__contains=key)
+            | Q(black_pinyin__contains=key)
+            | Q(event__icontains=search.query)
+        )
+    elif search.query:
         query = simplified(search.query)  # a name typed in either script finds the game
         games = games.filter(
             Q(red_simplified__icontains=query)
@@ -137,7 +166,7 @@ def master_game_list(search: MasterGameFilter) -> QuerySet[MasterGame]:
         games = games.filter(year=search.year)
     if search.result:
         games = games.filter(result=search.result)
-    return games.order_by("id")
+    return games.order_by("-date", "-id")
 
 
 def master_game_get(*, game_id: int) -> MasterGame | None:

@@ -172,7 +172,8 @@ class MasterGame(models.Model):
 
     id = models.PositiveIntegerField(primary_key=True)  # the collection's own number
     event = models.CharField(max_length=200, blank=True)
-    date = models.CharField(max_length=64, blank=True)  # as the record writes it
+    # in one form, YYYY-MM-DD, YYYY-MM or YYYY; blank when unknown (games.record_clean)
+    date = models.CharField(max_length=64, blank=True)
     year = models.PositiveSmallIntegerField(null=True, blank=True, db_index=True)
     site = models.CharField(max_length=200, blank=True)
     red = models.CharField(max_length=100, blank=True, db_index=True)
@@ -190,6 +191,9 @@ class MasterGame(models.Model):
     red_simplified = models.CharField(max_length=100, blank=True)
     black_simplified = models.CharField(max_length=100, blank=True)
     event_simplified = models.CharField(max_length=200, blank=True)
+    # the names in pinyin, each reading a space apart, as a search in Latin letters compares
+    red_pinyin = models.CharField(max_length=200, blank=True)
+    black_pinyin = models.CharField(max_length=200, blank=True)
     digest = models.CharField(max_length=16)  # of the shipped entry: a change reloads the row
 
     class Meta:

@@ -408,11 +408,19 @@ def masters(request: HttpRequest) -> HttpResponse:
     page = paginator.get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
+    searched = bool(search.query or search.year is not None or search.result)
+    total = (
+        library.master_game_list(library.MasterGameFilter()).count()
+        if searched
+        else paginator.count
+    )
     return render(
         request,
         "games/masters.html",
         {
             "page": page,
+            "searched": searched,
+            "total": total,
             "rows": [{"game": g, **_record_names(g)} for g in page.object_list],
             "search": search,
             "ignored": ignored,

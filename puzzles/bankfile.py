@@ -20,7 +20,7 @@ from engine import EngineError, Position
 from puzzles import proving
 from puzzles.difficulty import starting_rating
 from puzzles.mining import bank_key
-from puzzles.themes import derive_themes, retag_patterns
+from puzzles.themes import defender_defection_blocks, derive_themes, retag_patterns
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BANK_PATH = DATA_DIR / "bank.json"
@@ -82,11 +82,24 @@ def write_bank(entries: Iterable[dict[str, Any]], path: Path = BANK_PATH) -> int
     return len(ordered)
 
 
+# Puzzles taken out of the bank by hand, with why: proved sound, but positions no player would
+# meet or learn from. Mining never puts them back (``merge``); loading the bank retires them in
+# the database, where the attempts made on them stay (``services.bank.bank_load``).
+RETIRED: dict[str, str] = {
+    "feidan-16d63a7a6f665dae": "two red missiles stacked on one file beside a general with both "
+    "advisors behind it: an absurd construction",
+    "feidan-6f3deb00cafe7b97": "the black chariot and horse wall in their own general: an absurd "
+    "construction",
+}
+
+
 def merge(existing: list[dict[str, Any]], new: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries of ``existing`` and the new ones (a key already there is kept), without the
+    retired puzzles."""
     by_key = {entry["key"]: entry for entry in existing}
     for entry in new:
         by_key.setdefault(entry["key"], entry)
-    return list(by_key.values())
+    return [entry for key, entry in by_key.items() if key not in RETIRED]
 
 
 def entry_themes(entry: dict[str, Any]) -> list[str]:
@@ -404,8 +417,10 @@ def defection_needed(entry: dict[str, Any], *, nodes: int = DEFECTION_NODES) -> 
     left (or the mating move no longer mates), ``False`` when the win holds after every reply
     without the piece at every defection (the tag is decoration), ``None`` when a search ran
     out of budget and nothing escaped."""
-    position = Position.from_fen(entry["variant"], entry["fen"])
     line = entry.get("main_line") or proving.main_line(entry["proof"])
+    if defender_defection_blocks(variant=entry["variant"], fen=entry["fen"], main_line=line):
+        return True  # the defender's own defection walls its general in
+    position = Position.from_fen(entry["variant"], entry["fen"])
     unknown = False
     for ply, text in enumerate(line):
         move = position.parse_move(text)

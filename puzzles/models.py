@@ -492,6 +492,7 @@ class PuzzleRun(OwnerScopedModel):
     moves_played = models.PositiveIntegerField(default=0)
     skip_used = models.BooleanField(default=False)
     missed = models.JSONField(default=list, blank=True)
+    skipped = models.JSONField(default=list, blank=True)  # the puzzle skipped (a streak's one)
     started_at = models.DateTimeField()
     bonus_seconds = models.PositiveIntegerField(default=0)
     penalty_seconds = models.PositiveIntegerField(default=0)

@@ -222,6 +222,7 @@ class PatternCard:
     example: PatternExample
     diagram: SafeString
     variants: list[PatternVariant]
+    lesson: Any = None  # its lesson (url, title), when it has one: set by the page's view
 
     @property
     def published(self) -> int:

@@ -9,7 +9,7 @@ from the engine's catalogue (``engine.patterns``), and a mate's patterns are wha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import EngineError, Move, Position
@@ -67,8 +67,9 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
         "defection",
         "Defection",
         "策反",
-        "A captured turncoat piece changes sides and joins the attack.",
-        "吃掉对方的策反子，使其倒戈为我所用。",
+        "A captured turncoat piece changes sides: it joins the attack, or, taken by the "
+        "defender, blocks its own general.",
+        "吃掉策反子使其倒戈：倒戈的棋子加入进攻，或被防守方吃后反堵自己的将。",
     ),
     ThemeInfo(
         "missile_collision",
@@ -142,6 +143,45 @@ PATTERN_SLUGS = frozenset(theme.slug for theme in PATTERN_THEMES)
 CATALOGUE = CATALOGUE + PATTERN_THEMES
 SLUGS = frozenset(theme.slug for theme in CATALOGUE)
 ORDER = {theme.slug: index for index, theme in enumerate(CATALOGUE)}
+
+# A puzzle names at most MAX_TEACHING themes that teach something, the most important first
+# (docs/puzzles.md, "How many themes a puzzle names"). The labels are not counted: the length
+# (mate in N), the ending (dead general, stalemate) and where it comes from (classic,
+# user-made) describe the puzzle and are always kept, so the filters by them stay whole.
+MAX_TEACHING = 3
+LABELS = frozenset(
+    {"mate_in_1", "mate_in_2", "mate_in_3", "mate_in_4", "mate_in_5", "long_mate"}
+    | {"dead_general", "stalemate", "classic", "user_made"}
+)
+# Patterns that show in many mates whatever their idea (a general covering a flight point,
+# every flight point blocked, two checking pieces): they teach less than the named patterns.
+_BROAD_PATTERNS = ("facing_general", "smothered", "double_check")
+# The order of importance of the themes that teach: the variant's own rules the mate turns
+# on, then the named kill patterns (catalogue order), then the way the line is played, then
+# the broad patterns, and last what any such mate shows (the pieces used, a cannon's check,
+# checks all the way).
+IMPORTANCE: tuple[str, ...] = (
+    "defection",
+    "missile_collision",
+    *(p.code for p in PATTERNS if p.code not in _BROAD_PATTERNS),
+    "sacrifice",
+    "quiet_move",
+    *_BROAD_PATTERNS,
+    "fighter",
+    "missile",
+    "cannon_screen",
+    "checks_only",
+)
+_RANK = {slug: index for index, slug in enumerate(IMPORTANCE)}
+
+
+def cap_themes(slugs: Iterable[str]) -> list[str]:
+    """``slugs`` with every label and the ``MAX_TEACHING`` most important teaching themes, in
+    catalogue order."""
+    unique = dict.fromkeys(slugs)
+    teaching = sorted((s for s in unique if s not in LABELS), key=lambda s: _RANK.get(s, 999))
+    kept = [s for s in unique if s in LABELS] + teaching[:MAX_TEACHING]
+    return sorted(kept, key=lambda slug: ORDER.get(slug, 999))
 
 
 def _occurs(slug: str, variant: Variant) -> bool:
@@ -244,6 +284,8 @@ def derive_themes(
     final = position.status()
     if final in ("dead_general", "checkmate"):
         themes.update(pattern_themes(variant=variant, fen=fen, main_line=main_line))
+        if defender_defection_blocks(variant=variant, fen=fen, main_line=main_line):
+            themes.add("defection")
     if final == "dead_general":
         themes.add("dead_general")
     elif final == "stalemate":
@@ -255,6 +297,52 @@ def derive_themes(
     if mode == "checks_only":
         themes.add("checks_only")
     return sorted(themes, key=lambda slug: ORDER.get(slug, 999))
+
+
+def defender_defection_blocks(*, variant: str, fen: str, main_line: Sequence[str]) -> bool:
+    """Does the mate turn on the defender's own defection: a turncoat the defender took in the
+    line changed sides onto the point its captor left, stayed there, and stands on a flight
+    point of the mated general (the defender's capture walls its own general in)?"""
+    try:
+        position = Position.from_fen(variant, fen)
+        attacker = position.side
+        joined: set[int] = set()  # points of the pieces that defected to the defender
+        for text in main_line:
+            m = position.encode(Move.from_iccs(text))
+            fr, to = m >> 8, m & 255
+            mover = position.board[fr]
+            _changes, kind = position.effects(m)
+            moved = fr in joined
+            joined.discard(fr)
+            joined.discard(to)
+            if moved and kind not in ("collision", "self_destruct"):
+                joined.add(to)
+            if kind == "defection" and mover & BLACK != attacker:
+                joined.add(fr)
+            position.push_code(m)
+    except EngineError:
+        return False
+    if position.status() not in ("checkmate", "dead_general") or position.side == attacker:
+        return False
+    king = position.kings[position.side >> 5]
+    width = position.width
+    palace = position.g.palace[position.side >> 5]
+    flights = {
+        sq
+        for sq in (king + width, king - width, king + 1, king - 1)
+        if sq in palace and (abs(sq - king) == width or sq // width == king // width)
+    }
+    for sq in joined & flights:
+        # the block counts when, without the defected piece, the general would get away
+        pieces = position.pieces()
+        del pieces[position.square_name(sq)]
+        try:
+            bare = Position.from_pieces(variant, pieces, turn=position.turn)
+        except EngineError:
+            continue
+        if bare.status() not in ("checkmate", "dead_general"):
+            return True
+    return False
 
 
 def pattern_themes(*, variant: str, fen: str, main_line: Sequence[str]) -> list[str]:

@@ -4,6 +4,7 @@ that talk to the JSON API; the solution is never in a page."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -28,6 +29,7 @@ from puzzles.selectors import DIFFICULTY_LABELS, DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services import runs
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
 from puzzles.themes import PATTERN_SLUGS, THEME_VARIANTS, themes_of_variant
+from tutorials.selectors import pattern_lessons
 from words.texts import piece_name
 
 
@@ -338,7 +340,17 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 def patterns(request: HttpRequest) -> HttpResponse:
     """The named kill patterns, by family: what each is, an example mate, how many puzzles
     have it in each variant, and a link that opens the trainer on it."""
-    return render(request, "puzzles/patterns.html", {"families": selectors.pattern_families()})
+    lessons = pattern_lessons()
+    families = [
+        replace(
+            family,
+            patterns=[
+                replace(card, lesson=lessons.get(card.pattern.code)) for card in family.patterns
+            ],
+        )
+        for family in selectors.pattern_families()
+    ]
+    return render(request, "puzzles/patterns.html", {"families": families})
 
 
 def _editor_initial(request: HttpRequest) -> dict[str, str] | None:
@@ -448,7 +460,14 @@ def _run_labels(mode: str) -> dict[str, Any]:
         "puzzle_of": _("Puzzle {n} of {total}"),
         "start": _("Start"),
         "again": _("Play again"),
-        "missed_none": _("No puzzle missed."),
+        "played_none": _("No puzzle was played to its end."),
+        "results": {
+            "solved": _("Solved"),
+            "missed": _("Missed"),
+            "skipped": _("Skipped"),
+        },
+        # {score} stays a placeholder for the page's script to fill in
+        "best_today": _("Your best today: %(score)s") % {"score": "{score}"},
         "board_empty": _("Nobody on the board yet today."),
         "final": _("Score: {score}"),
         "best_combo": _("Best combo: {n}"),

@@ -108,7 +108,8 @@ def _worker_idle_before_the_database_is_emptied(request: pytest.FixtureRequest) 
     test asked for the worker or only sent it work (a finished try sends its scoring), and once
     no other connection is still in the middle of a statement or a transaction on it (a live
     server's request still running after its browser page closed): a task or request still
-    writing would deadlock the TRUNCATE that empties the database."""
+    writing would block or deadlock the DELETEs that empty the database
+    (config/testing/postgresql)."""
     marker = request.node.get_closest_marker("django_db")
     transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
         {"transactional_db", "live_server"} & set(request.fixturenames)
@@ -172,7 +173,7 @@ class CeleryWorker:
 
         The worker's pool is ``solo``: it answers a control message only between tasks, so a
         reply to ``reserved`` also says the task it was running has ended. A test's database is
-        emptied with TRUNCATE after the test, which deadlocks against a task still writing."""
+        emptied after the test, which blocks or deadlocks against a task still writing."""
         from config.celery import app
 
         inspector = app.control.inspect(destination=[self.hostname], timeout=5, limit=1)

@@ -81,6 +81,29 @@ def lesson_step_get(*, slug: str, key: str) -> StepRow:
     return row
 
 
+@dataclass(frozen=True)
+class LessonLink:
+    url: str
+    title: str
+
+
+def pattern_lessons() -> dict[str, LessonLink]:
+    """The lesson of each kill pattern that has one (its steps name the pattern to practise,
+    ``practise_theme``), by the pattern's code, titled in the reader's language."""
+    rows = (
+        StepRow.objects.filter(lesson__is_active=True, data__has_key="practise_theme")
+        .order_by("lesson__course", "lesson__order")
+        .values_list("data__practise_theme", "lesson__slug", "lesson__title_zh", "lesson__title_en")
+    )
+    chinese = language_key(get_language()) == "zh"
+    found: dict[str, LessonLink] = {}
+    for code, slug, title_zh, title_en in rows:
+        if isinstance(code, str) and code not in found:
+            url = reverse("tutorials:lesson", kwargs={"slug": slug})
+            found[code] = LessonLink(url=url, title=title_zh if chinese else title_en)
+    return found
+
+
 def step_rules(row: StepRow) -> Step:
     """The referee's view of a stored step."""
     return step_from_data(

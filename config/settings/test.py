@@ -27,7 +27,11 @@ if TEST_EMAIL_DIR:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = TEST_EMAIL_DIR
 
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The same backend, emptied between transactional tests with DELETE instead of TRUNCATE
+    # (about 20 ms instead of about 2 s a test: config/testing/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.testing.postgresql"
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so that a Celery worker process can share the test database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 

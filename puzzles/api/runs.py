@@ -34,6 +34,17 @@ from puzzles.services import runs
 INDEX_MAX = 100_000
 
 
+def _puzzle_row(puzzle: Puzzle) -> dict[str, Any]:
+    return {
+        "id": puzzle.pk,
+        "variant": puzzle.variant,
+        "goal": puzzle.goal,
+        "moves_to_win": puzzle.moves_to_win,
+        "rating": round(puzzle.rating),
+        "url": reverse("puzzles:share", kwargs={"slug": puzzle.slug}),
+    }
+
+
 class RunPuzzleSerializer(serializers.Serializer):
     """The puzzle a run has reached, where its line stands: never its solution."""
 
@@ -57,6 +68,10 @@ class MissedSerializer(serializers.Serializer):
     moves_to_win = serializers.IntegerField()
     rating = serializers.IntegerField()
     url = serializers.CharField(help_text="its page in the trainer, to try it again")
+
+
+class PlayedSerializer(MissedSerializer):
+    result = serializers.CharField(help_text="solved, missed or skipped")
 
 
 class RunSerializer(serializers.Serializer):
@@ -84,6 +99,10 @@ class RunSerializer(serializers.Serializer):
         help_text="counts on the day's leaderboard (a signed-in player's run, not too fast)"
     )
     missed = serializers.SerializerMethodField(help_text="the puzzles missed, to review")
+    played = serializers.SerializerMethodField(
+        help_text="once the run is over (else empty): every puzzle it reached, in its order, "
+        "each solved, missed or skipped, with its page in the trainer"
+    )
     puzzle = serializers.SerializerMethodField()
 
     def get_listed(self, run: PuzzleRun) -> bool:
@@ -103,19 +122,29 @@ class RunSerializer(serializers.Serializer):
     @extend_schema_field(MissedSerializer(many=True))
     def get_missed(self, run: PuzzleRun) -> Any:
         found = Puzzle.objects.in_bulk(run.missed)
-        rows = [
-            {
-                "id": puzzle.pk,
-                "variant": puzzle.variant,
-                "goal": puzzle.goal,
-                "moves_to_win": puzzle.moves_to_win,
-                "rating": round(puzzle.rating),
-                "url": reverse("puzzles:share", kwargs={"slug": puzzle.slug}),
-            }
-            for puzzle in (found.get(pk) for pk in run.missed)
-            if puzzle is not None
-        ]
+        rows = [_puzzle_row(puzzle) for puzzle in (found.get(pk) for pk in run.missed) if puzzle]
         return MissedSerializer(rows, many=True).data
+
+    @extend_schema_field(PlayedSerializer(many=True))
+    def get_played(self, run: PuzzleRun) -> Any:
+        """The puzzles before the one the run stopped at, and that one when it was missed (a
+        streak ends on its wrong move without going on); a storm's puzzle left when the time
+        ran out, or a run stopped, was not played to an end and is not listed."""
+        if run.is_open:
+            return []
+        reached = list(run.puzzles[: run.index])
+        if run.index < len(run.puzzles) and run.puzzles[run.index] in run.missed:
+            reached.append(run.puzzles[run.index])
+        found = Puzzle.objects.in_bulk(reached)
+        missed, skipped = set(run.missed), set(run.skipped)
+        rows = []
+        for pk in reached:
+            puzzle = found.get(pk)
+            if puzzle is None:
+                continue
+            result = "missed" if pk in missed else "skipped" if pk in skipped else "solved"
+            rows.append({**_puzzle_row(puzzle), "result": result})
+        return PlayedSerializer(rows, many=True).data
 
     @extend_schema_field(RunPuzzleSerializer(allow_null=True))
     def get_puzzle(self, run: PuzzleRun) -> Any:

@@ -75,7 +75,10 @@ class PuzzleSerializer(serializers.Serializer):
     collection = serializers.SerializerMethodField(help_text="the book, in the reader's language")
     author = serializers.SerializerMethodField()
     status = serializers.CharField()
-    proof_mode = serializers.CharField(help_text="full, or checks_only: proved among checks")
+    proof_mode = serializers.SerializerMethodField(
+        help_text="full, or checks_only (proved among checks), once the player's try is over "
+        "(else null): checks only gives the answer's kind away"
+    )
     share_url = serializers.SerializerMethodField()
     legal_moves = serializers.SerializerMethodField(help_text="the attacker's first moves, ICCS")
     check = serializers.SerializerMethodField(help_text="point of a general in check, or null")
@@ -118,6 +121,12 @@ class PuzzleSerializer(serializers.Serializer):
         if not self._try_over(puzzle):
             return None
         return pattern_names([theme.slug for theme in puzzle.themes.all()])
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_proof_mode(self, puzzle: Puzzle) -> str | None:
+        if not self._try_over(puzzle):
+            return None
+        return str(puzzle.proof_mode)
 
     def get_title(self, puzzle: Puzzle) -> str:
         if puzzle.source == Puzzle.Source.CLASSIC:
@@ -189,9 +198,10 @@ class AttemptSerializer(serializers.Serializer):
     rated = serializers.BooleanField()
     unrated_reason = serializers.CharField(
         help_text="why it is not rated: visitor, not_first_try, replay, hints, gave_up, "
-        "own_puzzle, not_published, seen_nearby (the solution was shown from the same address "
-        "in the last 24 hours) or pace (too many rated tries a minute); empty when rated or "
-        "not decided yet"
+        "own_puzzle, not_published, missed (a puzzle from the player's own game), seen_nearby "
+        "(the solution was shown from the same address in the last 24 hours), met_in_run (met "
+        "in Puzzle Streak or Storm) or pace (too many rated tries a minute); empty when rated "
+        "or not decided yet"
     )
     unrated_reason_text = serializers.CharField(
         source="get_unrated_reason_display", help_text="the same, in the reader's language"
@@ -216,6 +226,9 @@ class AttemptSerializer(serializers.Serializer):
     themes = serializers.SerializerMethodField(
         help_text="the puzzle's theme slugs, once the try is over (else null)"
     )
+    proof_mode = serializers.SerializerMethodField(
+        help_text="full, or checks_only (proved among checks), once the try is over (else null)"
+    )
 
     def get_status_url(self, attempt: PuzzleAttempt) -> str:
         return reverse("puzzles-api:attempt", kwargs={"attempt_id": attempt.pk})
@@ -237,6 +250,12 @@ class AttemptSerializer(serializers.Serializer):
         if not attempt.is_finished:
             return None
         return list(attempt.puzzle.themes.order_by("order", "slug").values_list("slug", flat=True))
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_proof_mode(self, attempt: PuzzleAttempt) -> str | None:
+        if not attempt.is_finished:
+            return None
+        return str(attempt.puzzle.proof_mode)
 
 
 class OpenAttemptSerializer(AttemptSerializer):

@@ -17,7 +17,7 @@ from django.utils import timezone
 from puzzles import proving
 from puzzles.bankfile import BANK_PATH, entry_themes, read_bank
 from puzzles.models import Puzzle, PuzzleTheme
-from puzzles.themes import CATALOGUE, derive_themes
+from puzzles.themes import CATALOGUE, cap_themes, derive_themes
 
 # A first guess at a puzzle's rating, by its length; solving moves it from there.
 BASE_RATING_BY_LENGTH = {1: 900.0, 2: 1250.0, 3: 1500.0, 4: 1700.0, 5: 1850.0}
@@ -79,7 +79,7 @@ def puzzle_publish(*, puzzle: Puzzle, result: proving.ProofResult) -> Puzzle:
         puzzle.rating = initial_rating(moves_to_win=puzzle.moves_to_win, themes=slugs)
         puzzle.rating_deviation = AUTHORED_DEVIATION
     puzzle.save()
-    puzzle.themes.set([themes[slug] for slug in slugs if slug in themes])
+    puzzle.themes.set([themes[slug] for slug in cap_themes(slugs) if slug in themes])
     return puzzle
 
 
@@ -155,7 +155,7 @@ def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
             [
                 through(puzzle_id=by_key[entry["key"]].pk, puzzletheme_id=themes[slug].pk)
                 for entry in entries
-                for slug in slugs_of[entry["key"]]
+                for slug in cap_themes(slugs_of[entry["key"]])
                 if slug in themes
             ],
             batch_size=500,

@@ -425,6 +425,7 @@ def run_skip(*, run_id: int, player: Owner | None, index: int) -> PuzzleRun:
         if run.mode != PuzzleRun.Mode.STREAK or run.skip_used:
             raise ApplicationError.coded("run.no_skip", extra={"field": "run", "code": "no_skip"})
         run.skip_used = True
+        run.skipped = [*run.skipped, run.puzzles[run.index]]
         _next_puzzle(run, timezone.now())
         run.save()
     return run

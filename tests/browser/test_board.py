@@ -232,6 +232,7 @@ def test_switching_variant_in_the_trainer_redraws_the_board(
     page.goto("/puzzles/?variant=xiangqi")
     ready(page, "body[data-puzzle-state='ready']")
     assert_board_drawn_as(page, 9, "xiangqi")
+    page.click("#filters-box summary")  # the filters are folded until asked for
     for variant, files in (("feidan", 11), ("xinban", 9), ("feidan", 11)):
         page.select_option("#filter-variant", variant)
         page.click("#filters button[type=submit]")

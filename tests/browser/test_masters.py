@@ -56,11 +56,19 @@ def test_a_master_game_is_found_opened_and_replayed(page: Page, artifacts: Path)
     moves = page.locator("[data-testid='moves'] li")
     expect(moves).to_have_count(2)  # three plies: two numbered moves
     expect(page.get_by_test_id("result-line")).to_be_hidden()  # at the last move, the status
+    last_fen = page.locator("#board").get_attribute("data-fen")
     page.click("#first")
     expect(page.get_by_test_id("replay-ply")).to_contain_text("开局局面")
     page.click("#next")
     expect(page.get_by_test_id("replay-ply")).to_contain_text("1")
     expect(page.get_by_test_id("result-line")).to_contain_text("红方胜")
+    # Home and End: to the start and to the last move, from the keyboard.
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("result-line")).to_be_hidden()
+    expect(page.locator("#board")).to_have_attribute("data-fen", last_fen)
+    page.keyboard.press("Home")
+    expect(page.get_by_test_id("replay-ply")).to_contain_text("开局局面")
+    assert page.evaluate("window.scrollY") == 0  # the keys moved the replay, not the page
     page.screenshot(path=str(artifacts / "master-game-zh.png"))
 
 

@@ -37,6 +37,7 @@ def test_practise_a_pattern_from_its_page_and_see_it_named_once_solved(
     state(page, "ready")
     expect(page.locator("#puzzle-info")).to_have_attribute("data-puzzle-id", str(horse.pk))
     expect(page.locator("#filters input[value='horse_cannon']")).to_be_checked()
+    page.locator("#filters-box summary").click()  # the filters are folded until asked for
     # a pattern is offered only in the variants that have puzzles with it
     page.select_option("#filter-variant", "feidan")
     expect(page.locator("#filters .theme-filter-patterns label[data-variants]")).to_have_count(1)

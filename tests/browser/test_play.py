@@ -538,6 +538,17 @@ def test_at_one_board_red_sets_up_hands_over_and_black_reveals(page: Page) -> No
     expect(status).to_have_text("黑方布局。")
     click_move(page, "f9e8")
     expect(page.locator("#violations li.ok")).to_have_count(1)
+    # The setup has the game's own address: a reload goes on with Black's half as arranged,
+    # and shows nothing of Red's (handed in, and forgotten by the page).
+    assert page.url.endswith(f"/play/{gid}/"), page.url
+    arranged = page.locator("#board").get_attribute("data-fen") or ""
+    assert "k" in arranged.split()[0] and not any(c.isupper() for c in arranged.split()[0])
+    page.reload()
+    expect(status).to_have_text("黑方布局。")
+    expect(page.locator("#board")).to_have_attribute("data-fen", arranged)
+    kept = page.evaluate("() => Object.keys(sessionStorage)")
+    assert not [key for key in kept if ":red:" in key], kept
+    expect(page.locator("#violations li.ok")).to_have_count(1)
     reveal.click()
     void = page.locator("#void-reveal")
     expect(void).to_have_text("揭开后两个将帅在同一直线上直接对面，这次布局无效，双方重新布局。")

@@ -109,8 +109,15 @@ def test_a_streak_to_its_end(screen: Page, live_server: Any, artifacts: Path, re
     run_state(screen, "idle")
     # before a run the board is there, at the variant's start: 32 pieces, none to move
     expect(screen.locator("#board cg-board piece")).to_have_count(32)
+    expect(screen.locator("[data-testid='best-today']")).to_be_hidden()  # no run yet today
     screen.click("#run-start")
     at_puzzle(screen, first)
+    # Start goes while the run is played, and the board is on the screen again, whole (on a
+    # phone the button is under it).
+    expect(screen.locator("#run-start")).to_be_hidden()
+    board_box = screen.locator("#board").bounding_box()
+    assert board_box is not None and board_box["y"] >= 0, board_box
+    assert board_box["y"] + board_box["height"] <= SIZES[size][1], board_box
     page_data = screen.locator("#run-page").text_content() or ""
     assert "proof" not in page_data and key(first) not in page_data
     click_move(screen, key(first))
@@ -145,8 +152,18 @@ def test_a_streak_to_its_end(screen: Page, live_server: Any, artifacts: Path, re
     run_state(screen, "finished")
     expect(screen.locator("body")).to_have_attribute("data-run-end", "wrong")
     expect(screen.locator("#run-final")).to_contain_text("2")
-    expect(screen.locator("#run-missed a")).to_have_count(1)
-    expect(screen.locator("#run-missed a")).to_have_attribute("data-puzzle-id", str(fourth.pk))
+    # The whole run to review, each puzzle a link: solved, solved, skipped, missed.
+    played = screen.locator("#run-played li")
+    expect(played).to_have_count(4)
+    results = [played.nth(n).get_attribute("data-result") for n in range(4)]
+    assert results == ["solved", "solved", "skipped", "missed"], results
+    ids = [played.nth(n).locator("a").get_attribute("data-puzzle-id") for n in range(4)]
+    assert ids == [str(p.pk) for p in (first, second, third, fourth)], ids
+    expect(played.nth(2)).to_contain_text("跳过" if size == "desktop" else "Skipped")
+    expect(screen.locator("#run-start")).to_be_visible()
+    # The day's best is said at once, not after a reload.
+    expect(screen.locator("[data-testid='best-today']")).to_be_visible()
+    expect(screen.locator("[data-testid='best-today']")).to_contain_text("2")
     screen.screenshot(path=str(artifacts / f"puzzle-streak-{size}.png"), full_page=True)
     run.refresh_from_db()
     assert (run.score, run.end, run.skip_used) == (2, "wrong", True)
@@ -198,8 +215,10 @@ def test_a_storm_to_its_end_by_the_servers_clock(
     run_state(screen, "finished")
     expect(screen.locator("body")).to_have_attribute("data-run-end", "time")
     expect(screen.locator("#run-final")).to_contain_text("1")
-    expect(screen.locator("#run-missed a")).to_have_count(1)
-    expect(screen.locator("#run-missed a")).to_have_attribute("data-puzzle-id", str(made[1].pk))
+    played = screen.locator("#run-played li")
+    expect(played).to_have_count(2)
+    expect(played.nth(1)).to_have_attribute("data-result", "missed")
+    expect(played.nth(1).locator("a")).to_have_attribute("data-puzzle-id", str(made[1].pk))
     expect(screen.locator("#run-clock")).to_have_text("0")
     screen.screenshot(path=str(artifacts / f"puzzle-storm-{size}.png"), full_page=True)
     run.refresh_from_db()
@@ -209,7 +228,7 @@ def test_a_storm_to_its_end_by_the_servers_clock(
         puzzle.refresh_from_db()
         assert puzzle.rating == rating and puzzle.plays == 0
     # The missed puzzle opens in the trainer, to try again.
-    screen.locator("#run-missed a").click()
+    played.nth(1).locator("a").click()
     expect(screen.locator("#puzzle-info")).to_have_attribute("data-puzzle-id", str(made[1].pk))
 
 
@@ -243,6 +262,8 @@ def test_a_solution_looked_up_during_a_streak_counts_as_a_miss(
         "答案" if "desktop" in request.node.callspec.id else "solution"
     )
     expect(screen.locator("#run-final")).to_contain_text("0")
-    expect(screen.locator("#run-missed a")).to_have_attribute("data-puzzle-id", str(first.pk))
+    expect(screen.locator("#run-played li[data-result='missed'] a")).to_have_attribute(
+        "data-puzzle-id", str(first.pk)
+    )
     run = PuzzleRun.objects.get(user=user)
     assert (run.score, run.end, run.missed) == (0, "wrong", [first.pk])

@@ -270,6 +270,6 @@ def test_the_trainer_on_a_phone_shows_the_task_and_the_answer_under_the_board(
     # board, task, answer and buttons on one screen
     assert buttons["y"] + buttons["height"] - board["y"] <= 844, (board, buttons)
     assert title["y"] < status["y"]
-    filters = phone.locator("#filters").bounding_box()
+    filters = phone.locator("#filters-box").bounding_box()
     assert filters is not None and filters["y"] > status["y"]
     phone.screenshot(path=str(artifacts / "puzzles-trainer-phone.png"), full_page=True)

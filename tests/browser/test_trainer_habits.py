@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,7 @@ def test_a_relaxed_difficulty_is_said_and_the_themes_follow_the_variant(
     expect(notice).to_contain_text("1650–1950")
     expect(notice).to_contain_text(words(screen)["harder"])
     expect(notice).to_contain_text("1400")
+    screen.locator("#filters-box summary").click()  # folded until asked for
     screen.locator("#filters").scroll_into_view_if_needed()
     fighter = screen.locator("label.theme-chip:has(input[value='fighter'])")
     quiet = screen.locator("label.theme-chip:has(input[value='quiet_move'])")
@@ -180,6 +182,80 @@ def test_a_relaxed_difficulty_is_said_and_the_themes_follow_the_variant(
     expect(notice.locator(".puzzle-notice-line")).to_have_count(1)
     expect(notice.locator(".puzzle-notice-line")).to_have_attribute("data-code", "tried")
     expect(notice).not_to_contain_text("1650")
+
+
+DESKTOPS = {  # the two commonest laptop screens, one in each language
+    "1280x800-zh": ({"width": 1280, "height": 800}, "zh-CN"),
+    "1366x768-en": ({"width": 1366, "height": 768}, "en-US"),
+}
+TASK_WORDS = {
+    "zh-CN": {"checks": "每步都必须将军", "hint": "这次尝试用过提示"},
+    "en-US": {"checks": "every move must give check", "hint": "A hint was taken in this try."},
+}
+
+
+@pytest.mark.parametrize("desktop", list(DESKTOPS))
+def test_the_task_and_its_buttons_sit_beside_the_board(
+    desktop: str, browser: Browser, live_server: Any, celery_worker: Any, artifacts: Path
+) -> None:
+    """The theme and pattern filters (some forty check-boxes) came before the task in the side
+    panel: what to do, whether it worked, Hint and Show solution were under the fold, and a
+    click on Hint scrolled the board away. Once the puzzle is over: "proved among checks" is
+    said only then (it gives the answer's kind away), Show solution is not offered after a
+    solve (the solution is on the page), and an unrated try says why."""
+    viewport, locale = DESKTOPS[desktop]
+    words = TASK_WORDS[locale]
+    context = browser.new_context(
+        base_url=live_server.url, viewport=viewport, locale=locale, bypass_csp=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    puzzle = published()
+    Puzzle.objects.filter(pk=puzzle.pk).update(proof_mode="checks_only")
+    line = proving.main_line(puzzle.proof)
+    log_in(page, live_server, f"laptop-{desktop}")
+    page.goto("/puzzles/")
+    state(page, "ready")
+    expect(page.locator("#filters-box")).not_to_have_attribute("open", "")
+    expect(page.locator("#filters")).to_be_hidden()
+    expect(page.locator("[data-testid='proof-mode']")).to_be_hidden()
+    assert words["checks"] not in page.locator("#puzzle-info").inner_text()
+
+    def beside_the_board_on_screen() -> None:
+        board = page.locator("#board").bounding_box()
+        assert board is not None
+        assert board["y"] >= 0 and board["y"] + board["height"] <= viewport["height"], board
+        for selector in (".puzzle-title", "#status", "#hint", "#give-up", "#move-input"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None, selector
+            assert box["x"] >= board["x"] + board["width"], (selector, box, board)
+            bottom = box["y"] + box["height"]
+            assert box["y"] >= 0 and bottom <= viewport["height"], (selector, box)
+
+    beside_the_board_on_screen()
+    page.locator("#hint").click()
+    expect(page.locator("#board cg-shapes, #board svg").first).to_be_attached()
+    expect(page.locator("#result")).not_to_be_empty()
+    assert page.evaluate("window.scrollY") == 0
+    beside_the_board_on_screen()
+    type_move(page, line[0])
+    state(page, "playing")
+    type_move(page, line[2])
+    state(page, "scored")
+    expect(page.locator("#result")).to_have_attribute("data-result", "solved")
+    expect(page.locator("#give-up")).to_be_hidden()
+    expect(page.locator("#solution")).to_be_visible()
+    expect(page.locator("[data-testid='proof-mode']")).to_have_text(re.compile(words["checks"]))
+    expect(page.locator("#result")).to_have_attribute("data-reason", "hints")
+    expect(page.locator("#result")).to_contain_text(words["hint"])
+    page.screenshot(path=str(artifacts / f"trainer-laptop-{desktop}.png"))
+    # The filters unfold on a click, with the themes of the variant.
+    page.locator("#filters-box summary").click()
+    expect(page.locator("#filters")).to_be_visible()
+    expect(page.locator("label.theme-chip:has(input[value='quiet_move'])")).to_be_visible()
+    context.close()
+    assert not errors, errors
 
 
 def test_the_move_shown_is_marked_on_the_board(

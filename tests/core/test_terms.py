@@ -54,6 +54,8 @@ ENGLISH_NAMES = {
     "仙人指路": "Immortal Points the Way",
     "海底捞月": "Scooping the Moon from the Sea Bottom",
     "二鬼拍门": "Two Ghosts Knocking at the Door",
+    "空头炮": "Empty-head cannon",
+    "送佛归殿": "Escorting the Buddha home",
 }
 # Where a learner's text is written: source, templates, catalogues, lesson files, scripts.
 SUFFIXES = {".py", ".html", ".po", ".toml", ".js", ".txt", ".json"}

@@ -168,6 +168,33 @@ def test_the_smothered_palace_is_a_cannon_check_along_the_generals_file() -> Non
     assert "smothered_palace" not in detect("xiangqi", along_rank, ["c0c9"])
 
 
+def test_the_empty_head_cannon_faces_the_general_and_is_part_of_the_mate() -> None:
+    # 空头炮: the advisor, screen of the cannon on the back rank, may not step to the palace
+    # centre, since the empty-head cannon on the centre file would then check through it
+    found = detect("xiangqi", "3ak4/8R/9/9/9/9/4C4/1C7/9/3K5 w - - 0 1", ["b2b9"])
+    assert found == ["empty_head_cannon"]
+    # the same cannon on the centre file, but the two chariots mate without it
+    bystander = "4k4/R8/9/9/9/9/4C4/9/9/3K4R w - - 0 1"
+    found = detect("xiangqi", bystander, ["i0i9"])
+    assert "double_chariot" in found and "empty_head_cannon" not in found
+    # the front cannon of 重炮 has nothing between it and the general, but it is a screen
+    double = "2baknb2/7R1/3c1a2c/5Np1p/p1p2C3/1r2C1P2/n1P1P3P/N8/4A4/2BAK1B2 w - - 7 21"
+    found = detect("xiangqi", double, ["e4e7", "d7d8", "f5e5"])
+    assert "double_cannon" in found and "empty_head_cannon" not in found
+
+
+def test_escorting_the_buddha_home_is_a_soldier_driving_the_general_down() -> None:
+    # 送佛归殿: the soldier's check sends the raised general back to its back rank, mated there
+    found = detect("xiangqi", "9/4k4/5P3/9/2R6/9/9/9/9/5K3 w - - 0 1", ["f7f8", "e8e9", "c5c9"])
+    assert found == ["buddha_home"]
+    # a chariot's check drives it home and a soldier mates: the soldier escorted nothing
+    chariot = "3a2P2/3Nk4/4b4/5R3/9/9/9/5K3/1n7/9 w - - 0 1"
+    assert "buddha_home" not in detect("xiangqi", chariot, ["f6f8", "e8e9", "g9f9"])
+    # the general never left its back rank: a soldier helps, but escorts it nowhere
+    home = "4k4/5P3/9/9/2R6/9/9/9/9/5K3 w - - 0 1"
+    assert "buddha_home" not in detect("xiangqi", home, ["c5c9"])
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 

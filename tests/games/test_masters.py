@@ -232,8 +232,43 @@ def library(tmp_path: Path) -> None:
         ),
         record(3, red="呂欽", black="許銀川", event="全國象棋個人賽", date="2001.5.1"),
         record(4, red="呂欽", black="李來群", date="1/2/1990", result="1/2-1/2"),
+        record(5, red="呂欽", black="呂  欽", date="2005.3.3"),  # a player cannot meet himself
+        record(6, red="王  斌", date="2000-01-01"),  # padded name, the placeholder date
     ]
     master_games_load(shipped_file(tmp_path, games))
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("library")
+def test_the_library_is_searched_in_pinyin_newest_first_with_its_count(client: Client) -> None:
+    def found(query: str, language: str = "en") -> list[int]:
+        page = client.get("/play/masters/", {"q": query}, HTTP_ACCEPT_LANGUAGE=language)
+        assert page.status_code == 200
+        return [row["game"].id for row in page.context["rows"]]
+
+    assert found("Hu Ronghua") == [2]
+    assert found("huronghua") == found("HU RONG-HUA") == [2]
+    for spelling in ("Lü Qin", "Lu Qin", "lv qin", "lu:qin"):
+        assert found(spelling) == [3, 4], spelling  # not 5: 呂欽 against 呂欽
+    assert found("Wang Bin") == [6]  # "王  斌" stored as 王斌
+    assert found("Xu") == [3]
+    # newest first, an unknown date last; the record of a player against himself left out
+    everything = client.get("/play/masters/", HTTP_ACCEPT_LANGUAGE="en")
+    assert [row["game"].id for row in everything.context["rows"]] == [3, 1, 4, 2, 6]
+    html = everything.content.decode()
+    assert "2001-05-01" in html and "1996-04-17" in html and "1990-01-02" in html
+    assert "2000-01-01" not in html and "unknown" in html
+    assert "masters-count" not in html  # no search: the library's size is said instead
+    assert "5 games of traditional xiangqi" in html  # the library, less the doubtful record
+    for language, words in (("en", "2 games match this search."), ("zh-hans", "找到2盘对局。")):
+        page = client.get("/play/masters/", {"q": "Lu Qin"}, HTTP_ACCEPT_LANGUAGE=language)
+        assert words in page.content.decode(), language
+    searched = client.get("/play/masters/", {"q": "Lu Qin"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "5 games of traditional xiangqi" in searched.content.decode()
+    zh = client.get("/play/masters/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "不详" in zh and "王斌" in zh
+    game = MasterGame.objects.get(id=6)
+    assert (game.red, game.date, game.year) == ("王斌", "", None)
 
 
 @pytest.mark.django_db
@@ -296,7 +331,7 @@ def test_a_master_game_replays_with_its_players_event_result_and_credit(client: 
     page = client.get("/play/masters/3/", HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert page.status_code == 200
     html = page.content.decode()
-    assert "吕钦 – 许银川" in html and "全国象棋个人赛" in html and "2001.5.1" in html
+    assert "吕钦 – 许银川" in html and "全国象棋个人赛" in html and "2001-05-01" in html
     assert "CC BY 4.0" in html and "CCPD" in html
     state = json.loads(page.context["page"]["game"] and json.dumps(page.context["page"]["game"]))
     assert [m["iccs"] for m in state["moves"]] == ["h2e2", "h9g7", "h0g2", "i9h9"]

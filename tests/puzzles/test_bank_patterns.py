@@ -14,7 +14,15 @@ from puzzles import proving
 from puzzles.bankfile import entry_themes, read_bank, retag_bank, write_bank
 from puzzles.models import Puzzle, PuzzleTheme
 from puzzles.services import bank_load
-from puzzles.themes import CATALOGUE, PATTERN_SLUGS, derive_themes
+from puzzles.themes import (
+    CATALOGUE,
+    IMPORTANCE,
+    LABELS,
+    MAX_TEACHING,
+    PATTERN_SLUGS,
+    cap_themes,
+    derive_themes,
+)
 
 MATES = ("mate", "dead_general")
 # A long line run through a cannon check over its own horse: 马后炮 on the last move.
@@ -120,3 +128,48 @@ def test_loading_the_bank_recomputes_the_patterns(tmp_path: Path) -> None:
     slugs = {t.slug for t in puzzle.themes.all()}
     assert "horse_cannon" in slugs and "double_cannon" not in slugs and "mate_in_1" in slugs
     assert PuzzleTheme.objects.get(slug="horse_cannon").name_zh == "马后炮"
+
+
+def test_every_theme_is_a_label_or_has_a_place_in_the_order_of_importance() -> None:
+    slugs = [theme.slug for theme in CATALOGUE]
+    assert sorted([*LABELS, *IMPORTANCE]) == sorted(slugs)
+
+
+def test_a_bank_puzzle_names_its_labels_and_its_three_most_important_themes() -> None:
+    rank = {slug: index for index, slug in enumerate(IMPORTANCE)}
+    capped = 0
+    for e in read_bank():
+        found = entry_themes(e)
+        shown = cap_themes(found)
+        teaching = [t for t in shown if t not in LABELS]
+        dropped = [t for t in found if t not in shown]
+        assert set(shown) <= set(found) and set(LABELS) & set(found) <= set(shown), e["key"]
+        assert len(teaching) == min(MAX_TEACHING, len(set(found) - LABELS)), e["key"]
+        # nothing dropped is more important than what is kept
+        assert all(rank[d] > rank[t] for d in dropped for t in teaching), e["key"]
+        capped += bool(dropped)
+    assert capped > 0
+    # the 7-piece study that carries nine themes in the file names four: its length and three
+    study = next(e for e in read_bank() if e["key"] == "xinban-ff6447ecfb5652ff")
+    assert len(study["themes"]) == 9
+    assert cap_themes(entry_themes(study)) == [
+        "mate_in_3",
+        "defection",
+        "chariot_cannon",
+        "defection_check",
+    ]
+
+
+@pytest.mark.django_db
+def test_loading_the_bank_stores_at_most_three_teaching_themes(tmp_path: Path) -> None:
+    study = next(e for e in read_bank() if e["key"] == "xinban-ff6447ecfb5652ff")
+    path = tmp_path / "bank.json"
+    write_bank([study], path)
+    bank_load(path)
+    puzzle = Puzzle.objects.get(source_key=study["key"])
+    assert {t.slug for t in puzzle.themes.all()} == {
+        "mate_in_3",
+        "defection",
+        "chariot_cannon",
+        "defection_check",
+    }

@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import cache
 
 from puzzles import proving
-from puzzles.bankfile import read_bank, write_bank
+from puzzles.bankfile import RETIRED, merge, read_bank, write_bank
 from puzzles.difficulty import starting_rating
 from puzzles.mining import bank_key
 from puzzles.models import DailyPuzzle, Puzzle
@@ -156,6 +156,17 @@ def test_material_a_game_can_reach_a_puzzle_that_left_the_bank_is_retired(
     assert Puzzle.objects.get(source_key=kept["key"]).status == Puzzle.Status.PUBLISHED
     # an authored puzzle is never touched by the bank
     assert bank_load(path)["retired"] == 0
+
+
+def test_a_puzzle_retired_by_hand_stays_out_of_the_bank(tmp_path: Path) -> None:
+    shipped = {e["key"] for e in read_bank()}
+    assert RETIRED and not shipped & set(RETIRED)
+    for reason in RETIRED.values():
+        assert reason.strip()
+    # mining the same position again does not put it back
+    again = {**entry(MATE_IN_2, "xiangqi", "mate", 2), "key": next(iter(RETIRED))}
+    kept = entry(DEAD_GENERAL_IN_1, "feidan", "dead_general", 1)
+    assert [e["key"] for e in merge([kept], [again])] == [kept["key"]]
 
 
 def test_the_shipped_bank_is_well_formed_and_large_enough() -> None:

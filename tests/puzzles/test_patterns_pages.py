@@ -96,6 +96,33 @@ def test_the_patterns_page_lists_every_pattern_with_its_puzzles(
     assert "炮以己方的马为炮架将军。" in horse_zh and "练习这个杀法" in horse_zh
 
 
+def test_each_pattern_with_a_lesson_links_to_it(client: Client, db: None) -> None:
+    from tutorials.curriculum import read_lessons
+    from tutorials.services import lessons_load
+
+    lessons_load()
+    taught = {
+        step.practise_theme: lesson
+        for lesson in read_lessons()
+        for step in lesson.steps
+        if step.practise_theme
+    }
+    assert len(taught) >= 20
+    for language, chinese in (("en", False), ("zh-hans", True)):
+        page = client.get("/puzzles/patterns/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        for pattern in PATTERNS:
+            card = section(page, pattern.code)
+            lesson = taught.get(pattern.code)
+            if lesson is None:
+                assert "pattern-lesson" not in card, pattern.code
+                continue
+            title = lesson.title.get("zh" if chinese else "en")
+            link = f'href="/learn/{lesson.slug}/" data-testid="lesson-{pattern.code}"'
+            assert link in card, pattern.code
+            assert f'title="{title}"' in card.replace("&#x27;", "'"), (pattern.code, title)
+            assert ("在课程中学习" if chinese else "Learn it in its lesson") in card
+
+
 def test_the_puzzle_pages_link_to_the_patterns(client: Client, db: None) -> None:
     for path in ("/puzzles/", "/puzzles/dashboard/", "/puzzles/daily/"):
         page = client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -206,3 +233,25 @@ def test_the_dashboard_shows_success_per_pattern(client: Client, make_puzzle: Ma
     themes = page[page.index('data-testid="theme-stats"') :]
     themes = themes[: themes.index("</table>")]
     assert "Horse-and-cannon" not in themes and "Mate in 1" in themes
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", ["Streak", "Storm", "Patterns", "Masters"]),
+        ("zh-hans", ["解题连胜", "解题风暴", "杀法", "名局"]),
+    ],
+)
+def test_the_header_and_home_page_lead_to_the_runs_patterns_and_masters(
+    client: Client, db: None, language: str, words: list[str]
+) -> None:
+    wanted = ["/puzzles/streak/", "/puzzles/storm/", "/puzzles/patterns/", "/play/masters/"]
+    for path in ("/", "/learn/", "/puzzles/"):
+        page = client.get(path, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        header = page[page.index('<nav class="site-nav"') : page.index("</nav>")]
+        links = dict(re.findall(r'<a href="([^"]+)"[^>]*>([^<]+)</a>', header))
+        assert [links.get(url) for url in wanted] == words, (path, links)
+    home = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    cards = home[home.index('data-testid="practise-cards"') :]
+    cards = cards[: cards.index("</section>")]
+    assert re.findall(r'<a href="([^"]+)">', cards) == wanted

@@ -18,6 +18,7 @@ from django.utils import timezone, translation
 from accounts.owners import Owner
 from core.exceptions import ApplicationError
 from puzzles import selectors
+from puzzles.api.runs import RunSerializer
 from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleRun, PuzzleRunMet
 from puzzles.services import puzzle_attempt_score, puzzle_line_hint, runs
 from tests.puzzles.positions import DEAD_GENERAL_IN_1, MATE_IN_1, MATE_IN_2
@@ -182,6 +183,33 @@ def test_a_streak_has_one_skip(make_puzzle, visitor) -> None:
     with pytest.raises(ApplicationError) as again:
         runs.run_skip(run_id=run.pk, player=visitor, index=1)
     assert again.value.code == "run.no_skip"
+
+
+def test_the_end_of_a_run_lists_every_puzzle_it_reached(make_puzzle, visitor) -> None:
+    # Not only the misses: each puzzle of the run in its order, solved, skipped or missed,
+    # with its page, as the review after a run.
+    made = bank(make_puzzle, 4)
+    run, _ = runs.run_start(player=visitor, mode="streak", variant="xiangqi")
+    assert RunSerializer(run).data["played"] == []  # nothing to review while it is played
+    solve_current(run, visitor)
+    run = runs.run_skip(run_id=run.pk, player=visitor, index=1)
+    solve_current(run, visitor)
+    assert move(run, visitor, wrong_move(run)).verdict == "wrong"
+    played = RunSerializer(run).data["played"]
+    assert [(row["id"], row["result"]) for row in played] == [
+        (made[0].pk, "solved"),
+        (made[1].pk, "skipped"),
+        (made[2].pk, "solved"),
+        (made[3].pk, "missed"),
+    ]
+    assert played[3]["url"] == f"/puzzles/p/{made[3].slug}/"
+    # A storm stopped in the middle of a puzzle lists only those played to their end.
+    storm, _ = runs.run_start(player=visitor, mode="storm", variant="xiangqi")
+    assert move(storm, visitor, wrong_move(storm)).verdict == "wrong"
+    solve_current(storm, visitor)
+    storm = runs.run_stop(run_id=storm.pk, player=visitor)
+    results = [row["result"] for row in RunSerializer(storm).data["played"]]
+    assert results == ["missed", "solved"]
 
 
 def test_finishing_every_puzzle_completes_the_streak(make_puzzle, visitor) -> None:

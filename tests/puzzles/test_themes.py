@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from puzzles import proving
-from puzzles.themes import CATALOGUE, SLUGS, derive_themes
+from puzzles.themes import CATALOGUE, SLUGS, defender_defection_blocks, derive_themes
 from tests.puzzles.positions import DEAD_GENERAL_IN_1, MATE_IN_1, MATE_IN_2
 
 
@@ -62,3 +62,19 @@ def test_missile_collision_in_feidan() -> None:
         variant="feidan", fen=fen, goal="mate", moves_to_win=1, main_line=["c0c7"]
     )
     assert {"missile_collision", "missile"} <= set(themes)
+
+
+def test_the_defenders_own_defection_that_walls_in_its_general() -> None:
+    # xinban-896cd2866120c102: Black's turncoat chariot checks on d0 and Red's advisor takes it;
+    # the chariot changes sides onto e1, the point the advisor left, and the cannon's mate on c0
+    # needs it there: without it Red's general would step up to e1.
+    fen = "3+rkab2/4a4/2+n1b4/p1c1p4/2+c4+R1/P8/4P4/3+r5/4A4/4KAB2 b - - 3 37"
+    line = ["d2d0", "e1d0", "c5c0"]
+    assert defender_defection_blocks(variant="xinban", fen=fen, main_line=line)
+    themes = derive_themes(variant="xinban", fen=fen, goal="mate", moves_to_win=2, main_line=line)
+    assert "defection" in themes
+    # xinban-f3bf4e2fea07ba42: Red's horse takes the turncoat chariot and it defects onto d1,
+    # but Black's cannon on d3 covers d1 over the advisor anyway: a defection, not the point.
+    fen = "2baka1+r1/9/c3b4/p+R2p+rN1p/9/9/P1+n+c2c1P/3A4B/3+NA4/2BK5 b - - 0 25"
+    line = ["h9h0", "i2g0", "h0g0", "e1f0", "g0f0", "d1f0", "f6f0"]
+    assert not defender_defection_blocks(variant="xinban", fen=fen, main_line=line)

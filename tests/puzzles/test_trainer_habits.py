@@ -60,6 +60,8 @@ def themes_in(data: Any) -> list[Any]:
 
 def test_no_answer_names_the_themes_before_the_try_is_over(make_puzzle: MakePuzzle) -> None:
     puzzle = make_puzzle()  # a mate in 2 with a quiet key
+    # Proved among checks: saying so before the end gives "every move is a check" away.
+    Puzzle.objects.filter(pk=puzzle.pk).update(proof_mode="checks_only")
     slugs = list(puzzle.themes.values_list("slug", flat=True))
     assert "quiet_move" in slugs
     client = Client()
@@ -76,13 +78,16 @@ def test_no_answer_names_the_themes_before_the_try_is_over(make_puzzle: MakePuzz
     for answer in answers:
         assert all(value is None for value in themes_in(answer)), answer
         assert "quiet_move" not in json.dumps(answer)
+        assert "checks_only" not in json.dumps(answer)
     # Giving up ends the try: the answer, the puzzle and the list now name them.
     shown = post(client, f"/api/puzzles/{puzzle.pk}/give-up/", {"attempt": attempt["id"]}).json()
-    assert shown["themes"] == slugs
-    assert client.get(f"/api/puzzles/{puzzle.pk}/").json()["themes"] == slugs
+    assert shown["themes"] == slugs and shown["proof_mode"] == "checks_only"
+    detail = client.get(f"/api/puzzles/{puzzle.pk}/").json()
+    assert detail["themes"] == slugs and detail["proof_mode"] == "checks_only"
     assert client.get("/api/puzzles/").json()["results"][0]["themes"] == slugs
     # Someone else has not tried it.
     assert Client().get(f"/api/puzzles/{puzzle.pk}/").json()["themes"] is None
+    assert Client().get(f"/api/puzzles/{puzzle.pk}/").json()["proof_mode"] is None
     assert Client().get("/api/puzzles/").json()["results"][0]["themes"] is None
 
 
@@ -334,3 +339,21 @@ def test_the_chart_keeps_the_last_ratings_and_a_flat_history_flat() -> None:
     long = _chart([(now, 1000.0 + i) for i in range(CHART_POINTS + 30)], title="t")
     assert long["count"] == CHART_POINTS and long["dots"][0]["rating"] == 1030
     assert _chart([], title="t") == {"count": 0}
+
+
+def test_every_reason_a_try_is_not_rated_is_said_in_both_languages() -> None:
+    """The trainer shows ``unrated_reason_text`` under a scored try that is not rated: each
+    reason the server can give is a sentence of its own in English and in Chinese."""
+    from django.utils import translation
+
+    from puzzles.models import UnratedReason
+
+    sentences: dict[str, set[str]] = {"en": set(), "zh-hans": set()}
+    for reason in UnratedReason:
+        for language in sentences:
+            with translation.override(language):
+                text = str(reason.label)
+            sentences[language].add(text)
+            if language == "zh-hans":
+                assert re.search(r"[\u4e00-\u9fff]", text), (reason, text)
+    assert all(len(found) == len(UnratedReason) for found in sentences.values()), sentences

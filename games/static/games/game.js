@@ -217,6 +217,7 @@ function arrange(iccs) {
   delete state.placement[from];
   state.placement[to] = moving;
   if (other) state.placement[from] = other; // dropped on one of one's own: they swap
+  saveDraft();
   render();
   checkSetup();
 }
@@ -258,11 +259,45 @@ function renderViolations() {
   });
 }
 
+// The half being arranged, kept in this tab (sessionStorage) until it is handed in, so that a
+// reload of the game's page goes on with it. One key per game, side and attempt at the
+// setup: a half handed in is forgotten, and at one board the other side's draft is never
+// read (the server never sends a secret half before the reveal either).
+function draftKey(color) {
+  const info = state.game.setup_info;
+  return `setup-draft:${state.game.id}:${color}:${info.round || 0}:${(info.void_reveals || []).length}`;
+}
+
+function saveDraft() {
+  try {
+    sessionStorage.setItem(draftKey(state.placementFor), JSON.stringify(state.placement));
+  } catch (_error) {
+    // storage refused (private mode, full): a reload starts the half again
+  }
+}
+
+function loadDraft(color) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(draftKey(color)) || "null");
+    return saved && typeof saved === "object" ? saved : null;
+  } catch (_error) {
+    return null;
+  }
+}
+
+function forgetDraft(color) {
+  try {
+    sessionStorage.removeItem(draftKey(color));
+  } catch (_error) {
+    // nothing kept
+  }
+}
+
 function renderSetup() {
   const g = state.game;
   const color = g.setup_info.pending;
   if (state.placementFor !== color || !state.placement) {
-    state.placement = defaultHalf(color);
+    state.placement = loadDraft(color) || defaultHalf(color);
     state.placementFor = color;
     state.violations = [];
     checkSetup();
@@ -300,7 +335,9 @@ $("setup-reveal").addEventListener("click", async () => {
   $("setup-reveal").disabled = true;
   try {
     const before = (state.game.setup_info.void_reveals || []).length;
+    const handed = state.placementFor;
     const game = await call("POST", page.api.setup, { placement: state.placement });
+    forgetDraft(handed); // handed in (or void: the setup starts again under a new key)
     state.game = game;
     if ((game.setup_info.void_reveals || []).length === before) state.placementFor = null;
     explain("");
@@ -708,6 +745,11 @@ document.addEventListener("keydown", (event) => {
   if (state.game.status === "setting_up") return;
   if (event.key === "ArrowLeft") showPly(Math.max(0, shownPly() - 1));
   if (event.key === "ArrowRight") showPly(shownPly() + 1);
+  // Home and End: the start and the last move, as the first and last buttons do.
+  if (event.key === "Home" || event.key === "End") {
+    event.preventDefault(); // not a scroll of the page
+    showPly(event.key === "Home" ? 0 : state.game.moves.length);
+  }
 });
 
 state.clockTimer = setInterval(async () => {

@@ -145,27 +145,45 @@ function finished(run) {
   const note = el("run-too-fast");
   note.textContent = run.too_fast ? L.too_fast : "";
   note.hidden = !run.too_fast;
-  const list = el("run-missed");
+  // The whole run to review: every puzzle played, solved, missed or skipped, each a link to
+  // its page in the trainer.
+  const list = el("run-played");
   list.textContent = "";
-  run.missed.forEach((puzzle) => {
+  run.played.forEach((puzzle) => {
     const item = document.createElement("li");
+    item.className = `run-played-${puzzle.result}`;
+    item.dataset.result = puzzle.result;
     const link = document.createElement("a");
     link.href = puzzle.url;
     link.textContent = `${format(L.goals[puzzle.goal] || puzzle.goal, { n: puzzle.moves_to_win })} · ${L.puzzle_rating} ${puzzle.rating}`;
     link.dataset.puzzleId = String(puzzle.id);
-    item.appendChild(link);
+    const result = document.createElement("span");
+    result.className = "run-played-result";
+    result.textContent = L.results[puzzle.result] || puzzle.result;
+    item.append(result, " ", link);
     list.appendChild(item);
   });
-  if (!run.missed.length) {
+  if (!run.played.length) {
     const item = document.createElement("li");
     item.className = "muted";
-    item.textContent = L.missed_none;
+    item.textContent = L.played_none;
     list.appendChild(item);
   }
+  showBestToday(run.score);
   resultBox.hidden = false;
   document.body.dataset.runEnd = run.end;
   setState("finished");
   showLeaderboard();
+}
+
+/** The player's best of the day, raised by the run just ended (the page's own figure). */
+function showBestToday(score) {
+  const best = el("best-today");
+  const known = Number.parseInt(best.dataset.score, 10) || 0;
+  if (score <= known) return;
+  best.dataset.score = String(score);
+  best.textContent = format(L.best_today, { score });
+  best.hidden = false;
 }
 
 /** The day's leaderboard again, now that a run has ended (it may be on it). */
@@ -207,6 +225,13 @@ async function refresh() {
   }
 }
 
+// On a phone the Start button is under the board: once the run starts, the board is brought
+// back into view, whole, with the task under it.
+function bringBoardIntoView() {
+  const box = boardEl.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) boardEl.scrollIntoView({ block: "start" });
+}
+
 async function start() {
   if (state.busy) return;
   state.busy = true;
@@ -216,6 +241,7 @@ async function start() {
   try {
     show(await api("POST", page.api.runs, { mode: page.mode, variant: page.variant }));
     say(L.your_turn);
+    bringBoardIntoView();
   } catch (error) {
     say(error.message || L.error, "error");
     setState("error");

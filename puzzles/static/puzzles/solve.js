@@ -84,12 +84,11 @@ function showInfo(puzzle) {
   tags.dataset.testid = "puzzle-themes";
   infoEl.appendChild(tags);
   showThemes(puzzle.themes);
-  if (puzzle.proof_mode === "checks_only") {
-    const note = document.createElement("p");
-    note.className = "muted";
-    note.textContent = L.checks_only;
-    infoEl.appendChild(note);
-  }
+  const proof = document.createElement("p");
+  proof.className = "muted puzzle-proof-mode";
+  proof.dataset.testid = "proof-mode";
+  infoEl.appendChild(proof);
+  showProofMode(puzzle.proof_mode);
   el("puzzle-game").hidden = true; // its game is named once the try is over (showGame)
   infoEl.dataset.puzzleId = String(puzzle.id);
   infoEl.dataset.variant = puzzle.variant;
@@ -106,6 +105,16 @@ function showThemes(themes) {
   tags.dataset.themes = (themes || []).join(",");
   tags.textContent = (themes || []).map((t) => `#${page.theme_names[t] || t}`).join(" ");
   tags.hidden = !(themes && themes.length);
+}
+
+// "Proved among checking moves" says every move of the answer is a check: the server sends
+// the proof's mode (null before) only once the try is over, and it is said then.
+function showProofMode(mode) {
+  const note = infoEl.querySelector(".puzzle-proof-mode");
+  if (!note) return;
+  note.dataset.mode = mode || "";
+  note.textContent = mode === "checks_only" ? L.checks_only : "";
+  note.hidden = mode !== "checks_only";
 }
 
 // What the trainer had to relax to find a puzzle (the rating range of the difficulty, or
@@ -393,10 +402,11 @@ async function finish(gaveUp, outcome) {
   state.solution = attempt.solution;
   showPatterns(attempt.patterns);
   showThemes(attempt.themes);
+  showProofMode(attempt.proof_mode);
   // After a solve or giving up the line is shown; after a wrong move only on request, so
-  // that a retry is still a puzzle.
+  // that a retry is still a puzzle. A solved puzzle has nothing left to show.
   if (gaveUp) showSolution(attempt.solution);
-  else giveUpButton.hidden = false;
+  else if (outcome !== "solved") giveUpButton.hidden = false;
   attempt = await waitForScore(attempt);
   state.solution = attempt.solution || state.solution;
   if (outcome === "solved") showSolution(state.solution);
@@ -405,6 +415,7 @@ async function finish(gaveUp, outcome) {
 
 function showScore(attempt) {
   resultEl.dataset.result = attempt.result;
+  resultEl.dataset.reason = "";
   resultEl.dataset.rated = attempt.rated ? "1" : "";
   if (attempt.state !== "scored") {
     resultEl.textContent = L.scoring;
@@ -416,8 +427,10 @@ function showScore(attempt) {
     const after = Math.round(attempt.user_rating_after);
     const delta = after - before;
     resultEl.textContent = format(L.rated, { before, after, delta: delta >= 0 ? `+${delta}` : `${delta}` });
-  } else if (attempt.unrated_reason === "missed") {
-    resultEl.textContent = attempt.unrated_reason_text; // a puzzle from my own game
+  } else if (attempt.unrated_reason) {
+    // Why, in the reader's language: a hint, the solution shown, not the first try, ...
+    resultEl.textContent = attempt.unrated_reason_text;
+    resultEl.dataset.reason = attempt.unrated_reason;
   } else {
     resultEl.textContent = page.logged_in ? L.unrated : L.unrated_anonymous;
   }

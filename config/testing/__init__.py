@@ -1,0 +1,1 @@
+"""What only the test suite uses (``config.settings.test``)."""

@@ -1,0 +1,1 @@
+"""PostgreSQL as the test suite uses it: see ``base``."""
