@@ -59,7 +59,7 @@ def test_the_replayed_record_is_the_engines_writing_of_the_script() -> None:
         pos.push(Move.from_iccs(move))
     assert pos.status() == "checkmate"
     numbered = " ".join(
-        f"{i // 2 + 1}.{' '.join(record[i : i + 2])}" for i in range(0, len(record), 2)
+        f"{i // 2 + 1}.{'，'.join(record[i : i + 2])}" for i in range(0, len(record), 2)
     )
     assert numbered in step.instruction.zh and numbered in step.instruction.en
 
