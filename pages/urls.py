@@ -7,4 +7,6 @@ app_name = "pages"
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/profile/", views.profile, name="profile"),
+    # Under /puzzles/ with the trainer, but shown here: it names each pattern's lesson too.
+    path("puzzles/patterns/", views.patterns, name="patterns"),
 ]

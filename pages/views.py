@@ -1,6 +1,9 @@
-"""The home page and the profile: each reads from several apps through their selectors."""
+"""The home page, the profile and the kill patterns: each reads from several apps through their
+selectors."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -9,8 +12,14 @@ from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
 from core.selectors import variant_cards, variant_list, variant_title
-from puzzles.selectors import daily_cards, daily_puzzles_for, run_bests, user_ratings
-from tutorials.selectors import continue_lesson_for, course_map, learner_get
+from puzzles.selectors import (
+    daily_cards,
+    daily_puzzles_for,
+    pattern_families,
+    run_bests,
+    user_ratings,
+)
+from tutorials.selectors import continue_lesson_for, course_map, learner_get, pattern_lessons
 
 
 @require_safe
@@ -54,3 +63,21 @@ def profile(request: HttpRequest) -> HttpResponse:
         "accounts/profile.html",
         {"profile_user": request.user, "ratings": ratings, "runs": runs, "courses": courses},
     )
+
+
+@require_safe
+def patterns(request: HttpRequest) -> HttpResponse:
+    """The named kill patterns, by family: what each is, an example mate, how many puzzles
+    have it in each variant, a link that opens the trainer on it and, where it has one, its
+    lesson."""
+    lessons = pattern_lessons()
+    families = [
+        replace(
+            family,
+            patterns=[
+                replace(card, lesson=lessons.get(card.pattern.code)) for card in family.patterns
+            ],
+        )
+        for family in pattern_families()
+    ]
+    return render(request, "puzzles/patterns.html", {"families": families})

@@ -193,7 +193,7 @@ def pattern_name(pattern: Pattern) -> str:
 def pattern_names(slugs: Sequence[str]) -> list[dict[str, str]]:
     """The kill patterns among ``slugs``, in catalogue order: code, name in the reader's
     language, and the address of its section on the patterns page."""
-    page = reverse("puzzles:patterns")
+    page = reverse("pages:patterns")
     return [
         {"code": p.code, "name": pattern_name(p), "url": f"{page}#{p.code}"}
         for p in PATTERNS

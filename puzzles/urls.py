@@ -13,7 +13,6 @@ urlpatterns = [
     path("dashboard/", views.dashboard, name="dashboard"),
     path("streak/", views.streak, name="streak"),
     path("storm/", views.storm, name="storm"),
-    path("patterns/", views.patterns, name="patterns"),
     path("create/", views.editor, name="create"),
     path("create/<int:puzzle_id>/", views.editor, name="edit"),
     path("mine/", views.mine, name="mine"),

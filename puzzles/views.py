@@ -4,7 +4,6 @@ that talk to the JSON API; the solution is never in a page."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -29,7 +28,6 @@ from puzzles.selectors import DIFFICULTY_LABELS, DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services import runs
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
 from puzzles.themes import PATTERN_SLUGS, THEME_VARIANTS, themes_of_variant
-from tutorials.selectors import pattern_lessons
 from words.texts import piece_name
 
 
@@ -334,23 +332,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "missed": missed,
         },
     )
-
-
-@require_safe
-def patterns(request: HttpRequest) -> HttpResponse:
-    """The named kill patterns, by family: what each is, an example mate, how many puzzles
-    have it in each variant, and a link that opens the trainer on it."""
-    lessons = pattern_lessons()
-    families = [
-        replace(
-            family,
-            patterns=[
-                replace(card, lesson=lessons.get(card.pattern.code)) for card in family.patterns
-            ],
-        )
-        for family in selectors.pattern_families()
-    ]
-    return render(request, "puzzles/patterns.html", {"families": families})
 
 
 def _editor_initial(request: HttpRequest) -> dict[str, str] | None:
