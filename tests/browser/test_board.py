@@ -6,6 +6,7 @@ lesson names points, remembering the user's choice."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -36,11 +37,34 @@ def lessons(transactional_db: None) -> None:
     lessons_load()
 
 
+# Enough of the bank for the trainer and a shared puzzle in each variant: the layout is the
+# same whatever the puzzle, and loading all of it cost 2.5 s a test (it is loaded whole and
+# checked in tests/puzzles).
+BANK_SAMPLE = 12
+
+
+@pytest.fixture(scope="session")
+def bank_sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from puzzles.bankfile import BANK_PATH
+
+    shipped = json.loads(BANK_PATH.read_text("utf-8"))
+    taken: dict[str, int] = {}
+    puzzles = []
+    for entry in shipped["puzzles"]:
+        if taken.get(entry["variant"], 0) < BANK_SAMPLE:
+            taken[entry["variant"]] = taken.get(entry["variant"], 0) + 1
+            puzzles.append(entry)
+    assert sorted(taken) == ["feidan", "xiangqi", "xinban"]
+    path = tmp_path_factory.mktemp("bank") / "bank.json"
+    path.write_text(json.dumps({**shipped, "puzzles": puzzles}), "utf-8")
+    return path
+
+
 @pytest.fixture
-def bank(transactional_db: None) -> None:
+def bank(transactional_db: None, bank_sample: Path) -> None:
     from puzzles.services import bank_load
 
-    bank_load()
+    bank_load(bank_sample)
 
 
 @pytest.fixture
