@@ -85,6 +85,10 @@ def open_page(browser: Browser, live_server: Any) -> Iterator[Callable[..., Page
             locale=locale,
             bypass_csp=True,
         )
+        # The analysis board's engine stays off: these tests are about the board, and a search
+        # still running on the worker after a test is waited for before the database is
+        # emptied (tests/browser/test_analysis_engine.py tests the engine on the page).
+        context.add_init_script("window.localStorage.setItem('xq-analysis-engine', 'off')")
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
