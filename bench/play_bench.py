@@ -17,6 +17,12 @@ Sections (``--sections``, comma-separated; all by default):
   level (its own budget and cap) play the key within 2 s?
 - ``tune``: self-play between evaluation versions (default weights against
   one changed weight), the way the weights were chosen;
+- ``baseline``: level 8 against the frozen engine of ``bench/baseline.py``
+  (a past commit's build, run in its own process) at equal node budgets
+  (``--baseline-nodes``, ``--baseline-games`` a variant), with the Elo
+  difference and its 95 % interval;
+- ``ablation``: level 8 with all the search's techniques against level 8
+  without one of them (``--ablation-only``), equal nodes;
 - ``cap``: the top level as the site plays it, at its own budget with the
   wall-clock cap ``MOVETIME_CAP_MS``: wall and CPU seconds a move (median,
   95th percentile, worst) over ``--cap-positions`` positions a variant.
@@ -76,6 +82,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from baseline import BASELINE, BaselineEngine  # noqa: E402
 from uci import UciEngine  # noqa: E402
 
 from engine import Move, Position  # noqa: E402
@@ -197,6 +204,8 @@ class Peer(UciEngine):
 #   ("weights", name, nodes)       level 8 with one of the TUNING weights (name "" = default)
 #   ("random",) / ("greedy",)
 #   ("peer", nodes, skill)         Fairy-Stockfish, skill -1 = full strength
+#   ("techniques", bits, nodes)    level 8 with only these of the search's TECHNIQUES
+#   ("baseline", commit, level, nodes)  the frozen engine of ``commit`` (bench/baseline.py)
 
 Spec = tuple[Any, ...]
 _PEERS: dict[tuple[int, int], Peer] = {}
@@ -210,6 +219,26 @@ def _peer(nodes: int, skill: int) -> Peer:
     return _PEERS[key]
 
 
+_BASELINES: dict[str, BaselineEngine] = {}
+
+
+def _baseline(commit: str) -> BaselineEngine:
+    if commit not in _BASELINES:
+        _BASELINES[commit] = BaselineEngine(commit)
+        atexit.register(_BASELINES[commit].close)
+    return _BASELINES[commit]
+
+
+def baseline_player(commit: str, level: int, nodes: int, seed: int, fen: str) -> Player:
+    engine = _baseline(commit)
+
+    def play(pos: Position) -> str:
+        moves = [m.iccs() for m in pos.move_stack]
+        return engine.move(pos.variant.name, fen, moves, level, nodes, seed)
+
+    return play
+
+
 def make_player(spec: Spec, seed: int, fen: str) -> Player:
     kind = spec[0]
     if kind == "level":
@@ -219,6 +248,12 @@ def make_player(spec: Spec, seed: int, fen: str) -> Player:
         name, nodes = str(spec[1]), int(spec[2])
         weights = DEFAULT_WEIGHTS if not name else {n: w for _v, n, w in TUNING}[name]
         return engine_player(replace(level_limits(8, nodes=nodes, seed=seed), weights=weights))
+    if kind == "techniques":
+        techniques, nodes = int(spec[1]), int(spec[2])
+        limits = replace(level_limits(8, nodes=nodes, seed=seed), techniques=techniques)
+        return engine_player(limits)
+    if kind == "baseline":
+        return baseline_player(str(spec[1]), int(spec[2]), int(spec[3]), seed, fen)
     if kind == "random":
         return random_player(seed)
     if kind == "greedy":
@@ -421,7 +456,7 @@ def spec_levels(spec: Spec) -> list[int]:
     """The levels whose behaviour a player's games depend on."""
     if spec[0] == "level":
         return [int(spec[1])]
-    if spec[0] == "weights":
+    if spec[0] in ("weights", "techniques"):
         return [8]
     return []
 
@@ -828,6 +863,73 @@ def section_tactics(args: argparse.Namespace) -> None:
     print(f"  solved {solved}/{len(puzzles)}, {in_time} of them within 2 s")
 
 
+def elo(tally: Tally) -> str:
+    """The score as an Elo difference with its 95 % interval (from the spread of the
+    games' results; draws count half)."""
+    import math
+
+    n = tally.games
+    if not n:
+        return "no games"
+    mean = tally.points / n
+    var = (
+        tally.wins * (1 - mean) ** 2 + tally.draws * (0.5 - mean) ** 2 + tally.losses * mean**2
+    ) / n
+    half = 1.96 * math.sqrt(var / n)
+
+    def to_elo(score: float) -> float:
+        score = min(max(score, 1e-3), 1 - 1e-3)
+        return -400 * math.log10(1 / score - 1)
+
+    return (
+        f"{to_elo(mean):+.0f} Elo (95 %: {to_elo(mean - half):+.0f} to {to_elo(mean + half):+.0f})"
+    )
+
+
+def section_baseline(args: argparse.Namespace) -> None:
+    nodes = args.baseline_nodes
+    commit = args.baseline_commit
+    print(
+        f"\n## level 8 against the frozen engine of {commit[:12]} (bench/baseline.py), "
+        f"both at {nodes:,} nodes a move, {args.baseline_games} games a variant"
+    )
+    for variant in args.baseline_variants.split(","):
+        tally = match(
+            args,
+            "baseline",
+            variant,
+            ("level", 8, nodes),
+            ("baseline", commit, 8, nodes),
+            args.baseline_games,
+            f"level 8 vs baseline {commit[:8]}",
+        )
+        print(f"  {variant:8} {'':34} {elo(tally)}")
+
+
+def section_ablation(args: argparse.Namespace) -> None:
+    """Level 8 with every technique of the search against level 8 without one of them."""
+    from engine.play.search import ALL_TECHNIQUES, TECHNIQUES
+
+    nodes = args.ablation_nodes
+    print(
+        f"\n## the search's techniques: all of them against all but one, {nodes:,} nodes a "
+        f"move, {args.ablation_games} games each (score of all)"
+    )
+    names = args.ablation_only.split(",") if args.ablation_only else list(TECHNIQUES)
+    for variant in args.ablation_variants.split(","):
+        for name in names:
+            tally = match(
+                args,
+                "ablation",
+                variant,
+                ("techniques", ALL_TECHNIQUES, nodes),
+                ("techniques", ALL_TECHNIQUES & ~TECHNIQUES[name], nodes),
+                args.ablation_games,
+                f"all vs without {name}",
+            )
+            print(f"  {variant:8} {'':34} {elo(tally)}")
+
+
 # (name of the version, weights) for the tuning matches
 TUNING: list[tuple[str, str, Weights]] = [
     ("xinban", "turncoat_discount=0", replace(DEFAULT_WEIGHTS, turncoat_discount=0.0)),
@@ -836,6 +938,9 @@ TUNING: list[tuple[str, str, Weights]] = [
     ("xiangqi", "mobility 2/4", replace(DEFAULT_WEIGHTS, mobility_line=2, mobility_leg=4)),
     ("feidan", "mobility 2/4", replace(DEFAULT_WEIGHTS, mobility_line=2, mobility_leg=4)),
     ("xinban", "mobility 2/4", replace(DEFAULT_WEIGHTS, mobility_line=2, mobility_leg=4)),
+    ("xiangqi", "hand-written squares", replace(DEFAULT_WEIGHTS, tuned_squares=False)),
+    ("feidan", "hand-written squares", replace(DEFAULT_WEIGHTS, tuned_squares=False)),
+    ("xinban", "hand-written squares", replace(DEFAULT_WEIGHTS, tuned_squares=False)),
     (
         "xiangqi",
         "no king pressure",
@@ -872,6 +977,8 @@ SECTIONS = {
     "tactics": section_tactics,
     "tune": section_tune,
     "cap": section_cap,
+    "baseline": section_baseline,
+    "ablation": section_ablation,
 }
 
 
@@ -900,6 +1007,14 @@ def main() -> int:
     parser.add_argument(
         "--tune-only", default="", help="comma-separated variant:version, e.g. xinban:mobility 2/4"
     )
+    parser.add_argument("--baseline-games", type=int, default=20)
+    parser.add_argument("--baseline-nodes", type=int, default=20_000)
+    parser.add_argument("--baseline-variants", default=",".join(VARIANTS))
+    parser.add_argument("--baseline-commit", default=BASELINE, help="the frozen engine's commit")
+    parser.add_argument("--ablation-games", type=int, default=20)
+    parser.add_argument("--ablation-nodes", type=int, default=20_000)
+    parser.add_argument("--ablation-variants", default="xiangqi")
+    parser.add_argument("--ablation-only", default="", help="comma-separated technique names")
     parser.add_argument("--cap-positions", type=int, default=20, help="for the cap section")
     parser.add_argument("--tactics-mate", type=int, default=3, help="longest mate tried")
     parser.add_argument("--max-plies", type=int, default=300)
@@ -938,6 +1053,11 @@ def main() -> int:
         args.peer_skill_nodes = min(args.peer_skill_nodes, 100)
         args.tune_games = min(args.tune_games, 1)
         args.tune_nodes = min(args.tune_nodes, 200)
+        args.baseline_games = min(args.baseline_games, 1)
+        args.baseline_nodes = min(args.baseline_nodes, 300)
+        args.ablation_games = min(args.ablation_games, 1)
+        args.ablation_nodes = min(args.ablation_nodes, 300)
+        args.ablation_only = "iir"
         args.max_plies = min(args.max_plies, 60)
     global RECORD
     RECORD = Record(args.record, engine_digest(), 0.01 if args.quick else 1.0)

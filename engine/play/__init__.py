@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 # ruff: noqa: E402 - the compiled modules are switched on before the imports below
@@ -43,12 +43,14 @@ from engine.play.decisions import (
     resignation,
     takes_draw,
 )
-from engine.play.evaluation import DEFAULT_WEIGHTS, Weights
-from engine.play.search import Limits, Searcher, is_mate_score, mate_in
+from engine.play.evaluation import CLASSIC_WEIGHTS, DEFAULT_WEIGHTS, Weights
+from engine.play.search import ALL_TECHNIQUES, Limits, Searcher, is_mate_score, mate_in
 from engine.position import Position
 from engine.rules import Outcome
 
 __all__ = [
+    "ALL_TECHNIQUES",
+    "CLASSIC_WEIGHTS",
     "DEFAULT_WEIGHTS",
     "LEVELS",
     "LEVEL_TABLE",
@@ -297,6 +299,8 @@ def bestmove(
     nodes: int | None = None,
     seed: int = 0,
     tt_mib: int = DEFAULT_TT_MIB,
+    techniques: int = ALL_TECHNIQUES,
+    weights: Weights = DEFAULT_WEIGHTS,
 ) -> BestMove:
     """The move the engine plays at ``level`` in the position after ``moves``.
 
@@ -305,9 +309,15 @@ def bestmove(
     on the machine's speed. ``nodes`` replaces the level's node budget and
     drops the cap: the result is then the same for the same input and
     ``seed``. ``movetime_ms`` sets the time budget (with ``nodes``, both).
+    ``techniques`` and ``weights`` choose the search's techniques and the
+    evaluation (``techniques=0, weights=CLASSIC_WEIGHTS``: the engine before them).
     """
     started = time.perf_counter()  # the time budget covers replaying the moves too
-    limits = level_limits(level, nodes=nodes, movetime_ms=movetime_ms, seed=seed, tt_mib=tt_mib)
+    limits = level_limits(
+        level, nodes=nodes, movetime_ms=movetime_ms, seed=seed, tt_mib=tt_mib, weights=weights
+    )
+    if techniques != ALL_TECHNIQUES:
+        limits = replace(limits, techniques=techniques)
     pos = _position(variant, fen, moves)
     return search_position(pos, limits, started=started)
 

@@ -95,6 +95,12 @@ def captures(pos: Position) -> list[int]:
     return [m for m in pos.capture_codes() if pos.is_legal_code(m)]
 
 
+def recapturable(pos: Position, m: int) -> bool:
+    """Could the other side move onto the point the capture ``m`` lands on,
+    once it is made (and so take the capturer back)?"""
+    return pos.attacked_after(m, m & 255, pos.side ^ BLACK)
+
+
 def capture_gain(pos: Position, m: int, t: Tables) -> int:
     """Material a capture wins for the mover, read from what it does:
     a capture wins the victim, a defection also the defected piece, a

@@ -9,7 +9,9 @@ Nothing here asks for a variant's name. What the table says decides:
 - **piece-square tables**, written once per piece type as a function of the
   distance from the centre file and the rank counted from the owner's side,
   so the same table serves the 9- and the 11-file board (the outer files of
-  the 11-file board count as the edge);
+  the 11-file board count as the edge); those of the pieces of traditional
+  xiangqi are fitted to the master games' results (``engine.play.tuned``,
+  ``bench/tune_eval.py``), material included, the others hand-written;
 - **mobility** (cheap: open points along a chariot's or missile's lines, a
   horse's free legs; weighted 0 by default, since self-play preferred it off);
 - **the general's safety**: enemy attackers standing in one's own half
@@ -35,6 +37,7 @@ from functools import cache
 from typing import Final
 
 from engine.geometry import geometry
+from engine.play.tuned import SQUARES as TUNED_SQUARES
 from engine.variants import (
     ADVISOR,
     BLACK,
@@ -82,9 +85,15 @@ class Weights:
     mobility_leg: int = 0
     # the side to move's bonus
     tempo: int = 10
+    # the piece-square tables of the general, advisor, elephant, horse, chariot, cannon and
+    # soldier fitted to the master games' results (``engine.play.tuned``) instead of the
+    # hand-written ones (``base_square_bonus`` and ``MATERIAL``)
+    tuned_squares: bool = True
 
 
 DEFAULT_WEIGHTS = Weights()
+# the evaluation before the fitted tables
+CLASSIC_WEIGHTS = Weights(tuned_squares=False)
 
 ATTACKERS: Final = frozenset({HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE})
 GUARDS: Final = frozenset({ADVISOR, ELEPHANT})
@@ -98,7 +107,7 @@ ATTACKER_BITS: Final = 16
 INTRUDER_BITS: Final = 32
 
 
-def _square_bonus(kind: int, off: int, rank: int, half_width: int) -> int:
+def base_square_bonus(kind: int, off: int, rank: int, half_width: int) -> int:
     """The table value of a piece of ``kind`` ``off`` files from the centre
     file and on ``rank`` counted from its owner's back rank."""
     central = max(0, 4 - off)  # 4 on the centre file, 0 on the 9-file edge and beyond
@@ -170,10 +179,17 @@ def tables(variant: Variant, weights: Weights = DEFAULT_WEIGHTS) -> Tables:
             base = round(base * (1 - weights.turncoat_discount))
         black = bool(value & BLACK)
         row = []
+        tuned = TUNED_SQUARES.get(kind) if weights.tuned_squares else None
         for sq in range(size):
             f, r = sq % w, sq // w
             own_rank = 9 - r if black else r
-            v = base + _square_bonus(kind, abs(f - centre), own_rank, half)
+            off = abs(f - centre)
+            if tuned is not None:
+                # the fitted table's last column is the board's edge: on the 11-file board
+                # the edge is a file further out, and the file inside it reads column 3
+                v = tuned[own_rank][4 if off >= half else min(off, 3)] - (MATERIAL[kind] - base)
+            else:
+                v = base + base_square_bonus(kind, off, own_rank, half)
             row.append(-v if black else v)
         psq.append(tuple(row))
         worth.append(base)

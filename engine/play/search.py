@@ -69,9 +69,23 @@ ENTRY_BYTES: Final = (
 )
 QS_CHECK_PLIES: Final = 3  # quiescence plies in which a check is answered by every evasion
 EVAL_CACHE: Final = 1 << 17
-NULL_MOVE_R: Final = 2
+NULL_MOVE_R: Final = 3  # the null move's reduction: this, plus a ply for every 4 of depth
 FUTILITY_DEPTH: Final = 2
 FUTILITY_MARGIN: Final = 150  # centipawns per ply of depth left
+LMP_DEPTH: Final = 3  # late-move pruning at this depth and below
+# a capture "loses" when its capturer is worth this much more than what it takes
+# (an even trade such as cannon for horse is not a losing capture)
+BAD_CAPTURE_MARGIN: Final = 100
+ASPIRATION: Final = 40  # the root's first window, centipawns either side of the last score
+ASPIRATION_DEPTH: Final = 5  # from this depth on
+# the history of a quiet move stays within +-HISTORY_MAX (bonuses shrink as it nears it)
+HISTORY_MAX: Final = 1 << 20
+# ordering keys: hash move > good captures > killers > history > losing captures
+KEY_HASH: Final = 1 << 30
+KEY_CAPTURE: Final = 1 << 26
+KEY_KILLER: Final = 1 << 25
+KEY_QUIET: Final = 1 << 22
+KEY_BAD_CAPTURE: Final = 0
 MASK64: Final = (1 << 64) - 1
 # A move code is below 2**16: ordering sorts ``key << MOVE_BITS | move`` as one int
 # (the same order as the pair ``(key, move)``, without a tuple per move)
@@ -91,6 +105,45 @@ FINISH_SHARE: Final = 0.02
 MIN_MARGIN: Final = 0.1
 
 
+# The search's newer techniques, each a bit of ``Limits.techniques`` (all on by default), so a
+# benchmark can play the engine without one of them against the engine with all
+# (bench/play_bench.py, section ``ablation``). With none of them (0) and the hand-written
+# tables (``CLASSIC_WEIGHTS``) the search is the one before them, move for move: the lessons'
+# endgames are played against it (their pars were proved against it).
+BAD_CAPTURES: Final = 1  # captures that lose material: ordered last, left out of quiescence
+LMR_TABLE: Final = 2  # late-move reductions by depth and move number (else 1 or 2 plies)
+LATE_MOVE_PRUNING: Final = 4
+NULL_MOVE_DEPTH: Final = 8  # the null move reduced more the deeper (else by NULL_MOVE_R)
+IIR: Final = 16  # internal iterative reduction: a ply less where no hash move is known
+ASPIRATION_WINDOWS: Final = 32
+HISTORY_MALUS: Final = 64  # quiet moves tried before a cutoff lose history
+ALL_TECHNIQUES: Final = 127
+TECHNIQUES: Final = {
+    "bad-captures": BAD_CAPTURES,
+    "lmr-table": LMR_TABLE,
+    "late-move-pruning": LATE_MOVE_PRUNING,
+    "null-move-depth": NULL_MOVE_DEPTH,
+    "iir": IIR,
+    "aspiration": ASPIRATION_WINDOWS,
+    "history-malus": HISTORY_MALUS,
+}
+
+
+def _reductions() -> list[int]:
+    """Late-move reductions by depth and move number (index ``depth * 64 + i``):
+    about ln(depth) * ln(i) / 2, so more the deeper and the later."""
+    import math
+
+    table = [0] * (64 * 64)
+    for d in range(1, 64):
+        for i in range(1, 64):
+            table[d * 64 + i] = int(0.25 + math.log(d) * math.log(i) / 2.0)
+    return table
+
+
+REDUCTIONS: Final = _reductions()
+
+
 class _Stop(Exception):
     """The budget ran out."""
 
@@ -108,6 +161,7 @@ class Limits:
     seed: int = 0
     tt_mib: int = 64
     weights: Weights = DEFAULT_WEIGHTS
+    techniques: int = ALL_TECHNIQUES  # bits of TECHNIQUES
 
 
 @dataclass
@@ -192,6 +246,8 @@ class Searcher:
         if self.deadline is not None:
             self.last_look = clock()
         self.looks = self.deadline is not None or stop is not None
+        self.iter_best: Result | None = None  # the best root move of the iteration under way
+        self.techniques = limits.techniques
 
     # ------------------------------------------------------------------
     # make / unmake with the incremental sum
@@ -322,7 +378,28 @@ class Searcher:
         """What a capture wins, by the point changes it makes."""
         return B.capture_gain(self.pos, m, self.t)
 
+    def losing(self, m: int, gain: int) -> bool:
+        """Does the capture ``m`` (winning ``gain``) give more than it takes:
+        the capturer is worth clearly more than its prize
+        (``BAD_CAPTURE_MARGIN``) and the enemy could take it where it lands?
+        (A collision or self-destruct is never called losing here: its cost
+        is in ``gain`` already.)"""
+        if not self.techniques & BAD_CAPTURES:
+            return False
+        pos = self.pos
+        b = pos.board
+        attacker = b[m >> 8]
+        if gain + BAD_CAPTURE_MARGIN >= self.t.worth[attacker]:
+            return False
+        colliding = pos.colliding
+        if colliding and (b[m & 255] & 15 in colliding or attacker & 15 in colliding):
+            return False
+        return B.recapturable(pos, m)
+
     def order(self, moves: list[int], hash_move: int, ply: int) -> list[int]:
+        """Hash move, winning and even captures (most valuable victim, least
+        valuable attacker), the two killers, quiet moves by history, and last
+        the captures that lose material."""
         board = self.pos.board
         k1, k2 = self.killers[ply]
         hist = self.hist
@@ -330,18 +407,29 @@ class Searcher:
         keyed: list[int] = []
         for m in moves:
             if m == hash_move:
-                key = 1 << 30
+                key = KEY_HASH
             elif board[m & 255]:
-                key = (1 << 24) + self.gain(m) * 16 - worth[board[m >> 8]] // 16
+                g = self.gain(m)
+                key = (
+                    g * 16
+                    - worth[board[m >> 8]] // 16
+                    + (KEY_BAD_CAPTURE if self.losing(m, g) else KEY_CAPTURE)
+                )
             elif m == k1:
-                key = (1 << 23) + 1
+                key = KEY_KILLER + 1
             elif m == k2:
-                key = 1 << 23
+                key = KEY_KILLER
             else:
-                key = hist[m]
+                key = KEY_QUIET + HISTORY_MAX + hist[m]
             keyed.append(key << MOVE_BITS | m)
         keyed.sort(reverse=True)
         return [k & MOVE_MASK for k in keyed]
+
+    def reward(self, m: int, bonus: int) -> None:
+        """Move a quiet move's history by ``bonus`` (a malus when negative),
+        less the nearer it already is to the bound."""
+        h = self.hist[m]
+        self.hist[m] = h + bonus - h * abs(bonus) // HISTORY_MAX
 
     # ------------------------------------------------------------------
     # search
@@ -402,6 +490,8 @@ class Searcher:
                 continue
             if stand + g + 200 <= alpha:
                 continue  # even winning it all would not reach alpha
+            if self.losing(m, g):
+                continue  # gives more than it takes
             caps.append(g << MOVE_BITS | m)
         caps.sort(reverse=True)
         return self._qsearch_moves([c & MOVE_MASK for c in caps], best, alpha, beta, ply, qply)
@@ -463,9 +553,13 @@ class Searcher:
                     or (flag == UPPER and score <= alpha)
                 ):
                     return score
+        techniques = self.techniques
+        if techniques & IIR and depth >= 4 and not hash_move and not in_check:
+            depth -= 1  # nothing known of this position: a shallower look first
         static = 0
         futile = False
-        if not pv_node and not in_check and depth <= FUTILITY_DEPTH and abs(beta) < MATE_BOUND:
+        prune = not pv_node and not in_check and abs(beta) < MATE_BOUND
+        if prune and depth <= FUTILITY_DEPTH:
             static = self.evaluate()
             margin = FUTILITY_MARGIN * depth
             if static - margin >= beta:
@@ -482,7 +576,8 @@ class Searcher:
         ):
             self.make_null()
             try:
-                score = -self.search(depth - 1 - NULL_MOVE_R, -beta, -beta + 1, ply + 1, False)
+                r = NULL_MOVE_R + depth // 4 if techniques & NULL_MOVE_DEPTH else 2
+                score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, False)
             finally:
                 self.unmake()
             if score >= beta:
@@ -491,25 +586,39 @@ class Searcher:
         if not legal:
             return -(MATE - ply)
         moves = self.order(legal, hash_move, ply)
+        # late-move pruning: past this many moves a quiet move is not tried near the leaves
+        late = 1 << 30
+        if techniques & LATE_MOVE_PRUNING and prune and depth <= LMP_DEPTH:
+            late = 3 + depth * depth
+        k1, k2 = self.killers[ply]
         best = -INF
         best_move = moves[0]
         alpha0 = alpha
         board = pos.board
+        tried: list[int] = []  # quiet moves searched without a cutoff
         for i, m in enumerate(moves):
             quiet = not board[m & 255]
             self.make(m)
-            if futile and i and quiet and not pos.is_check():
-                # futility: a quiet move cannot lift a position this far below alpha
+            checks = pos.is_check()
+            if i and quiet and not checks and (futile or (i >= late and best > -MATE_BOUND)):
+                # futility: a quiet move cannot lift a position this far below alpha;
+                # late-move pruning: so late in the order it will not either
                 self.unmake()
                 continue
             if i == 0:
                 score = -self.search(depth - 1, -beta, -alpha, ply + 1)
             else:
                 r = 0
-                if depth >= 3 and i >= 3 and quiet and not in_check and m != hash_move:
-                    r = 1 if i < 10 else 2
-                    if r and pos.is_check():
-                        r = 0
+                if depth >= 3 and i >= 2 and quiet and not in_check and not checks:
+                    if techniques & LMR_TABLE:
+                        r = REDUCTIONS[min(depth, 63) * 64 + min(i, 63)]
+                        if m in (k1, k2) or pv_node:
+                            r -= 1
+                        if self.hist[m] < 0:
+                            r += 1
+                        r = max(0, min(r, depth - 2))
+                    elif i >= 3 and m != hash_move:
+                        r = 1 if i < 10 else 2
                 score = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
                 if score > alpha and (r or score < beta):
                     score = -self.search(depth - 1, -beta, -alpha, ply + 1)
@@ -526,8 +635,16 @@ class Searcher:
                             if k[0] != m:
                                 k[1] = k[0]
                                 k[0] = m
-                            self.hist[m] += depth * depth
+                            if techniques & HISTORY_MALUS:
+                                bonus = min(depth * depth * 16, HISTORY_MAX // 4)
+                                self.reward(m, bonus)
+                                for q in tried:
+                                    self.reward(q, -bonus)
+                            else:
+                                self.hist[m] += depth * depth
                         break
+            if quiet:
+                tried.append(m)
         if best == -INF:
             best = alpha  # every move was futile: a fail-low
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
@@ -552,37 +669,35 @@ class Searcher:
 
     def run(self, root_moves: list[int], won: int | None = None) -> Result:
         """Iterative deepening over ``root_moves`` (legal, non-losing);
-        ``won`` is a move that wins at once by rule or mate."""
+        ``won`` is a move that wins at once by rule or mate. From
+        ``ASPIRATION_DEPTH`` on, each iteration first searches a window
+        around the last score, and again with the window opened on the side
+        where it failed."""
         if won is not None:
             return Result(won, MATE - 1, 1, 0, [won])
         moves = self.order(root_moves, 0, 0)
         best = Result(moves[0], 0, 0, 0, [moves[0]])
         scores: dict[int, int] = {}
         for depth in range(1, self.limits.depth + 1):
-            alpha, beta = -INF, INF
-            iter_best: Result | None = None
+            lo = -INF
+            hi = INF
+            if (
+                self.techniques & ASPIRATION_WINDOWS
+                and depth >= ASPIRATION_DEPTH
+                and abs(best.score) < MATE_BOUND
+            ):
+                lo = best.score - ASPIRATION
+                hi = best.score + ASPIRATION
             try:
-                for i, m in enumerate(moves):
-                    self.make(m)
-                    try:
-                        if i == 0:
-                            score = -self.search(depth - 1, -beta, -alpha, 1)
-                        else:
-                            score = -self.search(depth - 1, -alpha - 1, -alpha, 1)
-                            if score > alpha:
-                                score = -self.search(depth - 1, -beta, -alpha, 1)
-                    finally:
-                        self.unmake()
-                    scores[m] = score
-                    if score > alpha:
-                        alpha = score
-                        iter_best = Result(m, score, depth, 0, [m, *self.pv[1]])
+                self.iterate(moves, depth, lo, hi, scores)
             except _Stop:
-                if iter_best is not None:
-                    best = Result(iter_best.move, iter_best.score, best.depth, 0, iter_best.pv)
+                partial = self.iter_best
+                if partial is not None:
+                    best = Result(partial.move, partial.score, best.depth, 0, partial.pv)
                 break
-            assert iter_best is not None
-            best = iter_best
+            done = self.iter_best
+            assert done is not None
+            best = done
             # previous best first, the others by this iteration's scores
             moves.sort(key=lambda mv: (mv == best.move, scores.get(mv, -INF)), reverse=True)
             if abs(best.score) > MATE_BOUND and MATE - abs(best.score) <= depth:
@@ -591,6 +706,50 @@ class Searcher:
                 break
         best.nodes = self.nodes
         return best
+
+    def iterate(
+        self, moves: list[int], depth: int, lo: int, hi: int, scores: dict[int, int]
+    ) -> None:
+        """One iteration at ``depth`` from the window (``lo``, ``hi``), opened
+        on the side where it fails until the best move's score is inside it;
+        a move that failed high is searched first again."""
+        while True:
+            self.root_pass(moves, depth, lo, hi, scores)
+            got = self.iter_best
+            if got is None or got.score <= lo:
+                lo = -INF  # failed low: every move is worse than the window
+            elif got.score >= hi:
+                hi = INF  # failed high: this move is better than the window
+                moves.remove(got.move)
+                moves.insert(0, got.move)
+            else:
+                return
+
+    def root_pass(
+        self, moves: list[int], depth: int, alpha: int, beta: int, scores: dict[int, int]
+    ) -> None:
+        """One pass over the root moves in the window (``alpha``, ``beta``):
+        ``iter_best`` is the best move found above ``alpha`` (searched to the
+        end with the full window), None when none was; the pass stops at a
+        move that reaches ``beta``."""
+        self.iter_best = None
+        for i, m in enumerate(moves):
+            self.make(m)
+            try:
+                if i == 0:
+                    score = -self.search(depth - 1, -beta, -alpha, 1)
+                else:
+                    score = -self.search(depth - 1, -alpha - 1, -alpha, 1)
+                    if score > alpha:
+                        score = -self.search(depth - 1, -beta, -alpha, 1)
+            finally:
+                self.unmake()
+            scores[m] = score
+            if score > alpha:
+                alpha = score
+                self.iter_best = Result(m, score, depth, 0, [m, *self.pv[1]])
+                if score >= beta:
+                    return
 
 
 def is_mate_score(score: int) -> bool:

@@ -16,7 +16,7 @@ def test_play_bench_quick_run_prints_every_section() -> None:
             "bench/play_bench.py",
             "--quick",
             "--sections",
-            "speed,levels,strength,ladder,tactics,tune,cap",
+            "speed,levels,strength,ladder,tactics,tune,cap,ablation",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -33,6 +33,7 @@ def test_play_bench_quick_run_prints_every_section() -> None:
         "## tactics",
         "## tuning",
         "## top level at its own budget with the",
+        "## the search's techniques",
     ):
         assert heading in out
     for variant in ("xiangqi", "feidan", "xinban"):

@@ -82,3 +82,30 @@ def test_the_incremental_sums_follow_every_move_and_pass(variant: str) -> None:
             searcher.unmake()
             seen.pop()
             assert (searcher.psq, searcher.counts) == seen[-1]
+
+
+def test_the_pieces_of_xiangqi_read_the_fitted_tables() -> None:
+    """The tables fitted to the master games (engine.play.tuned) give the value of a
+    traditional piece on a point, material included; on the 11-file board the outer
+    file reads the edge column; the hand-written tables stay for the other pieces and
+    when ``tuned_squares`` is off."""
+    from dataclasses import replace
+
+    from engine.play.evaluation import DEFAULT_WEIGHTS, MATERIAL, base_square_bonus, tables
+    from engine.play.tuned import SQUARES
+    from engine.variants import FIGHTER, HORSE, VARIANTS
+
+    xq = tables(VARIANTS["xiangqi"])
+    # a red horse on h2 (file 7 of 9, rank 2): 3 files from the centre
+    assert xq.psq[HORSE][2 * 9 + 7] == SQUARES[HORSE][2][3]
+    # a black horse on its own rank 2 (row 7) on the edge file a: the edge column, negated
+    black_horse = HORSE | 32
+    assert xq.psq[black_horse][7 * 9 + 0] == -SQUARES[HORSE][2][4]
+    fd = tables(VARIANTS["feidan"])
+    # the 11-file board: file a is the edge, file b (4 from the centre) reads column 3
+    assert fd.psq[HORSE][2 * 11 + 0] == SQUARES[HORSE][2][4]
+    assert fd.psq[HORSE][2 * 11 + 1] == SQUARES[HORSE][2][3]
+    # a fighter has no fitted table
+    assert fd.psq[FIGHTER][3 * 11 + 5] == MATERIAL[FIGHTER] + base_square_bonus(FIGHTER, 0, 3, 5)
+    hand = tables(VARIANTS["xiangqi"], replace(DEFAULT_WEIGHTS, tuned_squares=False))
+    assert hand.psq[HORSE][2 * 9 + 7] == MATERIAL[HORSE] + base_square_bonus(HORSE, 3, 2, 4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -23,6 +24,7 @@ from engine import (
 )
 from engine.errors import EngineError
 from engine.play import LEVEL_TABLE, MOVETIME_CAP_MS, Limits, level_limits, search_position
+from engine.play.search import ALL_TECHNIQUES, TECHNIQUES, Searcher
 
 VARIANTS = ("xiangqi", "feidan", "xinban")
 
@@ -410,3 +412,54 @@ def test_excluding_every_move_is_refused() -> None:
     with pytest.raises(EngineError) as refused:
         search_position(pos, level_limits(8, nodes=1_000), exclude=every)
     assert refused.value.code == "play.all_excluded"
+
+
+# -- the search's techniques (engine.play.search.TECHNIQUES) ---------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(TECHNIQUES))
+def test_every_technique_keeps_the_mates(name: str) -> None:
+    """With all techniques and with each left out, the classic mate in 2 and a
+    feidan dead general are found: pruning and reductions never hide a forced win."""
+    for techniques in (ALL_TECHNIQUES, ALL_TECHNIQUES & ~TECHNIQUES[name]):
+        limits = replace(level_limits(8, nodes=budget(8)), techniques=techniques)
+        pos = Position.from_fen("xiangqi", "3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1")
+        found = search_position(pos, limits)
+        assert (found.move, found.mate) == ("g8g9", 2)
+
+
+def test_a_losing_capture_is_ordered_after_the_quiet_moves() -> None:
+    # the chariot on e4 may take the soldier on e6, which the cannon on e9 defends
+    # (with the horse on e7 as its screen): a chariot for a soldier loses
+    pos = Position.from_fen("xiangqi", "4ck3/9/4n4/4p4/9/4R4/9/9/9/3K5 w - - 0 1")
+    searcher = Searcher(pos, level_limits(8, nodes=1000))
+    captures = [m for m in pos.legal_codes() if pos.board[m & 255]]
+    take = next(m for m in captures if pos.square_name(m & 255) == "e6")
+    order = searcher.order(list(pos.legal_codes()), 0, 0)
+    assert order[-1] == take
+    assert searcher.losing(take, searcher.gain(take))
+    without = Searcher(pos, replace(level_limits(8, nodes=1000), techniques=0))
+    assert not without.losing(take, without.gain(take))
+    assert without.order(list(pos.legal_codes()), 0, 0)[0] == take
+
+
+def test_an_even_trade_is_not_a_losing_capture() -> None:
+    # the cannon on e2 takes the horse on e7 (screen on e5), which the general on e8 defends:
+    # a cannon for a horse is about even, so it is searched like any capture
+    pos = Position.from_fen("xiangqi", "9/4k4/4n4/9/4p4/9/9/4C4/9/3K5 w - - 0 1")
+    searcher = Searcher(pos, level_limits(8, nodes=1000))
+    take = next(m for m in pos.legal_codes() if pos.square_name(m & 255) == "e7")
+    assert not searcher.losing(take, searcher.gain(take))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_aspiration_windows_keep_the_search_deterministic_and_legal(variant: str) -> None:
+    fen, moves = middlegame(variant, 21)
+    pos = after(variant, fen, moves)
+    legal = {m.iccs() for m in pos.legal_moves}
+    for techniques in (ALL_TECHNIQUES, ALL_TECHNIQUES & ~TECHNIQUES["aspiration"]):
+        limits = replace(level_limits(8, nodes=30_000, seed=3), techniques=techniques)
+        a = search_position(pos, limits)
+        b = search_position(pos, limits)
+        assert a == b
+        assert a.move in legal and (a.mate is not None or a.depth >= 5)

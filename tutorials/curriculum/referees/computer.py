@@ -1,6 +1,8 @@
 """The computer's moves in an endgame step (``goal = "endgame"``).
 
-The computer plays at level 8 with a fixed node budget instead of level 8's clock: the same
+The computer plays at level 8 with a fixed node budget instead of level 8's clock, with the
+search and evaluation the endgames were proved against (no ``TECHNIQUES``, the hand-written
+tables: the engine before its stronger search, move for move): the same
 learner moves always get the same replies (on any machine, under any load), so a step is
 fair and can be tested, and the server can replay a try from its start on every request. The
 budget is sized so that a reply takes well under the ~300 ms a lesson may wait for it (see
@@ -19,7 +21,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from engine.play import bestmove
+from engine.play import CLASSIC_WEIGHTS, bestmove
 
 COMPUTER_LEVEL: Final = 8
 # The computer's node budget in a lesson endgame: at most about 250 ms a reply on one loaded
@@ -59,7 +61,15 @@ def memory_key(variant: str, fen: str, moves: Sequence[str], nodes: int = COMPUT
 @lru_cache(maxsize=16_384)
 def _best(variant: str, fen: str, moves: tuple[str, ...], nodes: int) -> str:
     return bestmove(
-        variant, fen, moves, level=COMPUTER_LEVEL, nodes=nodes, seed=0, tt_mib=TT_MIB
+        variant,
+        fen,
+        moves,
+        level=COMPUTER_LEVEL,
+        nodes=nodes,
+        seed=0,
+        tt_mib=TT_MIB,
+        techniques=0,
+        weights=CLASSIC_WEIGHTS,
     ).move
 
 
