@@ -16,6 +16,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("learn/", include("tutorials.urls")),
     path("puzzles/", include("puzzles.urls")),
+    path("play/live/", include("live.urls")),
     path("play/", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", core_views.healthz, name="healthz"),

@@ -11,6 +11,9 @@ Everything that differs between machines comes from the environment:
                            front of the sessions);
                            unset: memory of each process (local), the database (production)
 ``THROTTLE_RATES``         overrides, e.g. ``attempts=120/min,login=20/min``
+``CHANNEL_LAYER_URL``      ``redis://host:6379/2``: the channel layer that carries live games' moves between
+                           the web processes (docs/deployment.md); unset: each process's memory (one
+                           web process serves every WebSocket)
 ``HEALTH_TOKEN``           the bearer token that opens /healthz/full (unset: closed)
 ``DATABASE_STATEMENT_TIMEOUT``, ``DATABASE_LOCK_TIMEOUT``  a web request's limits, ms (5000, 2000)
 ``WORKER_DATABASE_STATEMENT_TIMEOUT``, ``WORKER_DATABASE_LOCK_TIMEOUT``  a worker's (60000, 20000)
@@ -55,6 +58,7 @@ INSTALLED_APPS = [
     "tutorials",
     "puzzles",
     "games",
+    "live",
 ]
 
 MIDDLEWARE = [
@@ -111,6 +115,7 @@ X_FRAME_OPTIONS = "DENY"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -251,6 +256,31 @@ USE_I18N = True
 TIME_ZONE = "Asia/Shanghai"
 USE_TZ = True
 
+# --- Channel layer (live games: a move reaches every connection watching the game) ---------
+
+CHANNEL_LAYER_URL = env_str("CHANNEL_LAYER_URL")
+
+
+def channel_layer_settings(url: str | None) -> dict[str, dict[str, object]]:
+    """``redis://…`` -> the Redis channel layer, shared by every web process; unset: this
+    process's memory, right only while one process serves every WebSocket (scripts/run)."""
+    if url and url.startswith(("redis://", "rediss://")):
+        return {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    "hosts": [url],
+                    "prefix": env_str("CHANNEL_LAYER_PREFIX", "xq-live") or "xq-live",
+                },
+            }
+        }
+    if url:
+        raise ImproperlyConfigured(f"CHANNEL_LAYER_URL must be a redis:// URL, not {url!r}.")
+    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+CHANNEL_LAYERS = channel_layer_settings(CHANNEL_LAYER_URL)
+
 # --- Static files (served by WhiteNoise: no separate web server needed) --------------------
 
 STATIC_URL = "/static/"
@@ -339,6 +369,7 @@ THROTTLE_RATES = {
     "game_moves": "120/min",  # moves, setups, takebacks
     "game_draws": "20/hour",  # draw offers (each one adds a search of the computer's)
     "game_actions": "30/min",  # resigning, answering a draw, claiming one, sharing a game
+    "live_challenges": "30/hour",  # live games challenged (Play a friend) and accepted
     "setup_checks": "120/min",  # secret halves checked before they are handed in
     "positions": "240/min",  # positions analysed on the analysis board
     # the engine asked about a position of the analysis board: as soon as it is shown, then
@@ -380,6 +411,8 @@ THROTTLE_SCOPES_BY_URL_NAME = {
     "accounts:logout": "logout",
     "accounts:password-reset-confirm": "password_reset",
     "set_language": "set_language",
+    "live:new": "live_challenges",
+    "live:accept": "live_challenges",
 }
 # Page views that count their own requests (per address and per account name), by URL name.
 THROTTLE_SCOPES_COUNTED_BY_VIEW = {

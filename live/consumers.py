@@ -1,0 +1,146 @@
+"""The WebSocket of a live game, ``/ws/live/<slug>/``: players send moves and requests,
+everyone connected (players in any number of tabs, spectators) is sent the game's state.
+
+On connect the client is sent the whole state, so a reload or a reconnect goes on where the
+game stood. A message is read by ``live.protocol``, carried out by one service (``live.services``),
+and the new state is sent to everyone watching the game (a channel-layer group); a refusal goes
+back to the sender alone as ``{"type": "error", "code", "message": {zh, en}}`` followed by the
+state as it stands, and changes nothing. Every message first looks at the clock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.generic.websocket import JsonWebsocketConsumer
+
+from accounts.owners import Owner
+from accounts.visitors import VISITOR_SESSION_KEY
+from live import services
+from live.protocol import Command, ProtocolError, parse_message
+from live.selectors import live_game_get, live_game_state, seat_of
+from live.services import LiveRefusal
+from live.texts import refusal_text
+
+# WebSocket close code for a game that does not exist (4000-4999: the application's own)
+CLOSE_NOT_FOUND = 4404
+
+
+def group_name(slug: str) -> str:
+    return f"live-{slug}"
+
+
+class LiveGameConsumer(JsonWebsocketConsumer):
+    slug: str
+    owner: Owner | None
+
+    def connect(self) -> None:
+        self.slug = str(self.scope["url_route"]["kwargs"]["slug"])
+        self.owner = self._owner()
+        game = live_game_get(self.slug)
+        if game is None:
+            self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.accept()
+        async_to_sync(self.channel_layer.group_add)(group_name(self.slug), self.channel_name)
+        game, flagged = services.live_clock_check(slug=self.slug)
+        if flagged:
+            self._broadcast(game)
+        else:
+            self._send_state(live_game_state(game), seat_of(game, self.owner))
+
+    def disconnect(self, code: int) -> None:
+        if getattr(self, "slug", None):
+            async_to_sync(self.channel_layer.group_discard)(
+                group_name(self.slug), self.channel_name
+            )
+
+    def _owner(self) -> Owner | None:
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            return Owner(user=user)
+        session = self.scope.get("session")
+        visitor = session.get(VISITOR_SESSION_KEY) if session is not None else None
+        return Owner(visitor_id=visitor) if visitor else None
+
+    # -- from the client -------------------------------------------------------------------
+
+    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            command = parse_message(text_data if text_data is not None else bytes_data)
+        except ProtocolError as error:
+            self._refuse(error.code, error.params)
+            return
+        try:
+            game = self._carry_out(command)
+        except LiveRefusal as refusal:
+            self._refuse(refusal.extra["code"], message=refusal.extra["message"])
+            return
+        self._broadcast(game)
+
+    def _carry_out(self, command: Command) -> Any:
+        owner, slug = self.owner, self.slug
+        if command.type == "move":
+            assert command.ply is not None and command.move is not None
+            return services.live_move_play(
+                slug=slug, owner=owner, ply=command.ply, move=command.move
+            )
+        if command.type == "resign":
+            return services.live_resign(slug=slug, owner=owner)
+        if command.type == "abort":
+            return services.live_abort(slug=slug, owner=owner)
+        if command.type == "draw":
+            assert command.action is not None
+            return services.live_draw(slug=slug, owner=owner, action=command.action)
+        if command.type == "flag":
+            return services.live_flag_claim(slug=slug, owner=owner)
+        game, _flagged = services.live_clock_check(slug=slug)  # "state"
+        return game
+
+    def _refuse(
+        self,
+        code: str,
+        params: dict[str, object] | None = None,
+        *,
+        message: dict[str, str] | None = None,
+    ) -> None:
+        said = message or refusal_text(code, params).as_dict()
+        self.send_json({"type": "error", "code": code, "message": said})
+        game = live_game_get(self.slug)
+        if game is not None:
+            self._send_state(live_game_state(game), seat_of(game, self.owner))
+
+    # -- to the clients --------------------------------------------------------------------
+
+    def _broadcast(self, game: Any) -> None:
+        """Everyone watching the game gets its new state; the event also carries who holds
+        each seat (never sent on), so that each connection knows its own without a query."""
+        seats = {
+            side: {
+                "user": getattr(game, f"{side}_user_id"),
+                "visitor": getattr(game, f"{side}_visitor"),
+            }
+            for side in ("red", "black")
+        }
+        async_to_sync(self.channel_layer.group_send)(
+            group_name(self.slug),
+            {"type": "game.state", "state": live_game_state(game), "seats": seats},
+        )
+
+    def game_state(self, event: dict[str, Any]) -> None:
+        self._send_state(event["state"], self._seat(event["seats"]))
+
+    def _seat(self, seats: dict[str, dict[str, Any]]) -> str | None:
+        owner = self.owner
+        if owner is None:
+            return None
+        for side, seat in seats.items():
+            if owner.user is not None and seat["user"] == owner.user.pk:
+                return side
+            if owner.user is None and seat["user"] is None and seat["visitor"] == owner.visitor_id:
+                return side
+        return None
+
+    def _send_state(self, state: dict[str, Any], seat: str | None) -> None:
+        self.send_json({"type": "state", "game": state, "you": seat})

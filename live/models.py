@@ -1,0 +1,134 @@
+"""A live game: two people playing each other over the network, judged by the server.
+
+A game begins as a challenge (``waiting``): its creator chose the variant, the start, a
+colour (or random) and the clock; whoever opens the link and accepts takes the other seat.
+A seat is held by an account or by an anonymous visitor's session (``accounts.visitors``).
+The clocks are kept here: each side's time left when its turn began (``red_clock_ms`` /
+``black_clock_ms``) and when the running turn began (``turn_started_at``); the time left now
+is computed on the server (``live.clock``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from core.models import TimeStampedModel, Variant
+from core.starts import start_label
+
+
+def _seat_user(related_name: str) -> models.ForeignKey[Any, Any]:
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name=related_name,
+    )
+
+
+def _seat_visitor() -> models.CharField[Any, Any]:
+    return models.CharField(max_length=64, null=True, blank=True, db_index=True)
+
+
+class LiveGame(TimeStampedModel):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for the friend")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    class Colour(models.TextChoices):
+        RED = "red", _("Red")
+        BLACK = "black", _("Black")
+        RANDOM = "random", _("Random")
+
+    class Setup(models.TextChoices):
+        # the names, in both languages, are core.starts.START_NAMES
+        STANDARD = "standard", start_label("standard")
+        XINBAN_NEW = "new", start_label("new")
+        XINBAN_TRADITIONAL = "traditional", start_label("traditional")
+        XINBAN_RED_NEW = "red-new", start_label("red-new")
+        XINBAN_BLACK_NEW = "black-new", start_label("black-new")
+
+    # the game's link, /play/live/<slug>/: the challenge, the game and its spectators' page
+    slug = models.CharField(max_length=16, unique=True)
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.STANDARD)
+    start_fen = models.CharField(max_length=120)
+    rated = models.BooleanField(default=False)  # every game is casual for now
+    # who made the challenge, and the colour they asked for (the seats are given on accepting)
+    creator_user = _seat_user("live_games_created")
+    creator_visitor = _seat_visitor()
+    colour_choice = models.CharField(max_length=8, choices=Colour.choices, default=Colour.RANDOM)
+    red_user = _seat_user("live_games_red")
+    red_visitor = _seat_visitor()
+    black_user = _seat_user("live_games_black")
+    black_visitor = _seat_visitor()
+    # the clock: base time and increment, each side's time left when its running turn began
+    # (or, for the side not to move, now), and when that turn began (null: no clock running)
+    base_ms = models.PositiveIntegerField()
+    increment_ms = models.PositiveIntegerField(default=0)
+    red_clock_ms = models.IntegerField()
+    black_clock_ms = models.IntegerField()
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # One entry per ply: {"iccs", "chinese", "fen" (after), "effect", "check", "at" (the
+    # server's receipt), "spent_ms", "clock_ms" (the mover's time left after it)}.
+    moves = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    result = models.CharField(max_length=8, blank=True)  # 1-0, 0-1, 1/2-1/2
+    winner = models.CharField(max_length=8, blank=True)  # red, black, "" (draw or unfinished)
+    termination = models.CharField(max_length=24, blank=True)
+    # the side that resigned, aborted, ran out of time (or whose draw offer was accepted)
+    ended_by = models.CharField(max_length=8, blank=True)
+    # a draw offer standing: the side that made it and the ply it was made at
+    draw_offer_by = models.CharField(max_length=8, blank=True)
+    draw_offer_ply = models.PositiveIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                name="live_creator_user_xor_visitor",
+                condition=(Q(creator_user__isnull=False) & Q(creator_visitor__isnull=True))
+                | (Q(creator_user__isnull=True) & Q(creator_visitor__isnull=False)),
+            ),
+            models.CheckConstraint(
+                name="live_seated_when_playing",
+                condition=Q(status="waiting")
+                | (
+                    (Q(red_user__isnull=False) | Q(red_visitor__isnull=False))
+                    & (Q(black_user__isnull=False) | Q(black_visitor__isnull=False))
+                )
+                | Q(status="aborted"),
+            ),
+            models.CheckConstraint(
+                name="live_clocks_not_negative",
+                condition=Q(red_clock_ms__gte=0, black_clock_ms__gte=0),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"live game {self.slug} ({self.variant}, {self.status})"
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def turn(self) -> str:
+        """The side to move now (every start of this site has Red to move first)."""
+        first = "black" if self.start_fen.split(" ")[1:2] == ["b"] else "red"
+        if self.ply % 2 == 0:
+            return first
+        return "black" if first == "red" else "red"
+
+    @property
+    def iccs_moves(self) -> list[str]:
+        return [entry["iccs"] for entry in self.moves]

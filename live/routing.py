@@ -1,0 +1,9 @@
+"""The live games' WebSocket addresses (config/asgi.py routes them)."""
+
+from django.urls import path
+
+from live.consumers import LiveGameConsumer
+
+websocket_urlpatterns = [
+    path("ws/live/<str:slug>/", LiveGameConsumer.as_asgi()),
+]

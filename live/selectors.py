@@ -1,0 +1,120 @@
+"""Live games: reads. The state a client is sent (the same for players and spectators: a live
+game has nothing secret yet), whose seat a visitor holds, the position and the clock."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from accounts.owners import Owner
+from engine import Move, Position
+from live.clock import FREE_PLIES, Clock
+from live.models import LiveGame
+from words.endings import ending_sentence
+
+
+def live_game_get(slug: str) -> LiveGame | None:
+    return (
+        LiveGame.objects.select_related("red_user", "black_user", "creator_user")
+        .filter(slug=slug)
+        .first()
+    )
+
+
+def seat_of(game: LiveGame, owner: Owner | None) -> str | None:
+    """The side ``owner`` plays in ``game`` (None: a spectator, or a seat not yet taken)."""
+    if owner is None:
+        return None
+    for side in ("red", "black"):
+        user_id = getattr(game, f"{side}_user_id")
+        visitor = getattr(game, f"{side}_visitor")
+        if owner.user is not None and user_id == owner.user.pk:
+            return side
+        if owner.user is None and user_id is None and visitor and visitor == owner.visitor_id:
+            return side
+    return None
+
+
+def is_creator(game: LiveGame, owner: Owner | None) -> bool:
+    if owner is None:
+        return False
+    if owner.user is not None:
+        return game.creator_user_id == owner.user.pk
+    return game.creator_user_id is None and game.creator_visitor == owner.visitor_id
+
+
+def game_position(game: LiveGame) -> Position:
+    """The current position with the whole history (repetition is judged from it)."""
+    pos = Position.from_fen(game.variant, game.start_fen)
+    for entry in game.moves:
+        pos.push(Move.from_iccs(entry["iccs"]))
+    return pos
+
+
+def game_clock(game: LiveGame) -> Clock:
+    running = game.turn if game.turn_started_at is not None else None
+    return Clock(
+        red_ms=game.red_clock_ms,
+        black_ms=game.black_clock_ms,
+        increment_ms=game.increment_ms,
+        running=running,
+        started_at=game.turn_started_at,
+    )
+
+
+def _player_name(game: LiveGame, side: str) -> str | None:
+    user = getattr(game, f"{side}_user")
+    return user.username if user is not None else None
+
+
+def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str, Any]:
+    """Everything a game's page shows, as plain data: sent whole on every connect and after
+    every change. Clocks are the server's, at ``now``; the page counts the running one down
+    from them until the next state arrives."""
+    now = now or timezone.now()
+    playing = game.status == LiveGame.Status.PLAYING
+    pos = game_position(game)
+    clock = game_clock(game)
+    ending = (
+        ending_sentence(game.termination, game.winner or None, game.ended_by or None).as_dict()
+        if game.status == LiveGame.Status.FINISHED
+        else None
+    )
+    return {
+        "slug": game.slug,
+        "variant": game.variant,
+        "setup": game.setup,
+        "status": game.status,
+        "start_fen": game.start_fen,
+        "fen": pos.fen(),
+        "ply": game.ply,
+        "turn": game.turn,
+        "moves": [
+            {key: entry[key] for key in ("iccs", "chinese", "fen", "effect", "check")}
+            for entry in game.moves
+        ],
+        "legal_moves": sorted(move.iccs() for move in pos.legal_moves) if playing else [],
+        "check": pos.checked_general() if playing else None,
+        "clock": {
+            "red_ms": clock.left("red", now),
+            "black_ms": clock.left("black", now),
+            "running": clock.running if playing else None,
+            "base_ms": game.base_ms,
+            "increment_ms": game.increment_ms,
+        },
+        "abortable": game.status == LiveGame.Status.WAITING or (playing and game.ply < FREE_PLIES),
+        "draw_offer": (
+            {"by": game.draw_offer_by, "ply": game.draw_offer_ply}
+            if playing and game.draw_offer_by
+            else None
+        ),
+        "players": {side: _player_name(game, side) for side in ("red", "black")},
+        "colour_choice": game.colour_choice,
+        "result": game.result,
+        "winner": game.winner or None,
+        "termination": game.termination or None,
+        "ended_by": game.ended_by or None,
+        "ending": ending,
+    }

@@ -1,0 +1,399 @@
+"""Live games: every change of a game (writes). The server is the only judge: each move is
+checked by the engine on the game's whole history, and each clock is computed here from the
+server's own times (``live.clock``); a client sends moves and requests, never a clock.
+
+Every service locks the game's row (``select_for_update``) for its transaction, so two
+messages for one game (two tabs of one player, both players at once) are judged one after the
+other; the ``ply`` sent with a move makes a move sent twice count once. Each first looks at the
+clock: a side whose time ran out loses then, whatever the message was.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.owners import Owner
+from core.exceptions import ApplicationError
+from core.messages import render
+from engine import IllegalMoveError, InvalidMoveError, Move, Position, find_variant
+from live.clock import FREE_PLIES, Clock, other_side
+from live.models import LiveGame
+from live.protocol import ICCS
+from live.selectors import game_clock, game_position, is_creator, seat_of
+from live.texts import refusal_text
+from words.explain import explain_illegal
+from words.texts import side_name
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+SETUPS_BY_VARIANT: dict[str, tuple[str, ...]] = {
+    "xiangqi": (LiveGame.Setup.STANDARD,),
+    "feidan": (LiveGame.Setup.STANDARD,),
+    "xinban": (
+        LiveGame.Setup.XINBAN_NEW,
+        LiveGame.Setup.XINBAN_TRADITIONAL,
+        LiveGame.Setup.XINBAN_RED_NEW,
+        LiveGame.Setup.XINBAN_BLACK_NEW,
+    ),
+}
+BASE_MINUTES_MAX = 180
+INCREMENT_SECONDS_MAX = 60
+SLUG_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+SLUG_LENGTH = 12
+
+
+class LiveRefusal(ApplicationError):
+    """A request the game refuses: nothing has changed. ``code`` is one of ``live.texts``;
+    ``extra["message"]`` the sentence in both languages."""
+
+    @classmethod
+    def of(cls, code: str, params: Mapping[str, Any] | None = None, **extra: Any) -> LiveRefusal:
+        text = refusal_text(code, dict(params or {}))
+        return cls(text.en, {"code": code, "message": text.as_dict(), **extra}, code=code)
+
+
+# -- challenges -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChallengeOptions:
+    variant: str
+    setup: str
+    colour: str
+    base_minutes: int
+    increment_seconds: int
+
+
+def _check_options(options: ChallengeOptions) -> None:
+    def refuse(reason: str) -> LiveRefusal:
+        return LiveRefusal.of("bad_options", {"reason": reason}, field="options")
+
+    if options.variant not in SETUPS_BY_VARIANT:
+        raise refuse(f"variant {options.variant!r}")
+    if options.setup not in SETUPS_BY_VARIANT[options.variant]:
+        raise refuse(f"setup {options.setup!r} for {options.variant}")
+    if options.colour not in LiveGame.Colour.values:
+        raise refuse(f"colour {options.colour!r}")
+    if not 1 <= options.base_minutes <= BASE_MINUTES_MAX:
+        raise refuse(f"minutes 1-{BASE_MINUTES_MAX}")
+    if not 0 <= options.increment_seconds <= INCREMENT_SECONDS_MAX:
+        raise refuse(f"increment 0-{INCREMENT_SECONDS_MAX}")
+
+
+def _new_slug() -> str:
+    return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
+
+
+def live_challenge_create(*, owner: Owner, options: ChallengeOptions) -> LiveGame:
+    """A challenge from ``owner``, waiting for a friend to open its link and accept."""
+    _check_options(options)
+    base_ms = options.base_minutes * 60_000
+    for _ in range(5):
+        game = LiveGame(
+            slug=_new_slug(),
+            variant=options.variant,
+            setup=options.setup,
+            start_fen=find_variant(options.variant).start_fen(options.setup),
+            creator_user=owner.user,
+            creator_visitor=owner.visitor_id if owner.user is None else None,
+            colour_choice=options.colour,
+            base_ms=base_ms,
+            increment_ms=options.increment_seconds * 1000,
+            red_clock_ms=base_ms,
+            black_clock_ms=base_ms,
+        )
+        try:
+            with transaction.atomic():
+                game.save()
+        except IntegrityError:  # the random link is taken: draw another
+            continue
+        return game
+    raise RuntimeError("no free link for a live game")
+
+
+def _seat(game: LiveGame, side: str, owner: Owner) -> None:
+    setattr(game, f"{side}_user", owner.user)
+    setattr(game, f"{side}_visitor", owner.visitor_id if owner.user is None else None)
+
+
+def _locked(slug: str) -> LiveGame:
+    game = LiveGame.objects.select_for_update().filter(slug=slug).first()
+    if game is None:
+        raise LiveRefusal.of("not_found")
+    return game
+
+
+def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = None) -> LiveGame:
+    """``owner`` takes the other seat of the challenge ``slug``; the game begins (no clock
+    runs before each side's first move). Refused: one's own challenge, one already taken."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(slug)
+        if game.status != LiveGame.Status.WAITING:
+            raise LiveRefusal.of("already_accepted")
+        if is_creator(game, owner):
+            raise LiveRefusal.of("own_challenge")
+        creator = (
+            Owner(user=game.creator_user)
+            if game.creator_user is not None
+            else Owner(visitor_id=game.creator_visitor)
+        )
+        colour = game.colour_choice
+        if colour == LiveGame.Colour.RANDOM:
+            colour = secrets.choice(("red", "black"))
+        _seat(game, colour, creator)
+        _seat(game, other_side(colour), owner)
+        game.status = LiveGame.Status.PLAYING
+        game.started_at = now
+        game.save()
+    return game
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+def _store_clock(game: LiveGame, clock: Clock) -> None:
+    game.red_clock_ms = clock.red_ms
+    game.black_clock_ms = clock.black_ms
+    game.turn_started_at = clock.started_at
+
+
+def _finish(
+    game: LiveGame, termination: str, winner: str | None, *, now: datetime, ended_by: str = ""
+) -> None:
+    _store_clock(game, game_clock(game).stopped(now))
+    game.status = LiveGame.Status.FINISHED
+    game.termination = termination
+    game.winner = winner or ""
+    game.result = {"red": "1-0", "black": "0-1"}.get(winner or "", "1/2-1/2")
+    game.ended_by = ended_by
+    game.finished_at = now
+    game.turn_started_at = None
+    game.draw_offer_by = ""
+    game.draw_offer_ply = None
+
+
+def _flag_if_out_of_time(game: LiveGame, now: datetime) -> bool:
+    """Finish the game on time if the side to move has no time left at ``now``."""
+    if game.status != LiveGame.Status.PLAYING:
+        return False
+    loser = game_clock(game).flagged(now)
+    if loser is None:
+        return False
+    _finish(game, "timeout", other_side(loser), now=now, ended_by=loser)
+    return True
+
+
+def _player_side(game: LiveGame, owner: Owner | None) -> str:
+    side = seat_of(game, owner)
+    if side is None:
+        raise LiveRefusal.of("spectator")
+    return side
+
+
+def _require_playing(game: LiveGame) -> None:
+    if game.status == LiveGame.Status.WAITING:
+        raise LiveRefusal.of("not_started")
+    if game.status != LiveGame.Status.PLAYING:
+        raise LiveRefusal.of("game_over")
+
+
+def live_clock_check(*, slug: str, now: datetime | None = None) -> tuple[LiveGame, bool]:
+    """Look at the clock of game ``slug``: a side out of time loses now. Returns the game and
+    whether this call finished it (then everyone watching is told)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(slug)
+        flagged = _flag_if_out_of_time(game, now)
+        if flagged:
+            game.save()
+    return game, flagged
+
+
+def _illegal(pos: Position, move: Move, error: Exception) -> LiveRefusal:
+    """A move the rules refuse, explained as the lessons explain it."""
+    try:
+        said = explain_illegal(pos, move).text.as_dict()
+    except Exception:  # the explanation is a courtesy; the refusal stands without it
+        code = getattr(error, "code", None)
+        params = getattr(error, "params", {})
+        said = (
+            {language: render(code, params, language) for language in ("zh", "en")}
+            if code
+            else {"zh": "这步棋不合规则。", "en": "That move is not legal."}
+        )
+    return LiveRefusal(said["en"], {"code": "illegal_move", "message": said, "move": move.iccs()})
+
+
+def live_move_play(
+    *, slug: str, owner: Owner | None, ply: int, move: str, now: datetime | None = None
+) -> LiveGame:
+    """Play ``owner``'s ``move`` (ICCS) as the game's ply ``ply``, received at ``now``.
+
+    Refused, with nothing changed: a spectator, a game not begun or over, a ``ply`` other than
+    the game's (a move sent twice, or played already from another tab), the opponent's turn, a
+    piece of the other side, a move the engine finds illegal. A mover whose time ran out before
+    the move arrived loses on time instead (the move is not played)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(slug)
+        side = _player_side(game, owner)
+        if _flag_if_out_of_time(game, now):
+            game.save()
+            return game
+        _require_playing(game)
+        if ply != game.ply:
+            raise LiveRefusal.of("out_of_date", {"ply": game.ply}, ply=game.ply)
+        if side != game.turn:
+            raise LiveRefusal.of("not_your_turn")
+        if not ICCS.fullmatch(move):
+            raise LiveRefusal.of("bad_move", {"move": move[:16]})
+        pos = game_position(game)
+        letter = pos.pieces().get(move[:2])
+        if letter is not None and letter[-1].isupper() != (side == "red"):
+            raise LiveRefusal.of("wrong_side", {"point": move[:2], "colour": side_name(side)})
+        try:
+            parsed = pos.parse_move(move)
+        except IllegalMoveError as error:
+            raise _illegal(pos, Move.from_iccs(move), error) from error
+        except (InvalidMoveError, ValueError) as error:
+            raise LiveRefusal.of("bad_move", {"move": move[:16]}) from error
+        _play(game, pos, parsed, side, now)
+        game.save()
+    return game
+
+
+def _play(game: LiveGame, pos: Position, move: Move, mover: str, now: datetime) -> None:
+    clock = game_clock(game)
+    spent = clock.stored(mover) - clock.left(mover, now) if clock.running == mover else 0
+    chinese = pos.chinese(move)
+    effect = pos.move_effect(move)
+    pos.push(move)
+    outcome = pos.outcome()
+    playing = outcome is None
+    clock = clock.after_move(mover, now, ply_after=game.ply + 1, playing=playing)
+    _store_clock(game, clock)
+    game.moves = [
+        *game.moves,
+        {
+            "iccs": move.iccs(),
+            "chinese": chinese,
+            "fen": pos.fen(),
+            "effect": effect.kind,
+            "check": pos.checked_general(),
+            "at": now.isoformat(),
+            "spent_ms": spent,
+            "clock_ms": clock.stored(mover),
+        },
+    ]
+    if game.draw_offer_by and game.draw_offer_by != mover:
+        game.draw_offer_by = ""  # playing on declines the opponent's offer
+        game.draw_offer_ply = None
+    if outcome is not None:
+        _finish(game, outcome.termination, outcome.winner, now=now)
+
+
+def live_resign(*, slug: str, owner: Owner | None, now: datetime | None = None) -> LiveGame:
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(slug)
+        side = _player_side(game, owner)
+        if not _flag_if_out_of_time(game, now):
+            _require_playing(game)
+            _finish(game, "resignation", other_side(side), now=now, ended_by=side)
+        game.save()
+    return game
+
+
+def live_abort(*, slug: str, owner: Owner | None, now: datetime | None = None) -> LiveGame:
+    """Call the game off, without a result: a challenge nobody has accepted (its creator), or a
+    game in which not both sides have moved yet (either player)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(slug)
+        if game.status == LiveGame.Status.WAITING:
+            if owner is None or not is_creator(game, owner):
+                raise LiveRefusal.of("spectator")
+            side = ""
+        else:
+            side = _player_side(game, owner)
+            _require_playing(game)
+            if game.ply >= FREE_PLIES:
+                raise LiveRefusal.of("too_late_to_abort")
+        game.status = LiveGame.Status.ABORTED
+        game.ended_by = side
+        game.finished_at = now
+        game.turn_started_at = None
+        game.draw_offer_by = ""
+        game.draw_offer_ply = None
+        game.save()
+    return game
+
+
+def live_draw(
+    *, slug: str, owner: Owner | None, action: str, now: datetime | None = None
+) -> LiveGame:
+    """``action`` "offer": offer a draw (it stands until the opponent answers or moves);
+    "accept" / "decline": answer the opponent's offer."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(slug)
+        side = _player_side(game, owner)
+        if _flag_if_out_of_time(game, now):
+            game.save()
+            return game
+        _require_playing(game)
+        if action == "offer":
+            if game.draw_offer_by == side:
+                raise LiveRefusal.of("draw_already_offered")
+            if game.draw_offer_by == other_side(side):  # both want it: agreed
+                _finish(game, "agreement", None, now=now, ended_by=side)
+            else:
+                game.draw_offer_by = side
+                game.draw_offer_ply = game.ply
+        else:
+            if game.draw_offer_by != other_side(side):
+                raise LiveRefusal.of("no_draw_offer")
+            if action == "accept":
+                _finish(game, "agreement", None, now=now, ended_by=side)
+            else:
+                game.draw_offer_by = ""
+                game.draw_offer_ply = None
+        game.save()
+    return game
+
+
+def live_flag_claim(*, slug: str, owner: Owner | None, now: datetime | None = None) -> LiveGame:
+    """A player says the opponent's time is up: the server looks at its own clock and
+    finishes the game on time, or refuses (saying how much time the opponent has)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(slug)
+        side = _player_side(game, owner)
+        if _flag_if_out_of_time(game, now):
+            game.save()
+            return game
+        _require_playing(game)
+        left = game_clock(game).left(other_side(side), now)
+        raise LiveRefusal.of("not_out_of_time", {"seconds": (left + 999) // 1000})
+
+
+# -- accounts -------------------------------------------------------------------------------
+
+
+def live_seats_merge(visitor_id: str, user: User) -> None:
+    """A visitor who signs up or logs in keeps their seats and challenges."""
+    if not visitor_id:
+        return
+    for prefix in ("creator", "red", "black"):
+        LiveGame.objects.filter(
+            **{f"{prefix}_visitor": visitor_id, f"{prefix}_user__isnull": True}
+        ).update(**{f"{prefix}_user": user, f"{prefix}_visitor": None})

@@ -1,0 +1,88 @@
+"""What a live game says when it refuses something, in both languages, by code.
+
+A refusal reaches the client as ``{"type": "error", "code", "message": {zh, en}}`` and changes
+nothing (``live.consumers``); the codes are those of ``live.protocol`` (a message that is not
+one the game reads) and of ``live.services`` (a message the game's state refuses).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from words.texts import Text
+
+REFUSALS: Final[dict[str, Text]] = {
+    # live.protocol: the message itself
+    "not_text": Text("消息必须是文字（JSON）。", "A message must be text (JSON)."),
+    "too_long": Text(
+        "消息太长（最多{limit}字节）。", "The message is too long (at most {limit} bytes)."
+    ),
+    "not_json": Text("消息不是有效的JSON。", "The message is not valid JSON."),
+    "not_object": Text("消息必须是一个JSON对象。", "A message must be a JSON object."),
+    "unknown_type": Text(
+        "不认识的消息类型“{type}”（可用：{known}）。",
+        "Unknown message type “{type}” (known: {known}).",
+    ),
+    "unknown_field": Text(
+        "“{type}”消息里不能有“{field}”字段。",
+        "A “{type}” message has no field “{field}”.",
+    ),
+    "missing_field": Text(
+        "“{type}”消息缺少“{field}”字段。",
+        "A “{type}” message needs the field “{field}”.",
+    ),
+    "clock_not_accepted": Text(
+        "时间只由服务器计算，客户端不能发送（“{field}”）。",
+        "Clocks are kept by the server only; a client cannot send one (“{field}”).",
+    ),
+    "bad_ply": Text("“ply”必须是一个不小于0的整数。", "“ply” must be a whole number, 0 or more."),
+    "bad_move": Text(
+        "“{move}”不是ICCS着法（例如h2e2）。",
+        "“{move}” is not a move in ICCS (such as h2e2).",
+    ),
+    "bad_draw_action": Text(
+        "和棋只能offer（提和）、accept（接受）或decline（拒绝），而不是“{action}”。",
+        "A draw can be offered (offer), accepted (accept) or declined (decline), not “{action}”.",
+    ),
+    # live.services: the game refuses
+    "not_found": Text("没有这盘棋。", "There is no such game."),
+    "spectator": Text(
+        "你在观战：只有对局双方可以走棋。", "You are watching: only the two players can move."
+    ),
+    "not_your_turn": Text("现在轮到对方走棋。", "It is not your turn: your opponent is to move."),
+    "wrong_side": Text(
+        "{point}上的棋子不是你的：你执{colour}。",
+        "The piece on {point} is not yours: you play {colour}.",
+    ),
+    "out_of_date": Text(
+        "这步棋已经过时：棋局已走了{ply}步（可能是重复发送，或另一个标签页已经走了）。",
+        "That move is out of date: the game is at ply {ply} (sent twice, or played from another tab).",
+    ),
+    "not_started": Text("对手还没有接受挑战。", "Your friend has not accepted the challenge yet."),
+    "game_over": Text("这盘棋已经结束。", "This game is over."),
+    "own_challenge": Text(
+        "这是你自己发出的挑战：把链接发给朋友，由朋友来接受。",
+        "This is your own challenge: send the link to a friend, who accepts it.",
+    ),
+    "already_accepted": Text(
+        "这个挑战已经有人接受了。", "Someone has already accepted this challenge."
+    ),
+    "too_late_to_abort": Text(
+        "双方都已走棋，不能再中止：可以认输或提和。",
+        "Both sides have moved: the game can no longer be aborted (resign or offer a draw).",
+    ),
+    "draw_already_offered": Text(
+        "你已经提和了，请等待对方回答。", "You have offered a draw; wait for the answer."
+    ),
+    "no_draw_offer": Text("对方没有提和。", "Your opponent has not offered a draw."),
+    "not_out_of_time": Text(
+        "对方还有时间（{seconds}秒）：不能判超时。",
+        "Your opponent still has time ({seconds} s): no win on time yet.",
+    ),
+    "bad_options": Text("挑战的设置不对：{reason}", "The challenge's options are wrong: {reason}"),
+}
+
+
+def refusal_text(code: str, params: dict[str, object] | None = None) -> Text:
+    """The refusal ``code`` said with ``params`` (a value may be a ``Text``)."""
+    return REFUSALS[code].format(**(params or {}))

@@ -1,0 +1,169 @@
+"""The live-play pages: a challenge to send a friend (/play/live/), and one live game
+(/play/live/<slug>/: the challenge to accept, the game, or the game watched). The pages hold
+no rule: the game page talks to the server over its WebSocket (live.consumers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.owners import owner_for_request
+from core.selectors import variant_title
+from core.starts import start_name
+from engine import VARIANTS
+from live.models import LiveGame
+from live.selectors import is_creator, live_game_get, seat_of
+from live.services import (
+    SETUPS_BY_VARIANT,
+    ChallengeOptions,
+    LiveRefusal,
+    live_challenge_accept,
+    live_challenge_create,
+)
+
+# The time controls offered: (minutes, increment seconds).
+TIME_CONTROLS = [(3, 2), (5, 3), (10, 5), (15, 10), (30, 0)]
+DEFAULT_TIME_CONTROL = "10+5"
+
+
+def _game_choices() -> list[dict[str, str]]:
+    """Each variant with each of its starts, as one choice ("xinban:new")."""
+    choices = []
+    for variant, setups in SETUPS_BY_VARIANT.items():
+        for setup in setups:
+            title = variant_title(VARIANTS[variant])
+            label = title if len(setups) == 1 else f"{title} · {start_name(setup)}"
+            choices.append({"value": f"{variant}:{setup}", "label": label})
+    return choices
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return -1
+
+
+def _options(data: Any) -> ChallengeOptions:
+    variant, _sep, setup = str(data.get("game", "")).partition(":")
+    minutes, _plus, increment = str(data.get("time", "")).partition("+")
+    return ChallengeOptions(
+        variant=variant,
+        setup=setup,
+        colour=str(data.get("colour", "")),
+        base_minutes=_int(minutes),
+        increment_seconds=_int(increment),
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def new(request: HttpRequest) -> HttpResponse:
+    """Play a friend: choose the game, the colour and the clock; get a link to send."""
+    error = None
+    chosen = {"game": "xiangqi:standard", "colour": "random", "time": DEFAULT_TIME_CONTROL}
+    if request.method == "POST":
+        chosen.update({key: str(request.POST.get(key, "")) for key in chosen})
+        owner = owner_for_request(request)
+        assert owner is not None
+        try:
+            game = live_challenge_create(owner=owner, options=_options(request.POST))
+        except LiveRefusal as refusal:
+            error = refusal.extra["message"]
+        else:
+            return HttpResponseRedirect(reverse("live:game", args=[game.slug]))
+    context = {
+        "games": _game_choices(),
+        "time_controls": [f"{m}+{i}" for m, i in TIME_CONTROLS],
+        "chosen": chosen,
+        "error": error,
+    }
+    return render(request, "live/new.html", context, status=400 if error else 200)
+
+
+def _labels() -> dict[str, Any]:
+    return {
+        "red": _("Red"),
+        "black": _("Black"),
+        "you": _("you"),
+        "anonymous": _("Anonymous"),
+        "your_turn": _("Your move."),
+        "their_turn": _("Your opponent's move."),
+        "check_your_turn": _("Check! Your move."),
+        "to_move": _("{side} to move."),
+        "check_to_move": _("Check! {side} to move."),
+        "waiting": _("Waiting for your friend to open the link and accept."),
+        "waiting_spectator": _("This challenge has not been accepted yet."),
+        "aborted": _("The game was aborted: no result."),
+        "you_play": _("You play {side}."),
+        "watching": _("You are watching this game."),
+        "draw_offered_by_you": _("You offered a draw."),
+        "draw_offered_to_you": _("Your opponent offers a draw."),
+        "draw_offered": _("{side} offers a draw."),
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost: reconnecting…"),
+        "confirm_resign": _("Resign this game?"),
+        "ply": _("Move {n} ({side})"),
+    }
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def game(request: HttpRequest, slug: str) -> HttpResponse:
+    """One live game: for its creator, the link to send while it waits; for anyone else, the
+    challenge to accept; then the game (players play, everyone else watches)."""
+    game = live_game_get(slug)
+    if game is None:
+        return render(request, "live/missing.html", status=404)
+    owner = owner_for_request(request, create=False)
+    return _game_page(request, game, owner)
+
+
+def _game_page(
+    request: HttpRequest, game: LiveGame, owner: Any, *, error: dict[str, str] | None = None
+) -> HttpResponse:
+    waiting = game.status == LiveGame.Status.WAITING
+    page = {
+        "slug": game.slug,
+        "variant": game.variant,
+        "start_fen": game.start_fen,
+        "socket": f"/ws/live/{game.slug}/",
+        "board_module": static("build/board.js"),
+        "board_label": variant_title(VARIANTS[game.variant]),
+        "labels": _labels(),
+    }
+    context = {
+        "game": game,
+        "page": page,
+        "variant_title": variant_title(VARIANTS[game.variant]),
+        "setup_label": start_name(game.setup),
+        "time_control": f"{game.base_ms // 60_000}+{game.increment_ms // 1000}",
+        "creator": is_creator(game, owner),
+        "seat": seat_of(game, owner),
+        "can_accept": waiting and not is_creator(game, owner),
+        "link": request.build_absolute_uri(reverse("live:game", args=[game.slug])),
+        "error": error,
+    }
+    return render(request, "live/game.html", context, status=409 if error else 200)
+
+
+@require_POST
+def accept(request: HttpRequest, slug: str) -> HttpResponse:
+    """Accept the challenge: take the other seat, then play on the game's page."""
+    game = live_game_get(slug)
+    if game is None:
+        return render(request, "live/missing.html", status=404)
+    owner = owner_for_request(request)
+    assert owner is not None
+    try:
+        live_challenge_accept(slug=slug, owner=owner)
+    except LiveRefusal as refusal:
+        return _game_page(request, game, owner, error=refusal.extra["message"])
+    return HttpResponseRedirect(reverse("live:game", args=[slug]))

@@ -1,0 +1,148 @@
+"""Live games over their real WebSocket: channels' WebsocketCommunicator against the site's
+ASGI application (config.asgi: origin check, session, routing), on the real test database.
+
+A test is plain synchronous code; each player or spectator is a ``Socket`` whose calls run on
+one event loop kept for the test (asgiref's ``ApplicationCommunicator`` speaking the ASGI
+WebSocket messages, as channels' ``WebsocketCommunicator`` does, without its import of daphne) (the consumers reach the database from their own threads,
+so the tests that use sockets are transactional)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from channels.layers import channel_layers
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import connections
+
+from accounts.owners import Owner
+from accounts.visitors import VISITOR_SESSION_KEY
+from live.models import LiveGame
+from live.services import ChallengeOptions, live_challenge_accept, live_challenge_create
+
+ORIGIN = b"http://testserver"
+
+
+class Socket:
+    """One WebSocket connection to a live game, driven from synchronous test code."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, slug: str, session_key: str | None):
+        from config.asgi import application
+
+        headers = [(b"origin", ORIGIN), (b"host", b"testserver")]
+        if session_key:
+            headers.append((b"cookie", f"sessionid={session_key}".encode()))
+        self.loop = loop
+        scope = {
+            "type": "websocket",
+            "path": f"/ws/live/{slug}/",
+            "raw_path": f"/ws/live/{slug}/".encode(),
+            "query_string": b"",
+            "headers": headers,
+            "subprotocols": [],
+            "client": ("127.0.0.1", 50000),
+            "server": ("testserver", 80),
+        }
+        self.communicator = ApplicationCommunicator(application, scope)
+        self.run(self.communicator.send_input({"type": "websocket.connect"}))
+        answer = self.run(self.communicator.receive_output(10))
+        self.connected = answer["type"] == "websocket.accept"
+        self.close_code = answer.get("code")
+
+    def run(self, coroutine: Any) -> Any:
+        return self.loop.run_until_complete(coroutine)
+
+    def send(self, message: Any) -> None:
+        text = message if isinstance(message, str) else json.dumps(message)
+        self.run(self.communicator.send_input({"type": "websocket.receive", "text": text}))
+
+    def receive(self) -> dict[str, Any]:
+        output = self.run(self.communicator.receive_output(10))
+        assert output["type"] == "websocket.send", output
+        return dict(json.loads(output["text"]))
+
+    def state(self) -> dict[str, Any]:
+        """The next state message (anything else first fails the test)."""
+        message = self.receive()
+        assert message["type"] == "state", message
+        return message
+
+    def error(self) -> dict[str, Any]:
+        """A refusal: the error, then the state as it stands (returned with it)."""
+        message = self.receive()
+        assert message["type"] == "error", message
+        message["state"] = self.state()
+        return message
+
+    def silent(self) -> bool:
+        return bool(self.run(self.communicator.receive_nothing(timeout=0.2)))
+
+    def close(self) -> None:
+        if self.connected:
+            self.run(self.communicator.send_input({"type": "websocket.disconnect", "code": 1000}))
+        self.run(self.communicator.wait(5))
+
+
+def visitor_session() -> tuple[str, Owner]:
+    """A browser session with a visitor id, as the site makes one (its key and the owner)."""
+    session = SessionStore()
+    visitor = uuid.uuid4().hex
+    session[VISITOR_SESSION_KEY] = visitor
+    session.create()
+    assert session.session_key is not None
+    return session.session_key, Owner(visitor_id=visitor)
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    channel_layers.backends.clear()  # an in-memory layer of its own for each test's loop
+    loop = asyncio.new_event_loop()
+    yield loop
+    # the consumers' database connection lives in asgiref's thread for sync code: close it
+    loop.run_until_complete(sync_to_async(connections.close_all)())
+    loop.close()
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def sockets(
+    loop: asyncio.AbstractEventLoop, transactional_db: None
+) -> Iterator[Callable[..., Socket]]:
+    opened: list[Socket] = []
+
+    def open_socket(slug: str, session_key: str | None = None) -> Socket:
+        socket = Socket(loop, slug, session_key)
+        opened.append(socket)
+        return socket
+
+    yield open_socket
+    for socket in opened:
+        socket.close()
+
+
+def challenge(
+    creator: Owner, *, variant: str = "xiangqi", setup: str = "standard", colour: str = "red",
+    minutes: int = 5, increment: int = 3,
+) -> LiveGame:  # fmt: skip
+    options = ChallengeOptions(variant, setup, colour, minutes, increment)
+    return live_challenge_create(owner=creator, options=options)
+
+
+@pytest.fixture
+def started(transactional_db: None) -> Callable[..., tuple[LiveGame, str, str]]:
+    """A game accepted by a friend: (game, Red's session key, Black's session key)."""
+
+    def make(**options: Any) -> tuple[LiveGame, str, str]:
+        red_key, red = visitor_session()
+        black_key, black = visitor_session()
+        game = challenge(red, colour="red", **options)
+        game = live_challenge_accept(slug=game.slug, owner=black)
+        return game, red_key, black_key
+
+    return make
