@@ -18,6 +18,7 @@ from channels.generic.websocket import JsonWebsocketConsumer
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
 from live import services
+from live.broadcast import group_name, live_game_announce
 from live.protocol import Command, ProtocolError, parse_message
 from live.selectors import live_game_get, live_game_state, seat_of
 from live.services import LiveRefusal
@@ -25,10 +26,6 @@ from live.texts import refusal_text
 
 # WebSocket close code for a game that does not exist (4000-4999: the application's own)
 CLOSE_NOT_FOUND = 4404
-
-
-def group_name(slug: str) -> str:
-    return f"live-{slug}"
 
 
 class LiveGameConsumer(JsonWebsocketConsumer):
@@ -114,19 +111,7 @@ class LiveGameConsumer(JsonWebsocketConsumer):
     # -- to the clients --------------------------------------------------------------------
 
     def _broadcast(self, game: Any) -> None:
-        """Everyone watching the game gets its new state; the event also carries who holds
-        each seat (never sent on), so that each connection knows its own without a query."""
-        seats = {
-            side: {
-                "user": getattr(game, f"{side}_user_id"),
-                "visitor": getattr(game, f"{side}_visitor"),
-            }
-            for side in ("red", "black")
-        }
-        async_to_sync(self.channel_layer.group_send)(
-            group_name(self.slug),
-            {"type": "game.state", "state": live_game_state(game), "seats": seats},
-        )
+        live_game_announce(game)
 
     def game_state(self, event: dict[str, Any]) -> None:
         self._send_state(event["state"], self._seat(event["seats"]))

@@ -18,6 +18,7 @@ from accounts.owners import owner_for_request
 from core.selectors import variant_title
 from core.starts import start_name
 from engine import VARIANTS
+from live.broadcast import live_game_announce
 from live.models import LiveGame
 from live.selectors import is_creator, live_game_get, seat_of
 from live.services import (
@@ -163,7 +164,8 @@ def accept(request: HttpRequest, slug: str) -> HttpResponse:
     owner = owner_for_request(request)
     assert owner is not None
     try:
-        live_challenge_accept(slug=slug, owner=owner)
+        accepted = live_challenge_accept(slug=slug, owner=owner)
     except LiveRefusal as refusal:
         return _game_page(request, game, owner, error=refusal.extra["message"])
+    live_game_announce(accepted)  # the challenger's page begins the game
     return HttpResponseRedirect(reverse("live:game", args=[slug]))

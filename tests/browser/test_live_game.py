@@ -1,0 +1,168 @@
+"""Two people play each other in real headless Chromium, each in a browser context of their
+own, against the site served by its ASGI server (uvicorn, on the test database): Red on a
+desktop in English makes a challenge, Black on a phone in Chinese opens the link and accepts,
+and they play a master game's 24 plies to Black's mate, Black reloading the page mid-game and
+going on where the game stood. Screenshots land in test-artifacts/."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from playwright.sync_api import Browser, Page, expect
+
+from live.models import LiveGame
+from tests.browser.test_play import click_move
+from tests.live.test_consumer import SHORT_MATE
+from tests.text_rules import chinese_text_faults
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _database_url() -> str:
+    """The test database as a URL, for the server process."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
+    """The site's ASGI application under uvicorn, one process (the in-memory channel layer),
+    on the test database; its address."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": _database_url(),
+    }
+    env.pop("CHANNEL_LAYER_URL", None)
+    log = (tmp_path / "uvicorn.log").open("w")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=2):
+                    break
+            except OSError:
+                assert server.poll() is None, (tmp_path / "uvicorn.log").read_text()
+                time.sleep(0.1)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
+def _context_page(browser: Browser, base: str, viewport: dict[str, int], locale: str) -> Page:
+    context = browser.new_context(
+        base_url=base,
+        viewport=viewport,
+        locale=locale,
+        bypass_csp=True,
+        is_mobile=viewport["width"] < 500,
+        has_touch=viewport["width"] < 500,
+    )
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    return page
+
+
+def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload(
+    browser: Browser, asgi_server: str, artifacts: Path
+) -> None:
+    red = _context_page(browser, asgi_server, {"width": 1280, "height": 800}, "en-US")
+    black = _context_page(browser, asgi_server, {"width": 390, "height": 844}, "zh-CN")
+    errors: list[str] = []
+    for page in (red, black):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    # Red: Play a friend from the play page, a traditional game, Red, 10+5
+    red.goto("/play/")
+    red.get_by_test_id("play-friend-link").click()
+    red.select_option("select[name='game']", "xiangqi:standard")
+    red.check("input[name='colour'][value='red']")
+    red.select_option("select[name='time']", "10+5")
+    red.get_by_test_id("live-create").click()
+    red.wait_for_url("**/play/live/*/")
+    link = red.get_by_test_id("live-link").input_value()
+    expect(red.get_by_test_id("game-status")).to_contain_text("Waiting for your friend")
+
+    # Black: the link, in Chinese on a phone; accept
+    black.goto(link)
+    expect(black.get_by_test_id("live-accept")).to_contain_text("朋友执红")
+    black.get_by_test_id("live-accept-button").click()
+    for page, side in ((red, "red"), (black, "black")):
+        expect(page.locator(f"body[data-you='{side}'][data-live-status='playing']")).to_have_count(
+            1
+        )
+    expect(red.get_by_test_id("game-status")).to_have_text("Your move.")
+    expect(black.get_by_test_id("game-status")).to_have_text("轮到对手走。")
+    expect(red.get_by_test_id("live-invite")).to_be_hidden()
+    expect(red.get_by_test_id("clock-red")).to_have_text("10:00")
+
+    for ply, move in enumerate(SHORT_MATE):
+        if ply == 10:  # Black reloads mid-game: the page goes on where the game stood
+            black.reload()
+            expect(black.locator("#board")).to_have_attribute("data-ply", "10")
+            expect(black.get_by_test_id("moves").locator(".move-button")).to_have_count(10)
+            black.screenshot(path=str(artifacts / "live-reloaded-phone-zh.png"))
+        mover = red if ply % 2 == 0 else black
+        expect(mover.locator("body[data-connected='1']")).to_have_count(1)
+        click_move(mover, move)
+        for page in (red, black):
+            expect(page.locator("#board")).to_have_attribute("data-ply", str(ply + 1))
+        if ply == 12:
+            red.screenshot(path=str(artifacts / "live-game-desktop-en.png"))
+
+    for page in (red, black):
+        expect(page.locator("body[data-live-status='finished']")).to_have_count(1)
+    expect(red.get_by_test_id("game-status")).to_contain_text("Checkmate")
+    expect(black.get_by_test_id("game-status")).to_contain_text("将死")
+    expect(black.get_by_test_id("live-resign")).to_be_hidden()
+    red.screenshot(path=str(artifacts / "live-mate-desktop-en.png"))
+    black.screenshot(path=str(artifacts / "live-mate-phone-zh.png"))
+    assert not chinese_text_faults(black.locator("main").inner_text())
+
+    game = LiveGame.objects.get()
+    assert (game.status, game.termination, game.winner) == ("finished", "checkmate", "black")
+    assert game.iccs_moves == SHORT_MATE
+    assert not errors, errors
+    for page in (red, black):
+        page.context.close()
