@@ -29,7 +29,7 @@ from live.protocol import ICCS
 from live.selectors import game_clock, game_position, is_creator, seat_of
 from live.texts import refusal_text
 from words.explain import explain_illegal
-from words.texts import side_name
+from words.texts import Text, side_name
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -218,19 +218,13 @@ def live_clock_check(*, slug: str, now: datetime | None = None) -> tuple[LiveGam
     return game, flagged
 
 
-def _illegal(pos: Position, move: Move, error: Exception) -> LiveRefusal:
+def _illegal(pos: Position, move: Move, error: IllegalMoveError) -> LiveRefusal:
     """A move the rules refuse, explained as the lessons explain it."""
     try:
-        said = explain_illegal(pos, move).text.as_dict()
+        said = explain_illegal(pos, move).text
     except Exception:  # the explanation is a courtesy; the refusal stands without it
-        code = getattr(error, "code", None)
-        params = getattr(error, "params", {})
-        said = (
-            {language: render(code, params, language) for language in ("zh", "en")}
-            if code
-            else {"zh": "这步棋不合规则。", "en": "That move is not legal."}
-        )
-    return LiveRefusal(said["en"], {"code": "illegal_move", "message": said, "move": move.iccs()})
+        said = Text(*(render(error.code, error.params, language) for language in ("zh", "en")))
+    return LiveRefusal.of("illegal_move", {"explanation": said}, move=move.iccs())
 
 
 def live_move_play(

@@ -49,6 +49,7 @@ REFUSALS: Final[dict[str, Text]] = {
     "spectator": Text(
         "你在观战：只有对局双方可以走棋。", "You are watching: only the two players can move."
     ),
+    "illegal_move": Text("{explanation}", "{explanation}"),  # words.explain says why
     "not_your_turn": Text("现在轮到对方走棋。", "It is not your turn: your opponent is to move."),
     "wrong_side": Text(
         "{point}上的棋子不是你的：你执{colour}。",

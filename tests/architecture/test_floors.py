@@ -29,6 +29,7 @@ FLOORS: dict[str, int] = {
     "tutorials": 4,
     "puzzles": 4,
     "games": 4,
+    "live": 4,
     "pages": 5,
     "config": 6,
 }
