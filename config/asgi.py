@@ -10,6 +10,9 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
+# Served by ASGI: the settings keep no database connection past its request or message
+# (config/settings/base.py, DATABASE_CONN_MAX_AGE).
+os.environ.setdefault("ASGI_SERVER", "1")
 
 # Django is set up before anything imports a model (the consumers do).
 django_application = get_asgi_application()

@@ -112,6 +112,12 @@ def _labels() -> dict[str, Any]:
         "reconnecting": _("Connection lost: reconnecting…"),
         "confirm_resign": _("Resign this game?"),
         "ply": _("Move {n} ({side})"),
+        "effects": {
+            "collision": _("collision"),
+            "self_destruct": _("self-destruct"),
+            "cannon_takes_missile": _("cannon takes missile"),
+            "defection": _("defection"),
+        },
     }
 
 

@@ -136,12 +136,15 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 
 DATABASE_URL = env_str("DATABASE_URL")
+# Under ASGI (config/asgi.py says so) each request and each WebSocket message runs in a thread
+# of its own, whose connection would outlive it unclosed: none is kept, as Django advises.
+SERVED_BY_ASGI = env_bool("ASGI_SERVER", False)
 if DATABASE_URL is None:
     VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite creates the file, not its folder
 DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        conn_max_age=0 if SERVED_BY_ASGI else env_int("DATABASE_CONN_MAX_AGE", 60),
         conn_health_checks=True,
     )
 }

@@ -2,7 +2,7 @@
 own, against the site served by its ASGI server (uvicorn, on the test database): Red on a
 desktop in English makes a challenge, Black on a phone in Chinese opens the link and accepts,
 and they play a master game's 24 plies to Black's mate, Black reloading the page mid-game and
-going on where the game stood. Screenshots land in test-artifacts/."""
+going on where the game stood, while a third visitor with the link watches. Screenshots land in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -136,6 +136,12 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload(
     expect(black.get_by_test_id("game-status")).to_have_text("轮到对手走。")
     expect(red.get_by_test_id("live-invite")).to_be_hidden()
     expect(red.get_by_test_id("clock-red")).to_have_text("10:00")
+    # anyone else with the link watches: the moves come live, no seat, no buttons
+    watcher = _context_page(browser, asgi_server, {"width": 1280, "height": 800}, "en-US")
+    watcher.goto(link)
+    expect(watcher.get_by_test_id("live-seat")).to_have_text("You are watching this game.")
+    expect(watcher.get_by_test_id("live-accept")).to_have_count(0)
+    expect(watcher.get_by_test_id("live-resign")).to_be_hidden()
 
     for ply, move in enumerate(SHORT_MATE):
         if ply == 10:  # Black reloads mid-game: the page goes on where the game stood
@@ -146,7 +152,7 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload(
         mover = red if ply % 2 == 0 else black
         expect(mover.locator("body[data-connected='1']")).to_have_count(1)
         click_move(mover, move)
-        for page in (red, black):
+        for page in (red, black, watcher):
             expect(page.locator("#board")).to_have_attribute("data-ply", str(ply + 1))
         if ply == 12:
             red.screenshot(path=str(artifacts / "live-game-desktop-en.png"))
@@ -155,6 +161,7 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload(
         expect(page.locator("body[data-live-status='finished']")).to_have_count(1)
     expect(red.get_by_test_id("game-status")).to_contain_text("Checkmate")
     expect(black.get_by_test_id("game-status")).to_contain_text("将死")
+    expect(watcher.get_by_test_id("game-status")).to_contain_text("Black wins")
     expect(black.get_by_test_id("live-resign")).to_be_hidden()
     red.screenshot(path=str(artifacts / "live-mate-desktop-en.png"))
     black.screenshot(path=str(artifacts / "live-mate-phone-zh.png"))
@@ -164,5 +171,5 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload(
     assert (game.status, game.termination, game.winner) == ("finished", "checkmate", "black")
     assert game.iccs_moves == SHORT_MATE
     assert not errors, errors
-    for page in (red, black):
+    for page in (red, black, watcher):
         page.context.close()

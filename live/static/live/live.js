@@ -196,6 +196,10 @@ function renderMoves() {
     item.dataset.ply = String(index + 1);
     item.dataset.side = side;
     item.textContent = `${entry.chinese} (${entry.iccs})`;
+    if (L.effects[entry.effect]) {
+      item.textContent += ` · ${L.effects[entry.effect]}`;
+      item.dataset.effect = entry.effect;
+    }
     row.append(item);
   });
   $("move-box").hidden = state.game.moves.length === 0;
