@@ -5,11 +5,14 @@ On connect the client is sent the whole state, so a reload or a reconnect goes o
 game stood. A message is read by ``live.protocol``, carried out by one service (``live.services``),
 and the new state is sent to everyone watching the game (a channel-layer group); a refusal goes
 back to the sender alone as ``{"type": "error", "code", "message": {zh, en}}`` followed by the
-state as it stands, and changes nothing. Every message first looks at the clock.
+state as it stands, and changes nothing. Every message first looks at the clock. A connection sends at most
+``THROTTLE_RATES["live_messages"]`` messages (live.budget); past it each is refused.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -17,8 +20,10 @@ from channels.generic.websocket import JsonWebsocketConsumer
 
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
+from core.throttles import throttle_rate
 from live import services
 from live.broadcast import group_name, live_game_announce
+from live.budget import MessageBudget
 from live.protocol import Command, ProtocolError, parse_message
 from live.selectors import live_game_get, live_game_state, seat_of
 from live.services import LiveRefusal
@@ -31,9 +36,12 @@ CLOSE_NOT_FOUND = 4404
 class LiveGameConsumer(JsonWebsocketConsumer):
     slug: str
     owner: Owner | None
+    budget: MessageBudget
 
     def connect(self) -> None:
         self.slug = str(self.scope["url_route"]["kwargs"]["slug"])
+        rate = throttle_rate("live_messages")
+        self.budget = MessageBudget(rate.count, rate.seconds) if rate else MessageBudget(10**9, 1)
         self.owner = self._owner()
         game = live_game_get(self.slug)
         if game is None:
@@ -64,6 +72,10 @@ class LiveGameConsumer(JsonWebsocketConsumer):
     # -- from the client -------------------------------------------------------------------
 
     def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        wait = self.budget.spend(time.monotonic())
+        if wait is not None:
+            self._refuse("too_many_messages", {"seconds": max(1, math.ceil(wait))})
+            return
         try:
             command = parse_message(text_data if text_data is not None else bytes_data)
         except ProtocolError as error:

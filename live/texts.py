@@ -44,6 +44,10 @@ REFUSALS: Final[dict[str, Text]] = {
         "和棋只能offer（提和）、accept（接受）或decline（拒绝），而不是“{action}”。",
         "A draw can be offered (offer), accepted (accept) or declined (decline), not “{action}”.",
     ),
+    "too_many_messages": Text(
+        "消息发得太快了：请{seconds}秒后再试。",
+        "Too many messages: try again in {seconds} s.",
+    ),
     # live.services: the game refuses
     "not_found": Text("没有这盘棋。", "There is no such game."),
     "spectator": Text(

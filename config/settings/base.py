@@ -373,6 +373,7 @@ THROTTLE_RATES = {
     "game_draws": "20/hour",  # draw offers (each one adds a search of the computer's)
     "game_actions": "30/min",  # resigning, answering a draw, claiming one, sharing a game
     "live_challenges": "30/hour",  # live games challenged (Play a friend) and accepted
+    "live_messages": "60/min",  # messages one live game's WebSocket connection sends
     "setup_checks": "120/min",  # secret halves checked before they are handed in
     "positions": "240/min",  # positions analysed on the analysis board
     # the engine asked about a position of the analysis board: as soon as it is shown, then
