@@ -3,6 +3,8 @@ the channel layer, which each connection (live.consumers) turns into the state i
 
 from __future__ import annotations
 
+from typing import Any
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -14,9 +16,9 @@ def group_name(slug: str) -> str:
     return f"live-{slug}"
 
 
-def live_game_announce(game: LiveGame) -> None:
-    """Send ``game``'s new state to its group; the event also carries who holds each seat
-    (never sent on to a client), so that each connection knows its own without a query."""
+def game_event(game: LiveGame) -> dict[str, Any]:
+    """The group message for ``game``'s new state; it also carries who holds each seat (never
+    sent on to a client), so that each connection knows its own without a query."""
     seats = {
         side: {
             "user": getattr(game, f"{side}_user_id"),
@@ -24,8 +26,9 @@ def live_game_announce(game: LiveGame) -> None:
         }
         for side in ("red", "black")
     }
-    layer = get_channel_layer()
-    async_to_sync(layer.group_send)(
-        group_name(game.slug),
-        {"type": "game.state", "state": live_game_state(game), "seats": seats},
-    )
+    return {"type": "game.state", "state": live_game_state(game), "seats": seats}
+
+
+def live_game_announce(game: LiveGame) -> None:
+    """Send ``game``'s new state to its group, from synchronous code (a page view)."""
+    async_to_sync(get_channel_layer().group_send)(group_name(game.slug), game_event(game))

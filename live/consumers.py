@@ -5,25 +5,33 @@ On connect the client is sent the whole state, so a reload or a reconnect goes o
 game stood. A message is read by ``live.protocol``, carried out by one service (``live.services``),
 and the new state is sent to everyone watching the game (a channel-layer group); a refusal goes
 back to the sender alone as ``{"type": "error", "code", "message": {zh, en}}`` followed by the
-state as it stands, and changes nothing. Every message first looks at the clock. A connection sends at most
-``THROTTLE_RATES["live_messages"]`` messages (live.budget); past it each is refused.
+state as it stands, and changes nothing. Every message first looks at the clock. A connection
+sends at most ``THROTTLE_RATES["live_messages"]`` messages (live.budget); past it each is
+refused.
+
+The consumer is asynchronous: the many idle connections of open games cost no thread, and the
+database work of each message (one service and the state it answers with) runs in a thread of
+the pool (``thread_sensitive=False``), so that messages for different games are judged side by
+side; messages for one game wait for each other on the game's row lock.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import JsonWebsocketConsumer
+from channels.db import DatabaseSyncToAsync
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
 from core.throttles import throttle_rate
 from live import services
-from live.broadcast import group_name, live_game_announce
+from live.broadcast import game_event, group_name
 from live.budget import MessageBudget
+from live.models import LiveGame
 from live.protocol import Command, ProtocolError, parse_message
 from live.selectors import live_game_get, live_game_state, seat_of
 from live.services import LiveRefusal
@@ -32,34 +40,39 @@ from live.texts import refusal_text
 # WebSocket close code for a game that does not exist (4000-4999: the application's own)
 CLOSE_NOT_FOUND = 4404
 
+Result = TypeVar("Result")
 
-class LiveGameConsumer(JsonWebsocketConsumer):
+
+async def in_pool(function: Callable[[], Result]) -> Result:
+    """Run ``function`` (database work) in a thread of the pool, its connection closed after."""
+    return await DatabaseSyncToAsync(function, thread_sensitive=False)()
+
+
+class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     slug: str
     owner: Owner | None
     budget: MessageBudget
 
-    def connect(self) -> None:
+    async def connect(self) -> None:
         self.slug = str(self.scope["url_route"]["kwargs"]["slug"])
         rate = throttle_rate("live_messages")
         self.budget = MessageBudget(rate.count, rate.seconds) if rate else MessageBudget(10**9, 1)
-        self.owner = self._owner()
-        game = live_game_get(self.slug)
-        if game is None:
-            self.close(code=CLOSE_NOT_FOUND)
+        self.owner = await in_pool(self._owner)
+        first = await in_pool(self._first_look)
+        if first is None:
+            await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.accept()
-        async_to_sync(self.channel_layer.group_add)(group_name(self.slug), self.channel_name)
-        game, flagged = services.live_clock_check(slug=self.slug)
+        await self.accept()
+        await self.channel_layer.group_add(group_name(self.slug), self.channel_name)
+        event, flagged = first
         if flagged:
-            self._broadcast(game)
+            await self.channel_layer.group_send(group_name(self.slug), event)
         else:
-            self._send_state(live_game_state(game), seat_of(game, self.owner))
+            await self._send_state(event["state"], self._seat(event["seats"]))
 
-    def disconnect(self, code: int) -> None:
+    async def disconnect(self, code: int) -> None:
         if getattr(self, "slug", None):
-            async_to_sync(self.channel_layer.group_discard)(
-                group_name(self.slug), self.channel_name
-            )
+            await self.channel_layer.group_discard(group_name(self.slug), self.channel_name)
 
     def _owner(self) -> Owner | None:
         user = self.scope.get("user")
@@ -69,26 +82,33 @@ class LiveGameConsumer(JsonWebsocketConsumer):
         visitor = session.get(VISITOR_SESSION_KEY) if session is not None else None
         return Owner(visitor_id=visitor) if visitor else None
 
+    def _first_look(self) -> tuple[dict[str, Any], bool] | None:
+        """The game's state event after a look at its clock (None: no such game)."""
+        if live_game_get(self.slug) is None:
+            return None
+        game, flagged = services.live_clock_check(slug=self.slug)
+        return game_event(game), flagged
+
     # -- from the client -------------------------------------------------------------------
 
-    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         wait = self.budget.spend(time.monotonic())
         if wait is not None:
-            self._refuse("too_many_messages", {"seconds": max(1, math.ceil(wait))})
+            await self._refuse("too_many_messages", {"seconds": max(1, math.ceil(wait))})
             return
         try:
             command = parse_message(text_data if text_data is not None else bytes_data)
         except ProtocolError as error:
-            self._refuse(error.code, error.params)
+            await self._refuse(error.code, error.params)
             return
         try:
-            game = self._carry_out(command)
+            event = await in_pool(lambda: game_event(self._carry_out(command)))
         except LiveRefusal as refusal:
-            self._refuse(refusal.extra["code"], message=refusal.extra["message"])
+            await self._refuse(refusal.extra["code"], message=refusal.extra["message"])
             return
-        self._broadcast(game)
+        await self.channel_layer.group_send(group_name(self.slug), event)
 
-    def _carry_out(self, command: Command) -> Any:
+    def _carry_out(self, command: Command) -> LiveGame:
         owner, slug = self.owner, self.slug
         if command.type == "move":
             assert command.ply is not None and command.move is not None
@@ -107,7 +127,7 @@ class LiveGameConsumer(JsonWebsocketConsumer):
         game, _flagged = services.live_clock_check(slug=slug)  # "state"
         return game
 
-    def _refuse(
+    async def _refuse(
         self,
         code: str,
         params: dict[str, object] | None = None,
@@ -115,18 +135,22 @@ class LiveGameConsumer(JsonWebsocketConsumer):
         message: dict[str, str] | None = None,
     ) -> None:
         said = message or refusal_text(code, params).as_dict()
-        self.send_json({"type": "error", "code": code, "message": said})
+        await self.send_json({"type": "error", "code": code, "message": said})
+        current = await in_pool(self._current)
+        if current is not None:
+            await self._send_state(*current)
+
+    def _current(self) -> tuple[dict[str, Any], str | None] | None:
         game = live_game_get(self.slug)
-        if game is not None:
-            self._send_state(live_game_state(game), seat_of(game, self.owner))
+        if game is None:
+            return None
+        return live_game_state(game), seat_of(game, self.owner)
 
     # -- to the clients --------------------------------------------------------------------
 
-    def _broadcast(self, game: Any) -> None:
-        live_game_announce(game)
-
-    def game_state(self, event: dict[str, Any]) -> None:
-        self._send_state(event["state"], self._seat(event["seats"]))
+    async def game_state(self, event: dict[str, Any]) -> None:
+        """A change of the game, sent to the group (live.broadcast): the state with my seat."""
+        await self._send_state(event["state"], self._seat(event["seats"]))
 
     def _seat(self, seats: dict[str, dict[str, Any]]) -> str | None:
         owner = self.owner
@@ -139,5 +163,5 @@ class LiveGameConsumer(JsonWebsocketConsumer):
                 return side
         return None
 
-    def _send_state(self, state: dict[str, Any], seat: str | None) -> None:
-        self.send_json({"type": "state", "game": state, "you": seat})
+    async def _send_state(self, state: dict[str, Any], seat: str | None) -> None:
+        await self.send_json({"type": "state", "game": state, "you": seat})

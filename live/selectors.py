@@ -53,6 +53,12 @@ def game_position(game: LiveGame) -> Position:
     return pos
 
 
+def shown_position(game: LiveGame) -> Position:
+    """The position now, without its history: what the page is shown (legal moves and check do
+    not depend on the history; the endings that do are judged on ``game_position``)."""
+    return Position.from_fen(game.variant, game.moves[-1]["fen"] if game.moves else game.start_fen)
+
+
 def game_clock(game: LiveGame) -> Clock:
     running = game.turn if game.turn_started_at is not None else None
     return Clock(
@@ -75,7 +81,7 @@ def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str,
     from them until the next state arrives."""
     now = now or timezone.now()
     playing = game.status == LiveGame.Status.PLAYING
-    pos = game_position(game)
+    pos = shown_position(game)
     clock = game_clock(game)
     ending = (
         ending_sentence(game.termination, game.winner or None, game.ended_by or None).as_dict()

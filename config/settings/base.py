@@ -137,7 +137,7 @@ TEMPLATES = [
 
 DATABASE_URL = env_str("DATABASE_URL")
 # Under ASGI (config/asgi.py says so) each request and each WebSocket message runs in a thread
-# of its own, whose connection would outlive it unclosed: none is kept, as Django advises.
+# of its own, whose connection would outlive it unclosed: none is kept by a thread ...
 SERVED_BY_ASGI = env_bool("ASGI_SERVER", False)
 if DATABASE_URL is None:
     VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite creates the file, not its folder
@@ -148,6 +148,14 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if SERVED_BY_ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # ... and, as Django advises under ASGI, a pool of connections per web process instead:
+    # a request or a WebSocket message borrows one and gives it back (no new session each time)
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("DATABASE_POOL_SIZE", 8),
+        "timeout": 10,
+    }
 apply_sqlite(DATABASES["default"])  # WAL, IMMEDIATE transactions, a busy wait (config/database.py)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -102,8 +102,12 @@ def visitor_session() -> tuple[str, Owner]:
 @pytest.fixture
 def loop() -> Iterator[asyncio.AbstractEventLoop]:
     channel_layers.backends.clear()  # an in-memory layer of its own for each test's loop
+    # As under ASGI (config/asgi.py): the consumers' threads keep no connection after a message
+    kept = connections.settings["default"]["CONN_MAX_AGE"]
+    connections.settings["default"]["CONN_MAX_AGE"] = 0
     loop = asyncio.new_event_loop()
     yield loop
+    connections.settings["default"]["CONN_MAX_AGE"] = kept
     # the consumers' database connection lives in asgiref's thread for sync code: close it
     loop.run_until_complete(sync_to_async(connections.close_all)())
     loop.close()
