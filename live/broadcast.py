@@ -3,6 +3,7 @@ the channel layer, which each connection (live.consumers) turns into the state i
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -17,8 +18,10 @@ def group_name(slug: str) -> str:
 
 
 def game_event(game: LiveGame) -> dict[str, Any]:
-    """The group message for ``game``'s new state; it also carries who holds each seat (never
-    sent on to a client), so that each connection knows its own without a query."""
+    """The group message for ``game``'s new state, encoded once as JSON text (the layer copies
+    a text for each connection at no cost, and no connection encodes it again); it also
+    carries who holds each seat (never sent on to a client), so that each connection knows its
+    own without a query."""
     seats = {
         side: {
             "user": getattr(game, f"{side}_user_id"),
@@ -26,7 +29,8 @@ def game_event(game: LiveGame) -> dict[str, Any]:
         }
         for side in ("red", "black")
     }
-    return {"type": "game.state", "state": live_game_state(game), "seats": seats}
+    state = json.dumps(live_game_state(game), ensure_ascii=False, separators=(",", ":"))
+    return {"type": "game.state", "state": state, "seats": seats}
 
 
 def live_game_announce(game: LiveGame) -> None:

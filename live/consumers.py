@@ -17,6 +17,7 @@ side; messages for one game wait for each other on the game's row lock.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable
@@ -68,7 +69,7 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         if flagged:
             await self.channel_layer.group_send(group_name(self.slug), event)
         else:
-            await self._send_state(event["state"], self._seat(event["seats"]))
+            await self.game_state(event)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "slug", None):
@@ -149,8 +150,10 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     # -- to the clients --------------------------------------------------------------------
 
     async def game_state(self, event: dict[str, Any]) -> None:
-        """A change of the game, sent to the group (live.broadcast): the state with my seat."""
-        await self._send_state(event["state"], self._seat(event["seats"]))
+        """A change of the game, sent to the group (live.broadcast): the state (JSON text,
+        encoded once for every connection) with my seat."""
+        seat = json.dumps(self._seat(event["seats"]))
+        await self.send(text_data=f'{{"type":"state","you":{seat},"game":{event["state"]}}}')
 
     def _seat(self, seats: dict[str, dict[str, Any]]) -> str | None:
         owner = self.owner
