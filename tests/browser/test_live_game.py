@@ -2,7 +2,8 @@
 own, against the site served by its ASGI server (uvicorn, on the test database): Red on a
 desktop in English makes a challenge, Black on a phone in Chinese opens the link and accepts,
 and they play a master game's 24 plies to Black's mate, Black reloading the page mid-game and
-going on where the game stood, while a third visitor with the link watches. Screenshots land in test-artifacts/."""
+going on where the game stood, and the server restarting mid-game (every page reconnects by
+itself and the game goes on), while a third visitor with the link watches. Screenshots land in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -44,50 +45,57 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture
-def asgi_server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
+class AsgiServer:
     """The site's ASGI application under uvicorn, one process (the in-memory channel layer),
-    on the test database; its address."""
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": _database_url(),
-    }
-    env.pop("CHANNEL_LAYER_URL", None)
-    log = (tmp_path / "uvicorn.log").open("w")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "config.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],  # fmt: skip
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
+    on the test database, at ``url``; ``restart()`` stops it and starts it again on the same
+    port, as a deploy or a crash does."""
+
+    def __init__(self, log: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "DATABASE_URL": _database_url(),
+        }
+        self.env.pop("CHANNEL_LAYER_URL", None)
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host",
+                 "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
         for _ in range(300):
             try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=2):
-                    break
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2):
+                    return
             except OSError:
-                assert server.poll() is None, (tmp_path / "uvicorn.log").read_text()
+                assert self.process.poll() is None, self.log.read_text()
                 time.sleep(0.1)
-        yield url
+        raise AssertionError(f"the server did not answer: {self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None, tmp_path: Path) -> Iterator[AsgiServer]:
+    server = AsgiServer(tmp_path / "uvicorn.log")
+    server.start()
+    try:
+        yield server
     finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
+        server.stop()
 
 
 def _context_page(browser: Browser, base: str, viewport: dict[str, int], locale: str) -> Page:
@@ -105,11 +113,12 @@ def _context_page(browser: Browser, base: str, viewport: dict[str, int], locale:
     return page
 
 
-def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload(
-    browser: Browser, asgi_server: str, artifacts: Path
+def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload_and_a_restart(
+    browser: Browser, asgi_server: AsgiServer, artifacts: Path
 ) -> None:
-    red = _context_page(browser, asgi_server, {"width": 1280, "height": 800}, "en-US")
-    black = _context_page(browser, asgi_server, {"width": 390, "height": 844}, "zh-CN")
+    base = asgi_server.url
+    red = _context_page(browser, base, {"width": 1280, "height": 800}, "en-US")
+    black = _context_page(browser, base, {"width": 390, "height": 844}, "zh-CN")
     errors: list[str] = []
     for page in (red, black):
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -138,7 +147,7 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload(
     expect(red.get_by_test_id("live-invite")).to_be_hidden()
     expect(red.get_by_test_id("clock-red")).to_have_text("10:00")
     # anyone else with the link watches: the moves come live, no seat, no buttons
-    watcher = _context_page(browser, asgi_server, {"width": 1280, "height": 800}, "en-US")
+    watcher = _context_page(browser, base, {"width": 1280, "height": 800}, "en-US")
     watcher.goto(link)
     expect(watcher.get_by_test_id("live-seat")).to_have_text("You are watching this game.")
     expect(watcher.get_by_test_id("live-accept")).to_have_count(0)
@@ -150,8 +159,19 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload(
             expect(black.locator("#board")).to_have_attribute("data-ply", "10")
             expect(black.get_by_test_id("moves").locator(".move-button")).to_have_count(10)
             black.screenshot(path=str(artifacts / "live-reloaded-phone-zh.png"))
+        if ply == 16:  # the server restarts (a deploy): every page reconnects by itself
+            opened = [
+                page.get_attribute("body", "data-connections") for page in (red, black, watcher)
+            ]
+            asgi_server.restart()
+            for page, before in zip((red, black, watcher), opened, strict=True):
+                again = str(int(before or "0") + 1)
+                expect(page.locator("body")).to_have_attribute(
+                    "data-connections", again, timeout=15_000
+                )
+                expect(page.locator("#board")).to_have_attribute("data-ply", "16")
         mover = red if ply % 2 == 0 else black
-        expect(mover.locator("body[data-connected='1']")).to_have_count(1)
+        expect(mover.locator("body[data-movable='1']")).to_have_count(1)
         click_move(mover, move)
         for page in (red, black, watcher):
             expect(page.locator("#board")).to_have_attribute("data-ply", str(ply + 1))

@@ -22,6 +22,7 @@ const state = {
   received: 0, // performance.now() when the state came: the running clock counts from it
   socket: null,
   retries: 0,
+  connections: 0, // connections opened by this page (a reconnect adds one)
   claimed: null, // the ply at which this page said the running clock reached zero
 };
 
@@ -43,11 +44,16 @@ function connect() {
   document.body.dataset.connected = "0";
   socket.addEventListener("open", () => {
     state.retries = 0;
+    state.connections += 1;
     document.body.dataset.connected = "1";
+    document.body.dataset.connections = String(state.connections);
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     document.body.dataset.connected = "0";
+    // no move can reach the server now: the board waits for the state of the next connection
+    board.set({ movable: null, dests: [] });
+    document.body.dataset.movable = "0";
     if (state.game && ["finished", "aborted"].includes(state.game.status)) return;
     setStatus(L.reconnecting, "thinking");
     const wait = Math.min(5000, 500 * 2 ** state.retries++);
@@ -81,6 +87,7 @@ function play(iccs) {
   send({ type: "move", ply: g.ply, move: iccs });
   // the board shows the move at once; the server's state confirms it (or puts it back)
   board.set({ movable: null, dests: [] });
+  document.body.dataset.movable = "0";
 }
 
 $("resign").addEventListener("click", () => {
@@ -107,9 +114,13 @@ function setStatus(text, kind) {
   box.dataset.kind = kind || "";
 }
 
+function connected() {
+  return state.socket !== null && state.socket.readyState === WebSocket.OPEN;
+}
+
 function myTurn() {
   const g = state.game;
-  return g.status === "playing" && state.you !== null && g.turn === state.you;
+  return connected() && g.status === "playing" && state.you !== null && g.turn === state.you;
 }
 
 function renderStatus() {
@@ -249,6 +260,7 @@ function render() {
   document.body.dataset.liveStatus = g.status;
   document.body.dataset.you = state.you || "";
   document.body.dataset.turn = g.turn;
+  document.body.dataset.movable = myTurn() ? "1" : "0";
   renderStatus();
   renderMoves();
   renderControls();
