@@ -123,6 +123,9 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         if command.type == "draw":
             assert command.action is not None
             return services.live_draw(slug=slug, owner=owner, action=command.action)
+        if command.type == "rematch":
+            assert command.action is not None
+            return services.live_rematch(slug=slug, owner=owner, action=command.action)
         if command.type == "flag":
             return services.live_flag_claim(slug=slug, owner=owner)
         game, _flagged = services.live_clock_check(slug=slug)  # "state"

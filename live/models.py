@@ -88,6 +88,10 @@ class LiveGame(TimeStampedModel):
     # a draw offer standing: the side that made it and the ply it was made at
     draw_offer_by = models.CharField(max_length=8, blank=True)
     draw_offer_ply = models.PositiveIntegerField(null=True, blank=True)
+    # a rematch offered once the game is over: the side that offered it and its new game (a
+    # challenge with the colours swapped, which only the other player may accept)
+    rematch_by = models.CharField(max_length=8, blank=True)
+    rematch_slug = models.CharField(max_length=16, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

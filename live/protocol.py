@@ -6,6 +6,7 @@ Messages (every field required, no other field allowed; clocks are never sent by
     {"type": "move", "ply": 12, "move": "h2e2"}   the move at ply 12 (the plies played so far)
     {"type": "resign"}  {"type": "abort"}  {"type": "flag"}  (claim: the opponent's time is up)
     {"type": "draw", "action": "offer" | "accept" | "decline"}
+    {"type": "rematch", "action": "offer" | "accept" | "decline"}   once the game is over
     {"type": "state"}                                the game as it stands now
 """
 
@@ -22,6 +23,7 @@ ICCS: Final = re.compile(r"[a-k][0-9][a-k][0-9]")
 FIELDS: Final[dict[str, frozenset[str]]] = {
     "move": frozenset({"type", "ply", "move"}),
     "draw": frozenset({"type", "action"}),
+    "rematch": frozenset({"type", "action"}),
     "resign": frozenset({"type"}),
     "abort": frozenset({"type"}),
     "flag": frozenset({"type"}),
@@ -82,9 +84,9 @@ def parse_message(text: str | bytes | None) -> Command:
         if not isinstance(move, str) or not ICCS.fullmatch(move):
             raise ProtocolError("bad_move", move=str(move)[:16])
         return Command("move", ply=ply, move=move, raw=data)
-    if kind == "draw":
+    if kind in ("draw", "rematch"):
         action = data["action"]
         if action not in DRAW_ACTIONS:
             raise ProtocolError("bad_draw_action", action=str(action)[:16])
-        return Command("draw", action=action, raw=data)
+        return Command(kind, action=action, raw=data)
     return Command(kind, raw=data)

@@ -75,6 +75,19 @@ def _player_name(game: LiveGame, side: str) -> str | None:
     return user.username if user is not None else None
 
 
+def _rematch(game: LiveGame) -> dict[str, Any] | None:
+    """The rematch offered once the game is over: who offered it, and its link only once both
+    play it (before, the link would let anyone take the seat offered to the other player)."""
+    if not game.rematch_by:
+        return None
+    started = (
+        LiveGame.objects.filter(slug=game.rematch_slug)
+        .exclude(status=LiveGame.Status.WAITING)
+        .exists()
+    )
+    return {"by": game.rematch_by, "slug": game.rematch_slug if started else None}
+
+
 def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str, Any]:
     """Everything a game's page shows, as plain data: sent whole on every connect and after
     every change. Clocks are the server's, at ``now``; the page counts the running one down
@@ -117,6 +130,7 @@ def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str,
             else None
         ),
         "players": {side: _player_name(game, side) for side in ("red", "black")},
+        "rematch": _rematch(game),
         "colour_choice": game.colour_choice,
         "result": game.result,
         "winner": game.winner or None,

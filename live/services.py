@@ -380,6 +380,59 @@ def live_flag_claim(*, slug: str, owner: Owner | None, now: datetime | None = No
         raise LiveRefusal.of("not_out_of_time", {"seconds": (left + 999) // 1000})
 
 
+# -- rematch --------------------------------------------------------------------------------
+
+
+def _both_seated(game: LiveGame) -> bool:
+    return all(
+        getattr(game, f"{side}_user_id") is not None or getattr(game, f"{side}_visitor")
+        for side in ("red", "black")
+    )
+
+
+def live_rematch(
+    *, slug: str, owner: Owner | None, action: str, now: datetime | None = None
+) -> LiveGame:
+    """Once the game is over, a player offers a rematch: a new challenge of the same game and
+    clock with the colours swapped, kept on this game (its link is sent to nobody: only the
+    other player may take it, by accepting here). "accept" starts it for both (two offers meet
+    as an acceptance); "decline" calls it off. Returns this game."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(slug)
+        side = _player_side(game, owner)
+        if game.status in (LiveGame.Status.WAITING, LiveGame.Status.PLAYING):
+            raise LiveRefusal.of("game_not_over")
+        if not _both_seated(game):
+            raise LiveRefusal.of("no_rematch")
+        offered_by_other = game.rematch_by == other_side(side)
+        if action == "offer" and game.rematch_by == side:
+            raise LiveRefusal.of("rematch_already_offered")
+        if action in ("accept", "decline") and not offered_by_other:
+            raise LiveRefusal.of("no_rematch_offer")
+        if action == "offer" and not offered_by_other:
+            options = ChallengeOptions(
+                variant=game.variant,
+                setup=game.setup,
+                colour=other_side(side),
+                base_minutes=game.base_ms // 60_000,
+                increment_seconds=game.increment_ms // 1000,
+            )
+            assert owner is not None
+            rematch = live_challenge_create(owner=owner, options=options)
+            game.rematch_by, game.rematch_slug = side, rematch.slug
+        elif action == "decline":
+            LiveGame.objects.filter(slug=game.rematch_slug, status=LiveGame.Status.WAITING).update(
+                status=LiveGame.Status.ABORTED, finished_at=now
+            )
+            game.rematch_by, game.rematch_slug = "", ""
+        else:  # accepted, or offered back
+            assert owner is not None
+            live_challenge_accept(slug=game.rematch_slug, owner=owner, now=now)
+        game.save(update_fields=["rematch_by", "rematch_slug", "updated_at"])
+    return game
+
+
 # -- accounts -------------------------------------------------------------------------------
 
 

@@ -41,8 +41,9 @@ REFUSALS: Final[dict[str, Text]] = {
         "“{move}” is not a move in ICCS (such as h2e2).",
     ),
     "bad_draw_action": Text(
-        "和棋只能offer（提和）、accept（接受）或decline（拒绝），而不是“{action}”。",
-        "A draw can be offered (offer), accepted (accept) or declined (decline), not “{action}”.",
+        "和棋或再来一局只能offer（提出）、accept（接受）或decline（拒绝），而不是“{action}”。",
+        "A draw or a rematch can be offered (offer), accepted (accept) or declined (decline), "
+        "not “{action}”.",
     ),
     "too_many_messages": Text(
         "消息发得太快了：请{seconds}秒后再试。",
@@ -84,6 +85,16 @@ REFUSALS: Final[dict[str, Text]] = {
         "对方还有时间（{seconds}秒）：不能判超时。",
         "Your opponent still has time ({seconds} s): no win on time yet.",
     ),
+    "game_not_over": Text(
+        "对局还没结束：结束后才能再来一局。", "The game is not over: a rematch comes after it."
+    ),
+    "no_rematch": Text(
+        "这盘棋没有对手，不能再来一局。", "This game had no opponent: there is no rematch."
+    ),
+    "rematch_already_offered": Text(
+        "你已经提出再来一局，请等待对方回答。", "You have offered a rematch; wait for the answer."
+    ),
+    "no_rematch_offer": Text("对方没有提出再来一局。", "Your opponent has not offered a rematch."),
     "bad_options": Text("挑战的设置不对：{reason}", "The challenge's options are wrong: {reason}"),
 }
 

@@ -112,6 +112,10 @@ def _labels() -> dict[str, Any]:
         "reconnecting": _("Connection lost: reconnecting…"),
         "confirm_resign": _("Resign this game?"),
         "ply": _("Move {n} ({side})"),
+        "rematch_offered_by_you": _("You offered a rematch, colours swapped."),
+        "rematch_offered_to_you": _("Your opponent offers a rematch, colours swapped."),
+        "rematch_offered": _("{side} offers a rematch."),
+        "rematch_started": _("The rematch has begun."),
         "effects": {
             "collision": _("collision"),
             "self_destruct": _("self-destruct"),

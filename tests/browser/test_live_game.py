@@ -3,11 +3,13 @@ own, against the site served by its ASGI server (uvicorn, on the test database):
 desktop in English makes a challenge, Black on a phone in Chinese opens the link and accepts,
 and they play a master game's 24 plies to Black's mate, Black reloading the page mid-game and
 going on where the game stood, and the server restarting mid-game (every page reconnects by
-itself and the game goes on), while a third visitor with the link watches. Screenshots land in test-artifacts/."""
+itself and the game goes on), while a third visitor with the link watches; then a rematch with
+the colours swapped. Screenshots land in test-artifacts/."""
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -191,6 +193,17 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload_and_a_resta
     game = LiveGame.objects.get()
     assert (game.status, game.termination, game.winner) == ("finished", "checkmate", "black")
     assert game.iccs_moves == SHORT_MATE
+
+    # a rematch, colours swapped: offered on one page, accepted on the other, both go to it
+    red.get_by_test_id("rematch-offer").click()
+    expect(black.get_by_test_id("rematch")).to_contain_text("对手提出再来一局")
+    black.get_by_test_id("rematch-accept").click()
+    for page, side in ((red, "black"), (black, "red")):
+        page.wait_for_url(re.compile(r".*/play/live/(?!" + game.slug + r")[a-z0-9]+/$"))
+        expect(page.locator(f"body[data-you='{side}'][data-live-status='playing']")).to_have_count(
+            1
+        )
+    expect(watcher.locator("#rematch-link")).to_be_visible()
     assert not errors, errors
     for page in (red, black, watcher):
         page.context.close()

@@ -304,3 +304,50 @@ def test_a_challenge_waits_and_its_creator_may_call_it_off(sockets, transactiona
     assert watcher.error()["code"] == "spectator"
     mine.send({"type": "abort"})
     assert mine.state()["game"]["status"] == "aborted"
+
+
+def test_a_rematch_is_offered_and_accepted_with_the_colours_swapped(sockets, started) -> None:
+    game, red_key, black_key = started(minutes=5, increment=3)
+    red, black = sockets(game.slug, red_key), sockets(game.slug, black_key)
+    watcher = sockets(game.slug)
+    for socket in (red, black, watcher):
+        socket.state()
+    red.send({"type": "rematch", "action": "offer"})
+    assert red.error()["code"] == "game_not_over"
+    black.send({"type": "resign"})
+    for socket in (red, black, watcher):
+        socket.state()
+    watcher.send({"type": "rematch", "action": "offer"})
+    assert watcher.error()["code"] == "spectator"
+    black.send({"type": "rematch", "action": "accept"})
+    assert black.error()["code"] == "no_rematch_offer"
+    red.send({"type": "rematch", "action": "offer"})
+    for socket in (red, black, watcher):
+        offer = socket.state()["game"]["rematch"]
+        assert offer == {"by": "red", "slug": None}  # no link before it is accepted
+    red.send({"type": "rematch", "action": "offer"})
+    assert red.error()["code"] == "rematch_already_offered"
+    black.send({"type": "rematch", "action": "accept"})
+    slug = black.state()["game"]["rematch"]["slug"]
+    assert slug and red.state()["game"]["rematch"]["slug"] == slug
+    rematch = LiveGame.objects.get(slug=slug)
+    assert rematch.status == "playing" and (rematch.base_ms, rematch.increment_ms) == (
+        300_000,
+        3_000,
+    )
+    assert rematch.black_visitor == game.red_visitor and rematch.red_visitor == game.black_visitor
+    assert sockets(slug, black_key).state()["you"] == "red"
+
+
+def test_a_declined_rematch_is_called_off(sockets, started) -> None:
+    game, red_key, black_key = started()
+    red, black = sockets(game.slug, red_key), sockets(game.slug, black_key)
+    red.state(), black.state()
+    red.send({"type": "abort"})
+    red.state(), black.state()
+    black.send({"type": "rematch", "action": "offer"})
+    red.state(), black.state()
+    offered = LiveGame.objects.get(pk=game.pk).rematch_slug
+    red.send({"type": "rematch", "action": "decline"})
+    assert red.state()["game"]["rematch"] is None
+    assert LiveGame.objects.get(slug=offered).status == "aborted"

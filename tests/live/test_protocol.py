@@ -21,6 +21,8 @@ def test_the_messages_a_game_reads() -> None:
     move = parse_message('{"type": "move", "ply": 4, "move": "h2e2"}')
     assert (move.type, move.ply, move.move) == ("move", 4, "h2e2")
     assert parse_message('{"type": "draw", "action": "accept"}').action == "accept"
+    rematch = parse_message('{"type": "rematch", "action": "offer"}')
+    assert (rematch.type, rematch.action) == ("rematch", "offer")
     for kind in ("resign", "abort", "flag", "state"):
         assert parse_message(json.dumps({"type": kind})) == Command(kind)
 

@@ -97,6 +97,9 @@ $("abort").addEventListener("click", () => send({ type: "abort" }));
 $("draw").addEventListener("click", () => send({ type: "draw", action: "offer" }));
 $("draw-accept").addEventListener("click", () => send({ type: "draw", action: "accept" }));
 $("draw-decline").addEventListener("click", () => send({ type: "draw", action: "decline" }));
+$("rematch-offer").addEventListener("click", () => send({ type: "rematch", action: "offer" }));
+$("rematch-accept").addEventListener("click", () => send({ type: "rematch", action: "accept" }));
+$("rematch-decline").addEventListener("click", () => send({ type: "rematch", action: "decline" }));
 const copy = $("copy-link");
 if (copy) copy.addEventListener("click", () => copyLink($("share-link"), copy, "✓"));
 
@@ -244,6 +247,33 @@ function renderControls() {
   }
 }
 
+// Once the game is over: a rematch offered (colours swapped), answered here; when it begins,
+// both players go to its page and anyone watching gets its link.
+function renderRematch() {
+  const g = state.game;
+  const over = g.status === "finished" || g.status === "aborted";
+  const offer = g.rematch;
+  const panel = $("rematch-panel");
+  panel.hidden = !over || (state.you === null && !offer);
+  if (panel.hidden) return;
+  const mine = offer && offer.by === state.you;
+  const toMe = offer && state.you !== null && offer.by !== state.you;
+  $("rematch-offer").hidden = state.you === null || Boolean(offer);
+  $("rematch-accept").hidden = !toMe || Boolean(offer.slug);
+  $("rematch-decline").hidden = !toMe || Boolean(offer.slug);
+  $("rematch-link").hidden = !(offer && offer.slug);
+  let text = "";
+  if (offer && offer.slug) {
+    text = L.rematch_started;
+    $("rematch-link").href = `/play/live/${offer.slug}/`;
+    if (state.you !== null) window.location.assign(`/play/live/${offer.slug}/`);
+  } else if (mine) text = L.rematch_offered_by_you;
+  else if (toMe) text = L.rematch_offered_to_you;
+  else if (offer) text = format(L.rematch_offered, { side: sideName(offer.by) });
+  $("rematch-text").textContent = text;
+  $("rematch-text").hidden = !text;
+}
+
 function render() {
   const g = state.game;
   const last = g.moves.length ? g.moves[g.moves.length - 1] : null;
@@ -264,6 +294,7 @@ function render() {
   renderStatus();
   renderMoves();
   renderControls();
+  renderRematch();
   renderClocks();
 }
 
