@@ -57,5 +57,7 @@ REPETITION_RULES: Final[tuple[RepetitionRule, ...]] = get_args(RepetitionRule)
 ProofStatus = Literal["sound_unique", "cooked", "shorter", "no_win", "budget_exhausted"]
 PROOF_STATUSES: Final[tuple[ProofStatus, ...]] = get_args(ProofStatus)
 
-Verdict = Literal["continue", "solved", "wrong", "unknown"]
+# ``good`` (also good, but not the best: the move is not played, try again) is answered from a
+# tactics puzzle's stored answers, never by the prover.
+Verdict = Literal["continue", "solved", "wrong", "unknown", "good"]
 VERDICTS: Final[tuple[Verdict, ...]] = get_args(Verdict)

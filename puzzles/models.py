@@ -31,6 +31,13 @@ class Goal(models.TextChoices):
     MATE = "mate", _("Checkmate")
     DEAD_GENERAL = "dead_general", _("Dead general")
     WIN = "win", _("Win")
+    # Win material with the only move: a tactics puzzle, judged by Fairy-Stockfish when it was
+    # mined (``puzzles.tactics``), never by the prover.
+    MATERIAL = "material", _("Win material")
+
+
+# The goals the prover proves: an author chooses among them.
+PROVED_GOALS = (Goal.MATE, Goal.DEAD_GENERAL, Goal.WIN)
 
 
 class PuzzleTheme(models.Model):

@@ -19,6 +19,7 @@ from engine import Move, Position
 from engine import solver as prover
 from engine.vocab import PROOF_STATUSES, VERDICTS, ProofStatus
 from engine.vocab import Verdict as VerdictWord
+from puzzles import tactics
 
 SOUND_UNIQUE: Final = "sound_unique"
 COOKED: Final = "cooked"
@@ -220,8 +221,12 @@ def judge(
 
     Any attacker move that keeps a forced win in the moves left is accepted; moves off the
     stored tree are proved on the spot within ``nodes`` and ``seconds`` (``unknown`` when the
-    budget runs out).
+    budget runs out). A tactics puzzle is judged from the answers stored on it (``good``: also
+    good, but not the best; the move is not played).
     """
+    if tactics.is_material(proof):
+        verdict, reply, code = tactics.judge(proof, moves)
+        return Verdict(verdict=_verdict(verdict), reply=reply, reason=_said(code, {}, code))
     loaded = _proof(proof)
     started = time.monotonic()
     judgement = prover.judge(loaded, list(moves), prover.Budget(nodes=nodes, seconds=seconds))
@@ -345,7 +350,10 @@ def hint(
     seconds: float = LIVE_SECONDS,
 ) -> Hint:
     """A winning attacker move after ``moves`` (attacker to move): from the stored tree when
-    the line is on it, else searched within ``nodes`` and ``seconds``."""
+    the line is on it, else searched within ``nodes`` and ``seconds``. A tactics puzzle's is
+    its line's move."""
+    if tactics.is_material(proof):
+        return Hint(tactics.hint(proof, moves))
     loaded = _proof(proof)
     node, remaining = _on_tree(loaded, moves)
     if node is not None and node.expanded and node.primary is not None:
@@ -365,7 +373,10 @@ def hint(
 
 
 def main_line(proof: dict[str, Any]) -> list[str]:
-    """The proof's main line: the key, the longest defence, and so on to the end."""
+    """The proof's main line: the key, the longest defence, and so on to the end (a tactics
+    puzzle's: its line)."""
+    if tactics.is_material(proof):
+        return list(proof["line"])
     return _main_line(_proof(proof))
 
 

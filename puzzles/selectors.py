@@ -28,6 +28,7 @@ from puzzles.missed import MISSED_MAX_MOVES, MISSED_QUICK_MAX_MOVES
 from puzzles.models import (
     DailyPuzzle,
     GameReview,
+    Goal,
     MiningChunk,
     MissedMate,
     Puzzle,
@@ -59,6 +60,12 @@ DIFFICULTY_LABELS = {
 }
 
 
+# What the trainer offers: every puzzle, the mates (every goal the prover proves), or the
+# tactics (win material).
+KIND_ALL, KIND_MATES, KIND_TACTICS = "all", "mates", "tactics"
+KINDS = (KIND_ALL, KIND_MATES, KIND_TACTICS)
+
+
 def _published() -> QuerySet[Puzzle]:
     return Puzzle.objects.filter(status=Puzzle.Status.PUBLISHED)
 
@@ -71,13 +78,19 @@ def puzzle_list(
     source: str | None = None,
     rating_min: float | None = None,
     rating_max: float | None = None,
+    kind: str = KIND_ALL,
 ) -> QuerySet[Puzzle]:
-    """Published puzzles matching every given filter (all of ``themes``), easiest first."""
+    """Published puzzles matching every given filter (all of ``themes``; ``kind``: all, the
+    mates, or the tactics), easiest first."""
     rows = _published()
     if variant:
         rows = rows.filter(variant=variant)
     if goal:
         rows = rows.filter(goal=goal)
+    if kind == KIND_TACTICS:
+        rows = rows.filter(goal=Goal.MATERIAL)
+    elif kind == KIND_MATES:
+        rows = rows.exclude(goal=Goal.MATERIAL)
     if source:
         rows = rows.filter(source=source)
     if rating_min is not None:
@@ -384,6 +397,7 @@ def puzzle_next_pick(
     difficulty: str = "normal",
     exclude: Sequence[int] = (),
     seed: int | None = None,
+    kind: str = KIND_ALL,
 ) -> NextPick | None:
     """A published puzzle the player has not tried, rated within ``NEXT_WINDOW`` of their
     rating plus the difficulty offset, with all the given themes. Puzzles the player authored
@@ -395,7 +409,7 @@ def puzzle_next_pick(
         player_rating_value(player=player, variant=variant) + DIFFICULTY_OFFSETS.get(difficulty, 0)
     )
     low, high = target - NEXT_WINDOW, target + NEXT_WINDOW
-    rows = puzzle_list(variant=variant, themes=themes).exclude(pk__in=list(exclude))
+    rows = puzzle_list(variant=variant, themes=themes, kind=kind).exclude(pk__in=list(exclude))
     if player is not None and player.user is not None:
         rows = rows.exclude(author=player.user)
     tried = PuzzleAttempt.objects.filter(owner_filter(player)).values("puzzle_id")
@@ -437,6 +451,7 @@ def puzzle_next_for(
     difficulty: str = "normal",
     exclude: Sequence[int] = (),
     seed: int | None = None,
+    kind: str = KIND_ALL,
 ) -> Puzzle | None:
     """The puzzle of ``puzzle_next_pick``, without how it was chosen."""
     pick = puzzle_next_pick(
@@ -446,6 +461,7 @@ def puzzle_next_for(
         difficulty=difficulty,
         exclude=exclude,
         seed=seed,
+        kind=kind,
     )
     return pick.puzzle if pick else None
 
@@ -470,6 +486,7 @@ GOAL_LABELS = {
     "mate": gettext_lazy("Checkmate"),
     "dead_general": gettext_lazy("Dead general"),
     "win": gettext_lazy("Win"),
+    "material": gettext_lazy("Win material"),
 }
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from engine import EngineError, Move, Position
 from engine.patterns import PATTERNS, detect
 from engine.rules import CHASE_VALUE
+from engine.tactics import TACTICS
 from engine.variants import (
     BLACK,
     CANNON,
@@ -135,6 +136,24 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
         "本站用户创作，经引擎证明。",
     ),
 )
+# A tactics puzzle's label, and the tactics a line that wins material shows (engine.tactics;
+# the sacrifice and the double check are already themes above and among the patterns).
+TACTIC_THEMES: tuple[ThemeInfo, ...] = (
+    ThemeInfo(
+        "material",
+        "Win material",
+        "得子",
+        "Win material with the only move that does it.",
+        "走出唯一能得子的着法。",
+    ),
+    *(
+        ThemeInfo(t.code, t.en, t.zh, t.summary_en, t.summary_zh)
+        for t in TACTICS
+        if t.code not in ("sacrifice", "double_check")
+    ),
+)
+TACTIC_SLUGS = frozenset(t.code for t in TACTICS)
+CATALOGUE = CATALOGUE + TACTIC_THEMES
 # The named kill patterns, one theme each, after the themes above.
 PATTERN_THEMES: tuple[ThemeInfo, ...] = tuple(
     ThemeInfo(p.code, p.en, p.zh, p.summary_en, p.summary_zh) for p in PATTERNS
@@ -151,7 +170,7 @@ ORDER = {theme.slug: index for index, theme in enumerate(CATALOGUE)}
 MAX_TEACHING = 3
 LABELS = frozenset(
     {"mate_in_1", "mate_in_2", "mate_in_3", "mate_in_4", "mate_in_5", "long_mate"}
-    | {"dead_general", "stalemate", "classic", "user_made"}
+    | {"dead_general", "stalemate", "classic", "user_made", "material"}
 )
 # Patterns that show in many mates whatever their idea (a general covering a flight point,
 # every flight point blocked, two checking pieces): they teach less than the named patterns.
@@ -161,6 +180,13 @@ _BROAD_PATTERNS = ("facing_general", "smothered", "double_check")
 # the broad patterns, and last what any such mate shows (the pieces used, a cannon's check,
 # checks all the way).
 IMPORTANCE: tuple[str, ...] = (
+    # The tactics of a line that wins material (a mate never has them; the sacrifice and the
+    # double check keep their places below).
+    "discovered_check",
+    "fork",
+    "pin",
+    "trapped_piece",
+    "hanging_piece",
     "defection",
     "missile_collision",
     *(p.code for p in PATTERNS if p.code not in _BROAD_PATTERNS),

@@ -23,7 +23,7 @@ from core.selectors import variant_board, variant_get, variant_list
 from engine import Position
 from puzzles import selectors, services
 from puzzles.editor_checks import position_messages, position_rules
-from puzzles.models import MAX_MOVES_TO_WIN, Puzzle, PuzzleRun, Variant
+from puzzles.models import MAX_MOVES_TO_WIN, PROVED_GOALS, Puzzle, PuzzleRun, Variant
 from puzzles.selectors import DIFFICULTY_LABELS, DIFFICULTY_OFFSETS, GOAL_LABELS
 from puzzles.services import runs
 from puzzles.services.authoring import MAX_AUTHORED_MOVES
@@ -89,7 +89,9 @@ def _labels() -> dict[str, Any]:
             "mate": _("Checkmate in {n}"),
             "dead_general": _("Dead general in {n}"),
             "win": _("Win in {n}"),
+            "material": _("Win material: find the only move that does"),
         },
+        "also_good": _("Also good, but not the best: find the strongest move."),
         "correct": _("Right! Keep going."),
         "solved": _("Solved!"),
         "wrong": _("Not the right move."),
@@ -133,6 +135,8 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
     themes = [t for t in dict.fromkeys(asked) if t in offered]
     difficulty = request.GET.get("difficulty", "normal")
     pool = "mine" if request.GET.get("pool") == "mine" else "bank"
+    kind = request.GET.get("kind", selectors.KIND_ALL)
+    kind = kind if kind in selectors.KINDS else selectors.KIND_ALL
     theme_rows = _themes()
     page = {
         "mode": mode,  # next | fixed
@@ -142,6 +146,7 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
         "difficulty": difficulty if difficulty in DIFFICULTY_OFFSETS else "normal",
         "difficulties": list(DIFFICULTY_OFFSETS),
         "pool": pool,  # bank | mine (the mates missed in my own games)
+        "kind": kind,  # all | mates | tactics
         "logged_in": request.user.is_authenticated,
         "board_module": static("build/board.js"),
         "api": {
@@ -169,6 +174,12 @@ def _solve_page(request: HttpRequest, *, puzzle: Puzzle | None, mode: str) -> Ht
             "selected_themes": themes,
             "selected_difficulty": page["difficulty"],
             "selected_pool": pool,
+            "kinds": [
+                (selectors.KIND_ALL, _("Mates and tactics")),
+                (selectors.KIND_MATES, _("Mates")),
+                (selectors.KIND_TACTICS, _("Tactics: win material")),
+            ],
+            "selected_kind": kind,
         },
     )
 
@@ -406,7 +417,7 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
         },
     }
     return render(
-        request, "puzzles/editor.html", {"page": page, "puzzle": puzzle, "goals": GOAL_LABELS}
+        request, "puzzles/editor.html", {"page": page, "puzzle": puzzle, "goals": PROVED_LABELS}
     )
 
 
@@ -421,6 +432,10 @@ def mine(request: HttpRequest) -> HttpResponse:
     )
 
 
+# The goals an author can choose: those the prover proves.
+PROVED_LABELS = {goal: label for goal, label in GOAL_LABELS.items() if goal in PROVED_GOALS}
+
+
 def _run_labels(mode: str) -> dict[str, Any]:
     labels: dict[str, Any] = {
         "red": _("Red"),
@@ -430,7 +445,9 @@ def _run_labels(mode: str) -> dict[str, Any]:
             "mate": _("Checkmate in {n}"),
             "dead_general": _("Dead general in {n}"),
             "win": _("Win in {n}"),
+            "material": _("Win material: find the only move that does"),
         },
+        "also_good": _("Also good, but not the best: find the strongest move."),
         "puzzle_rating": _("Puzzle rating"),
         "your_turn": _("Your move: find the best move."),
         "correct": _("Right! Keep going."),

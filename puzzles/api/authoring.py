@@ -18,7 +18,10 @@ from core.api_helpers import found_or_404, operation, request_body
 from core.exceptions import error_body
 from puzzles import selectors, services
 from puzzles.api.serializers import AuthoredPuzzleSerializer
-from puzzles.models import MAX_MOVES_TO_WIN, Goal, Puzzle, Variant
+from puzzles.models import MAX_MOVES_TO_WIN, PROVED_GOALS, Goal, Puzzle, Variant
+
+# An author's puzzle is proved: the goals the prover knows.
+GOAL_CHOICES = [(goal.value, goal.label) for goal in PROVED_GOALS]
 
 
 class AuthoredListApi(APIView):
@@ -30,7 +33,7 @@ class AuthoredListApi(APIView):
     class DraftCreateSerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices)
         fen = serializers.CharField(max_length=200)
-        goal = serializers.ChoiceField(choices=Goal.choices, default=Goal.MATE)
+        goal = serializers.ChoiceField(choices=GOAL_CHOICES, default=Goal.MATE)
         moves_to_win = serializers.IntegerField(min_value=1, max_value=MAX_MOVES_TO_WIN)
         title = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
 
@@ -89,7 +92,7 @@ class AuthoredDetailApi(APIView):
     class DraftUpdateSerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices, required=False)
         fen = serializers.CharField(max_length=200, required=False)
-        goal = serializers.ChoiceField(choices=Goal.choices, required=False)
+        goal = serializers.ChoiceField(choices=GOAL_CHOICES, required=False)
         moves_to_win = serializers.IntegerField(
             min_value=1, max_value=MAX_MOVES_TO_WIN, required=False
         )
@@ -156,7 +159,7 @@ class PositionCheckApi(APIView):
     class PositionCheckRequestSerializer(serializers.Serializer):
         variant = serializers.ChoiceField(choices=Variant.choices)
         fen = serializers.CharField(max_length=200)
-        goal = serializers.ChoiceField(choices=Goal.choices, default=Goal.MATE)
+        goal = serializers.ChoiceField(choices=GOAL_CHOICES, default=Goal.MATE)
         moves_to_win = serializers.IntegerField(min_value=1, max_value=MAX_MOVES_TO_WIN, default=1)
 
     class PositionCheckSerializer(serializers.Serializer):

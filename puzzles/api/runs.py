@@ -245,7 +245,9 @@ class RunMoveApi(APIView):
         move = serializers.CharField(max_length=8, help_text="my move, ICCS, e.g. h2e2")
 
     class RunMoveAnswerSerializer(serializers.Serializer):
-        verdict = serializers.ChoiceField(choices=["continue", "solved", "wrong", "unknown"])
+        verdict = serializers.ChoiceField(
+            choices=["continue", "solved", "wrong", "unknown", "good"]
+        )
         reason = serializers.CharField(
             help_text="solution_seen: missed without being judged, for the puzzle's solution "
             "was shown to me (in the trainer, a hint, or from my address); else empty"

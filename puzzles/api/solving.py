@@ -270,6 +270,12 @@ class PuzzleNextApi(APIView):
             default="bank",
             help_text="bank: the puzzle bank; mine: the mates missed in my own games",
         )
+        kind = serializers.ChoiceField(
+            choices=list(selectors.KINDS),
+            required=False,
+            default=selectors.KIND_ALL,
+            help_text="all; mates: the proved mates; tactics: win material (goal material)",
+        )
 
     @operation(
         "puzzles_next",
@@ -281,6 +287,7 @@ class PuzzleNextApi(APIView):
         data = request_query(self.PuzzleNextQuerySerializer, request, blank_is_absent=False)
         player = owner_for_request(request, create=False)
         if data.pop("pool") == "mine":
+            data.pop("kind")
             puzzle = selectors.missed_next_for(
                 player=player, variant=data["variant"], exclude=data["exclude"]
             )
@@ -371,7 +378,9 @@ class PuzzleJudgeApi(AttemptActionApi):
         )
 
     class JudgementSerializer(serializers.Serializer):
-        verdict = serializers.ChoiceField(choices=["continue", "solved", "wrong", "unknown"])
+        verdict = serializers.ChoiceField(
+            choices=["continue", "solved", "wrong", "unknown", "good"]
+        )
         move = PuzzleMoveSerializer(help_text="my move just judged")
         reply = PuzzleMoveSerializer(allow_null=True)
         refutation = PuzzleMoveSerializer(many=True)

@@ -43,7 +43,7 @@ from django.utils import timezone
 from core.exceptions import ApplicationError, IllegalTry
 from engine import EngineError, Move, Position, find_variant
 from puzzles import proving
-from puzzles.models import Goal, ProvingRequest, Puzzle, Variant
+from puzzles.models import PROVED_GOALS, Goal, ProvingRequest, Puzzle, Variant
 from puzzles.rejections import rejection_text
 from puzzles.services.bank import puzzle_publish
 
@@ -110,7 +110,7 @@ def puzzle_position_check(*, variant: str, fen: str, goal: str, moves_to_win: in
         raise ApplicationError.coded(
             "puzzle.unknown_variant", {"variant": variant}, {"field": "variant"}
         )
-    if goal not in Goal.values:
+    if goal not in PROVED_GOALS:
         raise ApplicationError.coded("puzzle.unknown_goal", {"goal": goal}, {"field": "goal"})
     if goal == Goal.DEAD_GENERAL and not find_variant(variant).dead_general_types:
         raise ApplicationError.coded("puzzle.dead_general_needs_feidan", extra={"field": "goal"})

@@ -10,13 +10,15 @@ in the engine's pattern detectors re-tags the whole bank.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from puzzles import proving
 from puzzles.bankfile import BANK_PATH, entry_themes, read_bank
-from puzzles.models import Puzzle, PuzzleTheme
+from puzzles.models import Goal, Puzzle, PuzzleTheme
+from puzzles.tactics import TACTICS_PATH, read_tactics, tactic_themes
 from puzzles.themes import CATALOGUE, cap_themes, derive_themes
 
 # A first guess at a puzzle's rating, by its length; solving moves it from there.
@@ -87,13 +89,26 @@ def puzzle_publish(*, puzzle: Puzzle, result: proving.ProofResult) -> Puzzle:
 RETIRED_REASON = "no longer in the shipped bank"
 
 
-def bank_load(path: Path = BANK_PATH) -> dict[str, int]:
-    """Put the shipped bank into the database; returns counts (added, updated, retired,
-    total). A shipped puzzle that has left the file (e.g. one whose position no game can
-    reach, docs/rules.md §3.5) is retired: rejected with its reason, kept for the attempts made on it."""
-    entries = read_bank(path)
+def _entry_slugs(entry: dict[str, Any]) -> list[str]:
+    """A bank entry's themes as the engine finds them today: a mate's kill patterns from its
+    main line, a tactics puzzle's tactics from its line."""
+    if entry["goal"] == Goal.MATERIAL:
+        return tactic_themes(entry)
+    return entry_themes(entry)
+
+
+def bank_load(path: Path = BANK_PATH, tactics_path: Path | None = None) -> dict[str, int]:
+    """Put the shipped bank (the proved puzzles, and the tactics puzzles of ``tactics_path``)
+    into the database; returns counts (added, updated, retired, total). The shipped tactics
+    file goes with the shipped bank; a bank file elsewhere stands alone unless given one. A
+    shipped puzzle that has left the files (e.g. one whose position no game can reach,
+    docs/rules.md §3.5) is retired: rejected with its reason, kept for the attempts made on
+    it."""
+    if tactics_path is None and path == BANK_PATH:
+        tactics_path = TACTICS_PATH
+    entries = read_bank(path) + (read_tactics(tactics_path) if tactics_path else [])
     themes = theme_catalogue_sync()
-    slugs_of = {entry["key"]: entry_themes(entry) for entry in entries}
+    slugs_of = {entry["key"]: _entry_slugs(entry) for entry in entries}
     added = updated = 0
     with transaction.atomic():
         existing = {

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
-from puzzles.models import DailyPuzzle, Puzzle, Variant
+from puzzles.models import DailyPuzzle, Goal, Puzzle, Variant
 
 # Candidates: published, two to five moves (never a one-mover), never used before. Well-rated
 # ones (played often enough that the rating is known: small deviation) come first; the pick
@@ -27,7 +27,7 @@ def _unused(variants: list[str]) -> QuerySet[Puzzle]:
         status=Puzzle.Status.PUBLISHED,
         moves_to_win__gte=MIN_MOVES,
         daily__isnull=True,
-    )
+    ).exclude(goal=Goal.MATERIAL)  # the mates only, for now
 
 
 # The home page and the daily pages show the day's puzzles on every view; once chosen they

@@ -55,7 +55,7 @@ from django.utils.crypto import salted_hmac
 from accounts.owners import Owner, owner_columns, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
 from core.services import PlayedMove
-from puzzles.models import Puzzle, PuzzleRun, PuzzleRunMet
+from puzzles.models import Goal, Puzzle, PuzzleRun, PuzzleRunMet
 from puzzles.services.solving import (
     AttemptPosition,
     puzzle_judge,
@@ -111,9 +111,10 @@ class RunMove:
 
 def _candidates(mode: str, variant: str) -> list[tuple[float, int]]:
     longest = STREAK_MAX_MOVES if mode == PuzzleRun.Mode.STREAK else STORM_MAX_MOVES
+    # The mates only: tactics puzzles (``material``) join the runs in a later step.
     rows = Puzzle.objects.filter(
         status=Puzzle.Status.PUBLISHED, variant=variant, moves_to_win__lte=longest
-    )
+    ).exclude(goal=Goal.MATERIAL)
     return sorted((float(rating), pk) for rating, pk in rows.values_list("rating", "pk"))
 
 
@@ -350,7 +351,7 @@ def run_move(
             _require_open(run)
             _require_step(run, index, ply)
             answer = _judge(run, move, now, player, address)
-            if answer.move is not None and answer.verdict != "unknown":
+            if answer.move is not None and answer.verdict not in ("unknown", "good"):
                 _pace(run, now)
             run.save()
     if timed_out:
@@ -381,8 +382,8 @@ def _judge(run: PuzzleRun, move: str, now: datetime, player: Owner, address: str
             verdict="wrong", move=played, reply=None, seconds=seconds, reason=SOLUTION_SEEN
         )
     result = puzzle_judge(puzzle=puzzle, moves=[*run.line, move])
-    if result.verdict == "unknown":
-        return RunMove(verdict="unknown", move=result.move, reply=None)
+    if result.verdict in ("unknown", "good"):
+        return RunMove(verdict=result.verdict, move=result.move, reply=None)
     run.moves_played += 1
     assert result.move is not None
     if result.verdict == "continue" and result.reply is not None:

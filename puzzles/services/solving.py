@@ -72,7 +72,9 @@ HINT_MOVE = 2
 class JudgeResult:
     """The answer to "is my move right?"."""
 
-    verdict: VerdictWord  # continue | solved | wrong | unknown (could not be judged in time)
+    # continue | solved | wrong | unknown (could not be judged in time) | good (also good, but
+    # not the best: a tactics puzzle's second-best move, not played)
+    verdict: VerdictWord
     move: PlayedMove | None = None  # the attacker's move just judged
     reply: PlayedMove | None = None  # the defender's answer when the line goes on
     refutation: list[PlayedMove] = field(default_factory=list)  # after a wrong move
@@ -223,9 +225,11 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
             termination=outcome.termination if outcome else None,
             reason=verdict.reason,
         )
-    if verdict.verdict == "unknown":
+    if verdict.verdict in ("unknown", "good"):
+        # Not played: it could not be judged in time, or (a tactics puzzle) it is also good,
+        # but not the best. The solver tries another move from the same position.
         return JudgeResult(
-            verdict="unknown", move=played, fen=position.fen(), reason=verdict.reason
+            verdict=verdict.verdict, move=played, fen=position.fen(), reason=verdict.reason
         )
     if verdict.verdict != "wrong":
         logger.error("judge answered %s for puzzle %s line %s", verdict, puzzle.pk, moves)
@@ -499,7 +503,8 @@ def puzzle_attempt_move(
 
     ``continue``: the move and the defender's reply join the attempt's line. ``solved`` and
     ``wrong`` end the try (the first wrong move ends it). ``unknown``: the move could not be
-    judged within the budget and is not played; another may be tried. ``ply``, when given, is
+    judged within the budget and is not played; another may be tried. ``good`` (a tactics
+    puzzle): also good, but not the best; not played either, the solver tries again. ``ply``, when given, is
     where the move goes in the line: a move sent again after a lost answer gets the same
     answer, and a move out of step is refused. ``address`` (``core.addresses.address_key``)
     is where the player is: a wrong move shows the refutation to it.
@@ -520,7 +525,7 @@ def puzzle_attempt_move(
         _require_open(attempt)
         result = puzzle_judge(puzzle=puzzle, moves=[*line, move])
         assert result.move is not None
-        if result.verdict == "unknown":
+        if result.verdict in ("unknown", "good"):
             return attempt, result
         line.append(result.move.iccs)
         if result.verdict == "continue" and result.reply is not None:

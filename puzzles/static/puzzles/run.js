@@ -270,9 +270,9 @@ async function play(iccs) {
     return false;
   }
   state.busy = false;
-  if (answer.verdict === "unknown") {
+  if (answer.verdict === "unknown" || answer.verdict === "good") {
     show(answer.run); // the move is not played: the board goes back to the run as it stands
-    say(L.unknown, "error");
+    say(answer.verdict === "good" ? L.also_good : L.unknown, "error");
     return false;
   }
   if (answer.verdict === "continue") {

@@ -266,6 +266,14 @@ async function play(iccs) {
     say(error.message || L.error, "error");
     return false;
   }
+  if (result.verdict === "good") {
+    // Also good, but not the best (a tactics puzzle): not played; try again from here.
+    state.busy = false;
+    showBoard(state.fen);
+    say(L.also_good, "good");
+    setState("also-good");
+    return false;
+  }
   if (result.verdict !== "unknown") {
     state.moves.push(iccs);
     addMove(result.move, "attacker");
@@ -511,6 +519,7 @@ async function load() {
       const params = new URLSearchParams({ variant: page.variant, difficulty: page.difficulty });
       if (page.themes.length) params.set("themes", page.themes.join(","));
       if (page.pool === "mine") params.set("pool", "mine");
+      else if (page.kind !== "all") params.set("kind", page.kind);
       if (state.seen.length) params.set("exclude", state.seen.slice(-50).join(","));
       puzzle = await api("GET", `${page.api.next}?${params}`);
     }
@@ -556,10 +565,12 @@ if (filters) {
     page.variant = el("filter-variant").value;
     page.difficulty = el("filter-difficulty").value;
     page.pool = el("filter-pool").value;
+    page.kind = el("filter-kind").value;
     page.themes = checked;
     const params = new URLSearchParams({ variant: page.variant, difficulty: page.difficulty });
     if (checked.length) params.set("themes", checked.join(","));
     if (page.pool === "mine") params.set("pool", "mine");
+    else if (page.kind !== "all") params.set("kind", page.kind);
     history.replaceState(null, "", `?${params}`);
     state.seen = [];
     load();

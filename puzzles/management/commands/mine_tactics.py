@@ -1,0 +1,72 @@
+"""``manage.py mine_tactics``: "win material" puzzles from the master games, judged by
+Fairy-Stockfish (``puzzles.tactics_mining``), and the tactics bank written from them.
+
+    manage.py mine_tactics --first 0 --games 200 --log runs/tactics.jsonl   # again: resumes
+    manage.py mine_tactics --log runs/tactics.jsonl --write   # puzzles/data/tactics.json
+
+The log holds one line a game (its puzzles and figures): started again with the same log, the
+run skips the games it holds. Deterministic: every search is on a node budget. Slow by nature
+(about 3 s a game on one core): run it by hand and commit the bank file it writes.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from judge import shared_fairy_stockfish
+from puzzles.mining import master_games
+from puzzles.tactics import TACTICS_PATH, entries_from_log, write_tactics
+from puzzles.tactics_mining import Stats, mine_games, read_log
+
+
+class Command(BaseCommand):
+    help = "Mine win-material puzzles from the master games with Fairy-Stockfish."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--first", type=int, default=0, help="the first game (0-based)")
+        parser.add_argument("--games", type=int, default=0, help="how many games to mine")
+        parser.add_argument("--log", type=Path, required=True, help="the run's log (JSON lines)")
+        parser.add_argument("--write", action="store_true", help="write the bank file from the log")
+        parser.add_argument("--bank", type=Path, default=TACTICS_PATH)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        log: Path = options["log"]
+        if options["games"] < 0 or options["first"] < 0:
+            raise CommandError("--first and --games must not be negative")
+        if options["games"]:
+            judge = shared_fairy_stockfish()
+            if judge is None:
+                raise CommandError(
+                    "Fairy-Stockfish is not installed: the tactics miner needs it as its judge"
+                )
+            started = time.monotonic()
+            stats = mine_games(
+                master_games(options["first"], options["games"]),
+                judge,
+                log,
+                progress=lambda text: self.stdout.write(text),
+            )
+            self.stdout.write(
+                f"{stats.games} games, {stats.positions} positions, {stats.candidates} "
+                f"candidates, {stats.kept} puzzles in {time.monotonic() - started:.0f} s: "
+                f"{stats.as_json()}"
+            )
+        if options["write"]:
+            records = read_log(log)
+            if not records:
+                raise CommandError(f"{log}: no mined games")
+            entries = entries_from_log(records)
+            count = write_tactics(entries, options["bank"])
+            total = Stats()
+            for record in records:
+                total.add(
+                    Stats(**{**record["stats"], "rejected": dict(record["stats"]["rejected"])})
+                )
+            self.stdout.write(
+                f"Wrote {count} tactics puzzles to {options['bank']} from {len(records)} games "
+                f"({total.as_json()})."
+            )

@@ -1,0 +1,92 @@
+"""Tactics of a line that wins material (engine.tactics): each tactic's definition on a
+position that shows it and one that comes close without showing it, the catalogue, and the
+material a side has."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import EngineError, Position
+from engine.tactics import CODES, TACTICS, detect, material, material_balance
+
+# (tactic, FEN, line): the line shows the tactic.
+POSITIVE = [
+    # The horse from d2 to e4 attacks the chariot and the cannon; the cannon falls.
+    ("fork", "4k4/9/9/3r1c3/9/9/9/3N5/9/5K3 w - - 0 1", ["d2e4", "d6d9", "e4f6"]),
+    # The chariot pins the horse to its general on the e-file, and takes it.
+    ("pin", "4k4/9/4n4/p8/9/9/R8/9/9/5K3 w - - 0 1", ["a3e3", "a6a5", "e3e7"]),
+    # The horse takes the chariot and uncovers the chariot's check on the e-file.
+    ("discovered_check", "4k4/9/9/2r6/4N4/9/9/4R4/9/5K3 w - - 0 1", ["e5c6"]),
+    # The horse checks from d7 and uncovers the chariot: two checks at once.
+    ("double_check", "4k4/9/9/9/4N4/9/9/4R4/9/5K3 w - - 0 1", ["e5d7"]),
+    # The horse on a4 has no defender.
+    ("hanging_piece", "4k4/9/9/9/9/n8/9/9/9/R4K3 w - - 0 1", ["a0a4"]),
+    # The chariot goes where the black chariot takes it.
+    ("sacrifice", "1r2k4/9/9/9/9/9/9/9/9/R4K3 w - - 0 1", ["a0a9", "b9a9"]),
+    # The chariot on h7 covers b7, the cornered horse's only way out; the soldier takes it.
+    ("trapped_piece", "nP2k4/9/9/8p/9/9/9/9/9/5K1R1 w - - 0 1", ["h0h7", "i6i5", "b9a9"]),
+]
+
+# (tactic, FEN, line): close, but the line does not show the tactic.
+NEGATIVE = [
+    # The horse attacks the chariot alone, and wins nothing.
+    ("fork", "4k4/9/9/3r5/9/9/9/3N5/9/5K3 w - - 0 1", ["d2e4", "d6d7"]),
+    # Nothing stands behind the horse: the chariot takes it, but pins nothing.
+    ("pin", "3k5/9/4n4/p8/9/9/R8/9/9/5K3 w - - 0 1", ["a3e3", "a6a5", "e3e7"]),
+    # The check is the moving chariot's own.
+    ("discovered_check", "4k4/9/9/9/9/9/9/9/9/R4K3 w - - 0 1", ["a0a9"]),
+    # One check only.
+    ("double_check", "4k4/9/9/9/9/9/9/9/9/R4K3 w - - 0 1", ["a0a9"]),
+    # The chariot on a9 guards the horse.
+    ("hanging_piece", "r3k4/9/9/9/9/n8/9/9/9/R4K3 w - - 0 1", ["a0a4"]),
+    # A trade, chariot for chariot: no sacrifice.
+    ("sacrifice", "4k4/9/c8/p8/r8/9/9/9/9/R4K3 w - - 0 1", ["a0a5", "a7a5"]),
+    # The horse could have left by b7: it was not trapped.
+    ("trapped_piece", "nP2k4/9/9/8p/9/9/9/9/9/5K1R1 w - - 0 1", ["h0h1", "i6i5", "b9a9"]),
+    # The pinned horse has no move at all: a pin, not a trapped piece.
+    ("trapped_piece", "4k4/9/4n4/p8/9/9/R8/9/9/5K3 w - - 0 1", ["a3e3", "a6a5", "e3e7"]),
+]
+
+
+@pytest.mark.parametrize(("code", "fen", "line"), POSITIVE, ids=[p[0] for p in POSITIVE])
+def test_a_line_that_shows_the_tactic_is_named_so(code: str, fen: str, line: list[str]) -> None:
+    assert code in detect("xiangqi", fen, line)
+
+
+@pytest.mark.parametrize(("code", "fen", "line"), NEGATIVE, ids=[n[0] for n in NEGATIVE])
+def test_a_near_miss_is_not_named(code: str, fen: str, line: list[str]) -> None:
+    assert code not in detect("xiangqi", fen, line)
+
+
+def test_every_tactic_has_a_positive_and_a_negative_position() -> None:
+    assert {p[0] for p in POSITIVE} == set(CODES)
+    assert {n[0] for n in NEGATIVE} == set(CODES)
+
+
+def test_the_catalogue_names_each_tactic_in_both_languages() -> None:
+    for tactic in TACTICS:
+        assert tactic.en and tactic.zh and tactic.definition_en and tactic.definition_zh
+        assert tactic.summary_en and tactic.summary_zh
+    assert len(set(CODES)) == len(CODES)
+    assert {"fork", "pin", "discovered_check", "double_check"} <= set(CODES)
+    assert {"hanging_piece", "sacrifice", "trapped_piece"} <= set(CODES)
+
+
+def test_codes_come_in_catalogue_order() -> None:
+    found = detect("xiangqi", "4k4/9/9/2r6/4N4/9/9/4R4/9/5K3 w - - 0 1", ["e5c6"])
+    assert found == [code for code in CODES if code in found]
+    assert found == ["discovered_check", "hanging_piece"]
+
+
+def test_an_illegal_move_in_the_line_is_refused() -> None:
+    with pytest.raises(EngineError):
+        detect("xiangqi", "4k4/9/9/9/9/9/9/9/9/R4K3 w - - 0 1", ["a0b9"])
+
+
+def test_material_counts_the_chase_values() -> None:
+    start = Position.start("xiangqi")
+    assert material(start, "red") == material(start, "black") == 2 * (9 + 4.5 + 4 + 2 + 2) + 5
+    assert material_balance(start, "red") == 0
+    fork = Position.from_fen("xiangqi", "4k4/9/9/3r1c3/9/9/9/3N5/9/5K3 w - - 0 1")
+    assert material_balance(fork, "red") == 4 - 13.5
+    assert material_balance(fork, "black") == 13.5 - 4
