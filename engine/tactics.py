@@ -93,10 +93,10 @@ TACTICS: tuple[Tactic, ...] = (
         "One piece attacks two targets at once; only one can be saved.",
         "一子同时攻击两个目标，对方只能顾及其一。",
         "After a solver's move, the piece that moved attacks two or more enemy targets (the "
-        "general, a piece nothing protects, or a piece worth more than it), and the solver "
-        "later captures one of those pieces in the line.",
+        "general, a piece nothing protects, or a piece worth more than it), the defender never "
+        "takes that piece in the line, and the solver later captures one of the targets.",
         "攻方走完一步后，走动的子同时攻击两个或更多目标（将帅、无保护的子、或价值高于它的子），"
-        "且攻方随后在变化中吃掉其中一子。",
+        "防守方在变化中没有吃掉这个子，且攻方随后吃掉其中一个目标。",
     ),
     Tactic(
         "pin",
@@ -118,9 +118,10 @@ TACTICS: tuple[Tactic, ...] = (
         "A piece has nowhere safe to go and is won.",
         "一子无路可逃，被吃掉。",
         "A piece worth 4 or more that the solver captures after its first move had, right "
-        "after that first move, legal moves, and every one of them went to a point the solver "
-        "attacks.",
-        "攻方第一步之后吃掉的价值不小于4的子，在攻方第一步走完时虽有着法，但每一着都走到攻方控制的点。",
+        "after that first move (which gives no check), legal moves, and every one of them went "
+        "to a point the solver attacks.",
+        "攻方第一步（不将军）走完时，其后被攻方吃掉的价值不小于4的子虽有着法，"
+        "但每一着都走到攻方控制的点。",
     ),
     Tactic(
         "sacrifice",
@@ -214,7 +215,8 @@ def detect(variant: str, fen: str, line: Sequence[str]) -> list[str]:
     # Follow pieces by identity: the id of a piece is where it stood at the start.
     ident: dict[int, str] = {sq: position.square_name(sq) for sq, v in enumerate(position.board)
                              if v}  # fmt: skip
-    forks: list[tuple[int, set[str]]] = []
+    forks: list[tuple[int, set[str], str]] = []  # (index, targets, the forking piece)
+    captured_by_defender: set[str] = set()
     pins: list[tuple[int, set[str]]] = []
     discovered: list[int] = []
     trapped: set[str] = set()
@@ -238,17 +240,21 @@ def detect(variant: str, fen: str, line: Sequence[str]) -> list[str]:
                     found.add("double_check")
                 if any(sq != to for sq in checkers):
                     discovered.append(index)
-            forks.append((index, {ident.get(sq, "") for sq in _targets(position, to, solver)}))
+            targets = {ident.get(sq, "") for sq in _targets(position, to, solver)}
+            forks.append((index, targets, ident.get(to, "")))
             pins.append(
                 (index, {ident.get(sq, "") for pair in _pins(position, solver) for sq in pair})
             )
             if index == 0:
                 if target and not position.attackers(to, solver ^ BLACK):
                     found.add("hanging_piece")
-                trapped = _trapped(position, solver, ident)
+                if not position.is_check():  # in check, every piece is bound by the check
+                    trapped = _trapped(position, solver, ident)
             last_value_given = moved_value - target_value
             last_to = to
         else:
+            if target:
+                captured_by_defender.add(ident.get(to, ""))
             if target and to == last_to and last_value_given >= 2.0:
                 found.add("sacrifice")
             position.push(move)
@@ -258,7 +264,9 @@ def detect(variant: str, fen: str, line: Sequence[str]) -> list[str]:
         later = [i for i, _ in captured_by_solver if i in (index, index + 2)]
         if any(line[i][:2] == mover or i == index for i in later):
             found.add("discovered_check")
-    for index, targets in forks:
+    for index, targets, forker in forks:
+        if forker in captured_by_defender:
+            continue  # taken at once: a decoy or a sacrifice, not a fork
         if len(targets) >= 2 and any(i > index and p in targets for i, p in captured_by_solver):
             found.add("fork")
     for index, pinned in pins:

@@ -33,6 +33,7 @@ from puzzles.tactics_mining import (
     ONLY_MARGIN,
     VARIANT,
     WIN,
+    board_gain,
 )
 
 TACTICS_PATH = Path(__file__).resolve().parent / "data" / "tactics.json"
@@ -128,12 +129,18 @@ def entry_from_tactic(tactic: dict[str, Any]) -> dict[str, Any]:
 
 
 def entries_from_log(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The bank entries of every tactic in a miner's log (a position met twice once)."""
+    """The bank entries of every tactic in a miner's log (a position met twice once); an entry
+    that ``check_entry`` finds fault with is left out, and so is a line that ends before its
+    gain is on the board (the miner's first run ended a line once the gain showed after the
+    judge's captures; it now goes on to them)."""
     by_key: dict[str, dict[str, Any]] = {}
     for record in records:
         for tactic in record["tactics"]:
+            if board_gain(tactic["fen"], tactic["main_line"]) < GAIN:
+                continue  # mined before the gain had to be on the board (docs/puzzles.md)
             entry = entry_from_tactic(tactic)
-            by_key.setdefault(entry["key"], entry)
+            if not check_entry(entry):
+                by_key.setdefault(entry["key"], entry)
     return list(by_key.values())
 
 

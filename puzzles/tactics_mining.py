@@ -18,8 +18,8 @@ games", says why each threshold is what it is):
    on while the winner's move is the only one that keeps ``WIN`` (a last step may accept
    several, each of them keeping ``WIN`` within ``ONLY_MARGIN`` of the best), and it ends with
    the winner's move after which the gain is clear: the winner is ``GAIN`` or more ahead of
-   the start's material once the captures of the judge's line from there have been played
-   (quiescence). A line that has not gained by ``MAX_MOVES`` moves, a mate (the mate miner's
+   the start's material on the board, and still once the captures of the judge's line from
+   there have been played (quiescence). A line that has not gained by ``MAX_MOVES`` moves, a mate (the mate miner's
    work), a position the rules end (a repetition), and a win that fades are no puzzles.
 
 Each puzzle stores what the judge decided at mining time (the accepted and the also-good moves
@@ -218,6 +218,16 @@ def judge_step(evaluation: Evaluation) -> tuple[Step, int]:
     return Step(accepted, good, {move: cp for move, cp, _ in scored}), best
 
 
+def board_gain(fen: str, line: Iterable[str]) -> float:
+    """The material the side to move at ``fen`` has gained on the board after ``line``."""
+    position = Position.from_fen(VARIANT, fen)
+    side = position.turn
+    start = material_balance(position, side)
+    for text in line:
+        position.push(Move.from_iccs(text))
+    return material_balance(position, side) - start
+
+
 def settled_gain(position: Position, pv: Iterable[str], side: str, start: float) -> float:
     """The material ``side`` has gained over ``start`` once the captures that open ``pv``
     (the judge's line from ``position``) have been played."""
@@ -282,7 +292,7 @@ def examine(
         if -after < WIN:
             raise Rejected("win_fades")  # the deeper look of one line sees less
         gain = settled_gain(position, reply.best.moves, side, start)
-        if gain >= GAIN:
+        if gain >= GAIN and material_balance(position, side) - start >= GAIN:
             return Tactic(
                 fen=fen,
                 main_line=line,

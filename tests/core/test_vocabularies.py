@@ -56,8 +56,10 @@ def test_a_stored_verdict_is_read_back_only_if_the_engine_knows_it() -> None:
 def test_puzzle_goals_and_modes_are_the_provers() -> None:
     from engine.solver import GOALS, MODES
     from engine.vocab import BOARD_TERMINATIONS
-    from puzzles.models import Goal
+    from puzzles.models import PROVED_GOALS, Goal
 
-    assert set(Goal.values) == set(GOALS)
+    assert set(PROVED_GOALS) == set(GOALS)
+    # Beside them, a tactics puzzle's goal, judged by Fairy-Stockfish when it was mined.
+    assert set(Goal.values) == {*GOALS, "material"}
     assert GOALS["win"] == set(BOARD_TERMINATIONS)  # docs/rules.md §10.1: any winning end
     assert (proving.FULL, proving.CHECKS_ONLY) == MODES

@@ -1,6 +1,7 @@
 """The figures the front door and the docs give of the content are the content's own: the
 number of lessons and steps (README.md, docs/lessons.md) and of bank puzzles (README.md,
-docs/puzzles.md) are counted from the lesson files and the bank file."""
+docs/puzzles.md) are counted from the lesson files and the bank file, and so are the tactics
+puzzles (the tactics file)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from puzzles.bankfile import read_bank
+from puzzles.tactics import read_tactics
 from tutorials.curriculum.schema import read_lessons
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,3 +46,16 @@ def test_the_bank_count_is_the_bank_files(path: str, pattern: str) -> None:
     actual = len(read_bank())
     for (stated,) in _numbers(path, pattern):
         assert stated == actual, f"{path} says {stated}, the bank file holds {actual}"
+
+
+@pytest.mark.parametrize(
+    ("path", "pattern"),
+    [
+        ("README.md", r"([\d,]+) tactics puzzles"),
+        ("docs/puzzles.md", r"tactics\.json`: ([\d,]+) puzzles"),
+    ],
+)
+def test_the_tactics_count_is_the_tactics_files(path: str, pattern: str) -> None:
+    actual = len(read_tactics())
+    for (stated,) in _numbers(path, pattern):
+        assert stated == actual, f"{path} says {stated}, the tactics file holds {actual}"

@@ -9,6 +9,8 @@ import pytest
 from engine import EngineError, Position
 from engine.tactics import CODES, TACTICS, detect, material, material_balance
 
+CCPD_51 = "C3k4/1Rr1aR3/4b1c1b/N2Cp4/6p1p/P8/9/4r2c1/4A4/4KAB2 w - - 1 33"
+
 # (tactic, FEN, line): the line shows the tactic.
 POSITIVE = [
     # The horse from d2 to e4 attacks the chariot and the cannon; the cannon falls.
@@ -23,6 +25,8 @@ POSITIVE = [
     ("hanging_piece", "4k4/9/9/9/9/n8/9/9/9/R4K3 w - - 0 1", ["a0a4"]),
     # The chariot goes where the black chariot takes it.
     ("sacrifice", "1r2k4/9/9/9/9/9/9/9/9/R4K3 w - - 0 1", ["a0a9", "b9a9"]),
+    # The same master game: the chariot is given for the advisor to win the other chariot.
+    ("sacrifice", CCPD_51, ["f8e8", "e9e8", "b8c8"]),
     # The chariot on h7 covers b7, the cornered horse's only way out; the soldier takes it.
     ("trapped_piece", "nP2k4/9/9/8p/9/9/9/9/9/5K1R1 w - - 0 1", ["h0h7", "i6i5", "b9a9"]),
 ]
@@ -43,6 +47,11 @@ NEGATIVE = [
     ("sacrifice", "4k4/9/c8/p8/r8/9/9/9/9/R4K3 w - - 0 1", ["a0a5", "a7a5"]),
     # The horse could have left by b7: it was not trapped.
     ("trapped_piece", "nP2k4/9/9/8p/9/9/9/9/9/5K1R1 w - - 0 1", ["h0h1", "i6i5", "b9a9"]),
+    # Master game ccpd:51, ply 64: the chariot that takes the advisor with check attacks the
+    # chariot on c8 too, but the general takes it at once (a sacrifice, not a fork), and with
+    # Black in check the c8 chariot is bound by the check, not trapped.
+    ("fork", CCPD_51, ["f8e8", "e9e8", "b8c8"]),
+    ("trapped_piece", CCPD_51, ["f8e8", "e9e8", "b8c8"]),
     # The pinned horse has no move at all: a pin, not a trapped piece.
     ("trapped_piece", "4k4/9/4n4/p8/9/9/R8/9/9/5K3 w - - 0 1", ["a3e3", "a6a5", "e3e7"]),
 ]
