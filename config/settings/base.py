@@ -154,7 +154,9 @@ if SERVED_BY_ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.post
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": env_int("DATABASE_POOL_SIZE", 8),
-        "timeout": 10,
+        # how long a request waits for a connection before it fails (503): short, so that
+        # while the database is down requests fail fast, as they did without a pool
+        "timeout": 3,
     }
 apply_sqlite(DATABASES["default"])  # WAL, IMMEDIATE transactions, a busy wait (config/database.py)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -18,7 +18,8 @@ from django.utils import timezone
 from puzzles import proving
 from puzzles.bankfile import BANK_PATH, entry_themes, read_bank
 from puzzles.models import Goal, Puzzle, PuzzleTheme
-from puzzles.tactics import TACTICS_PATH, read_tactics, tactic_themes
+from puzzles.tactics import TACTICS_PATH, tactic_themes
+from puzzles.tactics_bank import read_tactics
 from puzzles.themes import CATALOGUE, cap_themes, derive_themes
 
 # A first guess at a puzzle's rating, by its length; solving moves it from there.

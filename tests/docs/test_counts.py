@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from puzzles.bankfile import read_bank
-from puzzles.tactics import read_tactics
+from puzzles.tactics_bank import read_tactics
 from tutorials.curriculum.schema import read_lessons
 
 ROOT = Path(__file__).resolve().parents[2]

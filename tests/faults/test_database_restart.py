@@ -138,6 +138,8 @@ def test_a_database_restart_fails_requests_cleanly_and_the_site_recovers(
     finally:
         traffic.stopping.set()
         traffic.join(timeout=60)
+        if not fault_postgres.ready():
+            fault_postgres.start()  # a failure above must not leave the next tests without it
 
     before, outage, after = (traffic.count(p) for p in ("before", "outage", "after"))
     print(

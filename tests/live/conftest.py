@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -56,7 +57,7 @@ class Socket:
         self.close_code = answer.get("code")
 
     def run(self, coroutine: Any) -> Any:
-        return self.loop.run_until_complete(coroutine)
+        return on_loop(self.loop, coroutine)
 
     def send(self, message: Any) -> None:
         text = message if isinstance(message, str) else json.dumps(message)
@@ -99,17 +100,29 @@ def visitor_session() -> tuple[str, Owner]:
     return session.session_key, Owner(visitor_id=visitor)
 
 
+def on_loop(loop: asyncio.AbstractEventLoop, coroutine: Any) -> Any:
+    """Run ``coroutine`` on the test's loop (in its own thread) and wait for its result."""
+    return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+
+
 @pytest.fixture
 def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """The test's event loop, running in a thread of its own: the test's thread may already
+    have a running loop (Playwright's synchronous API leaves one there after a browser test
+    in the same process), and one thread cannot run two."""
     channel_layers.backends.clear()  # an in-memory layer of its own for each test's loop
     # As under ASGI (config/asgi.py): the consumers' threads keep no connection after a message
     kept = connections.settings["default"]["CONN_MAX_AGE"]
     connections.settings["default"]["CONN_MAX_AGE"] = 0
     loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever, name="live-test-loop", daemon=True)
+    runner.start()
     yield loop
     connections.settings["default"]["CONN_MAX_AGE"] = kept
     # the consumers' database connection lives in asgiref's thread for sync code: close it
-    loop.run_until_complete(sync_to_async(connections.close_all)())
+    on_loop(loop, sync_to_async(connections.close_all)())
+    loop.call_soon_threadsafe(loop.stop)
+    runner.join(10)
     loop.close()
     channel_layers.backends.clear()
 

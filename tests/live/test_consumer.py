@@ -4,6 +4,7 @@ mistaken message is refused with a clear error, changing nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -75,6 +76,19 @@ def test_a_reconnect_is_sent_the_whole_game_where_it_stood(sockets, started) -> 
 def test_a_game_that_does_not_exist_closes_the_socket(sockets, transactional_db) -> None:
     socket = sockets("nosuchgame")
     assert socket.connected is False
+
+
+def test_sockets_work_when_the_test_thread_already_runs_a_loop(sockets, transactional_db) -> None:
+    # As after a browser test in the same process: Playwright's synchronous API leaves an event
+    # loop running in the test's thread, and the sockets' loop must not need that thread.
+    other = asyncio.new_event_loop()
+    asyncio.events._set_running_loop(other)
+    try:
+        socket = sockets("nosuchgame")
+        assert socket.connected is False
+    finally:
+        asyncio.events._set_running_loop(None)
+        other.close()
 
 
 @pytest.mark.parametrize(

@@ -21,10 +21,10 @@ from puzzles.tactics import (
     answers,
     check_entry,
     judge,
-    read_tactics,
     starting_rating,
     tactic_themes,
 )
+from puzzles.tactics_bank import read_tactics
 from puzzles.themes import LABELS, MAX_TEACHING, cap_themes
 
 # The horse forks the chariot and the cannon; d2c4 keeps a smaller edge ("also good").

@@ -12,7 +12,7 @@ import pytest
 
 from judge import fairy_stockfish_path, shared_fairy_stockfish
 from puzzles.mining import master_games
-from puzzles.tactics import read_tactics
+from puzzles.tactics_bank import read_tactics
 from puzzles.tactics_mining import (
     Rejected,
     Stats,

@@ -19,7 +19,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from judge import shared_fairy_stockfish
 from puzzles.mining import master_games
-from puzzles.tactics import TACTICS_PATH, entries_from_log, write_tactics
+from puzzles.tactics import TACTICS_PATH
+from puzzles.tactics_bank import entries_from_log, write_tactics
 from puzzles.tactics_mining import Stats, mine_games, read_log
 
 

@@ -1,0 +1,74 @@
+"""The tactics puzzles as bank entries: made from the miner's log, read from and written to
+their file (``TACTICS_PATH``) in the bank's format.
+
+Apart from ``puzzles.tactics`` because the bank's own modules import the judging there
+(``proving`` imports ``tactics``), while these functions need the bank's modules
+(``bankfile``, ``mining``): kept in one module, the imports went round in a circle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.tactics import detect
+from puzzles.bankfile import read_bank, write_bank
+from puzzles.mining import bank_key
+from puzzles.tactics import TACTICS_PATH, answers, check_entry, starting_rating
+from puzzles.tactics_mining import GAIN, GOAL, VARIANT, board_gain
+
+
+def entry_from_tactic(tactic: dict[str, Any]) -> dict[str, Any]:
+    """The bank entry of one mined tactic (a record of the miner's log)."""
+    line = list(tactic["main_line"])
+    steps = tactic["steps"]
+    moves = len(steps)
+    themes = [GOAL, *detect(VARIANT, tactic["fen"], line)]
+    return {
+        "key": bank_key(variant=VARIANT, fen=tactic["fen"], goal=GOAL, moves_to_win=moves),
+        "variant": VARIANT,
+        "fen": tactic["fen"],
+        "goal": GOAL,
+        "moves_to_win": moves,
+        "mode": "judge",
+        "themes": themes,
+        "main_line": line,
+        "proof": answers(fen=tactic["fen"], line=line, steps=steps),
+        "eval_before": tactic["eval_before"],
+        "eval_after": tactic["eval_after"],
+        "eval_mistake": tactic["eval_mistake"],
+        "gain": tactic["gain"],
+        "origin": "master",
+        "source": "game",
+        "source_game": tactic["source_game"],
+        "ply": tactic["ply"],
+        "game": tactic.get("game") or {},
+        "rating": starting_rating(fen=tactic["fen"], line=line, steps=steps, themes=themes),
+    }
+
+
+def entries_from_log(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The bank entries of every tactic in a miner's log (a position met twice once); an entry
+    that ``check_entry`` finds fault with is left out, and so is a line that ends before its
+    gain is on the board (the miner's first run ended a line once the gain showed after the
+    judge's captures; it now goes on to them)."""
+    by_key: dict[str, dict[str, Any]] = {}
+    for record in records:
+        for tactic in record["tactics"]:
+            if board_gain(tactic["fen"], tactic["main_line"]) < GAIN:
+                continue  # mined before the gain had to be on the board (docs/puzzles.md)
+            entry = entry_from_tactic(tactic)
+            if not check_entry(entry):
+                by_key.setdefault(entry["key"], entry)
+    return list(by_key.values())
+
+
+def read_tactics(path: Path = TACTICS_PATH) -> list[dict[str, Any]]:
+    """The shipped tactics puzzles (the bank's file format)."""
+    return read_bank(path)
+
+
+def write_tactics(entries: Sequence[dict[str, Any]], path: Path = TACTICS_PATH) -> int:
+    """Write the tactics file in the bank's format (one entry a line, sorted)."""
+    return write_bank(entries, path)
