@@ -81,13 +81,14 @@ def test_a_game_that_does_not_exist_closes_the_socket(sockets, transactional_db)
 def test_sockets_work_when_the_test_thread_already_runs_a_loop(sockets, transactional_db) -> None:
     # As after a browser test in the same process: Playwright's synchronous API leaves an event
     # loop running in the test's thread, and the sockets' loop must not need that thread.
+    previous = asyncio.events._get_running_loop()  # a browser test's, left as it was found
     other = asyncio.new_event_loop()
     asyncio.events._set_running_loop(other)
     try:
         socket = sockets("nosuchgame")
         assert socket.connected is False
     finally:
-        asyncio.events._set_running_loop(None)
+        asyncio.events._set_running_loop(previous)
         other.close()
 
 
