@@ -19,8 +19,14 @@ depth, the counts of blunders and of mistakes or worse, their precision and reca
 reference (both ways of judging), the same for other mistake thresholds (``--thresholds``), and how often the two
 choose the same move. ``--record FILE`` appends the figures as one JSON line.
 
-Run: ``python bench/analysis_agreement.py --games 40 --window 15`` (xiangqi, about an hour on
-one core of the 2-core machine: the reference's searches are most of it).
+The site judges as it does on the game page: a close call at the budget is searched again on
+``SETTLE_FACTOR`` times it (``games.game_analysis.close_call``); the figures without that are
+printed beside. The reference is a plain search at its budget.
+
+Run: ``python bench/analysis_agreement.py --games 40 --window 15 --cache var/bench/x.jsonl``
+(xiangqi, about an hour on an idle core of the 2-core machine: the reference's searches are most
+of it). ``--cache`` keeps every search in a file and reads it back, so a run stopped can go on
+where it stopped, and ``--first K`` prints the figures of the first K games of the same sample.
 """
 
 from __future__ import annotations
@@ -50,11 +56,12 @@ from engine import Position  # noqa: E402
 from games import game_analysis  # noqa: E402
 from games.game_analysis import (  # noqa: E402
     GAME_ANALYSIS_NODES,
+    SETTLE_FACTOR,
     analysis_judge,
     game_verdicts,
     position_evaluation,
 )
-from judge import FAIRY_STOCKFISH, OURS, Judge, OurEngine, judge_for  # noqa: E402
+from judge import FAIRY_STOCKFISH, OURS, Evaluation, Judge, Line, OurEngine, judge_for  # noqa: E402
 
 SELFPLAY = ROOT / "puzzles" / "data"
 DEFAULT_FACTOR = {FAIRY_STOCKFISH: 10, OURS: 30}
@@ -124,6 +131,57 @@ def apart(evaluations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in e.items() if k != "played"} for e in evaluations]
 
 
+class Remembered:
+    """A judge whose answers are kept in a file (``--cache``): the same question (engine,
+    position, budget, root moves) is answered from the file, so that a run can be stopped and
+    resumed, and the site's judgement measured again, changed, against the same reference
+    without searching it again. Both engines are deterministic at a node budget, so a kept
+    answer is the answer a new search would give."""
+
+    def __init__(self, judge: Judge, path: Path | None) -> None:
+        self.judge = judge
+        self.name = judge.name
+        self.path = path
+        self.kept: dict[str, Evaluation] = {}
+        self.asked = 0
+        if path is not None and path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    self.kept[row["key"]] = Evaluation(
+                        engine=row["engine"], turn=row["turn"], depth=row["depth"],
+                        nodes=row["nodes"],
+                        lines=tuple(Line(tuple(m), cp, mate) for m, cp, mate in row["lines"]),
+                    )  # fmt: skip
+
+    @property
+    def label(self) -> str:
+        return self.judge.label
+
+    def plays(self, variant: str) -> bool:
+        return self.judge.plays(variant)
+
+    def evaluate(self, **asked: Any) -> Evaluation:
+        key = json.dumps(
+            [self.name, asked["variant"], asked["fen"], " ".join(asked.get("moves") or ()),
+             asked["nodes"], list(asked.get("only") or ()), asked.get("multipv", 1)]
+        )  # fmt: skip
+        found = self.kept.get(key)
+        if found is not None:
+            return found
+        self.asked += 1
+        found = self.judge.evaluate(**asked)
+        self.kept[key] = found
+        if self.path is not None:
+            row = {
+                "key": key, "engine": found.engine, "turn": found.turn, "depth": found.depth,
+                "nodes": found.nodes, "lines": [[list(x.moves), x.cp, x.mate] for x in found.lines],
+            }  # fmt: skip
+            with self.path.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(row) + "\n")
+        return found
+
+
 def reference_judge(name: str, variant: str) -> Judge:
     if name == OURS:
         return OurEngine()  # no time limit: the budget alone
@@ -142,13 +200,17 @@ def main() -> None:
     parser.add_argument("--factor", type=int, help="the reference's budget over the largest")
     parser.add_argument("--thresholds", default="0.15,0.20,0.25", help="mistake drops to try")
     parser.add_argument("--record", type=Path, help="append the figures here as a JSON line")
+    parser.add_argument("--cache", type=Path, help="keep every search here, and read it back")
+    parser.add_argument(
+        "--first", type=int, help="judge only the first K games of the sample (the same windows)"
+    )
     args = parser.parse_args()
 
-    site = analysis_judge(args.variant, engine=args.engine)
+    site: Judge = Remembered(analysis_judge(args.variant, engine=args.engine), args.cache)
     budgets = [int(n) for n in args.nodes.split(",") if n] or [GAME_ANALYSIS_NODES[site.name]]
     reference_name = args.reference or site.name
     factor = args.factor or DEFAULT_FACTOR[reference_name]
-    reference = reference_judge(reference_name, args.variant)
+    reference: Judge = Remembered(reference_judge(reference_name, args.variant), args.cache)
     reference_nodes = factor * max(budgets)
     thresholds = [float(t) for t in args.thresholds.split(",") if t]
 
@@ -157,6 +219,9 @@ def main() -> None:
     # the same, each move judged by the search of the position it led to (the played move's
     # own search from the position before left out): how the analysis judged before
     ours_apart: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
+    # the same, close calls left at the budget (``settle=False``): the site's judging before
+    ours_plain: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
+    settled = dict.fromkeys(budgets, 0)
     theirs_apart: list[dict[str, Any]] = []
     seconds = dict.fromkeys(budgets, 0.0)
     depths: dict[int, list[int]] = {n: [] for n in budgets}
@@ -164,9 +229,10 @@ def main() -> None:
     reference_seconds = 0.0
     reference_depths: list[int] = []
     positions = 0
-    chosen = sample(args.variant, args.games, args.window, args.seed)
+    chosen = sample(args.variant, args.games, args.window, args.seed)[: args.first]
     for name, fen, moves, offset in chosen:
         ours: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
+        plain: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
         theirs: list[dict[str, Any]] = []
         last = min(offset + args.window, len(moves))
         for index in range(offset, last + 1):
@@ -181,11 +247,18 @@ def main() -> None:
                     )
                 )  # fmt: skip
                 seconds[n] += time.perf_counter() - started
+                plain[n].append(
+                    position_evaluation(
+                        variant=args.variant, fen=fen, moves=line, judge=site, nodes=n,
+                        played=played, settle=False,
+                    )
+                )  # fmt: skip
+                settled[n] += bool(ours[n][-1].get("settled"))
             started = time.perf_counter()
             theirs.append(
                 position_evaluation(
                     variant=args.variant, fen=fen, moves=line, judge=reference,
-                    nodes=reference_nodes, played=played,
+                    nodes=reference_nodes, played=played, settle=False,
                 )
             )  # fmt: skip
             reference_seconds += time.perf_counter() - started
@@ -197,6 +270,7 @@ def main() -> None:
                 depths[n].append(ours[n][-1]["depth"])
                 same[n] += ours[n][-1]["best"] == theirs[-1]["best"]
         for n in budgets:
+            ours_plain[n] += entries_of(args.variant, fen, moves, offset, plain[n])
             ours_all[n] += entries_of(args.variant, fen, moves, offset, ours[n])
             ours_apart[n] += entries_of(args.variant, fen, moves, offset, apart(ours[n]))
         theirs_all += entries_of(args.variant, fen, moves, offset, theirs)
@@ -255,6 +329,14 @@ def main() -> None:
                 f"  mistake from a drop of {t:.2f}: precision {ratio(len(a & b), len(a))}, "
                 f"recall {ratio(len(a & b), len(b))}"
             )
+        mine_plain = flagged(ours_plain[n])
+        print(
+            f"  {ratio(settled[n], positions)} positions were close calls, searched again on "
+            f"{n * SETTLE_FACTOR:,} nodes; without that: site {len(mine_plain)}, both "
+            f"{len(mine_plain & peer_mistakes)}; precision "
+            f"{ratio(len(mine_plain & peer_mistakes), len(mine_plain))}, recall "
+            f"{ratio(len(mine_plain & peer_mistakes), len(peer_mistakes))}"
+        )
         mine_apart, peer_apart = flagged(ours_apart[n]), flagged(theirs_apart)
         print(
             f"  judged by the position each move led to (as before): site {len(mine_apart)}, "
@@ -271,6 +353,8 @@ def main() -> None:
             "reference": len(peer_mistakes),
             "thresholds": tried,
             "apart": [len(mine_apart & peer_apart), len(mine_apart), len(peer_apart)],
+            "settled": settled[n],
+            "unsettled": [len(mine_plain & peer_mistakes), len(mine_plain), len(peer_mistakes)],
         }
     print(f"\n(mistake threshold in use: {game_analysis.MISTAKE_DROP})")
     if args.record:

@@ -71,11 +71,17 @@ from games.queueing import (
 from judge import FAIRY_STOCKFISH, OURS, Judge, JudgeError, OurEngine, judge_for
 
 # What a row was made by: a change of judge, budget or thresholds is a new version (a new row).
-GAME_ANALYSIS_VERSION = 2
+GAME_ANALYSIS_VERSION = 3
 # The budget a position, by judge (nodes: the same answer on any machine), and how far into a
 # game. Chosen by measurement (bench/analysis_agreement.py; docs/play.md).
 GAME_ANALYSIS_NODES = {FAIRY_STOCKFISH: 100_000, OURS: 30_000}
 GAME_ANALYSIS_MAX_PLIES = 300
+# Close calls: a move whose drop of the mover's chances at the budget falls in this band
+# (around the mistake and blunder lines), or that seems to let a mate go, is searched again,
+# the best move and the move played, on this many times the budget, and that judgement
+# stands. Chosen by measurement (bench/analysis_agreement.py; docs/play.md).
+SETTLE_FACTOR = 4
+SETTLE_BAND = (0.12, 0.45)
 # What bench/analysis_agreement.py measured at those budgets (docs/play.md), by judge and
 # variant where the sample is large enough to say: the games and moves, how many times longer
 # the reference (the same engine) searched, the moves the site and the reference called a
@@ -226,6 +232,7 @@ def position_evaluation(
     nodes: int | None = None,
     played: str | None = None,
     give_way: GiveWay | None = None,
+    settle: bool = True,
 ) -> dict[str, Any]:
     """The judge's view of the position after ``moves`` from ``fen``, from Red's side: ``cp``
     (centipawns) or ``mate`` (moves, positive when Red mates), its ``best`` move (ICCS and
@@ -235,8 +242,11 @@ def position_evaluation(
     not the judge's choice, ``played`` is also its judgement of that move: a second search of
     the same position on the same budget with that root move alone (``{"cp", "mate",
     "engine"}`` from Red's side), so that the move played and the best move are weighed in the
-    same way from the same position. Raises ``JudgeError`` when the judge fails, and
-    ``GaveWay`` when ``give_way`` stopped a search (a first look that is due waits)."""
+    same way from the same position. A close call (``close_call``) is searched again, both
+    moves, on ``SETTLE_FACTOR`` times the budget, and that judgement stands (``settled``: its
+    budget); ``settle=False`` leaves it at the budget. Raises ``JudgeError`` when the judge
+    fails, and ``GaveWay`` when ``give_way`` stopped a search (a first look that is due
+    waits)."""
     pos = Position.from_fen(variant, fen)
     for text in moves:
         pos.push_iccs(text)
@@ -258,12 +268,74 @@ def position_evaluation(
         "engine": found.engine,
     }
     if played is not None and played != best.iccs():
-        alone = judge.evaluate(
-            variant=variant, fen=fen, moves=moves, nodes=budget, only=[played], stop=give_way
-        )
-        _given_way(give_way)
-        cp, mate = alone.for_red()
-        evaluation["played"] = {"cp": cp, "mate": mate, "winner": None, "engine": alone.engine}
+        evaluation["played"] = _played_alone(judge, variant, fen, moves, budget, played, give_way)
+        if settle and close_call(evaluation, pos.turn):
+            return _settled(
+                judge, variant, pos, fen, moves, budget * SETTLE_FACTOR, played, give_way
+            )
+    return evaluation
+
+
+def close_call(evaluation: dict[str, Any], side: str) -> bool:
+    """Whether the judgement of ``side``'s move, the position's evaluation ``evaluation``
+    with the move played searched alone (``played``), is too close to call at the budget:
+    a drop of the mover's chances within ``SETTLE_BAND`` (about the mistake and blunder
+    lines), or a mate the judge saw for the mover that the move seems to let go (a short
+    search can miss that the move played mates too)."""
+    played = evaluation.get("played")
+    if played is None:
+        return False
+    drop = win_chance(evaluation, side) - win_chance(played, side)
+    low, high = SETTLE_BAND
+    if low <= drop < high:
+        return True
+    return mate_for(evaluation, side) is not None and mate_for(played, side) is None
+
+
+def _played_alone(
+    judge: Judge,
+    variant: str,
+    fen: str,
+    moves: Sequence[str],
+    nodes: int,
+    played: str,
+    give_way: GiveWay | None,
+) -> dict[str, Any]:
+    alone = judge.evaluate(
+        variant=variant, fen=fen, moves=moves, nodes=nodes, only=[played], stop=give_way
+    )
+    _given_way(give_way)
+    cp, mate = alone.for_red()
+    return {"cp": cp, "mate": mate, "winner": None, "engine": alone.engine}
+
+
+def _settled(
+    judge: Judge,
+    variant: str,
+    pos: Position,
+    fen: str,
+    moves: Sequence[str],
+    nodes: int,
+    played: str,
+    give_way: GiveWay | None,
+) -> dict[str, Any]:
+    """A close call searched again, the best move and the move played, on ``nodes``: this
+    judgement stands (``settled``, the budget it took)."""
+    found = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=nodes, stop=give_way)
+    _given_way(give_way)
+    cp, mate = found.for_red()
+    best = pos.parse_move(found.best.move)
+    evaluation: dict[str, Any] = {
+        "cp": cp,
+        "mate": mate,
+        "winner": None,
+        "best": {"iccs": best.iccs(), "chinese": pos.chinese(best)},
+        "depth": found.depth,
+        "engine": found.engine,
+        "settled": nodes,
+    }
+    if played != best.iccs():
+        evaluation["played"] = _played_alone(judge, variant, fen, moves, nodes, played, give_way)
     return evaluation
 
 
@@ -678,11 +750,14 @@ def judge_summary(
     judge: Judge, nodes: int, evaluations: Sequence[dict[str, Any]]
 ) -> dict[str, Any]:
     """Who judged the game and how deep: the engine (its stable name and its label), the
-    budget a position, and the middle of the depths its searches reached."""
+    budget a position, the middle of the depths its searches reached, and the close calls
+    searched again (``settled``) on their larger budget (``settle_nodes``)."""
     depths = sorted(int(e["depth"]) for e in evaluations if e.get("depth"))
     return {
         "engine": judge.name,
         "label": judge.label,
         "nodes": nodes,
         "depth": depths[len(depths) // 2] if depths else None,
+        "settled": sum(1 for e in evaluations if e.get("settled")),
+        "settle_nodes": nodes * SETTLE_FACTOR,
     }

@@ -181,6 +181,12 @@ def _analysis_labels() -> dict[str, Any]:
             "Judged by {engine} at {nodes} nodes a position; its searches reached depth {depth} (the middle of the game's)."
         ),
         "judged_no_depth": _("Judged by {engine} at {nodes} nodes a position."),
+        "settled_one": _(
+            "One close call was searched again at {nodes} nodes before it was marked or passed."
+        ),
+        "settled": _(
+            "{n} close calls were searched again at {nodes} nodes before they were marked or passed."
+        ),
         "ours": _("the site's own engine"),
         "learn": _("Learn from your mistakes ({n})"),
         "weighing": _("The computer is weighing every move at the marked positions."),

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from games.game_analysis import GAME_ANALYSIS_NODES, analysis_judge
+from games.game_analysis import GAME_ANALYSIS_NODES, SETTLE_FACTOR, analysis_judge
 from games.models import GameAnalysis
 from tests.browser.test_play import DESKTOP, PHONE, click_move, start
 from tests.text_rules import chinese_text_faults
@@ -60,6 +60,11 @@ def test_a_finished_game_is_analysed_and_its_marks_lead_to_their_moves(
     said = page.locator("[data-testid='analysis-judge']")
     expect(said).to_contain_text(f"每个局面 {nodes} 个节点")
     expect(said).to_contain_text("Fairy-Stockfish" if judge.name == "fairy-stockfish" else "本站")
+    # the thrown cannon was a close call at the budget (a drop of about 0.35): searched again
+    settle_nodes = f"{GAME_ANALYSIS_NODES[judge.name] * SETTLE_FACTOR:,}"
+    settled = GameAnalysis.objects.get(game_id=gid).result["judge"]["settled"]
+    assert settled >= 1
+    expect(said).to_contain_text(f"以 {settle_nodes} 个节点重新搜索后才定论")
     expect(page.locator("[data-testid='analysis-learn']")).to_have_text("从错误中学习（1 处）")
     # the numbers as text: the start and one row a move
     page.locator("#analysis-numbers summary").click()
@@ -102,6 +107,10 @@ def test_a_finished_game_is_analysed_and_its_marks_lead_to_their_moves(
     expect(panel).to_contain_text(f"({nodes} nodes each, up to 300 plies)")
     expect(page.locator("[data-testid='analysis-judge']")).to_contain_text(
         f"at {nodes} nodes a position"
+    )
+    expect(page.locator("[data-testid='analysis-judge']")).to_contain_text(
+        ("One close call was" if settled == 1 else f"{settled} close calls were")
+        + f" searched again at {settle_nodes} nodes"
     )
     expect(page.locator("#analysis-marks li").first).to_contain_text("The engine prefers")
     expect(page.locator("[data-testid='analysis-svg'] title").first).to_have_text(

@@ -24,9 +24,12 @@ from games.game_analysis import (
     GAME_ANALYSIS_NODES,
     INACCURACY_DROP,
     MISTAKE_DROP,
+    SETTLE_BAND,
+    SETTLE_FACTOR,
     STALE_AFTER,
     analysis_judge,
     classify,
+    close_call,
     game_analysis_run,
     game_verdicts,
     learn_step,
@@ -37,7 +40,7 @@ from games.game_analysis import (
     win_chance,
 )
 from games.models import EngineAnalysis, Game, GameAnalysis
-from judge import FAIRY_STOCKFISH, OURS, fairy_stockfish_path
+from judge import FAIRY_STOCKFISH, OURS, Evaluation, Line, fairy_stockfish_path
 from tests.games.conftest import error_code, post
 
 BROKEN_ENGINE = Path(__file__).resolve().parents[1] / "judge" / "broken_engine.py"
@@ -345,6 +348,83 @@ def test_a_move_is_judged_by_its_own_search_from_the_position_before_when_it_has
     assert entry["verdict"] is None
 
 
+class ScriptedJudge:
+    """A judge that answers from a script (pure logic of ``position_evaluation``: which
+    searches it asks for, on what budget): ``script[(nodes, only)]`` is the best line's move
+    and its centipawns from the side to move."""
+
+    name = FAIRY_STOCKFISH
+    label = "scripted"
+
+    def __init__(self, script: dict[tuple[int, str | None], tuple[str, int]]) -> None:
+        self.script = script
+        self.asked: list[tuple[int, str | None]] = []
+
+    def plays(self, variant: str) -> bool:
+        return True
+
+    def evaluate(self, *, nodes: int, only: Any = (), **_: Any) -> Evaluation:
+        key = (nodes, only[0] if only else None)
+        self.asked.append(key)
+        move, score = self.script[key]
+        return Evaluation(FAIRY_STOCKFISH, "red", (Line((move,), score, None),), 10, nodes)
+
+
+def _judged(script: dict[tuple[int, str | None], tuple[str, int]], **kw: Any) -> tuple:
+    judge = ScriptedJudge(script)
+    start = Position.start("xiangqi").fen()
+    found = position_evaluation(
+        variant="xiangqi", fen=start, moves=[], judge=judge, nodes=1_000, played="b0c2", **kw
+    )
+    return found, judge.asked
+
+
+def test_a_close_call_is_a_drop_about_the_mistake_line_or_a_mate_that_seems_let_go() -> None:
+    low, high = SETTLE_BAND
+    assert low < MISTAKE_DROP < BLUNDER_DROP < high
+    red_even = {**cp(0), "played": cp(-170)}  # Red's chances 0.50 -> 0.34: a drop of 0.16
+    assert close_call(red_even, "red")
+    assert not close_call({**cp(0), "played": cp(-30)}, "red")  # 0.03: plainly fine
+    assert not close_call({**cp(0), "played": cp(-900)}, "red")  # 0.47: plainly a blunder
+    assert not close_call(cp(0), "red")  # the judge's own choice
+    assert close_call({**mate(3), "played": cp(800)}, "red")  # a mate that seems let go
+    assert not close_call({**mate(3), "played": mate(4)}, "red")
+    assert close_call({**cp(0), "played": cp(170)}, "black")  # from Black's side too
+
+
+def test_a_close_call_is_searched_again_on_a_larger_budget_and_that_judgement_stands() -> None:
+    big = 1_000 * SETTLE_FACTOR
+    found, asked = _judged(
+        {(1_000, None): ("h2e2", 0), (1_000, "b0c2"): ("b0c2", -170),
+         (big, None): ("h2e2", 10), (big, "b0c2"): ("b0c2", -20)}
+    )  # fmt: skip
+    assert asked == [(1_000, None), (1_000, "b0c2"), (big, None), (big, "b0c2")]
+    assert found["settled"] == big and found["cp"] == 10 and found["played"]["cp"] == -20
+    start = Position.start("xiangqi").fen()
+    (entry,) = game_verdicts(
+        fen=start, moves=[{"iccs": "b0c2", "chinese": "马二进三"}], evaluations=[found, cp(0)]
+    )
+    assert entry["verdict"] is None  # a mistake at the budget, nothing on the larger one
+
+
+def test_a_close_call_whose_move_the_larger_search_prefers_is_the_judges_own_choice() -> None:
+    big = 1_000 * SETTLE_FACTOR
+    found, asked = _judged(
+        {(1_000, None): ("h2e2", 0), (1_000, "b0c2"): ("b0c2", -170), (big, None): ("b0c2", 15)}
+    )
+    assert asked == [(1_000, None), (1_000, "b0c2"), (big, None)]
+    assert found["best"]["iccs"] == "b0c2" and "played" not in found
+
+
+def test_a_plain_verdict_is_not_searched_again_and_settling_can_be_left_out() -> None:
+    blunder = {(1_000, None): ("h2e2", 0), (1_000, "b0c2"): ("b0c2", -900)}
+    found, asked = _judged(blunder)
+    assert asked == [(1_000, None), (1_000, "b0c2")] and "settled" not in found
+    close = {(1_000, None): ("h2e2", 0), (1_000, "b0c2"): ("b0c2", -170)}
+    found, asked = _judged(close, settle=False)
+    assert asked == [(1_000, None), (1_000, "b0c2")] and "settled" not in found
+
+
 def test_a_position_where_the_game_is_over_is_not_searched() -> None:
     found = position_evaluation(
         variant="xiangqi", fen="3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1", moves=[]
@@ -422,10 +502,13 @@ LOOK_URL = "/api/games/analysis/"
 
 def first_look(address: str, *, due: bool) -> int:
     """A first look at the analysis board waiting for its turn, asked from ``address``: due,
-    or not (the address had another first look handed over a moment ago)."""
+    or not (the address had another first look handed over a moment ago; stamped a minute
+    ahead, so that it stays not due however slowly a loaded machine searches)."""
     if not due:
         lately = post(Client(REMOTE_ADDR=address), LOOK_URL, {"variant": "feidan"}).json()
-        EngineAnalysis.objects.filter(pk=lately["id"]).update(dispatched_at=timezone.now())
+        EngineAnalysis.objects.filter(pk=lately["id"]).update(
+            dispatched_at=timezone.now() + timedelta(minutes=1)
+        )
     look = post(Client(REMOTE_ADDR=address), LOOK_URL, {"variant": "xiangqi"})
     assert look.status_code == 202 and look.json()["status"] == "pending"
     return int(look.json()["id"])
@@ -485,6 +568,10 @@ def test_the_analysis_names_its_judge_its_budget_and_how_deep_it_looked(
     judge = client.get(url(gid)).json()["result"]["judge"]
     assert judge["engine"] == FAIRY_STOCKFISH and judge["label"].startswith("Fairy-Stockfish")
     assert judge["nodes"] == GAME_ANALYSIS_NODES[FAIRY_STOCKFISH] and judge["depth"] >= 8
+    settled = [e for e in GameAnalysis.objects.get().evaluations if e.get("settled")]
+    assert judge["settled"] == len(settled)
+    assert judge["settle_nodes"] == GAME_ANALYSIS_NODES[FAIRY_STOCKFISH] * SETTLE_FACTOR
+    assert all(e["settled"] == judge["settle_nodes"] for e in settled)
     (step,) = client.get(url(gid)).json()["result"]["learn"]  # the cannon thrown away
     assert step["ply"] == 4 and step["played"]["iccs"] == "h7h0" and step["answers"]
 

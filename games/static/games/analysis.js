@@ -195,7 +195,11 @@ function renderLearn(steps) {
 function renderJudge(judge) {
   if (!judge) return;
   const nodes = judge.nodes.toLocaleString(zh ? "zh-CN" : "en");
-  $("analysis-judge").textContent = format(judge.depth ? L.judged : L.judged_no_depth, { engine: judge.engine === "ours" ? L.ours : judge.label, nodes, depth: judge.depth });
+  let said = format(judge.depth ? L.judged : L.judged_no_depth, { engine: judge.engine === "ours" ? L.ours : judge.label, nodes, depth: judge.depth });
+  if (judge.settled) {
+    said += (zh ? "" : " ") + format(judge.settled === 1 ? L.settled_one : L.settled, { n: judge.settled, nodes: judge.settle_nodes.toLocaleString(zh ? "zh-CN" : "en") });
+  }
+  $("analysis-judge").textContent = said;
 }
 
 // The marks beside the moves of the game's own list (rebuilt by game.js at every render).
