@@ -204,6 +204,12 @@ def main() -> None:
     parser.add_argument(
         "--first", type=int, help="judge only the first K games of the sample (the same windows)"
     )
+    parser.add_argument(
+        "--shard",
+        default="0/1",
+        help="i/k: judge only the games i, i + k, i + 2k ... (several processes filling one "
+        "--cache; a run without it then prints the figures of the whole sample from the cache)",
+    )
     args = parser.parse_args()
 
     site: Judge = Remembered(analysis_judge(args.variant, engine=args.engine), args.cache)
@@ -229,7 +235,8 @@ def main() -> None:
     reference_seconds = 0.0
     reference_depths: list[int] = []
     positions = 0
-    chosen = sample(args.variant, args.games, args.window, args.seed)[: args.first]
+    shard, shards = (int(x) for x in args.shard.split("/"))
+    chosen = sample(args.variant, args.games, args.window, args.seed)[: args.first][shard::shards]
     for name, fen, moves, offset in chosen:
         ours: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
         plain: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
