@@ -83,3 +83,7 @@ def test_a_tiny_run_of_a_new_variant_is_judged_by_our_engine(tmp_path: Path) -> 
     )
     games = re.findall(r"^engine game \d+: plies \d+-\d+$", result.stdout, re.M)
     assert re.findall(r"^engine game \d+: plies \d+-\d+$", first.stdout, re.M) == games[:1]
+    second = subprocess.run(
+        [*command, "--shard", "1/2"], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert re.findall(r"^engine game \d+: plies \d+-\d+$", second.stdout, re.M) == games[1:]
