@@ -206,6 +206,30 @@ def _require_playing(game: LiveGame) -> None:
         raise LiveRefusal.of("game_over")
 
 
+@dataclass(frozen=True)
+class _PlayerRequest:
+    """A player's request as every service begins it (``_player_request``): the game locked,
+    the player's side, and whether a look at the clock has just finished it on time."""
+
+    game: LiveGame
+    side: str
+    flagged: bool
+
+
+def _player_request(slug: str, owner: Owner | None, now: datetime) -> _PlayerRequest:
+    """The first steps of a player's request, inside the caller's transaction: lock the game
+    ``slug``, find ``owner``'s side (a spectator is refused), look at the clock (a side out of
+    time at ``now`` loses then: the game is saved, ``flagged`` is true and the caller returns
+    it as it is), then require the game to be playing (refused if not begun, or over)."""
+    game = _locked(slug)
+    side = _player_side(game, owner)
+    if _flag_if_out_of_time(game, now):
+        game.save()
+        return _PlayerRequest(game, side, flagged=True)
+    _require_playing(game)
+    return _PlayerRequest(game, side, flagged=False)
+
+
 def live_clock_check(*, slug: str, now: datetime | None = None) -> tuple[LiveGame, bool]:
     """Look at the clock of game ``slug``: a side out of time loses now. Returns the game and
     whether this call finished it (then everyone watching is told)."""
@@ -238,12 +262,10 @@ def live_move_play(
     the move arrived loses on time instead (the move is not played)."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = _locked(slug)
-        side = _player_side(game, owner)
-        if _flag_if_out_of_time(game, now):
-            game.save()
+        request = _player_request(slug, owner, now)
+        game, side = request.game, request.side
+        if request.flagged:
             return game
-        _require_playing(game)
         if ply != game.ply:
             raise LiveRefusal.of("out_of_date", {"ply": game.ply}, ply=game.ply)
         if side != game.turn:
@@ -298,11 +320,11 @@ def _play(game: LiveGame, pos: Position, move: Move, mover: str, now: datetime) 
 def live_resign(*, slug: str, owner: Owner | None, now: datetime | None = None) -> LiveGame:
     now = now or timezone.now()
     with transaction.atomic():
-        game = _locked(slug)
-        side = _player_side(game, owner)
-        if not _flag_if_out_of_time(game, now):
-            _require_playing(game)
-            _finish(game, "resignation", other_side(side), now=now, ended_by=side)
+        request = _player_request(slug, owner, now)
+        game, side = request.game, request.side
+        if request.flagged:
+            return game
+        _finish(game, "resignation", other_side(side), now=now, ended_by=side)
         game.save()
     return game
 
@@ -339,12 +361,10 @@ def live_draw(
     "accept" / "decline": answer the opponent's offer."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = _locked(slug)
-        side = _player_side(game, owner)
-        if _flag_if_out_of_time(game, now):
-            game.save()
+        request = _player_request(slug, owner, now)
+        game, side = request.game, request.side
+        if request.flagged:
             return game
-        _require_playing(game)
         if action == "offer":
             if game.draw_offer_by == side:
                 raise LiveRefusal.of("draw_already_offered")
@@ -370,12 +390,10 @@ def live_flag_claim(*, slug: str, owner: Owner | None, now: datetime | None = No
     finishes the game on time, or refuses (saying how much time the opponent has)."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = _locked(slug)
-        side = _player_side(game, owner)
-        if _flag_if_out_of_time(game, now):
-            game.save()
+        request = _player_request(slug, owner, now)
+        game, side = request.game, request.side
+        if request.flagged:
             return game
-        _require_playing(game)
         left = game_clock(game).left(other_side(side), now)
         raise LiveRefusal.of("not_out_of_time", {"seconds": (left + 999) // 1000})
 
