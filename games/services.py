@@ -41,9 +41,7 @@ from engine import (
     can_claim_draw,
     combine_secret_setups,
     find_variant,
-    plum_blossom,
     random_secret_half,
-    validate_secret_half,
 )
 from games.computer import (
     computer_accepts_draw,
@@ -63,8 +61,8 @@ from games.selectors import (
     game_position,
     setup_pending_side,
 )
-from games.texts import violation_text, void_reveal_text
 from words.explain import explain_illegal
+from words.setups import plum_blossom_info, secret_half_faults, void_reveal_text
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -347,31 +345,6 @@ def _validate_options(options: GameOptions) -> None:
         )
 
 
-def _plum_blossom_info(moment: datetime) -> tuple[str, dict[str, Any]]:
-    setup = plum_blossom(moment)
-    info = {
-        "moment": moment.isoformat(),
-        "lunar_date": setup.lunar_date,
-        "hexagram": setup.hexagram,
-        "hexagram_pinyin": setup.hexagram_pinyin,
-        "hexagram_english": setup.hexagram_english,
-        "hexagram_number": setup.hexagram_number,
-        "upper_trigram": setup.upper_trigram,
-        "upper_number": setup.upper_number,
-        "lower_trigram": setup.lower_trigram,
-        "lower_number": setup.lower_number,
-        "moving_line": setup.moving_line,
-        "year_branch": setup.year_branch,
-        "lunar_month": setup.lunar_month,
-        "lunar_day": setup.lunar_day,
-        "hour_branch": setup.hour_branch,
-        "number": setup.number,
-        "arrangement_index": setup.arrangement_index,
-        "officers": dict(setup.officers),
-    }
-    return setup.fen, info
-
-
 def secret_half_random(*, seed: int, round_number: int) -> random.Random:
     """The draw of the computer's secret half in one set-up round of a game.
 
@@ -428,7 +401,7 @@ def game_create(
         game.save()
         return game
     if options.setup == Game.Setup.PLUM_BLOSSOM:
-        game.start_fen, game.setup_info = _plum_blossom_info(now)
+        game.start_fen, game.setup_info = plum_blossom_info(now)
     else:
         game.start_fen = find_variant(options.variant).start_fen(options.setup)
     if game.computer_side == "red":
@@ -455,18 +428,7 @@ def secret_half_violations(
         )
     if color not in ("red", "black"):
         raise ApplicationError.coded("setup.bad_colour", {"found": color}, {"field": "color"})
-    # As (point, letter) pairs, so that two spellings of one point ("F1" and "f1") are both
-    # read and reported as two pieces on one point; the engine reads only ASCII points.
-    pairs = [(str(point), str(letter)) for point, letter in placement.items()]
-    violations = validate_secret_half(color, pairs, method)  # type: ignore[arg-type]
-    return [
-        {
-            "point": v.point,
-            "code": v.code,
-            "text": violation_text(v, color, placement).as_dict(),
-        }
-        for v in violations
-    ]
+    return secret_half_faults(method=method, color=color, placement=placement)
 
 
 def game_setup_submit(*, game_id: int, owner: Owner, placement: Mapping[str, str]) -> Game:

@@ -1,13 +1,11 @@
-"""What the play page says about an ending or a secret setup, in both languages
-(``words.texts.Text``); refusals are said by ``core.messages``."""
+"""What the play page says about an ending, in both languages (``words.texts.Text``); refusals
+are said by ``core.messages``, a secret setup's faults by ``words.setups``."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
-from engine import Violation
-from words.texts import Text, piece_name, side_name
+from words.texts import Text, side_name
 
 # -- endings -------------------------------------------------------------------------------
 # The sentence for each way a game ends is in words.endings.
@@ -98,114 +96,3 @@ def players_text(
         f"{name.zh}（{mine.zh}）对电脑 {level} 级（{theirs.zh}）",
         f"{name.en} ({mine.en}) against the computer, level {level} ({theirs.en})",
     )
-
-
-# -- secret setups -------------------------------------------------------------------------
-
-_VOID_REASONS: dict[str, Text] = {
-    "generals_facing": Text("两个将帅在同一直线上直接对面", "the generals face each other"),
-    "red_in_check": Text("红帅被将军", "the red general is in check"),
-    "black_in_check": Text("黑将被将军", "the black general is in check"),
-}
-
-
-def void_reveal_text(reasons: tuple[str, ...] | list[str], *, computer: bool = True) -> Text:
-    """Why a reveal does not count; ``computer``: against the computer, which draws a new half
-    (at one board both players simply set up again)."""
-    parts = [_VOID_REASONS[r] for r in reasons if r in _VOID_REASONS]
-    zh = "、".join(p.zh for p in parts)
-    en = " and ".join(p.en for p in parts)
-    if not computer:
-        return Text(
-            f"揭开后{zh}，这次布局无效，双方重新布局。",
-            f"On the reveal {en}, so it does not count: both sides set up again.",
-        )
-    return Text(
-        f"揭开后{zh}，这次布局无效，双方重新布局（电脑重新摆它的一半）。",
-        f"On the reveal {en}, so it does not count: both sides set up again (the computer "
-        "draws a new half of its own).",
-    )
-
-
-_COUNT = re.compile(r"has (\d+) (\w+); a side has exactly (\d+)")
-_ZH_PIECES = {
-    "general": "将（帅）",
-    "advisor": "仕（士）",
-    "elephant": "相（象）",
-    "horse": "马",
-    "chariot": "车",
-    "cannon": "炮",
-    "soldier": "兵（卒）",
-    "fighter": "战机",
-    "missile": "导弹",
-}
-
-_SIDE_HALF = {"red": Text("0–4 路", "ranks 0-4"), "black": Text("5–9 路", "ranks 5-9")}
-
-
-# The faults told at one point ``{p}`` (of the side ``{side}``), by code.
-_POINT_FAULTS: dict[str, Text] = {
-    "general_outside_palace": Text(
-        "{p}：将（帅）必须摆在九宫里。", "{p}: the general must stand in its palace."
-    ),
-    "advisor_point": Text(
-        "{p}：仕（士）只能摆在仕位（九宫的四角和中心）。",
-        "{p}: an advisor may only stand on an advisor point (the palace corners and centre).",
-    ),
-    "elephant_point": Text(
-        "{p}：相（象）只能摆在它能走到的七个相位上。",
-        "{p}: an elephant may only stand on one of the seven points an elephant can reach.",
-    ),
-    "missile_not_in_base": Text(
-        "{p}：导弹必须摆在自己的导弹基地（底线两角）。",
-        "{p}: a missile must stand in its base (the two corners of its back rank).",
-    ),
-    "soldier_not_on_start_point": Text(
-        "{p}：五兵守门，五个兵（卒）都必须留在原位。",
-        "{p}: with five soldiers guarding the gate every soldier stays on its start point.",
-    ),
-    "soldier_behind_start_rank": Text(
-        "{p}：中兵守门，其余四个兵（卒）只能摆在己方的兵线和它前面一线，不能在兵线后面。",
-        "{p}: with the middle soldier guarding the gate the other soldiers stand on the two "
-        "front ranks of the side's half, never behind the soldiers' start rank.",
-    ),
-    "centre_soldier_missing": Text(
-        "{p}：中兵守门，中路的兵（卒）必须留在原位。",
-        "{p}: with the middle soldier guarding the gate the centre soldier stays on its "
-        "start point.",
-    ),
-    "unknown_point": Text(
-        "“{p}”不是棋盘上的点（a0 到 k9）。", "{p!r} is not a point of the board (a0 to k9)."
-    ),
-    "unknown_piece": Text("{p}：这不是飞弹象棋的棋子。", "{p}: that is not a feidan piece."),
-    "wrong_color": Text(
-        "{p}：这是对方的棋子，只能摆{side}的棋子。", "{p}: that piece is the other side's."
-    ),
-    "two_pieces_one_point": Text("{p}：一个点上摆了两个棋子。", "{p}: two pieces on one point."),
-}
-
-
-def violation_text(violation: Violation, color: str, placement: Mapping[str, str]) -> Text:
-    """The engine's reason for one fault of a secret half, in both languages."""
-    point = violation.point or ""
-    letter = placement.get(point, "")
-    piece = piece_name(letter, colour=False) if letter and letter.upper() in "KABNRCPFM" else None
-    side = side_name(color)
-    code = violation.code
-    if code == "not_own_half" and piece is not None:
-        return Text(
-            "{p}：{q}必须摆在自己的一半（{h}）。", "{p}: the {q} must stand on its own half ({h})."
-        ).format(p=point, q=piece, h=_SIDE_HALF[color])
-    if code == "wrong_piece_count":
-        match = _COUNT.search(violation.message)
-        if match:
-            have, name, needed = match.groups()
-            zh_name = _ZH_PIECES.get(name.rstrip("s"), name)
-            return Text(
-                f"{side.zh}摆了 {have} 个{zh_name}，应该正好 {needed} 个。",
-                violation.message,
-            )
-    fault = _POINT_FAULTS.get(code)
-    if fault is not None:
-        return fault.format(p=point, side=side)
-    return Text(violation.message, violation.message)

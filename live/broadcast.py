@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from live.models import LiveGame
-from live.selectors import live_game_state
+from live.selectors import live_game_state, own_half
 
 
 def group_name(slug: str) -> str:
@@ -20,8 +20,9 @@ def group_name(slug: str) -> str:
 def game_event(game: LiveGame) -> dict[str, Any]:
     """The group message for ``game``'s new state, encoded once as JSON text (the layer copies
     a text for each connection at no cost, and no connection encodes it again); it also
-    carries who holds each seat (never sent on to a client), so that each connection knows its
-    own without a query."""
+    carries who holds each seat and, while the game is being set up, each secret half handed in
+    (neither is sent on as such: each connection adds its own player's half to its own message,
+    ``live.consumers``), so that each connection knows its own without a query."""
     seats = {
         side: {
             "user": getattr(game, f"{side}_user_id"),
@@ -30,7 +31,8 @@ def game_event(game: LiveGame) -> dict[str, Any]:
         for side in ("red", "black")
     }
     state = json.dumps(live_game_state(game), ensure_ascii=False, separators=(",", ":"))
-    return {"type": "game.state", "state": state, "seats": seats}
+    halves = {side: own_half(game, side) for side in ("red", "black")}
+    return {"type": "game.state", "state": state, "seats": seats, "halves": halves}
 
 
 def live_game_announce(game: LiveGame) -> None:

@@ -34,7 +34,7 @@ from live.broadcast import game_event, group_name
 from live.budget import MessageBudget
 from live.models import LiveGame
 from live.protocol import Command, ProtocolError, parse_message
-from live.selectors import live_game_get, live_game_state, seat_of
+from live.selectors import live_game_get, live_game_state, own_half, seat_of
 from live.services import LiveRefusal
 from live.texts import refusal_text
 
@@ -105,7 +105,10 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         try:
             event = await in_pool(lambda: game_event(self._carry_out(command)))
         except LiveRefusal as refusal:
-            await self._refuse(refusal.extra["code"], message=refusal.extra["message"])
+            extra = refusal.extra
+            await self._refuse(
+                extra["code"], message=extra["message"], violations=extra.get("violations")
+            )
             return
         await self.channel_layer.group_send(group_name(self.slug), event)
 
@@ -128,6 +131,9 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             return services.live_rematch(slug=slug, owner=owner, action=command.action)
         if command.type == "flag":
             return services.live_flag_claim(slug=slug, owner=owner)
+        if command.type == "setup":
+            assert command.placement is not None
+            return services.live_setup_submit(slug=slug, owner=owner, placement=command.placement)
         game, _flagged = services.live_clock_check(slug=slug)  # "state"
         return game
 
@@ -137,26 +143,36 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         params: dict[str, object] | None = None,
         *,
         message: dict[str, str] | None = None,
+        violations: list[dict[str, Any]] | None = None,
     ) -> None:
         said = message or refusal_text(code, params).as_dict()
-        await self.send_json({"type": "error", "code": code, "message": said})
+        error: dict[str, Any] = {"type": "error", "code": code, "message": said}
+        if violations is not None:  # a secret half's faults, each at its point
+            error["violations"] = violations
+        await self.send_json(error)
         current = await in_pool(self._current)
         if current is not None:
             await self._send_state(*current)
 
-    def _current(self) -> tuple[dict[str, Any], str | None] | None:
+    def _current(self) -> tuple[dict[str, Any], str | None, dict[str, str] | None] | None:
         game = live_game_get(self.slug)
         if game is None:
             return None
-        return live_game_state(game), seat_of(game, self.owner)
+        seat = seat_of(game, self.owner)
+        return live_game_state(game), seat, own_half(game, seat)
 
     # -- to the clients --------------------------------------------------------------------
 
     async def game_state(self, event: dict[str, Any]) -> None:
         """A change of the game, sent to the group (live.broadcast): the state (JSON text,
-        encoded once for every connection) with my seat."""
-        seat = json.dumps(self._seat(event["seats"]))
-        await self.send(text_data=f'{{"type":"state","you":{seat},"game":{event["state"]}}}')
+        encoded once for every connection) with my seat and, while the game is being set up,
+        my own secret half if I have handed it in (the other half is never sent)."""
+        seat = self._seat(event["seats"])
+        half = event.get("halves", {}).get(seat) if seat is not None else None
+        you, mine = json.dumps(seat), json.dumps(half)
+        await self.send(
+            text_data=f'{{"type":"state","you":{you},"half":{mine},"game":{event["state"]}}}'
+        )
 
     def _seat(self, seats: dict[str, dict[str, Any]]) -> str | None:
         owner = self.owner
@@ -169,5 +185,7 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
                 return side
         return None
 
-    async def _send_state(self, state: dict[str, Any], seat: str | None) -> None:
-        await self.send_json({"type": "state", "game": state, "you": seat})
+    async def _send_state(
+        self, state: dict[str, Any], seat: str | None, half: dict[str, str] | None
+    ) -> None:
+        await self.send_json({"type": "state", "game": state, "you": seat, "half": half})

@@ -2,6 +2,8 @@
 
 A game begins as a challenge (``waiting``): its creator chose the variant, the start, a
 colour (or random) and the clock; whoever opens the link and accepts takes the other seat.
+A feidan game with a secret setup then waits for both halves (``setting_up``) before it is
+played.
 A seat is held by an account or by an anonymous visitor's session (``accounts.visitors``).
 The clocks are kept here: each side's time left when its turn began (``red_clock_ms`` /
 ``black_clock_ms``) and when the running turn began (``turn_started_at``); the time left now
@@ -38,6 +40,7 @@ def _seat_visitor() -> models.CharField[Any, Any]:
 class LiveGame(TimeStampedModel):
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for the friend")
+        SETTING_UP = "setting_up", _("Setting up")
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
@@ -50,6 +53,9 @@ class LiveGame(TimeStampedModel):
     class Setup(models.TextChoices):
         # the names, in both languages, are core.starts.START_NAMES
         STANDARD = "standard", start_label("standard")
+        PLUM_BLOSSOM = "plum_blossom", start_label("plum_blossom")
+        FIVE_SOLDIERS = "five_soldiers", start_label("five_soldiers")
+        MIDDLE_SOLDIER = "middle_soldier", start_label("middle_soldier")
         XINBAN_NEW = "new", start_label("new")
         XINBAN_TRADITIONAL = "traditional", start_label("traditional")
         XINBAN_RED_NEW = "red-new", start_label("red-new")
@@ -60,6 +66,11 @@ class LiveGame(TimeStampedModel):
     variant = models.CharField(max_length=16, choices=Variant.choices)
     setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.STANDARD)
     start_fen = models.CharField(max_length=120)
+    # What feidan's setups need besides the start FEN. A plum-blossom start: the hexagram it was
+    # drawn with. A secret setup: {"method", "round", "halves": {side: {point: letter}} (each
+    # half handed in; never sent to anyone but its own player before the reveal), "void_reveals"
+    # (reveals that did not count), "revealed"}.
+    setup_info = models.JSONField(default=dict, blank=True)
     rated = models.BooleanField(default=False)  # every game is casual for now
     # who made the challenge, and the colour they asked for (the seats are given on accepting)
     creator_user = _seat_user("live_games_created")

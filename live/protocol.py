@@ -8,6 +8,7 @@ Messages (every field required, no other field allowed; clocks are never sent by
     {"type": "draw", "action": "offer" | "accept" | "decline"}
     {"type": "rematch", "action": "offer" | "accept" | "decline"}   once the game is over
     {"type": "state"}                                the game as it stands now
+    {"type": "setup", "placement": {"a0": "M", "f0": "K", ...}}   a secret half (feidan)
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, Final
 
 MESSAGE_MAX_BYTES: Final = 1024
 PLY_MAX: Final = 10_000
+PLACEMENT_MAX: Final = 40  # points in a secret half sent (a feidan side has 20 pieces)
 ICCS: Final = re.compile(r"[a-k][0-9][a-k][0-9]")
 FIELDS: Final[dict[str, frozenset[str]]] = {
     "move": frozenset({"type", "ply", "move"}),
@@ -28,6 +30,7 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
     "abort": frozenset({"type"}),
     "flag": frozenset({"type"}),
     "state": frozenset({"type"}),
+    "setup": frozenset({"type", "placement"}),
 }
 DRAW_ACTIONS: Final = ("offer", "accept", "decline")
 CLOCK_WORDS: Final = ("clock", "time", "_ms", "remaining")
@@ -48,6 +51,7 @@ class Command:
     ply: int | None = None
     move: str | None = None
     action: str | None = None
+    placement: dict[str, str] | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -89,4 +93,13 @@ def parse_message(text: str | bytes | None) -> Command:
         if action not in DRAW_ACTIONS:
             raise ProtocolError("bad_draw_action", action=str(action)[:16])
         return Command(kind, action=action, raw=data)
+    if kind == "setup":
+        placement = data["placement"]
+        if (
+            not isinstance(placement, dict)
+            or not 0 < len(placement) <= PLACEMENT_MAX
+            or not all(isinstance(v, str) and len(v) <= 2 for v in placement.values())
+        ):
+            raise ProtocolError("bad_placement", limit=PLACEMENT_MAX)
+        return Command("setup", placement={str(k): v for k, v in placement.items()}, raw=data)
     return Command(kind, raw=data)

@@ -1,5 +1,6 @@
-"""Live games: reads. The state a client is sent (the same for players and spectators: a live
-game has nothing secret yet), whose seat a visitor holds, the position and the clock."""
+"""Live games: reads. The state a client is sent (the same for players and spectators: it never
+holds a secret half), a player's own secret half (sent to that player alone), whose seat a
+visitor holds, the position and the clock."""
 
 from __future__ import annotations
 
@@ -75,6 +76,35 @@ def _player_name(game: LiveGame, side: str) -> str | None:
     return user.username if user is not None else None
 
 
+def own_half(game: LiveGame, side: str | None) -> dict[str, str] | None:
+    """The secret half ``side`` has handed in this round, while the game is being set up: sent
+    to that player alone (a reconnect shows it again), never to the opponent or a spectator."""
+    if side is None or game.status != LiveGame.Status.SETTING_UP:
+        return None
+    half = (game.setup_info or {}).get("halves", {}).get(side)
+    return dict(half) if half is not None else None
+
+
+def _setup_view(game: LiveGame) -> dict[str, Any] | None:
+    """What everyone may be shown of a feidan setup: how a plum-blossom start was drawn; of a
+    secret setup, which halves are in, the reveals that did not count and whether it is
+    revealed, never a half before the reveal (the revealed position is then the start)."""
+    info = game.setup_info or {}
+    if game.setup == LiveGame.Setup.PLUM_BLOSSOM:
+        return {"plum_blossom": info} if info else None
+    if game.setup not in (LiveGame.Setup.FIVE_SOLDIERS, LiveGame.Setup.MIDDLE_SOLDIER):
+        return None
+    halves = info.get("halves", {})
+    revealed = bool(info.get("revealed"))
+    return {
+        "method": game.setup,
+        "round": info.get("round", 0),
+        "ready": {side: revealed or side in halves for side in ("red", "black")},
+        "void_reveals": info.get("void_reveals", []),
+        "revealed": revealed,
+    }
+
+
 def _rematch(game: LiveGame) -> dict[str, Any] | None:
     """The rematch offered once the game is over: who offered it, and its link only once both
     play it (before, the link would let anyone take the seat offered to the other player)."""
@@ -94,6 +124,7 @@ def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str,
     from them until the next state arrives."""
     now = now or timezone.now()
     playing = game.status == LiveGame.Status.PLAYING
+    setting_up = game.status == LiveGame.Status.SETTING_UP
     pos = shown_position(game)
     clock = game_clock(game)
     ending = (
@@ -123,7 +154,10 @@ def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str,
             "base_ms": game.base_ms,
             "increment_ms": game.increment_ms,
         },
-        "abortable": game.status == LiveGame.Status.WAITING or (playing and game.ply < FREE_PLIES),
+        "abortable": game.status == LiveGame.Status.WAITING
+        or setting_up
+        or (playing and game.ply < FREE_PLIES),
+        "setup_info": _setup_view(game),
         "draw_offer": (
             {"by": game.draw_offer_by, "ply": game.draw_offer_ply}
             if playing and game.draw_offer_by

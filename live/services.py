@@ -22,13 +22,21 @@ from django.utils import timezone
 from accounts.owners import Owner
 from core.exceptions import ApplicationError
 from core.messages import render
-from engine import IllegalMoveError, InvalidMoveError, Move, Position, find_variant
+from engine import (
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Position,
+    combine_secret_setups,
+    find_variant,
+)
 from live.clock import FREE_PLIES, Clock, other_side
 from live.models import LiveGame
 from live.protocol import ICCS
 from live.selectors import game_clock, game_position, is_creator, seat_of
 from live.texts import refusal_text
 from words.explain import explain_illegal
+from words.setups import plum_blossom_info, secret_half_faults, void_reveal_text
 from words.texts import Text, side_name
 
 if TYPE_CHECKING:
@@ -36,7 +44,12 @@ if TYPE_CHECKING:
 
 SETUPS_BY_VARIANT: dict[str, tuple[str, ...]] = {
     "xiangqi": (LiveGame.Setup.STANDARD,),
-    "feidan": (LiveGame.Setup.STANDARD,),
+    "feidan": (
+        LiveGame.Setup.STANDARD,
+        LiveGame.Setup.PLUM_BLOSSOM,
+        LiveGame.Setup.FIVE_SOLDIERS,
+        LiveGame.Setup.MIDDLE_SOLDIER,
+    ),
     "xinban": (
         LiveGame.Setup.XINBAN_NEW,
         LiveGame.Setup.XINBAN_TRADITIONAL,
@@ -44,6 +57,10 @@ SETUPS_BY_VARIANT: dict[str, tuple[str, ...]] = {
         LiveGame.Setup.XINBAN_BLACK_NEW,
     ),
 }
+# Feidan's secret setups: each player hands in a half, unseen, before the game is played.
+SECRET_SETUPS: tuple[str, ...] = (LiveGame.Setup.FIVE_SOLDIERS, LiveGame.Setup.MIDDLE_SOLDIER)
+# The starts known only once the game begins: drawn from its moment, or revealed.
+STARTS_LATER: tuple[str, ...] = (LiveGame.Setup.PLUM_BLOSSOM, *SECRET_SETUPS)
 BASE_MINUTES_MAX = 180
 INCREMENT_SECONDS_MAX = 60
 SLUG_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -92,6 +109,14 @@ def _new_slug() -> str:
     return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
 
 
+def _challenge_start(variant: str, setup: str) -> str:
+    """The start shown with a challenge: the setup's own, or (a start drawn or set up once the
+    game begins) the variant's standard start until then."""
+    if setup in STARTS_LATER:
+        return find_variant(variant).default_start
+    return find_variant(variant).start_fen(setup)
+
+
 def live_challenge_create(*, owner: Owner, options: ChallengeOptions) -> LiveGame:
     """A challenge from ``owner``, waiting for a friend to open its link and accept."""
     _check_options(options)
@@ -101,7 +126,7 @@ def live_challenge_create(*, owner: Owner, options: ChallengeOptions) -> LiveGam
             slug=_new_slug(),
             variant=options.variant,
             setup=options.setup,
-            start_fen=find_variant(options.variant).start_fen(options.setup),
+            start_fen=_challenge_start(options.variant, options.setup),
             creator_user=owner.user,
             creator_visitor=owner.visitor_id if owner.user is None else None,
             colour_choice=options.colour,
@@ -133,7 +158,9 @@ def _locked(slug: str) -> LiveGame:
 
 def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = None) -> LiveGame:
     """``owner`` takes the other seat of the challenge ``slug``; the game begins (no clock
-    runs before each side's first move). Refused: one's own challenge, one already taken."""
+    runs before each side's first move): with both secret halves awaited (a secret setup), or
+    from the plum-blossom start drawn now, or from its start. Refused: one's own challenge, one
+    already taken."""
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked(slug)
@@ -152,6 +179,11 @@ def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = Non
         _seat(game, colour, creator)
         _seat(game, other_side(colour), owner)
         game.status = LiveGame.Status.PLAYING
+        if game.setup in SECRET_SETUPS:
+            game.status = LiveGame.Status.SETTING_UP
+            game.setup_info = {"method": game.setup, "round": 0, "halves": {}, "void_reveals": []}
+        elif game.setup == LiveGame.Setup.PLUM_BLOSSOM:
+            game.start_fen, game.setup_info = plum_blossom_info(now)
         game.started_at = now
         game.save()
     return game
@@ -199,11 +231,17 @@ def _player_side(game: LiveGame, owner: Owner | None) -> str:
     return side
 
 
-def _require_playing(game: LiveGame) -> None:
+def _require_status(game: LiveGame, status: str) -> None:
+    """Refuse unless ``game`` is at ``status`` (playing, or setting up), saying where it is."""
+    if game.status == status:
+        return
     if game.status == LiveGame.Status.WAITING:
         raise LiveRefusal.of("not_started")
-    if game.status != LiveGame.Status.PLAYING:
-        raise LiveRefusal.of("game_over")
+    if game.status == LiveGame.Status.SETTING_UP:
+        raise LiveRefusal.of("setting_up")
+    if game.status == LiveGame.Status.PLAYING:
+        raise LiveRefusal.of("no_setup" if game.setup not in SECRET_SETUPS else "setup_over")
+    raise LiveRefusal.of("game_over")
 
 
 @dataclass(frozen=True)
@@ -216,17 +254,20 @@ class _PlayerRequest:
     flagged: bool
 
 
-def _player_request(slug: str, owner: Owner | None, now: datetime) -> _PlayerRequest:
+def _player_request(
+    slug: str, owner: Owner | None, now: datetime, *, status: str = LiveGame.Status.PLAYING
+) -> _PlayerRequest:
     """The first steps of a player's request, inside the caller's transaction: lock the game
     ``slug``, find ``owner``'s side (a spectator is refused), look at the clock (a side out of
     time at ``now`` loses then: the game is saved, ``flagged`` is true and the caller returns
-    it as it is), then require the game to be playing (refused if not begun, or over)."""
+    it as it is), then require the game to be at ``status`` (refused if not begun, setting up
+    or playing when the other is needed, or over)."""
     game = _locked(slug)
     side = _player_side(game, owner)
     if _flag_if_out_of_time(game, now):
         game.save()
         return _PlayerRequest(game, side, flagged=True)
-    _require_playing(game)
+    _require_status(game, status)
     return _PlayerRequest(game, side, flagged=False)
 
 
@@ -331,7 +372,7 @@ def live_resign(*, slug: str, owner: Owner | None, now: datetime | None = None) 
 
 def live_abort(*, slug: str, owner: Owner | None, now: datetime | None = None) -> LiveGame:
     """Call the game off, without a result: a challenge nobody has accepted (its creator), or a
-    game in which not both sides have moved yet (either player)."""
+    game in which not both sides have moved yet, secret setups included (either player)."""
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked(slug)
@@ -341,7 +382,8 @@ def live_abort(*, slug: str, owner: Owner | None, now: datetime | None = None) -
             side = ""
         else:
             side = _player_side(game, owner)
-            _require_playing(game)
+            if game.status != LiveGame.Status.SETTING_UP:
+                _require_status(game, LiveGame.Status.PLAYING)
             if game.ply >= FREE_PLIES:
                 raise LiveRefusal.of("too_late_to_abort")
         game.status = LiveGame.Status.ABORTED
@@ -396,6 +438,73 @@ def live_flag_claim(*, slug: str, owner: Owner | None, now: datetime | None = No
             return game
         left = game_clock(game).left(other_side(side), now)
         raise LiveRefusal.of("not_out_of_time", {"seconds": (left + 999) // 1000})
+
+
+# -- secret setups --------------------------------------------------------------------------
+
+
+def live_setup_submit(
+    *, slug: str, owner: Owner | None, placement: Mapping[str, str], now: datetime | None = None
+) -> LiveGame:
+    """Hand in ``owner``'s secret half (point -> FEN letter) of a feidan game being set up.
+
+    Refused, with nothing changed: a spectator; a game not being set up (not begun, without a
+    secret setup, revealed already, over); a half handed in already this round; a piece of the
+    other side; a half the rules refuse (every fault said, and listed in ``violations``). When
+    both halves are in they are revealed: a void reveal (the generals facing, a general in
+    check) is kept for both to see and both set up again; otherwise the game is played from
+    the revealed position. No clock runs during the setup (nor before each side's first move)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        request = _player_request(slug, owner, now, status=LiveGame.Status.SETTING_UP)
+        game, side = request.game, request.side
+        if request.flagged:  # not while setting up (no clock runs), but the rule is the same
+            return game
+        info = dict(game.setup_info)
+        halves = dict(info.get("halves", {}))
+        if side in halves:
+            raise LiveRefusal.of("setup_already_in")
+        for point, letter in placement.items():
+            if letter.isascii() and letter.isalpha() and letter.isupper() != (side == "red"):
+                shown = point[:4]
+                raise LiveRefusal.of("wrong_side", {"point": shown, "colour": side_name(side)})
+        method = info["method"]
+        faults = secret_half_faults(method=method, color=side, placement=placement)
+        if faults:
+            said = Text(
+                *("".join(f"\n{f['text'][language]}" for f in faults) for language in ("zh", "en"))
+            )
+            raise LiveRefusal.of("illegal_setup", {"faults": said}, violations=faults)
+        # Checked: every point is ASCII and named once, so the spellings fold without loss.
+        halves[side] = {point.strip().lower(): letter for point, letter in placement.items()}
+        info["halves"] = halves
+        if len(halves) == 2:
+            _reveal(game, info, now)
+        game.setup_info = info
+        game.save()
+    return game
+
+
+def _reveal(game: LiveGame, info: dict[str, Any], now: datetime) -> None:
+    """Both halves are in: put them together (``info`` is the game's setup, changed here)."""
+    halves = info["halves"]
+    reveal = combine_secret_setups(halves["red"], halves["black"], info["method"])
+    if reveal.void:
+        info["void_reveals"] = [
+            *info.get("void_reveals", []),
+            {
+                "fen": reveal.fen,
+                "reasons": list(reveal.reasons),
+                "text": void_reveal_text(reveal.reasons, computer=False).as_dict(),
+            },
+        ]
+        info["round"] = info.get("round", 0) + 1
+        info["halves"] = {}
+        return
+    info["revealed"] = True
+    info["revealed_at"] = now.isoformat()
+    game.start_fen = reveal.fen
+    game.status = LiveGame.Status.PLAYING
 
 
 # -- rematch --------------------------------------------------------------------------------

@@ -45,6 +45,11 @@ REFUSALS: Final[dict[str, Text]] = {
         "A draw or a rematch can be offered (offer), accepted (accept) or declined (decline), "
         "not “{action}”.",
     ),
+    "bad_placement": Text(
+        "“placement”必须是一个对象：点（如e0）对应棋子字母（如K），最多{limit}个。",
+        "“placement” must be an object of points (such as e0) to piece letters (such as K), "
+        "at most {limit} of them.",
+    ),
     "too_many_messages": Text(
         "消息发得太快了：请{seconds}秒后再试。",
         "Too many messages: try again in {seconds} s.",
@@ -95,6 +100,21 @@ REFUSALS: Final[dict[str, Text]] = {
         "你已经提出再来一局，请等待对方回答。", "You have offered a rematch; wait for the answer."
     ),
     "no_rematch_offer": Text("对方没有提出再来一局。", "Your opponent has not offered a rematch."),
+    "setting_up": Text(
+        "双方还在暗中布局：先摆好并交出你的一半（或等待对方的一半）。",
+        "The secret setups are not both in yet: hand in your half (or wait for your opponent's).",
+    ),
+    "no_setup": Text("这盘棋没有暗布局。", "This game has no secret setup."),
+    "setup_over": Text(
+        "双方的布局已经揭开，棋局已经开始。",
+        "Both setups have been revealed: the game is being played.",
+    ),
+    "setup_already_in": Text(
+        "你已经交出了这一轮的布局，不能再改：请等待对方。",
+        "You have handed in your setup for this round; it cannot be changed. Wait for your "
+        "opponent's.",
+    ),
+    "illegal_setup": Text("这个布局不合规则：{faults}", "This setup breaks the rules:{faults}"),
     "bad_options": Text("挑战的设置不对：{reason}", "The challenge's options are wrong: {reason}"),
 }
 

@@ -116,6 +116,19 @@ def _labels() -> dict[str, Any]:
         "rematch_offered_to_you": _("Your opponent offers a rematch, colours swapped."),
         "rematch_offered": _("{side} offers a rematch."),
         "rematch_started": _("The rematch has begun."),
+        "setup_help": _(
+            "Drag your pieces to arrange your half; drop a piece on another of yours to swap "
+            "them. Your opponent arranges theirs unseen: neither half is shown to anyone until "
+            "both are in. No clock runs meanwhile."
+        ),
+        "setup_yours": _("Arrange your half, then hand it in."),
+        "setup_waiting": _("Your setup is in: waiting for your opponent's."),
+        "setup_watching": _("Both players are arranging their pieces in secret."),
+        "setup_legal": _("Your setup is legal."),
+        "setup_opponent_in": _("Your opponent's setup is in."),
+        "setup_opponent_not_in": _("Your opponent is still arranging."),
+        "setup_sides_in": _("Setups handed in: {sides}."),
+        "plum_hexagram": _("Drawn from the moment the game began ({lunar}): {hexagram}."),
         "effects": {
             "collision": _("collision"),
             "self_destruct": _("self-destruct"),
@@ -145,10 +158,15 @@ def _game_page(
         "slug": game.slug,
         "variant": game.variant,
         "start_fen": game.start_fen,
+        # a secret setup shows no piece until the socket sends the player's own half
+        "setting_up": game.status == LiveGame.Status.SETTING_UP,
         "socket": f"/ws/live/{game.slug}/",
         "board_module": static("build/board.js"),
         "board_label": variant_title(VARIANTS[game.variant]),
         "labels": _labels(),
+        # checks a secret half as it is arranged (the engine's rules; handing it in is judged
+        # again by the game's own service)
+        "setup_check": reverse("games-api:setup-check"),
     }
     context = {
         "game": game,

@@ -207,3 +207,112 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload_and_a_resta
     assert not errors, errors
     for page in (red, black, watcher):
         page.context.close()
+
+
+# Red's and Black's secret halves in the setup test below, each told by its back rank.
+RED_BACK_RANK = "MNRBAKABRNM"  # chariots and horses swapped on both wings
+BLACK_BACK_RANK = "mnrbakabnrm"  # on one wing
+
+
+def _placement(page: Page) -> str:
+    """The pieces the page's board shows (the placement part of its FEN)."""
+    return (page.get_attribute("#board", "data-fen") or "").split(" ")[0]
+
+
+def test_two_visitors_set_up_a_feidan_game_in_secret_to_the_reveal_and_a_first_move(
+    browser: Browser, asgi_server: AsgiServer, artifacts: Path
+) -> None:
+    base = asgi_server.url
+    red = _context_page(browser, base, {"width": 1280, "height": 800}, "en-US")
+    black = _context_page(browser, base, {"width": 390, "height": 844}, "zh-CN")
+    errors: list[str] = []
+    frames: dict[str, list[str]] = {"red": [], "black": []}  # every socket message received
+    for page, side in ((red, "red"), (black, "black")):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on(
+            "websocket",
+            lambda socket, side=side: socket.on(
+                "framereceived", lambda payload, side=side: frames[side].append(str(payload))
+            ),
+        )
+
+    red.goto("/play/live/")
+    red.select_option("select[name='game']", "feidan:five_soldiers")
+    red.check("input[name='colour'][value='red']")
+    red.select_option("select[name='time']", "10+5")
+    red.get_by_test_id("live-create").click()
+    red.wait_for_url("**/play/live/*/")
+    link = red.get_by_test_id("live-link").input_value()
+    black.goto(link)
+    expect(black.get_by_test_id("live-accept")).to_contain_text("五兵守门")
+    black.get_by_test_id("live-accept-button").click()
+    for page, side in ((red, "red"), (black, "black")):
+        expect(
+            page.locator(f"body[data-you='{side}'][data-live-status='setting_up']")
+        ).to_have_count(1)
+    expect(red.get_by_test_id("game-status")).to_have_text("Arrange your half, then hand it in.")
+    expect(black.get_by_test_id("game-status")).to_have_text("摆好你的一半，然后交出。")
+    expect(red.get_by_test_id("clock-red")).to_have_text("10:00")
+    # each board shows its own half only, from the first state
+    assert _placement(red) == _placement(red).upper()
+    assert _placement(black) == _placement(black).lower()
+
+    # Red arranges: a fault is explained at once, then a legal half is handed in
+    expect(red.locator("#violations li.ok")).to_have_count(1)
+    click_move(red, "f0f4")
+    expect(red.locator("#violations li[data-code='general_outside_palace']")).to_be_visible()
+    expect(red.get_by_test_id("setup-send")).to_be_disabled()
+    click_move(red, "f4f0")
+    click_move(red, "b0c0")
+    click_move(red, "j0i0")
+    expect(red.locator("#violations li.ok")).to_have_count(1)
+    red.get_by_test_id("setup-send").click()
+    expect(red.get_by_test_id("game-status")).to_have_text(
+        "Your setup is in: waiting for your opponent's."
+    )
+    expect(black.get_by_test_id("setup-ready")).to_have_text("对手已经交出布局。")
+
+    # Black arranges its own, reloads mid-setup (the half it was arranging comes back), and
+    # Red reloads too (the half it handed in comes back from the server)
+    click_move(black, "b9c9")
+    expect(black.locator("#violations li.ok")).to_have_count(1)
+    black.reload()
+    expect(black.locator("#board")).to_have_attribute("data-fen", re.compile(BLACK_BACK_RANK))
+    red.reload()
+    expect(red.locator("#board")).to_have_attribute("data-fen", re.compile(RED_BACK_RANK))
+    expect(red.get_by_test_id("setup-send")).to_be_hidden()
+    red.screenshot(path=str(artifacts / "live-setup-waiting-desktop-en.png"))
+    black.screenshot(path=str(artifacts / "live-setup-arranging-phone-zh.png"))
+
+    # Before the reveal neither page holds the other's half: not on its board, not anywhere in
+    # its HTML, not in the page's source as served, not in any socket message it received.
+    for page, side, theirs in ((red, "red", BLACK_BACK_RANK), (black, "black", RED_BACK_RANK)):
+        mine = _placement(page)
+        assert mine == (mine.upper() if side == "red" else mine.lower())
+        assert theirs not in page.content()
+        assert theirs not in page.request.get(link).text()
+        assert frames[side] and not any(theirs in frame for frame in frames[side])
+
+    black.get_by_test_id("setup-send").click()
+    for page in (red, black):
+        expect(page.locator("body[data-live-status='playing']")).to_have_count(1)
+        expect(page.locator("#board")).to_have_attribute(
+            "data-fen", re.compile(f"^{BLACK_BACK_RANK}/.*/{RED_BACK_RANK} w")
+        )
+    expect(red.get_by_test_id("setup-panel")).to_be_hidden()
+    expect(red.get_by_test_id("game-status")).to_have_text("Your move.")
+    expect(red.locator("body[data-movable='1']")).to_have_count(1)
+    click_move(red, "c0c1")  # the chariot Red set on c0
+    for page in (red, black):
+        expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    expect(black.get_by_test_id("moves")).to_contain_text("c0c1")
+    red.screenshot(path=str(artifacts / "live-setup-revealed-desktop-en.png"))
+    black.screenshot(path=str(artifacts / "live-setup-revealed-phone-zh.png"))
+    assert not chinese_text_faults(black.locator("main").inner_text())
+
+    game = LiveGame.objects.get()
+    assert (game.status, game.setup, game.iccs_moves) == ("playing", "five_soldiers", ["c0c1"])
+    assert game.start_fen.startswith(f"{BLACK_BACK_RANK}/")
+    assert not errors, errors
+    for page in (red, black):
+        page.context.close()

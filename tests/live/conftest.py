@@ -40,6 +40,7 @@ class Socket:
         if session_key:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
         self.loop = loop
+        self.texts: list[str] = []  # every message received, as sent
         scope = {
             "type": "websocket",
             "path": f"/ws/live/{slug}/",
@@ -63,10 +64,15 @@ class Socket:
         text = message if isinstance(message, str) else json.dumps(message)
         self.run(self.communicator.send_input({"type": "websocket.receive", "text": text}))
 
-    def receive(self) -> dict[str, Any]:
+    def receive_text(self) -> str:
+        """The next message as the client receives it (its text, every byte)."""
         output = self.run(self.communicator.receive_output(10))
         assert output["type"] == "websocket.send", output
-        return dict(json.loads(output["text"]))
+        self.texts.append(output["text"])
+        return str(output["text"])
+
+    def receive(self) -> dict[str, Any]:
+        return dict(json.loads(self.receive_text()))
 
     def state(self) -> dict[str, Any]:
         """The next state message (anything else first fails the test)."""

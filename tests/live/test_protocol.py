@@ -25,6 +25,8 @@ def test_the_messages_a_game_reads() -> None:
     assert (rematch.type, rematch.action) == ("rematch", "offer")
     for kind in ("resign", "abort", "flag", "state"):
         assert parse_message(json.dumps({"type": kind})) == Command(kind)
+    setup = parse_message('{"type": "setup", "placement": {"f0": "K", "a0": "M"}}')
+    assert (setup.type, setup.placement) == ("setup", {"f0": "K", "a0": "M"})
 
 
 @pytest.mark.parametrize(
@@ -46,6 +48,13 @@ def test_the_messages_a_game_reads() -> None:
         ('{"type": "move", "ply": 0, "move": "h2e2 "}', "bad_move"),
         ('{"type": "move", "ply": 0, "move": ["h2e2"]}', "bad_move"),
         ('{"type": "draw", "action": "maybe"}', "bad_draw_action"),
+        ('{"type": "setup"}', "missing_field"),
+        ('{"type": "setup", "placement": ["f0", "K"]}', "bad_placement"),
+        ('{"type": "setup", "placement": "MRNBAKABNRM"}', "bad_placement"),
+        ('{"type": "setup", "placement": {}}', "bad_placement"),
+        ('{"type": "setup", "placement": {"f0": 1}}', "bad_placement"),
+        ('{"type": "setup", "placement": {"f0": "KKK"}}', "bad_placement"),
+        ('{"type": "setup", "placement": {"f0": "K"}, "side": "black"}', "unknown_field"),
     ],
 )
 def test_a_malformed_message_is_refused_with_its_reason(text: object, code: str) -> None:
@@ -56,6 +65,11 @@ def test_a_malformed_message_is_refused_with_its_reason(text: object, code: str)
 def test_a_client_that_sends_a_clock_is_told_clocks_are_the_servers(field: str) -> None:
     message = {"type": "move", "ply": 0, "move": "h2e2", field: 999_999}
     assert code_of(json.dumps(message)) == "clock_not_accepted"
+
+
+def test_a_secret_half_of_too_many_points_is_refused() -> None:
+    placement = {f"{file}{rank}": "P" for file in "abcdefghijk" for rank in range(4)}
+    assert code_of(json.dumps({"type": "setup", "placement": placement})) == "bad_placement"
 
 
 def test_a_message_too_long_is_refused_before_it_is_read() -> None:

@@ -5,13 +5,13 @@
 import { api as call, format } from "../core/api.js";
 import { copyLink } from "../core/copy.js";
 import { placementFen } from "../core/notation.js";
+import { arranged, arrangeDests, startHalf } from "../core/setup.js";
 
 const page = JSON.parse(document.getElementById("game-page").textContent);
 const L = page.labels;
 const { mountBoard } = await import(page.board_module);
 
 const $ = (id) => document.getElementById(id);
-const FILES = "abcdefghijk";
 const POLL_MS = 600;
 
 const state = {
@@ -35,29 +35,6 @@ const sideName = (side) => (side === "red" ? L.red : L.black);
 
 function width() {
   return state.game.variant === "feidan" ? 11 : 9;
-}
-
-function fenPieces(fen) {
-  const pieces = {};
-  fen.split(" ")[0].split("/").forEach((row, index) => {
-    const rank = 9 - index;
-    let file = 0;
-    for (let i = 0; i < row.length; i++) {
-      const ch = row[i];
-      if (/\d/.test(ch)) {
-        let digits = ch;
-        while (i + 1 < row.length && /\d/.test(row[i + 1])) digits += row[++i];
-        file += Number(digits);
-      } else if (ch === "+") {
-        pieces[`${FILES[file]}${rank}`] = `+${row[++i]}`;
-        file += 1;
-      } else {
-        pieces[`${FILES[file]}${rank}`] = ch;
-        file += 1;
-      }
-    }
-  });
-  return pieces;
 }
 
 function piecesFen(pieces, side = "w") {
@@ -184,39 +161,11 @@ function renderClock() {
 // -- setting up -----------------------------------------------------------------------------
 
 function defaultHalf(color) {
-  const start = fenPieces(state.game.start_fen);
-  const half = {};
-  for (const [point, letter] of Object.entries(start)) {
-    if ((letter === letter.toUpperCase()) === (color === "red")) half[point] = letter;
-  }
-  return half;
-}
-
-function allPoints() {
-  const points = [];
-  for (let rank = 0; rank < 10; rank++) {
-    for (let file = 0; file < width(); file++) points.push(`${FILES[file]}${rank}`);
-  }
-  return points;
-}
-
-function arrangeDests() {
-  const points = allPoints();
-  const dests = [];
-  for (const origin of Object.keys(state.placement)) {
-    for (const target of points) if (target !== origin) dests.push(origin + target);
-  }
-  return dests;
+  return startHalf(state.game.start_fen, color);
 }
 
 function arrange(iccs) {
-  const from = iccs.slice(0, 2);
-  const to = iccs.slice(2, 4);
-  const moving = state.placement[from];
-  const other = state.placement[to];
-  delete state.placement[from];
-  state.placement[to] = moving;
-  if (other) state.placement[from] = other; // dropped on one of one's own: they swap
+  state.placement = arranged(state.placement, iccs);
   saveDraft();
   render();
   checkSetup();
@@ -318,7 +267,7 @@ function renderSetup() {
     fen: piecesFen(state.placement, color === "red" ? "w" : "b"),
     orientation: color,
     movable: color,
-    dests: arrangeDests(),
+    dests: arrangeDests(state.placement, width()),
     lastMove: null,
     check: null,
   });

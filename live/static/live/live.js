@@ -3,8 +3,12 @@
 // clocks; it sends the whole game on every connect (a reload or a reconnect goes on where the
 // game stood) and after every change. The page counts the running clock down from the
 // server's figure between two states, and says when it reaches zero.
-import { format } from "../core/api.js";
+// A feidan game with a secret setup begins with each player arranging their half here; the
+// server sends a player their own half back once it is in, never the other's before the reveal.
+import { api, format } from "../core/api.js";
 import { copyLink } from "../core/copy.js";
+import { placementFen } from "../core/notation.js";
+import { arranged, arrangeDests, startHalf } from "../core/setup.js";
 
 const page = JSON.parse(document.getElementById("live-page").textContent);
 const L = page.labels;
@@ -24,14 +28,21 @@ const state = {
   retries: 0,
   connections: 0, // connections opened by this page (a reconnect adds one)
   claimed: null, // the ply at which this page said the running clock reached zero
+  half: null, // my secret half as the server has it (handed in), while the game is set up
+  placement: null, // my secret half being arranged (point -> letter), not handed in yet
+  placementKey: null,
+  violations: [],
+  checkSeq: 0,
 };
+
+const BOARD_WIDTH = page.variant === "feidan" ? 11 : 9;
 
 const board = mountBoard($("board"), {
   variant: page.variant,
-  fen: page.start_fen,
+  fen: page.setting_up ? placementFen(() => null, BOARD_WIDTH, "w") : page.start_fen,
   orientation: "red",
   label: page.board_label,
-  onMove: (iccs) => play(iccs),
+  onMove: (iccs) => (state.game && state.game.status === "setting_up" ? arrange(iccs) : play(iccs)),
   fitBelow: [$("clock-bottom")],
 });
 
@@ -71,12 +82,17 @@ function receive(message) {
   if (message.type === "state") {
     state.game = message.game;
     state.you = message.you;
+    state.half = message.half || null;
     state.received = performance.now();
     explain("");
     render();
   } else if (message.type === "error") {
     explain(pick(message.message));
     $("explanation").dataset.code = message.code;
+    if (message.violations) {
+      state.violations = message.violations;
+      renderViolations();
+    }
   }
 }
 
@@ -102,6 +118,152 @@ $("rematch-accept").addEventListener("click", () => send({ type: "rematch", acti
 $("rematch-decline").addEventListener("click", () => send({ type: "rematch", action: "decline" }));
 const copy = $("copy-link");
 if (copy) copy.addEventListener("click", () => copyLink($("share-link"), copy, "✓"));
+
+// -- a secret setup -------------------------------------------------------------------------
+
+function piecesFen(pieces, side) {
+  return placementFen((point) => pieces[point], BOARD_WIDTH, side === "black" ? "b" : "w");
+}
+
+// The half being arranged is kept in this tab (sessionStorage) until it is handed in, so that
+// a reload goes on with it: one key per game, side and round of the setup.
+function draftKey() {
+  const g = state.game;
+  return `live-setup:${g.slug}:${state.you}:${g.setup_info.round}`;
+}
+
+function saveDraft() {
+  try {
+    sessionStorage.setItem(draftKey(), JSON.stringify(state.placement));
+  } catch (_error) {
+    // storage refused: a reload starts the half again
+  }
+}
+
+function loadDraft() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(draftKey()) || "null");
+    return saved && typeof saved === "object" ? saved : null;
+  } catch (_error) {
+    return null;
+  }
+}
+
+function arrange(iccs) {
+  if (!state.placement || state.half) return;
+  state.placement = arranged(state.placement, iccs);
+  saveDraft();
+  render();
+  checkSetup();
+}
+
+// Whether the half is legal as it is arranged: the engine's rules, asked of the server.
+async function checkSetup() {
+  const seq = ++state.checkSeq;
+  try {
+    const answer = await api("POST", page.setup_check, {
+      method: state.game.setup_info.method,
+      color: state.you,
+      placement: state.placement,
+    });
+    if (seq !== state.checkSeq) return;
+    state.violations = answer.violations;
+  } catch (error) {
+    if (seq !== state.checkSeq) return;
+    state.violations = [{ point: null, code: "error", text: { zh: error.message, en: error.message } }];
+  }
+  renderViolations();
+}
+
+function renderViolations() {
+  const list = $("violations");
+  list.textContent = "";
+  const arranging = state.placement !== null && !state.half;
+  list.hidden = !arranging;
+  for (const violation of state.violations) {
+    const item = document.createElement("li");
+    item.textContent = pick(violation.text);
+    item.dataset.code = violation.code;
+    list.append(item);
+  }
+  if (!state.violations.length) {
+    const item = document.createElement("li");
+    item.className = "ok";
+    item.textContent = L.setup_legal;
+    list.append(item);
+  }
+  $("setup-send").disabled = state.violations.length > 0 || !connected();
+  if (arranging) {
+    board.set({
+      shapes: state.violations.filter((v) => v.point).map((v) => ({ at: v.point, brush: "red" })),
+    });
+  }
+}
+
+$("setup-send").addEventListener("click", () => {
+  if (state.placement && !state.half) send({ type: "setup", placement: state.placement });
+});
+
+function renderSetup() {
+  const g = state.game;
+  const info = g.setup_info;
+  const player = state.you !== null;
+  const opponentIn = player && info.ready[other(state.you)];
+  $("setup-panel").hidden = false;
+  $("setup-help").hidden = !player || Boolean(state.half);
+  $("setup-help").textContent = L.setup_help;
+  const voids = info.void_reveals || [];
+  $("void-reveal").hidden = !voids.length;
+  if (voids.length) $("void-reveal").textContent = pick(voids[voids.length - 1].text);
+  $("setup-ready").textContent = player
+    ? opponentIn
+      ? L.setup_opponent_in
+      : L.setup_opponent_not_in
+    : format(L.setup_sides_in, {
+        sides: ["red", "black"].filter((side) => info.ready[side]).map(sideName).join(", ") || "—",
+      });
+  $("setup-send").hidden = !player || Boolean(state.half);
+  let shown = {}; // a spectator sees no piece until the reveal
+  if (state.half) {
+    shown = state.half;
+    state.placement = null;
+    state.placementKey = null;
+  } else if (player) {
+    if (state.placementKey !== draftKey() || !state.placement) {
+      state.placementKey = draftKey();
+      state.placement = loadDraft() || startHalf(g.start_fen, state.you);
+      state.violations = [];
+      checkSetup();
+    }
+    shown = state.placement;
+  }
+  const arranging = player && !state.half;
+  board.set({
+    fen: piecesFen(shown, state.you || "red"),
+    orientation: state.you || "red",
+    movable: arranging && connected() ? state.you : null,
+    dests: arranging ? arrangeDests(state.placement, BOARD_WIDTH) : [],
+    lastMove: null,
+    check: null,
+    shapes: [],
+  });
+  document.body.dataset.movable = arranging && connected() ? "1" : "0";
+  renderViolations();
+  const text = !player ? L.setup_watching : state.half ? L.setup_waiting : L.setup_yours;
+  setStatus(text, "setup");
+  $("seat").textContent = player ? format(L.you_play, { side: sideName(state.you) }) : L.watching;
+}
+
+function renderPlum() {
+  const info = state.game.setup_info && state.game.setup_info.plum_blossom;
+  $("plum-panel").hidden = !info;
+  if (!info) return;
+  const english = zh ? "" : ` · ${info.hexagram_english}`;
+  $("plum-hexagram").textContent = format(L.plum_hexagram, {
+    lunar: info.lunar_date,
+    hexagram: `${info.hexagram} · ${info.hexagram_pinyin}${english}`,
+  });
+}
 
 // -- showing it -----------------------------------------------------------------------------
 
@@ -224,7 +386,8 @@ function renderMoves() {
 function renderControls() {
   const g = state.game;
   const playing = g.status === "playing" && state.you !== null;
-  $("game-controls").hidden = !playing && !(g.status === "waiting" && $("invite"));
+  const settingUp = g.status === "setting_up" && state.you !== null;
+  $("game-controls").hidden = !playing && !settingUp && !(g.status === "waiting" && $("invite"));
   $("abort").hidden = !g.abortable || (state.you === null && !$("invite"));
   $("draw").hidden = !playing;
   $("resign").hidden = !playing;
@@ -276,6 +439,18 @@ function renderRematch() {
 
 function render() {
   const g = state.game;
+  document.body.dataset.liveStatus = g.status;
+  document.body.dataset.you = state.you || "";
+  renderPlum();
+  if (g.status === "setting_up") {
+    renderSetup();
+    renderMoves();
+    renderControls();
+    renderClocks();
+    return;
+  }
+  $("setup-panel").hidden = true;
+  state.placement = null;
   const last = g.moves.length ? g.moves[g.moves.length - 1] : null;
   board.set({
     fen: g.fen,
