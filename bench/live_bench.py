@@ -309,6 +309,9 @@ def main() -> int:
         "CHANNEL_LAYER_PREFIX": f"live-bench-{os.getpid()}",
         # every visitor comes from one address: lift the per-address limits
         "THROTTLE_RATES": "live_challenges=1000000/hour,reads=1000000/min",
+        # every game is made before any is played: no game may be aborted for a first move
+        # not made while the others are still being made and connected
+        "LIVE_FIRST_MOVE_SECONDS": "3600",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
     }

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-# Plies played before the clocks start: Red's first move and Black's first move are free.
+# Plies played before the clocks start: Red's first move and Black's first move are free
+# (though each must come within ``settings.LIVE_FIRST_MOVE_SECONDS``: live.selectors).
 FREE_PLIES = 2
 
 

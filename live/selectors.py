@@ -4,14 +4,15 @@ visitor holds, the position and the clock."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from accounts.owners import Owner
 from engine import Move, Position
-from live.clock import FREE_PLIES, Clock
+from live.clock import FREE_PLIES, Clock, elapsed_ms
 from live.models import LiveGame
 from words.endings import ending_sentence
 
@@ -69,6 +70,36 @@ def game_clock(game: LiveGame) -> Clock:
         running=running,
         started_at=game.turn_started_at,
     )
+
+
+def first_move_window_ms() -> int:
+    """How long the side to move has for its first move (``LIVE_FIRST_MOVE_SECONDS``, 60):
+    the clocks do not run before both have moved, but a friend who accepted and left, or a
+    challenger who never came back, does not hold the other forever."""
+    return int(settings.LIVE_FIRST_MOVE_SECONDS) * 1000
+
+
+def first_move_deadline(game: LiveGame) -> datetime | None:
+    """When the side to move must have made its first move by (``first_move_window_ms`` from
+    the start of its turn: the game's start or a secret setup's reveal for Red, Red's first
+    move for Black), or the game is aborted; None once both have moved, or out of play."""
+    if game.status != LiveGame.Status.PLAYING or game.ply >= FREE_PLIES:
+        return None
+    if game.ply == 0:
+        revealed = (game.setup_info or {}).get("revealed_at")
+        began = datetime.fromisoformat(revealed) if revealed else game.started_at
+    else:
+        began = datetime.fromisoformat(game.moves[0]["at"])
+    if began is None:
+        return None
+    return began + timedelta(milliseconds=first_move_window_ms())
+
+
+def _first_move(game: LiveGame, now: datetime) -> dict[str, Any] | None:
+    deadline = first_move_deadline(game)
+    if deadline is None:
+        return None
+    return {"side": game.turn, "ms": elapsed_ms(now, deadline)}
 
 
 def _player_name(game: LiveGame, side: str) -> str | None:
@@ -158,6 +189,9 @@ def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str,
         or setting_up
         or (playing and game.ply < FREE_PLIES),
         "setup_info": _setup_view(game),
+        # the side to move and the time it has left to make its first move (or the game is
+        # aborted), while not both sides have moved
+        "first_move": _first_move(game, now),
         "draw_offer": (
             {"by": game.draw_offer_by, "ply": game.draw_offer_ply}
             if playing and game.draw_offer_by

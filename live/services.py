@@ -5,7 +5,8 @@ server's own times (``live.clock``); a client sends moves and requests, never a 
 Every service locks the game's row (``select_for_update``) for its transaction, so two
 messages for one game (two tabs of one player, both players at once) are judged one after the
 other; the ``ply`` sent with a move makes a move sent twice count once. Each first looks at the
-clock: a side whose time ran out loses then, whatever the message was.
+clock: a side whose time ran out loses then, and a game whose side to move let its first move's
+window pass (``settings.LIVE_FIRST_MOVE_SECONDS``) is aborted then, whatever the message.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from engine import (
 from live.clock import FREE_PLIES, Clock, other_side
 from live.models import LiveGame
 from live.protocol import ICCS
-from live.selectors import game_clock, game_position, is_creator, seat_of
+from live.selectors import first_move_deadline, game_clock, game_position, is_creator, seat_of
 from live.texts import refusal_text
 from words.explain import explain_illegal
 from words.setups import plum_blossom_info, secret_half_faults, void_reveal_text
@@ -214,14 +215,32 @@ def _finish(
 
 
 def _flag_if_out_of_time(game: LiveGame, now: datetime) -> bool:
-    """Finish the game on time if the side to move has no time left at ``now``."""
+    """Look at the clock at ``now``: finish the game on time if the side to move has no time
+    left, or abort it if that side has let its first move's window pass
+    (``live.selectors.first_move_deadline``).
+    Returns whether the game has ended."""
     if game.status != LiveGame.Status.PLAYING:
         return False
+    deadline = first_move_deadline(game)
+    if deadline is not None and now >= deadline:
+        _abort(game, game.turn, now=now, termination="no_first_move")
+        return True
     loser = game_clock(game).flagged(now)
     if loser is None:
         return False
     _finish(game, "timeout", other_side(loser), now=now, ended_by=loser)
     return True
+
+
+def _abort(game: LiveGame, side: str, *, now: datetime, termination: str = "") -> None:
+    """Call the game off without a result; ``side``: who did (or failed to move), if anyone."""
+    game.status = LiveGame.Status.ABORTED
+    game.ended_by = side
+    game.termination = termination
+    game.finished_at = now
+    game.turn_started_at = None
+    game.draw_offer_by = ""
+    game.draw_offer_ply = None
 
 
 def _player_side(game: LiveGame, owner: Owner | None) -> str:
@@ -247,11 +266,12 @@ def _require_status(game: LiveGame, status: str) -> None:
 @dataclass(frozen=True)
 class _PlayerRequest:
     """A player's request as every service begins it (``_player_request``): the game locked,
-    the player's side, and whether a look at the clock has just finished it on time."""
+    the player's side, and whether a look at the clock has just ended it (on time, or aborted
+    for a first move not made in time)."""
 
     game: LiveGame
     side: str
-    flagged: bool
+    ended: bool
 
 
 def _player_request(
@@ -259,16 +279,16 @@ def _player_request(
 ) -> _PlayerRequest:
     """The first steps of a player's request, inside the caller's transaction: lock the game
     ``slug``, find ``owner``'s side (a spectator is refused), look at the clock (a side out of
-    time at ``now`` loses then: the game is saved, ``flagged`` is true and the caller returns
-    it as it is), then require the game to be at ``status`` (refused if not begun, setting up
+    time at ``now`` loses then, a first move's window passed aborts the game: the game is saved,
+    ``ended`` is true and the caller returns it as it is), then require the game to be at ``status`` (refused if not begun, setting up
     or playing when the other is needed, or over)."""
     game = _locked(slug)
     side = _player_side(game, owner)
     if _flag_if_out_of_time(game, now):
         game.save()
-        return _PlayerRequest(game, side, flagged=True)
+        return _PlayerRequest(game, side, ended=True)
     _require_status(game, status)
-    return _PlayerRequest(game, side, flagged=False)
+    return _PlayerRequest(game, side, ended=False)
 
 
 def live_clock_check(*, slug: str, now: datetime | None = None) -> tuple[LiveGame, bool]:
@@ -305,7 +325,7 @@ def live_move_play(
     with transaction.atomic():
         request = _player_request(slug, owner, now)
         game, side = request.game, request.side
-        if request.flagged:
+        if request.ended:
             return game
         if ply != game.ply:
             raise LiveRefusal.of("out_of_date", {"ply": game.ply}, ply=game.ply)
@@ -363,7 +383,7 @@ def live_resign(*, slug: str, owner: Owner | None, now: datetime | None = None) 
     with transaction.atomic():
         request = _player_request(slug, owner, now)
         game, side = request.game, request.side
-        if request.flagged:
+        if request.ended:
             return game
         _finish(game, "resignation", other_side(side), now=now, ended_by=side)
         game.save()
@@ -386,12 +406,7 @@ def live_abort(*, slug: str, owner: Owner | None, now: datetime | None = None) -
                 _require_status(game, LiveGame.Status.PLAYING)
             if game.ply >= FREE_PLIES:
                 raise LiveRefusal.of("too_late_to_abort")
-        game.status = LiveGame.Status.ABORTED
-        game.ended_by = side
-        game.finished_at = now
-        game.turn_started_at = None
-        game.draw_offer_by = ""
-        game.draw_offer_ply = None
+        _abort(game, side, now=now)
         game.save()
     return game
 
@@ -405,7 +420,7 @@ def live_draw(
     with transaction.atomic():
         request = _player_request(slug, owner, now)
         game, side = request.game, request.side
-        if request.flagged:
+        if request.ended:
             return game
         if action == "offer":
             if game.draw_offer_by == side:
@@ -434,7 +449,7 @@ def live_flag_claim(*, slug: str, owner: Owner | None, now: datetime | None = No
     with transaction.atomic():
         request = _player_request(slug, owner, now)
         game, side = request.game, request.side
-        if request.flagged:
+        if request.ended:
             return game
         left = game_clock(game).left(other_side(side), now)
         raise LiveRefusal.of("not_out_of_time", {"seconds": (left + 999) // 1000})
@@ -458,7 +473,7 @@ def live_setup_submit(
     with transaction.atomic():
         request = _player_request(slug, owner, now, status=LiveGame.Status.SETTING_UP)
         game, side = request.game, request.side
-        if request.flagged:  # not while setting up (no clock runs), but the rule is the same
+        if request.ended:  # not while setting up (no clock runs), but the rule is the same
             return game
         info = dict(game.setup_info)
         halves = dict(info.get("halves", {}))

@@ -103,6 +103,13 @@ def _labels() -> dict[str, Any]:
         "waiting": _("Waiting for your friend to open the link and accept."),
         "waiting_spectator": _("This challenge has not been accepted yet."),
         "aborted": _("The game was aborted: no result."),
+        "aborted_no_first_move": _(
+            "{side} made no first move in time: the game was aborted, no result."
+        ),
+        "first_move_yours": _("Make your first move within {seconds} s, or the game is aborted."),
+        "first_move_theirs": _(
+            "{side} has {seconds} s to make a first move, or the game is aborted."
+        ),
         "you_play": _("You play {side}."),
         "watching": _("You are watching this game."),
         "draw_offered_by_you": _("You offered a draw."),

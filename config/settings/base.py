@@ -14,6 +14,8 @@ Everything that differs between machines comes from the environment:
 ``CHANNEL_LAYER_URL``      ``redis://host:6379/2``: the channel layer that carries live games' moves between
                            the web processes (docs/deployment.md); unset: each process's memory (one
                            web process serves every WebSocket)
+``LIVE_FIRST_MOVE_SECONDS``  how long each side of a live game has for its first move before the game is
+                           aborted (60; docs/live.md)
 ``HEALTH_TOKEN``           the bearer token that opens /healthz/full (unset: closed)
 ``DATABASE_STATEMENT_TIMEOUT``, ``DATABASE_LOCK_TIMEOUT``  a web request's limits, ms (5000, 2000)
 ``WORKER_DATABASE_STATEMENT_TIMEOUT``, ``WORKER_DATABASE_LOCK_TIMEOUT``  a worker's (60000, 20000)
@@ -272,6 +274,8 @@ USE_TZ = True
 # --- Channel layer (live games: a move reaches every connection watching the game) ---------
 
 CHANNEL_LAYER_URL = env_str("CHANNEL_LAYER_URL")
+# A live game's side to move has this long for its first move, or the game is aborted.
+LIVE_FIRST_MOVE_SECONDS = env_int("LIVE_FIRST_MOVE_SECONDS", 60)
 
 
 def channel_layer_settings(url: str | None) -> dict[str, dict[str, object]]:

@@ -28,6 +28,7 @@ const state = {
   retries: 0,
   connections: 0, // connections opened by this page (a reconnect adds one)
   claimed: null, // the ply at which this page said the running clock reached zero
+  firstMoveAsked: null, // the ply at which this page said the first move's window had passed
   half: null, // my secret half as the server has it (handed in), while the game is set up
   placement: null, // my secret half being arranged (point -> letter), not handed in yet
   placementKey: null,
@@ -293,7 +294,8 @@ function renderStatus() {
   if (g.status === "waiting") {
     setStatus(state.you === null && !$("invite") ? L.waiting_spectator : L.waiting, "setup");
   } else if (g.status === "aborted") {
-    setStatus(L.aborted, "over");
+    const late = g.termination === "no_first_move" && g.ended_by;
+    setStatus(late ? format(L.aborted_no_first_move, { side: sideName(g.ended_by) }) : L.aborted, "over");
   } else if (g.status === "finished") {
     setStatus(pick(g.ending), "over");
   } else if (state.you !== null) {
@@ -343,12 +345,33 @@ function renderClocks() {
     box.classList.toggle("running", g.clock.running === side);
     box.classList.toggle("low", ms < 10_000);
   }
+  renderFirstMove();
   // the running clock at zero: the opponent claims the win, anyone else asks the server
   // (which judges the flag on any message); once per ply
   const running = g.clock.running;
   if (g.status === "playing" && running && shownClock(running) <= 0 && state.claimed !== g.ply) {
     state.claimed = g.ply;
     send(state.you === other(running) ? { type: "flag" } : { type: "state" });
+  }
+}
+
+// The first move's window, counted down from the server's figure; when it has passed the page
+// asks for the state (the server aborts the game on any message then), once per ply.
+function renderFirstMove() {
+  const g = state.game;
+  const box = $("first-move");
+  const first = g.status === "playing" ? g.first_move : null;
+  box.hidden = !first;
+  if (!first) return;
+  const left = Math.max(0, first.ms - (performance.now() - state.received));
+  const seconds = Math.ceil(left / 1000);
+  box.textContent =
+    state.you === first.side
+      ? format(L.first_move_yours, { seconds })
+      : format(L.first_move_theirs, { side: sideName(first.side), seconds });
+  if (left <= 0 && state.firstMoveAsked !== g.ply) {
+    state.firstMoveAsked = g.ply;
+    send({ type: "state" });
   }
 }
 
