@@ -306,6 +306,9 @@ def test_two_visitors_set_up_a_feidan_game_in_secret_to_the_reveal_and_a_first_m
     for page in (red, black):
         expect(page.locator("#board")).to_have_attribute("data-ply", "1")
     expect(black.get_by_test_id("moves")).to_contain_text("c0c1")
+    # Black's first move has its window (the clocks run from it), counted down on both pages
+    expect(red.get_by_test_id("first-move")).to_contain_text("Black has")
+    expect(black.get_by_test_id("first-move")).to_contain_text("秒内走出第一步")
     red.screenshot(path=str(artifacts / "live-setup-revealed-desktop-en.png"))
     black.screenshot(path=str(artifacts / "live-setup-revealed-phone-zh.png"))
     assert not chinese_text_faults(black.locator("main").inner_text())
