@@ -11,6 +11,7 @@ import pytest
 
 from engine import Position, find_variant, plum_blossom
 from live.models import LiveGame
+from live.selectors import live_game_state
 from live.services import live_challenge_accept
 from tests.live.conftest import challenge, visitor_session
 
@@ -282,3 +283,6 @@ def test_a_plum_blossom_start_is_drawn_from_the_moment_the_friend_accepts(transa
     assert (game.status, game.start_fen) == ("playing", drawn.fen)
     assert game.setup_info["hexagram"] == drawn.hexagram
     assert game.setup_info["arrangement_index"] == drawn.arrangement_index
+    shown = live_game_state(game, now=moment)  # the page tells how the start was drawn
+    assert shown["start_fen"] == drawn.fen
+    assert shown["setup_info"]["plum_blossom"]["lunar_date"] == drawn.lunar_date
