@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core import glicko2
 from core.models import TimeStampedModel, Variant
 from core.starts import start_label
 
@@ -71,7 +72,12 @@ class LiveGame(TimeStampedModel):
     # half handed in; never sent to anyone but its own player before the reveal), "void_reveals"
     # (reveals that did not count), "revealed"}.
     setup_info = models.JSONField(default=dict, blank=True)
-    rated = models.BooleanField(default=False)  # every game is casual for now
+    # A rated game moves both players' live ratings (``LiveRating``) once it ends with a result;
+    # both seats are then accounts. ``rating_changes``: {side: {"before", "after", "deviation"
+    # (after), "provisional" (after)}}, written in the same transaction as the result (empty:
+    # not rated yet, or never: a casual or aborted game).
+    rated = models.BooleanField(default=False)
+    rating_changes = models.JSONField(default=dict, blank=True)
     # who made the challenge, and the colour they asked for (the seats are given on accepting)
     creator_user = _seat_user("live_games_created")
     creator_visitor = _seat_visitor()
@@ -147,3 +153,33 @@ class LiveGame(TimeStampedModel):
     @property
     def iccs_moves(self) -> list[str]:
         return [entry["iccs"] for entry in self.moves]
+
+
+class LiveRating(TimeStampedModel):
+    """An account's Glicko-2 rating in live games of one variant (apart from its puzzle
+    ratings): changed only by the end of a rated live game with a result (``live.services``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="live_ratings"
+    )
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    rating = models.FloatField(default=glicko2.DEFAULT_RATING)
+    deviation = models.FloatField(default=glicko2.DEFAULT_DEVIATION)
+    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY)
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="live_rating_one_per_variant")
+        ]
+
+    def __str__(self) -> str:
+        return f"live rating of {self.user_id} in {self.variant}: {self.rating:.0f}"
+
+    @property
+    def glicko(self) -> glicko2.Rating:
+        return glicko2.Rating(self.rating, self.deviation, self.volatility)
+
+    @property
+    def provisional(self) -> bool:
+        return glicko2.is_provisional(self.deviation)

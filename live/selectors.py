@@ -11,9 +11,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.owners import Owner
+from core.selectors import variant_list, variant_title
 from engine import Move, Position
 from live.clock import FREE_PLIES, Clock, elapsed_ms
-from live.models import LiveGame
+from live.models import LiveGame, LiveRating
 from words.endings import ending_sentence
 
 
@@ -23,6 +24,75 @@ def live_game_get(slug: str) -> LiveGame | None:
         .filter(slug=slug)
         .first()
     )
+
+
+def live_ratings_of(user_id: int | None) -> dict[str, LiveRating]:
+    """An account's live ratings by variant (a variant never played rated is missing)."""
+    if user_id is None:
+        return {}
+    return {row.variant: row for row in LiveRating.objects.filter(user_id=user_id)}
+
+
+def live_rating_cards(user_id: int | None) -> list[dict[str, Any]]:
+    """An account's live rating in each variant, as the profile and the dashboard show it:
+    {"variant", "title", "rating" (``rating_shown``, None: no rated game yet), "games"}."""
+    rows = live_ratings_of(user_id)
+    cards = []
+    for variant in variant_list():
+        row = rows.get(variant.name)
+        cards.append(
+            {
+                "variant": variant.name,
+                "title": variant_title(variant),
+                "rating": (
+                    rating_shown(row.rating, row.deviation, row.provisional) if row else None
+                ),
+                "games": row.games if row else 0,
+            }
+        )
+    return cards
+
+
+def rating_shown(rating: float, deviation: float, provisional: bool) -> dict[str, Any]:
+    """A rating as pages show it: rounded, with its deviation and whether it is provisional
+    (shown with a "?")."""
+    return {"rating": round(rating), "deviation": round(deviation), "provisional": provisional}
+
+
+def live_rating_shown(user_id: int | None, variant: str) -> dict[str, Any] | None:
+    """``user_id``'s live rating in ``variant`` as shown (a player never rated there starts at
+    the default, provisional); None for a visitor."""
+    if user_id is None:
+        return None
+    row = LiveRating.objects.filter(user_id=user_id, variant=variant).first()
+    if row is None:
+        row = LiveRating(user_id=user_id, variant=variant)
+    return rating_shown(row.rating, row.deviation, row.provisional)
+
+
+def _ratings(game: LiveGame) -> tuple[dict[str, Any] | None, dict[str, int] | None]:
+    """A rated game's players' ratings (after the game once it has been rated, their ratings
+    now before) and, once rated, each side's change (``+12``; rounded so that the ratings
+    shown before and after differ by it)."""
+    if not game.rated:
+        return None, None
+    changes = game.rating_changes or {}
+    ratings: dict[str, dict[str, Any] | None]
+    if changes:
+        ratings = {
+            side: rating_shown(change["after"], change["deviation"], change["provisional"])
+            for side, change in changes.items()
+        }
+        diffs = {
+            side: round(change["after"]) - round(change["before"])
+            for side, change in changes.items()
+        }
+        return ratings, diffs
+    ratings = {
+        side: live_rating_shown(getattr(game, f"{side}_user_id"), game.variant)
+        for side in ("red", "black")
+    }
+    return ratings, None
 
 
 def seat_of(game: LiveGame, owner: Owner | None) -> str | None:
@@ -163,9 +233,15 @@ def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str,
         if game.status == LiveGame.Status.FINISHED
         else None
     )
+    ratings, rating_change = _ratings(game)
     return {
         "slug": game.slug,
         "variant": game.variant,
+        "rated": game.rated,
+        # a rated game: each player's rating (None: a seat not taken yet) and, once it is over
+        # with a result, each side's change
+        "ratings": ratings,
+        "rating_change": rating_change,
         "setup": game.setup,
         "status": game.status,
         "start_fen": game.start_fen,

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.owners import Owner
+from core import glicko2
 from core.exceptions import ApplicationError
 from core.messages import render
 from engine import (
@@ -32,7 +33,7 @@ from engine import (
     find_variant,
 )
 from live.clock import FREE_PLIES, Clock, other_side
-from live.models import LiveGame
+from live.models import LiveGame, LiveRating
 from live.protocol import ICCS
 from live.selectors import first_move_deadline, game_clock, game_position, is_creator, seat_of
 from live.texts import refusal_text
@@ -88,6 +89,7 @@ class ChallengeOptions:
     colour: str
     base_minutes: int
     increment_seconds: int
+    rated: bool = False
 
 
 def _check_options(options: ChallengeOptions) -> None:
@@ -119,8 +121,11 @@ def _challenge_start(variant: str, setup: str) -> str:
 
 
 def live_challenge_create(*, owner: Owner, options: ChallengeOptions) -> LiveGame:
-    """A challenge from ``owner``, waiting for a friend to open its link and accept."""
+    """A challenge from ``owner``, waiting for a friend to open its link and accept. A rated
+    challenge needs an account (a visitor may make casual ones only)."""
     _check_options(options)
+    if options.rated and owner.user is None:
+        raise LiveRefusal.of("rated_needs_account", field="rated")
     base_ms = options.base_minutes * 60_000
     for _ in range(5):
         game = LiveGame(
@@ -131,6 +136,7 @@ def live_challenge_create(*, owner: Owner, options: ChallengeOptions) -> LiveGam
             creator_user=owner.user,
             creator_visitor=owner.visitor_id if owner.user is None else None,
             colour_choice=options.colour,
+            rated=options.rated,
             base_ms=base_ms,
             increment_ms=options.increment_seconds * 1000,
             red_clock_ms=base_ms,
@@ -161,7 +167,7 @@ def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = Non
     """``owner`` takes the other seat of the challenge ``slug``; the game begins (no clock
     runs before each side's first move): with both secret halves awaited (a secret setup), or
     from the plum-blossom start drawn now, or from its start. Refused: one's own challenge, one
-    already taken."""
+    already taken, a rated one by a visitor (rated games need an account on both seats)."""
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked(slug)
@@ -169,6 +175,8 @@ def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = Non
             raise LiveRefusal.of("already_accepted")
         if is_creator(game, owner):
             raise LiveRefusal.of("own_challenge")
+        if game.rated and owner.user is None:
+            raise LiveRefusal.of("rated_needs_sign_in")
         creator = (
             Owner(user=game.creator_user)
             if game.creator_user is not None
@@ -212,6 +220,43 @@ def _finish(
     game.turn_started_at = None
     game.draw_offer_by = ""
     game.draw_offer_ply = None
+    _rate(game)
+
+
+def _rate(game: LiveGame) -> None:
+    """A rated game has just ended with a result: move both players' live ratings of its
+    variant, once. Called by ``_finish`` inside the transaction that holds the game's row lock
+    and saves the result, so the ratings change with the result or not at all, and a game that
+    is over is never finished (nor rated) again. The two rating rows are locked in the order of
+    their accounts, so that two games of one player ending together wait for each other."""
+    if not game.rated or game.rating_changes:
+        return
+    users = {side: getattr(game, f"{side}_user_id") for side in ("red", "black")}
+    if None in users.values() or users["red"] == users["black"]:
+        return  # an account deleted mid-game: nobody left to rate
+    for user_id in sorted(users.values()):
+        LiveRating.objects.get_or_create(user_id=user_id, variant=game.variant)
+    rows = {
+        row.user_id: row
+        for row in LiveRating.objects.select_for_update()
+        .filter(user_id__in=users.values(), variant=game.variant)
+        .order_by("user_id")
+    }
+    red, black = rows[users["red"]], rows[users["black"]]
+    red_score = {"red": 1.0, "black": 0.0}.get(game.winner, 0.5)
+    new_red, new_black = glicko2.rate_game(red.glicko, black.glicko, red_score)
+    changes = {}
+    for side, row, new in (("red", red, new_red), ("black", black, new_black)):
+        changes[side] = {
+            "before": row.rating,
+            "after": new.rating,
+            "deviation": new.deviation,
+            "provisional": glicko2.is_provisional(new.deviation),
+        }
+        row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
+        row.games += 1
+        row.save(update_fields=["rating", "deviation", "volatility", "games", "updated_at"])
+    game.rating_changes = changes
 
 
 def _flag_if_out_of_time(game: LiveGame, now: datetime) -> bool:
@@ -559,6 +604,7 @@ def live_rematch(
                 colour=other_side(side),
                 base_minutes=game.base_ms // 60_000,
                 increment_seconds=game.increment_ms // 1000,
+                rated=game.rated,
             )
             assert owner is not None
             rematch = live_challenge_create(owner=owner, options=options)

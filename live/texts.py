@@ -115,6 +115,15 @@ REFUSALS: Final[dict[str, Text]] = {
         "opponent's.",
     ),
     "illegal_setup": Text("这个布局不合规则：{faults}", "This setup breaks the rules:{faults}"),
+    "rated_needs_account": Text(
+        "有积分的对局需要账号：请先登录或注册，或者发起一盘不计积分的对局。",
+        "A rated game needs an account: sign in or sign up first, or make a casual challenge.",
+    ),
+    "rated_needs_sign_in": Text(
+        "这是一盘计积分的对局，需要账号：请先登录或注册，再打开这个链接接受挑战。",
+        "This is a rated game and needs an account: sign in or sign up, then open this link "
+        "again to accept.",
+    ),
     "bad_options": Text("挑战的设置不对：{reason}", "The challenge's options are wrong: {reason}"),
 }
 

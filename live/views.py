@@ -20,7 +20,7 @@ from core.starts import start_name
 from engine import VARIANTS
 from live.broadcast import live_game_announce
 from live.models import LiveGame
-from live.selectors import is_creator, live_game_get, seat_of
+from live.selectors import is_creator, live_game_get, live_rating_shown, seat_of
 from live.services import (
     SETUPS_BY_VARIANT,
     ChallengeOptions,
@@ -52,15 +52,23 @@ def _int(text: str) -> int:
         return -1
 
 
+# A challenge's mode: rated (both players need an account) or casual.
+MODES = ("casual", "rated")
+
+
 def _options(data: Any) -> ChallengeOptions:
     variant, _sep, setup = str(data.get("game", "")).partition(":")
     minutes, _plus, increment = str(data.get("time", "")).partition("+")
+    mode = str(data.get("mode", "casual"))
+    if mode not in MODES:
+        raise LiveRefusal.of("bad_options", {"reason": f"mode {mode[:16]!r}"}, field="mode")
     return ChallengeOptions(
         variant=variant,
         setup=setup,
         colour=str(data.get("colour", "")),
         base_minutes=_int(minutes),
         increment_seconds=_int(increment),
+        rated=mode == "rated",
     )
 
 
@@ -69,7 +77,12 @@ def _options(data: Any) -> ChallengeOptions:
 def new(request: HttpRequest) -> HttpResponse:
     """Play a friend: choose the game, the colour and the clock; get a link to send."""
     error = None
-    chosen = {"game": "xiangqi:standard", "colour": "random", "time": DEFAULT_TIME_CONTROL}
+    chosen = {
+        "game": "xiangqi:standard",
+        "colour": "random",
+        "time": DEFAULT_TIME_CONTROL,
+        "mode": "casual",
+    }
     if request.method == "POST":
         chosen.update({key: str(request.POST.get(key, "")) for key in chosen})
         owner = owner_for_request(request)
@@ -85,6 +98,7 @@ def new(request: HttpRequest) -> HttpResponse:
         "time_controls": [f"{m}+{i}" for m, i in TIME_CONTROLS],
         "chosen": chosen,
         "error": error,
+        "signed_in": request.user.is_authenticated,
     }
     return render(request, "live/new.html", context, status=400 if error else 200)
 
@@ -135,6 +149,8 @@ def _labels() -> dict[str, Any]:
         "setup_opponent_in": _("Your opponent's setup is in."),
         "setup_opponent_not_in": _("Your opponent is still arranging."),
         "setup_sides_in": _("Setups handed in: {sides}."),
+        "provisional": _("provisional rating: few games yet"),
+        "rating_change": _("Rating: {rating} ({change})"),
         "plum_hexagram": _("Drawn from the moment the game began ({lunar}): {hexagram}."),
         "effects": {
             "collision": _("collision"),
@@ -161,6 +177,9 @@ def _game_page(
     request: HttpRequest, game: LiveGame, owner: Any, *, error: dict[str, str] | None = None
 ) -> HttpResponse:
     waiting = game.status == LiveGame.Status.WAITING
+    user = getattr(owner, "user", None)
+    # a rated challenge is accepted by an account only: a visitor is asked to sign in first
+    needs_sign_in = waiting and game.rated and user is None and not is_creator(game, owner)
     page = {
         "slug": game.slug,
         "variant": game.variant,
@@ -183,7 +202,11 @@ def _game_page(
         "time_control": f"{game.base_ms // 60_000}+{game.increment_ms // 1000}",
         "creator": is_creator(game, owner),
         "seat": seat_of(game, owner),
-        "can_accept": waiting and not is_creator(game, owner),
+        "can_accept": waiting and not is_creator(game, owner) and not needs_sign_in,
+        "needs_sign_in": needs_sign_in,
+        "challenger_rating": (
+            live_rating_shown(game.creator_user_id, game.variant) if game.rated else None
+        ),
         "link": request.build_absolute_uri(reverse("live:game", args=[game.slug])),
         "error": error,
     }

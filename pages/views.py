@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
 from core.selectors import variant_cards, variant_list, variant_title
+from live.selectors import live_rating_cards
 from puzzles.selectors import (
     daily_cards,
     daily_puzzles_for,
@@ -19,6 +20,7 @@ from puzzles.selectors import (
     run_bests,
     user_ratings,
 )
+from puzzles.views import dashboard_context
 from tutorials.selectors import continue_lesson_for, course_map, learner_get, pattern_lessons
 
 
@@ -40,7 +42,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def profile(request: HttpRequest) -> HttpResponse:
-    """The account: puzzle rating per variant, best Puzzle Streak and Storm per variant, lesson
+    """The account: live-game rating and puzzle rating per variant, best Puzzle Streak and Storm per variant, lesson
     progress per course, links onwards."""
     rows = user_ratings(user=request.user)
     ratings = [
@@ -61,8 +63,24 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "accounts/profile.html",
-        {"profile_user": request.user, "ratings": ratings, "runs": runs, "courses": courses},
+        {
+            "profile_user": request.user,
+            "live_ratings": live_rating_cards(request.user.pk),
+            "ratings": ratings,
+            "runs": runs,
+            "courses": courses,
+        },
     )
+
+
+@require_safe
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The puzzle dashboard (``puzzles.views.dashboard_context``), with the live-game ratings
+    per variant above it for a signed-in player."""
+    context = dashboard_context(request)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    context["live_ratings"] = live_rating_cards(user_id) if user_id is not None else []
+    return render(request, "puzzles/dashboard.html", context)
 
 
 @require_safe

@@ -1,7 +1,7 @@
 """A proved puzzle's starting rating, read off its proof: how long the win is, how many defences
 the proof refutes, whether the key is quiet, how full the board is.
 
-Solving moves a rating from there (puzzles.glicko2); the starting guess only decides which
+Solving moves a rating from there (core.glicko2); the starting guess only decides which
 players meet a new puzzle first. The rating is
 
     base(moves_to_win)                 900, 1250, 1500, 1700, 1850 for 1..5 moves, then +100 a move

@@ -18,8 +18,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.owners import OwnerScopedModel, owner_check, owner_unique, owner_user_field
+from core import glicko2
 from core.models import TimeStampedModel, Variant, new_share_slug
-from puzzles import glicko2
 
 if TYPE_CHECKING:
     from puzzles.proving import Problem

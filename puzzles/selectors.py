@@ -363,7 +363,7 @@ def user_rating_get(*, user: Any, variant: str) -> PuzzleRating | None:
 
 
 def player_rating_value(*, player: Owner | None, variant: str) -> float:
-    from puzzles.glicko2 import DEFAULT_RATING
+    from core.glicko2 import DEFAULT_RATING
 
     if player is None or player.user is None:
         return DEFAULT_RATING

@@ -10,7 +10,6 @@ urlpatterns = [
     path("", views.solve, name="solve"),
     path("daily/", views.daily, name="daily"),
     path("daily/<str:variant>/", views.daily_variant, name="daily-variant"),
-    path("dashboard/", views.dashboard, name="dashboard"),
     path("streak/", views.streak, name="streak"),
     path("storm/", views.storm, name="storm"),
     path("create/", views.editor, name="create"),

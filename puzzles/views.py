@@ -288,10 +288,11 @@ def _chart(
     }
 
 
-@require_safe
-def dashboard(request: HttpRequest) -> HttpResponse:
-    """Ratings and their history per variant, best Puzzle Streak and Storm per variant, success
-    per theme and per kill pattern, failed puzzles to replay, the mates missed in my games."""
+def dashboard_context(request: HttpRequest) -> dict[str, Any]:
+    """What the puzzle dashboard shows (the page is ``pages.views.dashboard``, which adds the
+    live ratings): ratings and their history per variant, best Puzzle Streak and Storm per
+    variant, success per theme and per kill pattern, failed puzzles to replay, the mates missed
+    in my games."""
     player = owner_for_request(request, create=False)
     board = selectors.dashboard_get(player=player)
     missed = [
@@ -319,30 +320,26 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         }
         for s in board.themes
     ]
-    return render(
-        request,
-        "puzzles/dashboard.html",
-        {
-            "ratings": [
-                {
-                    "variant": variants[r.variant],
-                    "row": r.row,
-                    "chart": _chart(
-                        r.history,
-                        title=_("Puzzle rating over time: %(variant)s")
-                        % {"variant": variants[r.variant]["title"]},
-                    ),
-                }
-                for r in board.ratings
-            ],
-            "theme_stats": [row for row in stats if not row["pattern"]],
-            "pattern_stats": [row for row in stats if row["pattern"]],
-            "replays": [{"replay": r, "due": r.due_at <= now} for r in board.replays],
-            "recent": board.recent,
-            "run_bests": run_bests,
-            "missed": missed,
-        },
-    )
+    return {
+        "ratings": [
+            {
+                "variant": variants[r.variant],
+                "row": r.row,
+                "chart": _chart(
+                    r.history,
+                    title=_("Puzzle rating over time: %(variant)s")
+                    % {"variant": variants[r.variant]["title"]},
+                ),
+            }
+            for r in board.ratings
+        ],
+        "theme_stats": [row for row in stats if not row["pattern"]],
+        "pattern_stats": [row for row in stats if row["pattern"]],
+        "replays": [{"replay": r, "due": r.due_at <= now} for r in board.replays],
+        "recent": board.recent,
+        "run_bests": run_bests,
+        "missed": missed,
+    }
 
 
 def _editor_initial(request: HttpRequest) -> dict[str, str] | None:

@@ -35,11 +35,12 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.owners import Owner, owner_columns, owner_of_row_q
+from core import glicko2
 from core.exceptions import ApplicationError
 from core.services import PlayedMove
 from engine import EngineError, Move, Position
 from engine.vocab import Verdict as VerdictWord
-from puzzles import glicko2, proving
+from puzzles import proving
 from puzzles.models import (
     Puzzle,
     PuzzleAttempt,

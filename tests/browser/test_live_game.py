@@ -4,7 +4,8 @@ desktop in English makes a challenge, Black on a phone in Chinese opens the link
 and they play a master game's 24 plies to Black's mate, Black reloading the page mid-game and
 going on where the game stood, and the server restarting mid-game (every page reconnects by
 itself and the game goes on), while a third visitor with the link watches; then a rematch with
-the colours swapped. Screenshots land in test-artifacts/."""
+the colours swapped. Two accounts play a rated game to a resignation and see their ratings
+change. Screenshots land in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import pytest
 from django.db import connection
 from playwright.sync_api import Browser, Page, expect
 
+from accounts.models import User
 from live.models import LiveGame
 from tests.browser.test_play import click_move
 from tests.live.test_consumer import SHORT_MATE
@@ -316,6 +318,95 @@ def test_two_visitors_set_up_a_feidan_game_in_secret_to_the_reveal_and_a_first_m
     game = LiveGame.objects.get()
     assert (game.status, game.setup, game.iccs_moves) == ("playing", "five_soldiers", ["c0c1"])
     assert game.start_fen.startswith(f"{BLACK_BACK_RANK}/")
+    assert not errors, errors
+    for page in (red, black):
+        page.context.close()
+
+
+def test_two_accounts_play_a_rated_game_to_a_resignation_and_see_their_ratings_change(
+    browser: Browser, asgi_server: AsgiServer, artifacts: Path
+) -> None:
+    """Ming (desktop, English, signed in) makes a rated challenge; Hua (phone, Chinese) opens
+    the link as a visitor, is told to sign in and cannot take the seat, signs in on the form,
+    comes back, accepts; after one move each Hua resigns, and both pages show the change of
+    both ratings, as the profile and the dashboard then do."""
+    base = asgi_server.url
+    password = "a-long-test-password"
+    for name in ("ming", "hua"):
+        User.objects.create_user(username=name, password=password)
+    red = _context_page(browser, base, {"width": 1280, "height": 800}, "en-US")
+    black = _context_page(browser, base, {"width": 390, "height": 844}, "zh-CN")
+    errors: list[str] = []
+    for page in (red, black):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def sign_in(page: Page, name: str) -> None:
+        page.locator("input[name='username']").fill(name)
+        page.locator("input[name='password']").fill(password)
+        page.locator("main form button[type='submit'], main form input[type='submit']").click()
+
+    red.goto("/accounts/login/?next=/play/live/")
+    sign_in(red, "ming")
+    red.wait_for_url("**/play/live/")
+    red.select_option("select[name='game']", "xiangqi:standard")
+    red.check("input[name='colour'][value='red']")
+    red.check("input[name='mode'][value='rated']")
+    red.get_by_test_id("live-create").click()
+    red.wait_for_url("**/play/live/*/")
+    expect(red.get_by_test_id("live-mode")).to_have_text("rated")
+    link = red.get_by_test_id("live-link").input_value()
+
+    # Hua opens it as a visitor: told to sign in, no seat to take
+    black.goto(link)
+    expect(black.get_by_test_id("live-sign-in-message")).to_contain_text("计等级分的对局需要")
+    expect(black.get_by_test_id("live-challenger-rating")).to_contain_text("ming的等级分：1500?")
+    expect(black.get_by_test_id("live-accept-button")).to_have_count(0)
+    black.screenshot(path=str(artifacts / "live-rated-sign-in-phone-zh.png"))
+    black.get_by_test_id("live-sign-in-login").click()
+    sign_in(black, "hua")
+    black.wait_for_url(link)
+    black.get_by_test_id("live-accept-button").click()
+    for page, side in ((red, "red"), (black, "black")):
+        expect(page.locator(f"body[data-you='{side}'][data-live-status='playing']")).to_have_count(
+            1
+        )
+        for shown in ("red", "black"):
+            expect(page.get_by_test_id(f"rating-{shown}")).to_have_text("1500?")
+
+    for ply, move in enumerate(["h2e2", "h9g7"]):
+        mover = red if ply % 2 == 0 else black
+        expect(mover.locator("body[data-movable='1']")).to_have_count(1)
+        click_move(mover, move)
+        for page in (red, black):
+            expect(page.locator("#board")).to_have_attribute("data-ply", str(ply + 1))
+    black.get_by_test_id("live-resign").click()  # the confirmation is accepted
+    for page in (red, black):
+        expect(page.locator("body[data-live-status='finished']")).to_have_count(1)
+
+    game = LiveGame.objects.get()
+    assert (game.rated, game.termination, game.winner) == (True, "resignation", "red")
+    up, down = (round(game.rating_changes[s]["after"]) for s in ("red", "black"))
+    gain, loss = up - 1500, 1500 - down
+    assert gain > 0 and loss > 0
+    for page in (red, black):
+        expect(page.get_by_test_id("rating-change-red")).to_have_text(f" +{gain}")
+        expect(page.get_by_test_id("rating-change-black")).to_have_text(f" \u2212{loss}")
+    expect(red.get_by_test_id("live-rating-change")).to_have_text(f"Rating: {up}? (+{gain})")
+    expect(black.get_by_test_id("live-rating-change")).to_have_text(
+        f"等级分：{down}?（\u2212{loss}）"
+    )
+    red.screenshot(path=str(artifacts / "live-rated-over-desktop-en.png"))
+    black.screenshot(path=str(artifacts / "live-rated-over-phone-zh.png"))
+    assert not chinese_text_faults(black.locator("main").inner_text())
+
+    # the profile and the dashboard show the new live rating, provisional
+    red.goto("/accounts/profile/")
+    expect(red.get_by_test_id("live-rating-xiangqi")).to_contain_text(f"{up}?")
+    expect(red.get_by_test_id("live-rating-xiangqi")).to_contain_text("1 rated game")
+    black.goto("/puzzles/dashboard/")
+    expect(black.get_by_test_id("live-rating-xiangqi")).to_contain_text(f"{down}?")
+    expect(black.get_by_test_id("live-rating-xiangqi")).to_contain_text("1盘计分对局")
+    black.screenshot(path=str(artifacts / "live-rating-dashboard-phone-zh.png"), full_page=True)
     assert not errors, errors
     for page in (red, black):
         page.context.close()

@@ -1,14 +1,17 @@
-"""Glicko-2 against Glickman's worked example, and the properties the site relies on."""
+"""Glicko-2 (``core.glicko2``: the one module of the puzzle ratings and the live-game ratings)
+against Glickman's worked example, and the properties the site relies on."""
 
 from __future__ import annotations
 
 import pytest
 
-from puzzles.glicko2 import (
+from core.glicko2 import (
     MAX_DEVIATION,
     MIN_DEVIATION,
+    PROVISIONAL_DEVIATION,
     Rating,
     expected_score,
+    is_provisional,
     rate,
     rate_game,
 )
@@ -61,3 +64,17 @@ def test_bounds_keep_the_deviation_in_range() -> None:
     assert after.deviation == MAX_DEVIATION
     many = [(Rating(1500, 30), 1.0), (Rating(1500, 30), 0.0)] * 200
     assert rate(Rating(1500, 50), many).deviation == MIN_DEVIATION
+
+
+def test_a_rating_is_provisional_while_its_deviation_is_high() -> None:
+    assert is_provisional(Rating().deviation)
+    assert is_provisional(PROVISIONAL_DEVIATION + 0.5)
+    assert not is_provisional(PROVISIONAL_DEVIATION)
+    assert not is_provisional(MIN_DEVIATION)
+
+
+def test_a_draw_between_equals_moves_no_rating_and_narrows_both_deviations() -> None:
+    first, second = rate_game(Rating(), Rating(), 0.5)
+    for after in (first, second):
+        assert after.rating == pytest.approx(1500.0)
+        assert after.deviation < Rating().deviation

@@ -323,6 +323,43 @@ function shownClock(side) {
   return Math.max(0, left - (performance.now() - state.received));
 }
 
+// A rated game's rating beside a player's name: "1500?" while provisional (as on Lichess),
+// and once the game is rated, the change ("+12").
+function signed(change) {
+  return change > 0 ? `+${change}` : change < 0 ? `\u2212${-change}` : "\u00b10";
+}
+
+function ratingSpan(side, rating, change) {
+  const span = document.createElement("span");
+  span.className = "clock-rating";
+  span.dataset.testid = `rating-${side}`;
+  span.textContent = `${rating.rating}${rating.provisional ? "?" : ""}`;
+  span.title = rating.provisional ? `\u00b1${rating.deviation} \u00b7 ${L.provisional}` : `\u00b1${rating.deviation}`;
+  if (change !== undefined && change !== null) {
+    const diff = document.createElement("span");
+    diff.className = `rating-change ${change > 0 ? "up" : change < 0 ? "down" : ""}`;
+    diff.dataset.testid = `rating-change-${side}`;
+    diff.textContent = ` ${signed(change)}`;
+    span.append(diff);
+  }
+  return span;
+}
+
+// Once a rated game is over: my new rating and its change, in the side panel.
+function renderRatingChange() {
+  const g = state.game;
+  const box = $("rating-change");
+  const side = state.you;
+  const change = g.rating_change && side ? g.rating_change[side] : null;
+  box.hidden = change === null || change === undefined;
+  if (box.hidden) return;
+  const rating = g.ratings[side];
+  box.textContent = format(L.rating_change, {
+    rating: `${rating.rating}${rating.provisional ? "?" : ""}`,
+    change: signed(change),
+  });
+}
+
 function renderClocks() {
   const g = state.game;
   if (!g) return;
@@ -340,7 +377,10 @@ function renderClocks() {
     time.className = "clock-time";
     time.dataset.testid = `clock-${side}`;
     time.textContent = clockText(ms);
-    box.append(label, time);
+    box.append(label);
+    const rating = g.ratings && g.ratings[side];
+    if (rating) box.append(ratingSpan(side, rating, g.rating_change && g.rating_change[side]));
+    box.append(time);
     box.dataset.side = side;
     box.classList.toggle("running", g.clock.running === side);
     box.classList.toggle("low", ms < 10_000);
@@ -493,6 +533,7 @@ function render() {
   renderMoves();
   renderControls();
   renderRematch();
+  renderRatingChange();
   renderClocks();
 }
 

@@ -1,11 +1,13 @@
 """Glicko-2 ratings, as described in Mark Glickman's "Example of the Glicko-2 system" (2013).
 
-A solve is rated as one game between the solver and the puzzle: the solver scores 1 for a
-solved puzzle and 0 for a failed one, the puzzle the opposite. Each game is its own rating
-period, as on the big puzzle sites.
+One module for every rating of the site, each kept apart from the others: the puzzle ratings
+(puzzles: a solve is one game between the solver and the puzzle, the solver scoring 1 for a
+solved puzzle and 0 for a failed one) and the live-game ratings per variant (live: a game between
+two people, 1 / 0.5 / 0). Each game is its own rating period, as on the big sites.
 
 Pure Python, no Django: ``rate`` takes a rating and the games of one period and returns the
-new rating; ``rate_game`` rates both sides of one game.
+new rating; ``rate_game`` rates both sides of one game; ``is_provisional`` says whether a
+rating is still too uncertain to trust (shown with a "?", as Lichess does).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ MAX_DEVIATION = 350.0
 MIN_RATING = 400.0
 MAX_RATING = 4000.0
 MAX_VOLATILITY = 0.1
+# A rating whose deviation is above this is provisional (Lichess's threshold).
+PROVISIONAL_DEVIATION = 110.0
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,11 @@ class Rating:
     @property
     def phi(self) -> float:
         return self.deviation / SCALE
+
+
+def is_provisional(deviation: float) -> bool:
+    """Whether a rating with this deviation (RD) is still provisional: too few games to trust."""
+    return deviation > PROVISIONAL_DEVIATION
 
 
 def _g(phi: float) -> float:
