@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 from accounts.owners import owner_for_request
 from core.selectors import variant_cards, variant_list, variant_title
 from live.selectors import live_rating_cards
+from puzzles.dashboard import dashboard_context
 from puzzles.selectors import (
     daily_cards,
     daily_puzzles_for,
@@ -20,7 +21,6 @@ from puzzles.selectors import (
     run_bests,
     user_ratings,
 )
-from puzzles.views import dashboard_context
 from tutorials.selectors import continue_lesson_for, course_map, learner_get, pattern_lessons
 
 
@@ -75,7 +75,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """The puzzle dashboard (``puzzles.views.dashboard_context``), with the live-game ratings
+    """The puzzle dashboard (``puzzles.dashboard.dashboard_context``), with the live-game ratings
     per variant above it for a signed-in player."""
     context = dashboard_context(request)
     user_id = request.user.pk if request.user.is_authenticated else None

@@ -330,7 +330,8 @@ def test_the_dashboard_draws_the_rating_history_of_each_variant(
 
 
 def test_the_chart_keeps_the_last_ratings_and_a_flat_history_flat() -> None:
-    from puzzles.views import CHART_POINTS, _chart
+    from puzzles.dashboard import CHART_POINTS
+    from puzzles.dashboard import rating_chart as _chart
 
     now = timezone.now()
     flat = _chart([(now, 1500.0), (now, 1500.0)], title="t")
