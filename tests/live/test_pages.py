@@ -34,6 +34,8 @@ def test_the_form_offers_every_variant_and_start_in_both_languages(language, tit
     assert title in page
     for value in ("xiangqi:standard", "feidan:standard", "xinban:new", "xinban:black-new"):
         assert f'value="{value}"' in page
+    said = {"en": "or from a secret setup", "zh-hans": "也可以暗布"}[language]
+    assert said in page and "not yet offered" not in page and "暂时还不能" not in page
 
 
 def test_a_challenge_is_made_for_its_creator_with_the_chosen_options(client: Client) -> None:
