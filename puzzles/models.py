@@ -567,7 +567,8 @@ class PuzzleRunMet(OwnerScopedModel):
 class MissedMate(OwnerScopedModel):
     """A forced win missed in a game of its owner (games app, ``game`` is the game's id): the
     position ``ply`` plies into the game, where ``side`` (red or black) had a mate (or a dead
-    general) in ``puzzle.moves_to_win`` and played ``played`` instead. ``by_player``: the
+    general) in ``puzzle.moves_to_win``, or a decisive material win (``puzzle.goal``
+    ``material``, what it wins in ``puzzle.proof``), and played ``played`` instead. ``by_player``: the
     owner's side missed it; else the computer did ("the computer let you escape here").
 
     Its puzzle is ``private`` (``Puzzle.Status.PRIVATE``): seen, tried and judged by its owner

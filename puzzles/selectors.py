@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from accounts.owners import Owner, owner_filter
 from core.diagram import board_svg
 from core.masters import simplified
-from core.messages import reads_chinese
+from core.messages import piece_name, reads_chinese
 from core.selectors import variant_list, variant_title
 from engine import Move, Position, find_variant
 from engine.patterns import FAMILIES, PATTERNS, Pattern
@@ -729,8 +729,11 @@ def review_looked(review: GameReview) -> tuple[str | None, str]:
 
 
 def missed_text(missed: MissedMate) -> str:
-    """The moment in words, in the reader's language: "At move 24 you had a mate in 3."."""
+    """The moment in words, in the reader's language: "At move 24 you had a mate in 3.", "At
+    move 12 you could have won a chariot (judged by Fairy-Stockfish)."."""
     n, move = missed.puzzle.moves_to_win, missed.move_number
+    if missed.puzzle.goal == "material":
+        return _missed_material_text(missed)
     dead = missed.puzzle.goal == "dead_general"
     if missed.by_player:
         if dead:
@@ -743,6 +746,53 @@ def missed_text(missed: MissedMate) -> str:
     return _("At move {move} the computer let you escape: it had a mate in {n}.").format(
         move=move, n=n
     )
+
+
+# The engines that judge a missed material win, by name, in the reader's language.
+MATERIAL_ENGINES = {
+    "fairy-stockfish": "Fairy-Stockfish",
+    "ours": gettext_lazy("the site's own engine"),
+}
+_COUNT_EN = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five"}
+_COUNT_ZH = {1: "一", 2: "两", 3: "三", 4: "四", 5: "五"}
+
+
+def _pieces_text(counts: dict[str, int], colour: str, chinese: bool) -> str:
+    """{"chariot": 1, "soldier": 2} as "a chariot and two soldiers" / "一车两卒"."""
+    if chinese:
+        return "".join(
+            f"{_COUNT_ZH.get(n, str(n))}{piece_name(kind, colour, 'zh')}"
+            for kind, n in counts.items()
+        )
+    words = [
+        f"{_COUNT_EN.get(n, str(n))} {kind}{'' if n == 1 else 's'}" for kind, n in counts.items()
+    ]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def material_won_text(proof: dict[str, Any], side: str) -> str:
+    """What a missed material win wins, in the reader's language: "won a chariot", "won a
+    chariot for a horse" / "得一车", "用一马换得一车" (``side`` is the winner's)."""
+    chinese = reads_chinese()
+    other = "black" if side == "red" else "red"
+    won = _pieces_text(proof.get("won") or {}, other, chinese)
+    lost = _pieces_text(proof.get("lost") or {}, side, chinese) if proof.get("lost") else ""
+    if chinese:
+        return f"用{lost}换得{won}" if lost else f"得{won}"
+    return f"won {won} for {lost}" if lost else f"won {won}"
+
+
+def _missed_material_text(missed: MissedMate) -> str:
+    proof = missed.puzzle.proof or {}
+    what = material_won_text(proof, missed.side)
+    engine = MATERIAL_ENGINES.get(str(proof.get("engine")), proof.get("judge") or "")
+    if missed.by_player:
+        return _("At move {move} you could have {what} (judged by {engine}).").format(
+            move=missed.move_number, what=what, engine=engine
+        )
+    return _(
+        "At move {move} the computer let you escape: it could have {what} (judged by {engine})."
+    ).format(move=missed.move_number, what=what, engine=engine)
 
 
 def missed_next_for(

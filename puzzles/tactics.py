@@ -103,9 +103,13 @@ def judge(proof: dict[str, Any], moves: Sequence[str]) -> tuple[str, str | None,
     """The verdict on ``moves`` (solver and defender alternately, ICCS, the solver's last):
     ``(verdict, reply, code)`` (``code`` names the reason, core.messages). ``continue`` with the line's reply, ``solved`` after the last
     step's accepted move, ``good`` for an also-good move (not played: try again), ``wrong``
-    for any other move, and for a line that left the stored one before its last move."""
-    line = proof["line"]
-    steps = proof["steps"]
+    for any other move, and for a line that left the stored one before its last move. A puzzle
+    of a game's missed win may hold ``variations``, each ``{"line", "steps"}``: the line of
+    another accepted first move, followed when the solver plays it."""
+    line, steps = proof["line"], proof["steps"]
+    for variation in proof.get("variations") or ():
+        if moves and variation["line"][:1] == [moves[0]]:  # another first move's own line
+            line, steps = variation["line"], variation["steps"]
     if not moves or len(moves) % 2 == 0:
         return "wrong", None, "tactics.off_line"
     step = len(moves) // 2

@@ -90,6 +90,7 @@ def _labels() -> dict[str, Any]:
             "dead_general": _("Dead general in {n}"),
             "win": _("Win in {n}"),
             "material": _("Win material: find the only move that does"),
+            "material_own": _("Win material: find a move that does"),
         },
         "also_good": _("Also good, but not the best: find the strongest move."),
         "correct": _("Right! Keep going."),
@@ -110,7 +111,7 @@ def _labels() -> dict[str, Any]:
         "copied": _("Copied"),
         "no_puzzle": _("No puzzle matches these filters."),
         "no_missed": _(
-            "No mate missed in your games in this variant yet: when you miss one, it comes here."
+            "No win missed in your games in this variant yet: when you miss one, it comes here."
         ),
         "from_own_game": _("From your game:"),
         "puzzle_rating": _("Puzzle rating"),

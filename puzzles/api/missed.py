@@ -1,5 +1,6 @@
-"""The puzzles API's missed mates: the forced wins missed in my own games (``MissedMate``),
-each with its private puzzle, for the game's replay, the trainer and the dashboard."""
+"""The puzzles API's missed wins: the mates and decisive material wins missed in my own games
+(``MissedMate``), each with its private puzzle, for the game's replay, the trainer and the
+dashboard."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""Mates missed in an owner's own games: searched once per finished game (``puzzles.missed``),
-each kept as a private puzzle (``Puzzle.Status.PRIVATE``) with a ``MissedMate`` row that says
-whose it is and where in the game it stands.
+"""Wins missed in an owner's own games: searched once per finished game, the mates
+(``puzzles.missed``) and then the decisive material wins (``puzzles.missed_material``, never
+at a missed mate's ply or on its line: a moment that is a mate is told once, as a mate), each
+kept as a private puzzle (``Puzzle.Status.PRIVATE``) with a ``MissedMate`` row that says whose
+it is and where in the game it stands.
 
 The games app sends the finished game as plain data (``FinishedGame``, by the task
 ``puzzles.missed_mates``); this app never reads a game's row. Running the search again is
@@ -25,11 +27,12 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 
 from engine import EngineError, Position, find_variant
-from judge import FAIRY_STOCKFISH, Judge, JudgeError, judge_for
+from judge import FAIRY_STOCKFISH, Judge, JudgeError, OurEngine, judge_for
 from puzzles.mining import MiningStats
+from puzzles.missed import MISSED_PER_GAME, missed_mates
 from puzzles.missed import MissedMate as Missed
-from puzzles.missed import missed_mates
-from puzzles.models import GameReview, MergedVisitor, MissedMate, Puzzle
+from puzzles.missed_material import MaterialStats, MissedMaterial, missed_material, skipped_plies
+from puzzles.models import GameReview, Goal, MergedVisitor, MissedMate, Puzzle
 from puzzles.services.bank import theme_catalogue_sync
 
 # The computer's own misses are shown ("the computer let you escape here") at these levels
@@ -161,16 +164,17 @@ def missed_mates_review(*, game: FinishedGame) -> GameReview:
         Position.from_fen(game.variant, game.start_fen)
         sides = game.sides()
         found, looked = _search(game, set(sides), stats)
+        material, material_looked = _material_search(game, set(sides), found)
     except EngineError as error:  # a game the engine cannot replay: reviewed, nothing found
-        found, sides = [], {}
+        found, material, sides = [], [], {}
         stats_data: dict[str, Any] = {"error": str(error)}
     else:
-        stats_data = {**stats.as_json(), **looked}
+        stats_data = {**stats.as_json(), **looked, "material": material_looked}
     seconds = round(time.process_time() - started, 3)
     try:
         with transaction.atomic():
             owner = _owner_fields(game)
-            themes = theme_catalogue_sync() if found else {}
+            themes = theme_catalogue_sync() if found or material else {}
             for missed in found:
                 mined = missed.puzzle
                 puzzle = Puzzle.objects.create(
@@ -199,8 +203,14 @@ def missed_mates_review(*, game: FinishedGame) -> GameReview:
                     played_chinese=missed.played_chinese,
                     **owner,
                 )
+            for moment in material:
+                _material_keep(game, moment, sides, owner, themes)
             return GameReview.objects.create(
-                game=game.id, found=len(found), seconds=seconds, stats=stats_data, **owner
+                game=game.id,
+                found=len(found) + len(material),
+                seconds=seconds,
+                stats=stats_data,
+                **owner,
             )
     except IntegrityError:
         # Another delivery of the same game wrote its review first: that one stands.
@@ -208,3 +218,73 @@ def missed_mates_review(*, game: FinishedGame) -> GameReview:
         if review is None:
             raise
         return review
+
+
+def material_judge(variant: str) -> Judge:
+    """The judge whose search looks for the material wins: Fairy-Stockfish, where it is
+    installed, for traditional xiangqi; the site's own engine otherwise."""
+    return judge_for(variant)
+
+
+def _material_search(
+    game: FinishedGame, sides: set[str], mates: list[Missed]
+) -> tuple[list[MissedMaterial], dict[str, Any]]:
+    """The game's missed material wins (``puzzles.missed_material``), none at the plies of its
+    missed mates and their lines, and what looked (kept with the review's figures): the site's
+    own engine when Fairy-Stockfish fails on the game."""
+    stats = MaterialStats()
+    skip = skipped_plies((m.ply, m.puzzle.moves_to_win) for m in mates)
+    search: dict[str, Any] = {
+        "variant": game.variant, "start_fen": game.start_fen, "moves": game.moves,
+        "sides": sides, "skip": skip, "limit": max(0, MISSED_PER_GAME - len(mates)),
+        "stats": stats,
+    }  # fmt: skip
+    judge = material_judge(game.variant)
+    looked: dict[str, Any] = {}
+    try:
+        found = missed_material(**search, judge=judge)
+    except JudgeError as error:
+        if judge.name != FAIRY_STOCKFISH:
+            raise
+        looked["judge_failed"] = str(error)
+        judge = OurEngine()
+        stats = search["stats"] = MaterialStats()
+        found = missed_material(**search, judge=judge)
+    return found, {"looked": judge.name, **looked, **stats.as_json()}
+
+
+def _material_keep(
+    game: FinishedGame,
+    moment: MissedMaterial,
+    sides: dict[str, bool],
+    owner: dict[str, Any],
+    themes: dict[str, Any],
+) -> None:
+    """Inside the review's transaction: the private puzzle of one missed material win and its
+    row."""
+    puzzle = Puzzle.objects.create(
+        variant=moment.variant,
+        fen=moment.fen,
+        goal=Goal.MATERIAL,
+        moves_to_win=moment.moves_to_win,
+        proof=moment.proof,
+        proof_mode="judge",
+        status=Puzzle.Status.PRIVATE,
+        source=Puzzle.Source.MISSED,
+        source_key=f"missed:{game.id}:{moment.ply}",
+        source_game=f"play:{game.id}",
+        source_ply=moment.ply,
+    )
+    slugs = ["material", *moment.themes]
+    puzzle.themes.set([themes[s] for s in slugs if s in themes])
+    MissedMate.objects.create(
+        puzzle=puzzle,
+        game=game.id,
+        ply=moment.ply,
+        move_number=game.move_number(moment.ply),
+        side=moment.side,
+        by_player=sides.get(moment.side, True),
+        played=moment.played,
+        played_chinese=moment.played_chinese,
+        **owner,
+    )

@@ -64,7 +64,10 @@ function showGiveUpNote() {
 }
 
 function showInfo(puzzle) {
-  const goal = format(L.goals[puzzle.goal] || puzzle.goal, { n: puzzle.moves_to_win });
+  // a material win missed in the player's own game takes every move about as good
+  const own = puzzle.goal === "material" && puzzle.game && puzzle.game.kind === "own";
+  const label = L.goals[own ? "material_own" : puzzle.goal] || L.goals[puzzle.goal];
+  const goal = format(label || puzzle.goal, { n: puzzle.moves_to_win });
   const side = puzzle.turn === "red" ? L.red : L.black;
   infoEl.textContent = "";
   const title = document.createElement("h1");

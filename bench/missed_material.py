@@ -1,0 +1,147 @@
+"""Missed material wins: what the site's look (``puzzles.missed_material``) finds in a game and
+what it costs, in each variant.
+
+Games: the engine's own, from the start position between levels 1 and 2 (seeded: the weak
+play of a beginner's opponents, which leaves material hanging), in traditional xiangqi, Missile
+Xiangqi and New-version Xiangqi, and shipped master games (``--masters N``). Both sides of
+every game are looked at, as at one board, with the site's judge (Fairy-Stockfish for
+traditional xiangqi where it is installed, the site's engine otherwise). Printed per variant:
+games, plies, moments found (and of how many solver moves), candidates examined and why they
+failed, and the look's time a game (wall clock, which counts Fairy-Stockfish's process; and
+this process's CPU).
+
+Run: ``python bench/missed_material.py --games 6 --seed 2026 [--masters 10]`` (minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine import Position, bestmove  # noqa: E402
+from engine.play import level_limits  # noqa: E402
+from judge import judge_for  # noqa: E402
+from puzzles.missed_material import MaterialStats, missed_material  # noqa: E402
+
+ENGINE_GAME_PLIES = 120
+
+
+def engine_game(variant: str, index: int, seed: int) -> tuple[str, str, list[str]]:
+    """A seeded game of the engine against itself at levels 1 and 2, from the start."""
+    pos = Position.start(variant)
+    start = pos.fen()
+    moves: list[str] = []
+    levels = (1, 2) if index % 2 else (2, 1)
+    while pos.outcome() is None and len(moves) < ENGINE_GAME_PLIES:
+        level = levels[len(moves) % 2]
+        found = bestmove(
+            variant, start, moves, level=level, nodes=level_limits(level).nodes,
+            seed=seed * 1000 + index,
+        )  # fmt: skip
+        moves.append(found.move)
+        pos.push_iccs(found.move)
+    return start, variant, moves
+
+
+def master_games(count: int, seed: int) -> list[tuple[str, str, list[str]]]:
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    import django
+
+    django.setup()
+    from core.masters import read_shipped
+
+    start = Position.start("xiangqi").fen()
+    pool = []
+    for game in read_shipped():
+        moves = list(game.moves[: game.rules_end[0]] if game.rules_end else game.moves)
+        if game.stop is None and len(moves) >= 20:
+            pool.append((start, "xiangqi", moves))
+    return random.Random(seed).sample(pool, min(count, len(pool)))
+
+
+def look(game: tuple[str, str, list[str]]) -> dict[str, Any]:
+    start, variant, moves = game
+    judge = judge_for(variant)
+    stats = MaterialStats()
+    wall = time.monotonic()
+    found = missed_material(
+        variant=variant, start_fen=start, moves=moves, sides={"red", "black"}, judge=judge,
+        stats=stats,
+    )  # fmt: skip
+    return {
+        "variant": variant,
+        "judge": judge.name,
+        "plies": len(moves),
+        "found": [
+            {"ply": m.ply, "moves": m.moves_to_win, "won": m.proof["won"], "lost": m.proof["lost"]}
+            for m in found
+        ],
+        "wall": round(time.monotonic() - wall, 2),
+        **stats.as_json(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=6, help="engine games a variant")
+    parser.add_argument("--masters", type=int, default=0, help="master games")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--record", type=Path, help="append the figures as a JSON line")
+    args = parser.parse_args()
+    groups: dict[str, list[tuple[str, str, list[str]]]] = {
+        f"engine {v}": [engine_game(v, i, args.seed) for i in range(args.games)]
+        for v in ("xiangqi", "feidan", "xinban")
+    }
+    if args.masters:
+        groups["master xiangqi"] = master_games(args.masters, args.seed)
+    summary = {}
+    for name, games in groups.items():
+        results = [look(game) for game in games]
+        moments = [m for r in results for m in r["found"]]
+        rejected: dict[str, int] = {}
+        for r in results:
+            for why, n in r["rejected"].items():
+                rejected[why] = rejected.get(why, 0) + n
+        summary[name] = {
+            "games": len(results),
+            "judge": results[0]["judge"] if results else None,
+            "plies": sum(r["plies"] for r in results),
+            "moments": len(moments),
+            "moments_by_moves": dict(
+                sorted(
+                    {
+                        n: sum(1 for m in moments if m["moves"] == n)
+                        for n in {m["moves"] for m in moments}
+                    }.items()
+                )
+            ),
+            "examined": sum(r["examined"] for r in results),
+            "rejected": rejected,
+            "stopped": sum(1 for r in results if r["stopped_at"] is not None),
+            "wall_median": statistics.median(r["wall"] for r in results) if results else 0,
+            "wall_max": max((r["wall"] for r in results), default=0),
+            "cpu_median": statistics.median(r["seconds"] for r in results) if results else 0,
+            "wall_per_100_plies": round(
+                100 * sum(r["wall"] for r in results) / max(1, sum(r["plies"] for r in results)), 1
+            ),
+            "examples": [m for m in moments][:5],
+        }
+        print(name, json.dumps(summary[name], ensure_ascii=False), flush=True)
+    if args.record:
+        with args.record.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"seed": args.seed, **summary}, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()
