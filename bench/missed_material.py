@@ -10,7 +10,12 @@ games, plies, moments found (and of how many solver moves), candidates examined 
 failed, and the look's time a game (wall clock, which counts Fairy-Stockfish's process; and
 this process's CPU).
 
-Run: ``python bench/missed_material.py --games 6 --seed 2026 [--masters 10]`` (minutes).
+With ``--reference F`` each game is looked at a second time with a scan F times deeper, every
+candidate examined and no net of time, and the moments compared by ply (the site's look passes
+over the plies of a moment's line, so a moment one move later counts as another).
+
+Run: ``python bench/missed_material.py --games 6 --seed 2026 [--masters 10] [--reference 5]``
+(minutes; the reference's scan in Missile and New-version Xiangqi takes about as long again).
 """
 
 from __future__ import annotations
@@ -30,17 +35,24 @@ sys.path.insert(0, str(ROOT))
 from engine import Position, bestmove  # noqa: E402
 from engine.play import level_limits  # noqa: E402
 from judge import judge_for  # noqa: E402
-from puzzles.missed_material import MaterialStats, missed_material  # noqa: E402
+from puzzles.missed_material import (  # noqa: E402
+    PER_GAME,
+    SCAN_NODES,
+    MaterialStats,
+    missed_material,
+)
 
 ENGINE_GAME_PLIES = 120
 
 
-def engine_game(variant: str, index: int, seed: int) -> tuple[str, str, list[str]]:
-    """A seeded game of the engine against itself at levels 1 and 2, from the start."""
+def engine_game(
+    variant: str, index: int, seed: int, levels: tuple[int, int] = (1, 2)
+) -> tuple[str, str, list[str]]:
+    """A seeded game of the engine against itself at two levels, from the start."""
     pos = Position.start(variant)
     start = pos.fen()
     moves: list[str] = []
-    levels = (1, 2) if index % 2 else (2, 1)
+    levels = levels if index % 2 else (levels[1], levels[0])
     while pos.outcome() is None and len(moves) < ENGINE_GAME_PLIES:
         level = levels[len(moves) % 2]
         found = bestmove(
@@ -70,14 +82,23 @@ def master_games(count: int, seed: int) -> list[tuple[str, str, list[str]]]:
     return random.Random(seed).sample(pool, min(count, len(pool)))
 
 
-def look(game: tuple[str, str, list[str]]) -> dict[str, Any]:
+def look(game: tuple[str, str, list[str]], reference: int = 0) -> dict[str, Any]:
+    """The site's look at ``game``; with ``reference``, the reference's: a scan that many times
+    deeper, every candidate examined, no net of time."""
     start, variant, moves = game
     judge = judge_for(variant)
     stats = MaterialStats()
     wall = time.monotonic()
+    deeper: dict[str, Any] = {}
+    if reference:
+        deeper = {
+            "scan_nodes": SCAN_NODES[judge.name] * reference,
+            "max_examined": 10_000,
+            "max_seconds": 1e9,
+        }
     found = missed_material(
         variant=variant, start_fen=start, moves=moves, sides={"red", "black"}, judge=judge,
-        stats=stats,
+        stats=stats, limit=10_000 if reference else PER_GAME, **deeper,
     )  # fmt: skip
     return {
         "variant": variant,
@@ -96,12 +117,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=6, help="engine games a variant")
     parser.add_argument("--masters", type=int, default=0, help="master games")
+    parser.add_argument("--levels", default="1,2", help="the engine games' two levels")
+    parser.add_argument("--variants", default="xiangqi,feidan,xinban")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--reference", type=int, default=0, help="also a reference scan this many times deeper"
+    )
     parser.add_argument("--record", type=Path, help="append the figures as a JSON line")
     args = parser.parse_args()
+    low, high = (int(level) for level in args.levels.split(","))
     groups: dict[str, list[tuple[str, str, list[str]]]] = {
-        f"engine {v}": [engine_game(v, i, args.seed) for i in range(args.games)]
-        for v in ("xiangqi", "feidan", "xinban")
+        f"engine {v}": [engine_game(v, i, args.seed, (low, high)) for i in range(args.games)]
+        for v in args.variants.split(",")
+        if args.games
     }
     if args.masters:
         groups["master xiangqi"] = master_games(args.masters, args.seed)
@@ -135,8 +163,19 @@ def main() -> None:
             "wall_per_100_plies": round(
                 100 * sum(r["wall"] for r in results) / max(1, sum(r["plies"] for r in results)), 1
             ),
-            "examples": [m for m in moments][:5],
+            "examples": moments[:5],
         }
+        if args.reference:
+            references = [look(game, args.reference) for game in games]
+            theirs = {(i, m["ply"]) for i, r in enumerate(references) for m in r["found"]}
+            ours = {(i, m["ply"]) for i, r in enumerate(results) for m in r["found"]}
+            summary[name]["reference"] = {
+                "factor": args.reference,
+                "moments": len(theirs),
+                "found_by_the_site": len(theirs & ours),
+                "the_site_only": len(ours - theirs),
+                "wall_median": statistics.median(r["wall"] for r in references),
+            }
         print(name, json.dumps(summary[name], ensure_ascii=False), flush=True)
     if args.record:
         with args.record.open("a", encoding="utf-8") as handle:

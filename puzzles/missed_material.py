@@ -147,15 +147,24 @@ def missed_material(
     skip: Collection[int] = (),
     limit: int = PER_GAME,
     stats: MaterialStats | None = None,
+    scan_nodes: int | None = None,
+    max_examined: int = MAX_EXAMINED,
+    max_seconds: float = MAX_SECONDS,
 ) -> list[MissedMaterial]:
     """The moments of the game (``start_fen`` then ``moves``, ICCS) where a side of ``sides``
     could have won material decisively and played another move, in the order they came, at
     most ``limit``; the plies of ``skip`` (the missed mates and their lines) are passed over.
-    Raises the judge's errors (``judge.JudgeError``) when it fails."""
+    ``scan_nodes``, ``max_examined`` and ``max_seconds`` change the scan's budget, the
+    candidates examined and the net of time (a reference to measure the site's against). Raises the judge's errors
+    (``judge.JudgeError``) when it fails."""
     stats = stats if stats is not None else MaterialStats()
     started = time.process_time()
+    scan = scan_nodes or SCAN_NODES[judge.name]
     try:
-        return _look(variant, start_fen, moves, sides, judge, set(skip), limit, stats)
+        return _look(
+            variant, start_fen, moves, sides, judge, set(skip),
+            (limit, max_examined, scan, max_seconds), stats,
+        )  # fmt: skip
     finally:
         stats.seconds += time.process_time() - started
 
@@ -167,9 +176,10 @@ def _look(
     sides: Collection[str],
     judge: Judge,
     skip: set[int],
-    limit: int,
+    bounds: tuple[int, int, int, float],
     stats: MaterialStats,
 ) -> list[MissedMaterial]:
+    limit, max_examined, scan_nodes, max_seconds = bounds
     fens, turns = _positions(variant, start_fen, moves[:MAX_PLIES])
     scores: dict[int, tuple[int, bool]] = {}
 
@@ -177,15 +187,15 @@ def _look(
         if ply not in scores:
             stats.positions += 1
             stats.searches += 1
-            found = judge.evaluate(variant=variant, fen=fens[ply], nodes=SCAN_NODES[judge.name])
+            found = judge.evaluate(variant=variant, fen=fens[ply], nodes=scan_nodes)
             scores[ply] = score(found.best)
         return scores[ply]
 
     found: list[MissedMaterial] = []
     line_ends = -1
-    deadline = time.monotonic() + MAX_SECONDS
+    deadline = time.monotonic() + max_seconds
     for ply in range(len(fens) - 1):
-        if len(found) >= limit or stats.examined >= MAX_EXAMINED:
+        if len(found) >= limit or stats.examined >= max_examined:
             break
         if time.monotonic() > deadline:
             stats.stopped_at = ply

@@ -27,6 +27,14 @@ CASES: dict[str, tuple[str, str, list[str], str | None]] = {
         ["i0i1", "d5d8"],
         "c3d5",
     ),
+    # Red's horse could fork: c5d7 checks the general and attacks the chariot on b6, which it
+    # takes once the general has moved (two moves); Red plays a0a1 instead, Black saves it.
+    "fork": (
+        "xiangqi",
+        "2bakab1n/9/7c1/1r2p1p1p/2N6/9/P3P1P1P/7C1/9/R1BAKAB2 w - - 0 1",
+        ["a0a1", "b6b8"],
+        "c5d7",
+    ),
     # Red's chariot on d2 (guarded by the horse on b1) can take Black's on d5 (guarded by the
     # horse on c7): an even trade, no win. Both sides push a soldier instead.
     "trade": (

@@ -142,6 +142,33 @@ def test_a_missed_turncoat_chariot_in_new_version_xiangqi_is_judged_by_the_site_
         )
 
 
+def test_a_missed_fork_is_a_puzzle_of_two_moves_played_against_the_judge_s_defence(
+    make_user,
+) -> None:
+    """Red's horse could check and fork the general and a chariot (c5d7, then take it): the
+    puzzle is the line, the defender's reply the judge's; a wrong second move fails it."""
+    user = make_user()
+    game, review = reviewed(user, "fork")
+    assert review.found == 1
+    puzzle = MissedMate.objects.get(game=game).puzzle
+    proof = puzzle.proof
+    assert (puzzle.goal, puzzle.moves_to_win) == ("material", 2)
+    assert proof["line"][0] == "c5d7" and proof["line"][2] == "d7b6"
+    assert proof["won"] == {"chariot": 1}
+    assert "fork" in {t.slug for t in puzzle.themes.all()}
+    client = Client()
+    client.force_login(user)
+    first = judged(client, puzzle, "c5d7")
+    assert (first["verdict"], first["reply"]["iccs"]) == ("continue", proof["line"][1])
+    attempt = first["attempt"]
+    url = f"/api/puzzles/{puzzle.pk}/judge/"
+    wrong = post(client, url, {"attempt": attempt, "move": "a0a1"}).json()
+    assert wrong["verdict"] == "wrong"
+    again = judged(client, puzzle, "c5d7")["attempt"]
+    right = post(client, url, {"attempt": again, "move": "d7b6"}).json()
+    assert right["verdict"] == "solved", right
+
+
 def test_an_even_trade_is_no_missed_win(make_user) -> None:
     """Red could take Black's chariot, but the horse behind it takes back (and the same holds
     the other way round): nothing is won, nothing is reported."""

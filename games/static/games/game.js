@@ -511,8 +511,9 @@ function announce() {
   document.dispatchEvent(new CustomEvent("game:shown", { detail }));
 }
 
-// The mates missed in a finished game (found by a background search after the game ends):
-// each moment in words, a link to try it as a puzzle, and a button to show it on the board.
+// The wins missed in a finished game, mates and material (found by a background search after
+// the game ends): each moment in words, a link to try it as a puzzle, and a button to show it
+// on the board.
 const MISSED_POLL_MS = 3000;
 const MISSED_POLLS = 40;
 const missed = { asked: false, polls: 0, timer: null };
