@@ -1,25 +1,29 @@
 """Missed mates: does the site's search find every short forced mate a player let slip, and
 only real ones?
 
-A sample of games (``--games``, chosen with ``--seed``) is searched for missed mates twice,
-both sides of every game: as the site searches a finished game (``puzzles.missed.missed_mates``
-with the site's judge and budgets: Fairy-Stockfish for traditional xiangqi, a look of 20,000
-nodes a position and one of 200,000 where the side to move is well ahead, a mate of up to five
-moves, proved by the prover in full mode), and as a reference searching ``--factor`` times as
-long (every budget, the prover's included). A moment is a ply where the side to move had a
-forced mate and played none of its winning moves. Every moment either reports has been proved
-by the prover over every defence, so none can be a false mate; the question is how many of
-the reference's the site finds (recall), and what the site's search costs a game.
+A sample of games (``--games``, chosen with ``--seed``) is searched for missed mates, both
+sides of every game, three ways: as the site searches a finished game
+(``puzzles.missed.missed_mates`` with the site's judge and its budgets: for traditional
+xiangqi Fairy-Stockfish, where it is installed, a look of 20,000 nodes a position and one of
+200,000 where the side to move is well ahead; for Missile and New-version Xiangqi the site's
+own engine, on its own budgets; a win of up to five moves, proved by the prover in full mode),
+as a reference searching ``--factor`` times as long (every budget, the prover's included), and
+with the quick searches alone (three moves deep; what looked in Missile and New-version
+Xiangqi before the site's own engine did). A moment is a ply where the side to move had a
+forced win (a mate; in Missile Xiangqi also a dead general) and played none of its winning
+moves. Every moment any of them reports has been proved by the prover over every defence, so
+none can be a false mate; the question is how many of the reference's the site finds
+(recall), and what the site's search costs a game.
 
-Traditional xiangqi is measured on the shipped master games (``--source master``, players
-who rarely miss a mate) or on the engine's own games at its weakest levels (``--source
-engine``: games played here from the start position between levels 1 and 2, seeded, which
-miss mates often). Without Fairy-Stockfish there is no judge, and the quick searches (three
-moves deep) look.
+Games (``--source``): the shipped master games (``master``, traditional xiangqi only; players
+who rarely miss a mate), the engine's own games at its weakest levels (``engine``: games
+played here from the variant's start between levels 1 and 2, seeded, which miss mates often),
+or the self-play games shipped for Missile and New-version Xiangqi (``selfplay``:
+``puzzles/data/selfplay-<variant>.jsonl.gz``, levels 3 to 8).
 
-Run: ``python bench/missed_mates.py --source engine --games 20`` (a few minutes on this
-2-core machine); ``--source master --games 200`` takes hours (the reference's searches).
-``--record FILE`` appends the figures as a JSON line.
+Run: ``python bench/missed_mates.py --variant feidan --source engine --games 12`` (a few
+minutes on this 2-core machine); ``--source master --games 200`` takes hours (the reference's
+searches). ``--record FILE`` appends the figures as a JSON line.
 """
 
 from __future__ import annotations
@@ -40,8 +44,9 @@ sys.path.insert(0, str(ROOT))
 
 from engine import Position, bestmove  # noqa: E402
 from engine.play import level_limits  # noqa: E402
-from judge import FAIRY_STOCKFISH, judge_for  # noqa: E402
-from puzzles.missed import SITE_BUDGETS, missed_mates  # noqa: E402
+from judge import judge_for  # noqa: E402
+from puzzles.missed import missed_mates, site_budgets  # noqa: E402
+from puzzles.selfplay import read_games, selfplay_path  # noqa: E402
 
 ENGINE_GAME_PLIES = 160
 
@@ -63,17 +68,28 @@ def master_games(count: int, seed: int) -> list[tuple[str, str, list[str]]]:
     return sorted(random.Random(seed).sample(pool, min(count, len(pool))))
 
 
-def engine_game(index: int, seed: int) -> tuple[str, str, list[str]]:
+def selfplay_games(variant: str, count: int, seed: int) -> list[tuple[str, str, list[str]]]:
+    """``count`` of the shipped self-play games of ``variant`` (name, start FEN, moves),
+    chosen with ``seed``."""
+    pool = [
+        (f"self-play {game.n}", game.fen, list(game.moves))
+        for game in read_games(selfplay_path(variant))
+        if len(game.moves) >= 20
+    ]
+    return sorted(random.Random(seed).sample(pool, min(count, len(pool))))
+
+
+def engine_game(variant: str, index: int, seed: int) -> tuple[str, str, list[str]]:
     """A game of the engine against itself at levels 1 and 2 (the beginner's opponents), from
-    the start, seeded: weak moves, and mates left on the board."""
-    pos = Position.start("xiangqi")
+    the variant's start, seeded: weak moves, and mates left on the board."""
+    pos = Position.start(variant)
     start = pos.fen()
     moves: list[str] = []
     levels = (1, 2) if index % 2 else (2, 1)
     while pos.outcome() is None and len(moves) < ENGINE_GAME_PLIES:
         level = levels[len(moves) % 2]
         found = bestmove(
-            "xiangqi", start, moves, level=level, nodes=level_limits(level).nodes,
+            variant, start, moves, level=level, nodes=level_limits(level).nodes,
             seed=seed * 1000 + index,
         )  # fmt: skip
         moves.append(found.move)
@@ -81,23 +97,28 @@ def engine_game(index: int, seed: int) -> tuple[str, str, list[str]]:
     return f"engine game {index}", start, moves
 
 
-def measure(game: tuple[str, str, list[str]], factor: int) -> dict[str, Any]:
-    """Both searches of one game: the moments each reports, and its seconds."""
+def measure(variant: str, game: tuple[str, str, list[str]], factor: int) -> dict[str, Any]:
+    """The three searches of one game: the moments each reports, and its seconds (CPU of this
+    process and, for Fairy-Stockfish, the wall clock it waited for the judge)."""
     name, fen, moves = game
-    judge = judge_for("xiangqi")
-    used = judge if judge.name == FAIRY_STOCKFISH else None
+    judge = judge_for(variant)
     search: dict[str, Any] = {
-        "variant": "xiangqi",
+        "variant": variant,
         "start_fen": fen,
         "moves": moves,
         "sides": {"red", "black"},
     }
-    started = time.perf_counter()
-    site = missed_mates(**search, judge=used)
+    started, cpu = time.perf_counter(), time.process_time()
+    site = missed_mates(**search, judge=judge)
     site_seconds = time.perf_counter() - started
+    site_cpu = time.process_time() - cpu
     started = time.perf_counter()
-    reference = missed_mates(**search, judge=used, budgets=SITE_BUDGETS.times(factor))
+    reference = missed_mates(**search, judge=judge, budgets=site_budgets(judge).times(factor))
     reference_seconds = time.perf_counter() - started
+    started, cpu = time.perf_counter(), time.process_time()
+    quick = missed_mates(**search)
+    quick_seconds = time.perf_counter() - started
+    quick_cpu = time.process_time() - cpu
 
     def moments(found: list[Any]) -> dict[int, dict[str, Any]]:
         return {
@@ -114,43 +135,56 @@ def measure(game: tuple[str, str, list[str]], factor: int) -> dict[str, Any]:
         "plies": len(moves),
         "site": moments(site),
         "reference": moments(reference),
+        "quick": moments(quick),
         "site_seconds": site_seconds,
         "reference_seconds": reference_seconds,
+        "quick_seconds": quick_seconds,
+        "site_cpu": site_cpu,
+        "quick_cpu": quick_cpu,
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--source", choices=("master", "engine"), default="engine")
+    parser.add_argument("--variant", choices=("xiangqi", "feidan", "xinban"), default="xiangqi")
+    parser.add_argument("--source", choices=("master", "engine", "selfplay"), default="engine")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
-        "--factor", type=int, default=5, help="the reference's budgets over the site's"
+        "--factor", type=int, default=4, help="the reference's budgets over the site's"
     )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--record", type=Path, help="append the figures here as a JSON line")
     args = parser.parse_args()
 
-    judge = judge_for("xiangqi")
-    print(f"judge: {judge.label if judge.name == FAIRY_STOCKFISH else 'none (quick searches)'}; "
-          f"site budgets {SITE_BUDGETS}; reference x{args.factor}")  # fmt: skip
+    if (args.source == "master") != (args.variant == "xiangqi") and args.source != "engine":
+        parser.error("master games are traditional xiangqi; self-play games are feidan or xinban")
+    judge = judge_for(args.variant)
+    print(f"{args.variant}: judge {judge.label}; site budgets {site_budgets(judge)}; "
+          f"reference x{args.factor}")  # fmt: skip
     started = time.perf_counter()
     if args.source == "master":
         games = master_games(args.games, args.seed)
+    elif args.source == "selfplay":
+        games = selfplay_games(args.variant, args.games, args.seed)
     else:
         with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
-            games = pool.starmap(engine_game, [(i, args.seed) for i in range(args.games)])
+            games = pool.starmap(
+                engine_game, [(args.variant, i, args.seed) for i in range(args.games)]
+            )
     print(f"{len(games)} games, {sum(len(g[2]) for g in games)} plies "
           f"({time.perf_counter() - started:.0f} s to make or read)")  # fmt: skip
     with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
-        results = pool.starmap(measure, [(game, args.factor) for game in games])
+        results = pool.starmap(measure, [(args.variant, game, args.factor) for game in games])
 
-    both = site_only = reference_only = 0
+    both = site_only = reference_only = quick_found = quick_only = 0
     for result in results:
-        site, reference = result["site"], result["reference"]
+        site, reference, quick = result["site"], result["reference"], result["quick"]
         both += len(site.keys() & reference.keys())
         site_only += len(site.keys() - reference.keys())
         reference_only += len(reference.keys() - site.keys())
+        quick_found += len(quick.keys() & reference.keys())
+        quick_only += len(quick.keys() - reference.keys())
         for ply in sorted(site.keys() ^ reference.keys()):
             side = "site only" if ply in site else "reference only"
             moment = site.get(ply) or reference[ply]
@@ -159,20 +193,32 @@ def main() -> None:
     found = both + reference_only
     lengths = [m["moves"] for r in results for m in r["reference"].values()]
     site_seconds = [r["site_seconds"] for r in results]
-    per_ply = sum(site_seconds) / max(1, sum(r["plies"] for r in results))
+    plies = max(1, sum(r["plies"] for r in results))
+    per_ply = sum(site_seconds) / plies
+    quick_per_ply = sum(r["quick_seconds"] for r in results) / plies
+    site_cpu = sum(r["site_cpu"] for r in results) / plies
+    quick_cpu = sum(r["quick_cpu"] for r in results) / plies
     print()
     print(f"reference moments: {found} (mates in {sorted(lengths)})")
     print(f"found by the site: {both} of {found}"
           + (f" ({100 * both / found:.0f} %)" if found else ""))  # fmt: skip
     print(f"reported by the site and not by the reference: {site_only} (each proved by the prover)")
     print(f"site's search: {statistics.median(site_seconds):.1f} s a game at the median, "
-          f"{per_ply * 100:.1f} s per 100 plies; reference: "
+          f"{per_ply * 100:.1f} s per 100 plies ({site_cpu * 100:.1f} s of this process's CPU); "
+          "reference: "
           f"{statistics.median(r['reference_seconds'] for r in results):.1f} s a game")  # fmt: skip
+    print(f"quick searches alone (3 moves): {quick_found} of {found} found, {quick_only} not "
+          f"in the reference; {quick_per_ply * 100:.1f} s per 100 plies "
+          f"({quick_cpu * 100:.1f} s of CPU)")  # fmt: skip
     if args.record:
         figures = {
-            "source": args.source, "games": len(results), "seed": args.seed,
-            "factor": args.factor, "reference": found, "found": both, "site_only": site_only,
-            "site_seconds_per_100_plies": round(per_ply * 100, 2),
+            "variant": args.variant, "source": args.source, "games": len(results),
+            "plies": plies, "seed": args.seed, "factor": args.factor, "reference": found,
+            "found": both, "site_only": site_only, "quick_found": quick_found,
+            "quick_only": quick_only, "site_seconds_per_100_plies": round(per_ply * 100, 2),
+            "quick_seconds_per_100_plies": round(quick_per_ply * 100, 2),
+            "site_cpu_per_100_plies": round(site_cpu * 100, 2),
+            "quick_cpu_per_100_plies": round(quick_cpu * 100, 2),
         }  # fmt: skip
         with args.record.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(figures) + "\n")

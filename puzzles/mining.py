@@ -511,6 +511,11 @@ class MiningStats:
     read_seconds: float = 0.0  # reading the games and replaying them
     filter_seconds: float = 0.0
     prove_seconds: float = 0.0
+    # A game's missed wins (``puzzles.missed``): the nodes a judge searched, the plies it
+    # looked through, and those the quick searches looked through after its budget ran out
+    judge_nodes: int = 0
+    judged_plies: int = 0
+    quick_plies: int = 0
 
     @property
     def seconds(self) -> float:

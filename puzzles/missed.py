@@ -2,15 +2,20 @@
 and played something else, each proved and kept as a puzzle of that position.
 
 Each position of the sides asked about is looked at cheaply, and a full proof is made only
-where the look sees a win. The look is a judge's search when one is given (``judge``:
-Fairy-Stockfish for traditional xiangqi, ``MISSED_JUDGE_NODES`` a position), which sees a mate
-of up to ``MISSED_MAX_MOVES`` (5) moves (a second look, ten times deeper, where the first sees
-the side to move well ahead); the proof is then asked for that length, and for a
-shorter one when the prover finds it. Without a judge it is the master games' quick search
-(``puzzles.mining``: a win by checks alone, then a full search of every move, both within
-``MISSED_QUICK_MAX_MOVES`` (3) moves and a node budget). Whatever the look, only what the
-prover proves is reported: a judge's mate that the prover does not prove within its budget is
-left out.
+where the look sees a win. The look is a judge's search (``judge``): Fairy-Stockfish for
+traditional xiangqi where it is installed, the site's own engine (``judge.ours``) for Missile
+and New-version Xiangqi and for traditional xiangqi without Fairy-Stockfish, each on its own
+budgets (``SITE_BUDGETS``, by the judge's name: a node of ours is worth more than one of
+Fairy-Stockfish's). It sees a win of up to ``MISSED_MAX_MOVES`` (5) moves (a second, deeper
+look where the first sees the side to move well ahead); the proof is then asked for
+that length, and for a shorter one when the prover finds it. A judge's win is a mate to the
+prover, or in Missile Xiangqi a dead general, or there a win that ends in one or the other
+depending on the defence (the prover's goal ``win``): the judge's score does not say which,
+so the goals are proved in that order. Without a judge (or when it fails on a game) the look
+is the master games' quick search (``puzzles.mining``: a win by checks alone, then a full
+search of every move, both within ``MISSED_QUICK_MAX_MOVES`` (3) moves and a node budget).
+Whatever the look, only what the prover proves is reported: a judge's win that the prover
+does not prove within its budget is left out.
 Unlike the bank, a plain mate in 1 is kept (a mate the player missed is worth showing however
 easy it looks), and so is a win with more than one winning first move (a ``cooked`` proof: a
 mate missed is missed however many moves win; the puzzle made of it accepts each of them, as
@@ -19,13 +24,11 @@ played is none of the proof's keys (the moves that force the win in that many mo
 not win the game at once (a stalemate is a win too). After a moment, the plies of its winning
 line are passed over (one miss, not the same miss again a move later).
 
-The cost is bounded per game: ``MISSED_MAX_PLIES`` plies looked at, one judge's search per
-position or two quick searches per position and goal (at most ``MISSED_QUICK_NODES``
-positions each), a proof of at most ``MISSED_PROVE_NODES`` positions per win seen, and at most
-``MISSED_PER_GAME`` moments.
-Measured (both sides searched): 8 master games of 68-160 plies took 0.5-1.2 s of CPU each,
-8 self-play games of Missile and New-version Xiangqi (25-104 plies, two goals in Missile
-Xiangqi) 0.4-2.2 s, proofs included.
+The cost is bounded per game: ``MISSED_MAX_PLIES`` plies looked at, one or two judge's
+searches per position (the budgets) or two quick searches per position and goal (at most
+``MISSED_QUICK_NODES`` positions each), a proof of at most ``MISSED_PROVE_NODES`` positions
+per goal and length tried for a win seen, and at most ``MISSED_PER_GAME`` moments.
+Measured in docs/puzzles.md ("Mates missed in your own games", ``bench/missed_mates.py``).
 
 Pure Python: no Django here (the judge is plain Python too).
 """
@@ -33,11 +36,12 @@ Pure Python: no Django here (the judge is plain Python too).
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from engine import Move, Position, find_variant
-from judge import Judge
+from judge import FAIRY_STOCKFISH, OURS, Judge
 from puzzles import proving
 from puzzles.mining import (
     Candidate,
@@ -48,12 +52,20 @@ from puzzles.mining import (
     prove_seen,
 )
 
-# With a judge: the longest mate looked for; the judge's budget a position, and a second
-# look, ten times larger, where the first sees the side to move ahead by this much (or a mate
-# longer than the longest): measured on the bank's master-game mates in 4 and 5 (docs/puzzles.md).
+# With a judge: the longest win looked for; the judge's budget a position, and a second,
+# larger look where the first sees the side to move ahead by this much (or a win longer than
+# the longest). Fairy-Stockfish's (ten times larger): measured on the bank's master-game
+# mates in 4 and 5; the site's own engine's (four times larger): on the bank's Missile and
+# New-version mates and dead generals in 4 and 5, and on engine games (docs/puzzles.md).
 MISSED_MAX_MOVES = 5
 MISSED_JUDGE_NODES = 20_000
 MISSED_RECHECK_NODES = 200_000
+MISSED_OUR_NODES = 10_000
+MISSED_OUR_RECHECK_NODES = 40_000
+# The site's own engine's looks at one game, all together: once they have searched this many
+# nodes (about 150 looks, 20-30 s of one core), the rest of the game is looked at by the quick
+# searches, so a long game stays within the task's time limit.
+MISSED_OUR_GAME_NODES = 3_000_000
 MISSED_RECHECK_CP = 150
 # Without one: the quick searches' length and budget.
 MISSED_QUICK_MAX_MOVES = 3
@@ -71,12 +83,14 @@ MISSED_PER_GAME = 6
 @dataclass(frozen=True)
 class Budgets:
     """What a judged look and a proof may spend: the judge's first and second looks (nodes),
-    the prover's nodes and seconds a win seen."""
+    the prover's nodes and seconds a proof, and the judge's nodes a game (``None``: no
+    limit; once spent, the quick searches look at the rest of the game)."""
 
-    look: int = MISSED_JUDGE_NODES
-    recheck: int = MISSED_RECHECK_NODES
+    look: int
+    recheck: int
     prove_nodes: int = MISSED_PROVE_NODES
     prove_seconds: float = MISSED_PROVE_SECONDS
+    game: int | None = None
 
     def times(self, factor: int) -> Budgets:
         """Every budget ``factor`` times larger (a reference to measure the site's against)."""
@@ -85,10 +99,17 @@ class Budgets:
             self.recheck * factor,
             self.prove_nodes * factor,
             self.prove_seconds * factor,
+            None if self.game is None else self.game * factor,
         )
 
 
-SITE_BUDGETS = Budgets()
+# The site's budgets, by the judge's name.
+SITE_BUDGETS: Mapping[str, Budgets] = MappingProxyType(
+    {
+        FAIRY_STOCKFISH: Budgets(MISSED_JUDGE_NODES, MISSED_RECHECK_NODES),
+        OURS: Budgets(MISSED_OUR_NODES, MISSED_OUR_RECHECK_NODES, game=MISSED_OUR_GAME_NODES),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -112,24 +133,38 @@ def missed_mates(
     sides: Collection[str],
     stats: MiningStats | None = None,
     judge: Judge | None = None,
-    budgets: Budgets = SITE_BUDGETS,
+    budgets: Budgets | None = None,
 ) -> list[MissedMate]:
     """The moments of the game (``start_fen`` then ``moves``, ICCS) where a side of ``sides``
     had a forced win (a mate; in Missile Xiangqi also a dead general) and played another move;
     in the order they came. The win is looked for within ``MISSED_MAX_MOVES`` moves by
     ``judge``'s search when it is given, else within ``MISSED_QUICK_MAX_MOVES`` by the quick
-    searches. ``budgets`` are a judged look's and its proofs'. Raises the judge's errors
-    (``judge.JudgeError``) when it fails."""
+    searches. ``budgets`` are a judged look's and its proofs' (by default the site's for that
+    judge); once the judge has searched ``budgets.game`` nodes on the game, the quick searches
+    look at the rest of it (``stats`` counts the plies each looked through). Raises the
+    judge's errors (``judge.JudgeError``) when it fails."""
     goals = ["mate", "dead_general"] if find_variant(variant).has_dead_general else ["mate"]
+    stats = stats if stats is not None else MiningStats()
+    if judge is not None:
+        budgets = budgets or site_budgets(judge)
+    spent_before = stats.judge_nodes
     position = Position.from_fen(variant, start_fen)
     found: list[MissedMate] = []
     line_ends = -1
     for ply, text in enumerate(moves[:MISSED_MAX_PLIES]):
         if position.outcome() is not None or len(found) >= MISSED_PER_GAME:
             break
+        # once the judge's budget for the game is spent, the quick searches look at the rest
+        game_budget = None if budgets is None else budgets.game
+        if judge is not None and game_budget is not None:
+            judge = judge if stats.judge_nodes - spent_before < game_budget else None
+        if judge is not None:
+            stats.judged_plies += 1
+        else:
+            stats.quick_plies += 1
         side = position.turn
         if side in sides and ply > line_ends:
-            if judge is not None:
+            if judge is not None and budgets is not None:
                 missed = _judged_missed_at(
                     variant, start_fen, moves[:ply], position, text, goals, judge, budgets, stats
                 )
@@ -140,6 +175,19 @@ def missed_mates(
                 line_ends = ply + 2 * missed.puzzle.moves_to_win - 1
         position.push(Move.from_iccs(text))
     return found
+
+
+def site_budgets(judge: Judge) -> Budgets:
+    """The site's budgets for ``judge``'s looks (its own engine's for any judge but
+    Fairy-Stockfish)."""
+    return SITE_BUDGETS.get(judge.name, SITE_BUDGETS[OURS])
+
+
+def judged_goals(goals: Sequence[str]) -> list[str]:
+    """The goals proved, in turn, where a judge saw a win: ``goals``, and where there are two
+    (a mate and a dead general, in Missile Xiangqi) then ``win``, which holds a win that ends
+    in one or the other depending on the defence."""
+    return [*goals, "win"] if len(goals) > 1 else list(goals)
 
 
 def _missed_at(
@@ -199,16 +247,27 @@ def judged_mate(
     fen: str,
     moves: Sequence[str],
     budgets: Budgets | None = None,
+    stats: MiningStats | None = None,
 ) -> int | None:
     """The mate (moves, positive: the side to move mates) the judge sees after ``moves`` from
     ``fen``: on ``budgets.look`` nodes, then on ``budgets.recheck`` when that first look sees
-    the side to move ahead by ``MISSED_RECHECK_CP`` or more, or a mate too long."""
-    budgets = budgets or SITE_BUDGETS
-    best = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budgets.look).best
+    the side to move ahead by ``MISSED_RECHECK_CP`` or more, or a mate too long (by default
+    the site's budgets for that judge); ``stats`` counts the nodes searched. The site's own
+    engine's "mate" is any win by the rules (a dead general, a stalemate, a repetition the
+    other side loses too): the prover says which are mates."""
+    budgets = budgets or site_budgets(judge)
+    stats = stats if stats is not None else MiningStats()
+    found = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budgets.look)
+    stats.judge_nodes += found.nodes
+    best = found.best
     if best.mate is not None and best.mate <= MISSED_MAX_MOVES:
         return best.mate
-    if (best.mate or 0) > 0 or (best.cp or 0) >= MISSED_RECHECK_CP:
-        best = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budgets.recheck).best
+    if budgets.recheck > budgets.look and (
+        (best.mate or 0) > 0 or (best.cp or 0) >= MISSED_RECHECK_CP
+    ):
+        found = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budgets.recheck)
+        stats.judge_nodes += found.nodes
+        best = found.best
     return best.mate
 
 
@@ -229,14 +288,14 @@ def _judged_missed_at(
     stats = stats if stats is not None else MiningStats()
     started = time.process_time()
     stats.candidates += 1
-    mate = judged_mate(judge, variant, start_fen, before, budgets)
+    mate = judged_mate(judge, variant, start_fen, before, budgets, stats)
     stats.filter_seconds += time.process_time() - started
     if mate is None or not 0 < mate <= MISSED_MAX_MOVES:
         return None
     stats.seen += 1
     ply = len(before)
     fen = Position.from_fen(variant, position.fen()).fen()
-    for goal in goals:
+    for goal in judged_goals(goals):
         candidate = Candidate(variant, fen, goal, "missed", ply=ply)
         n = mate
         while True:

@@ -711,38 +711,60 @@ def game_review(*, player: Owner | None, game: int) -> GameReview | None:
 def review_looked(review: GameReview) -> tuple[str | None, str]:
     """Which engine looked for the wins missed in a reviewed game (``fairy-stockfish`` or
     ``ours``; ``None`` when the game could not be replayed) and, in the reader's language, what
-    it looked for: "Fairy-Stockfish looked for forced wins of up to 5 moves."."""
+    it looked for: "Fairy-Stockfish looked for forced wins of up to 5 moves."; when the judge
+    failed on the game, that first, then what the quick searches looked for."""
     looked = review.stats.get("looked")
     if looked == "fairy-stockfish":
         return looked, _("Fairy-Stockfish looked for forced wins of up to {n} moves.").format(
             n=MISSED_MAX_MOVES
         )
+    if looked == "ours":
+        move = review.stats.get("quick_from_move")
+        if move:  # a long game: the judge's budget for it ran out there
+            text = _(
+                "The site's own engine looked for forced wins of up to {n} moves until move "
+                "{move}, and of up to {quick} moves from there on."
+            )
+            return looked, text.format(n=MISSED_MAX_MOVES, move=move, quick=MISSED_QUICK_MAX_MOVES)
+        text = _("The site's own engine looked for forced wins of up to {n} moves.")
+        return looked, text.format(n=MISSED_MAX_MOVES)
     if looked == "quick":
         text = _("The site's own engine looked for forced wins of up to {n} moves.").format(
             n=MISSED_QUICK_MAX_MOVES
         )
         if review.stats.get("judge_failed"):
+            # reviews from before the site's own engine judged: Fairy-Stockfish had failed
+            if review.stats.get("judge", "fairy-stockfish") == "fairy-stockfish":
+                failed = _("Fairy-Stockfish failed on this game.")
+            else:
+                failed = _("The site's own engine's deeper search failed on this game.")
             sep = "" if reads_chinese() else " "
-            text = sep.join([_("Fairy-Stockfish failed on this game."), text])
+            text = sep.join([failed, text])
         return "ours", text
     return None, ""
 
 
 def missed_text(missed: MissedMate) -> str:
-    """The moment in words, in the reader's language: "At move 24 you had a mate in 3.", "At
-    move 12 you could have won a chariot (judged by Fairy-Stockfish)."."""
-    n, move = missed.puzzle.moves_to_win, missed.move_number
-    if missed.puzzle.goal == "material":
+    """The moment in words, in the reader's language: "At move 24 you had a mate in 3." (a
+    dead general in Missile Xiangqi, or there a win that ends in either), "At move 12 you
+    could have won a chariot (judged by Fairy-Stockfish)."."""
+    n, move, goal = missed.puzzle.moves_to_win, missed.move_number, missed.puzzle.goal
+    if goal == "material":
         return _missed_material_text(missed)
-    dead = missed.puzzle.goal == "dead_general"
     if missed.by_player:
-        if dead:
+        if goal == "dead_general":
             return _("At move {move} you had a dead general in {n}.").format(move=move, n=n)
+        if goal == "win":
+            return _("At move {move} you had a forced win in {n}.").format(move=move, n=n)
         return _("At move {move} you had a mate in {n}.").format(move=move, n=n)
-    if dead:
+    if goal == "dead_general":
         return _(
             "At move {move} the computer let you escape: it had a dead general in {n}."
         ).format(move=move, n=n)
+    if goal == "win":
+        return _("At move {move} the computer let you escape: it had a forced win in {n}.").format(
+            move=move, n=n
+        )
     return _("At move {move} the computer let you escape: it had a mate in {n}.").format(
         move=move, n=n
     )

@@ -117,33 +117,35 @@ def visitor_lock(visitor_id: str) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [VISITOR_LOCK, visitor_id])
 
 
-def missed_judge(variant: str) -> Judge | None:
+def missed_judge(variant: str) -> Judge:
     """The judge whose search looks for the wins (up to five moves): Fairy-Stockfish, where it
-    is installed, for traditional xiangqi; otherwise none, and the prover's quick searches
-    look (up to three moves)."""
-    judge = judge_for(variant)
-    return judge if judge.name == FAIRY_STOCKFISH else None
+    is installed, for traditional xiangqi; the site's own engine otherwise (Missile and
+    New-version Xiangqi, which no other engine plays)."""
+    return judge_for(variant)
 
 
 def _search(
-    game: FinishedGame, sides: set[str], stats: MiningStats
-) -> tuple[list[Missed], dict[str, str]]:
-    """The game's missed mates, looked for by the judge; by the quick searches when there is
-    none, or when it fails on this game (its process died or hung twice); and what looked
-    (kept with the review's figures)."""
-    judge = missed_judge(game.variant)
-    if judge is not None:
-        try:
-            found = missed_mates(
-                variant=game.variant, start_fen=game.start_fen, moves=game.moves, sides=sides,
-                stats=stats, judge=judge,
-            )  # fmt: skip
-        except JudgeError as error:
-            looked = {"looked": "quick", "judge_failed": str(error)}
-        else:
-            return found, {"looked": judge.name}
+    game: FinishedGame, sides: set[str], stats: MiningStats, judge: Judge
+) -> tuple[list[Missed], dict[str, Any]]:
+    """The game's missed mates, looked for by ``judge``; by the quick searches when it fails
+    on this game (Fairy-Stockfish's process died or hung twice, or a judge refused a
+    position); and what looked (kept with the review's figures: ``looked``; when the judge's
+    budget for the game ran out, ``quick_from_move``, the move from which the quick searches
+    looked; when the judge failed, ``judge`` and ``judge_failed``, its name and why)."""
+    try:
+        found = missed_mates(
+            variant=game.variant, start_fen=game.start_fen, moves=game.moves, sides=sides,
+            stats=stats, judge=judge,
+        )  # fmt: skip
+    except JudgeError as error:
+        looked: dict[str, Any] = {
+            "looked": "quick", "judge": judge.name, "judge_failed": str(error),
+        }  # fmt: skip
     else:
-        looked = {"looked": "quick"}
+        looked = {"looked": judge.name}
+        if stats.quick_plies:  # its budget for the game ran out: the quick searches went on
+            looked["quick_from_move"] = game.move_number(stats.judged_plies)
+        return found, looked
     found = missed_mates(
         variant=game.variant, start_fen=game.start_fen, moves=game.moves, sides=sides,
         stats=stats,
@@ -151,9 +153,10 @@ def _search(
     return found, looked
 
 
-def missed_mates_review(*, game: FinishedGame) -> GameReview:
+def missed_mates_review(*, game: FinishedGame, judge: Judge | None = None) -> GameReview:
     """Look for the mates missed in ``game`` and keep each as a private puzzle of its owner,
-    once per game: the game's review (found before, or written now with its puzzles)."""
+    once per game: the game's review (found before, or written now with its puzzles).
+    ``judge`` looks (by default ``missed_judge``'s for the game's variant)."""
     existing = GameReview.objects.filter(game=game.id).first()
     if existing is not None:
         return existing
@@ -163,7 +166,7 @@ def missed_mates_review(*, game: FinishedGame) -> GameReview:
         find_variant(game.variant)
         Position.from_fen(game.variant, game.start_fen)
         sides = game.sides()
-        found, looked = _search(game, set(sides), stats)
+        found, looked = _search(game, set(sides), stats, judge or missed_judge(game.variant))
         material, material_looked = _material_search(game, set(sides), found)
     except EngineError as error:  # a game the engine cannot replay: reviewed, nothing found
         found, material, sides = [], [], {}

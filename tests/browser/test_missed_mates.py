@@ -37,8 +37,8 @@ def test_the_replay_links_to_the_missed_dead_general_and_it_is_solved(
     moment = page.get_by_test_id("missed-moment")
     expect(moment).to_have_count(1)
     expect(moment).to_contain_text("第 1 回合，你本有1步死将。你走了帅六退一 (f1f0)。")
-    # which engine looked, and how far (feidan: the site's own engine)
-    expect(page.get_by_test_id("missed-status")).to_have_text("本站引擎搜寻了 3 步以内的必胜着法。")
+    # which engine looked, and how far (feidan: the site's own engine, up to 5 moves)
+    expect(page.get_by_test_id("missed-status")).to_have_text("本站引擎搜寻了 5 步以内的必胜着法。")
     expect(page.get_by_test_id("missed-status")).to_have_attribute("data-looked-by", "ours")
     page.screenshot(path=str(artifacts / "missed-replay-desktop.png"), full_page=True)
     moment.get_by_test_id("missed-try").click()
@@ -71,7 +71,7 @@ def test_on_a_phone_a_wrong_try_is_refuted_then_the_mate_is_found(
     moment = phone.get_by_test_id("missed-moment")
     expect(moment).to_contain_text("At move 1 you had a mate in 1. You played 车九进一 (a0a1).")
     expect(phone.get_by_test_id("missed-status")).to_have_text(
-        "The site's own engine looked for forced wins of up to 3 moves."
+        "The site's own engine looked for forced wins of up to 5 moves."
     )
     moment.get_by_test_id("missed-try").scroll_into_view_if_needed()
     phone.screenshot(path=str(artifacts / "missed-replay-phone.png"), full_page=True)

@@ -22,8 +22,9 @@ from accounts.merge import visitor_merge_run
 from accounts.models import User
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
+from engine import Position
 from games.models import Game
-from judge import fairy_stockfish_path
+from judge import OURS, Evaluation, JudgeDied, OurEngine, fairy_stockfish_path
 from puzzles import selectors
 from puzzles.missed import missed_mates
 from puzzles.models import GameReview, MergedVisitor, MissedMate, Puzzle, PuzzleAttempt
@@ -382,12 +383,15 @@ def test_a_missed_mate_in_4_is_seen_by_the_judge_and_proved() -> None:
     assert missed_mates(**{**search, "moves": [missed.puzzle.proof["keys"][0]]}, judge=judge) == []
 
 
-def test_without_fairy_stockfish_the_quick_searches_look(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_fairy_stockfish_the_site_s_own_engine_looks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from judge import OURS
     from puzzles.services.missed import missed_judge
 
     monkeypatch.setenv("FAIRY_STOCKFISH", "")  # not installed
-    assert missed_judge("xiangqi") is None
-    assert missed_judge("feidan") is None and missed_judge("xinban") is None
+    for variant in ("xiangqi", "feidan", "xinban"):
+        assert missed_judge(variant).name == OURS
 
 
 def test_a_judge_that_dies_leaves_the_look_to_the_quick_searches(
@@ -416,27 +420,217 @@ def test_the_answer_names_the_engine_that_looked_and_how_far(
     make_user, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A searched game's answer says which engine looked for its missed wins, and for wins of
-    how many moves, in the reader's language: Fairy-Stockfish up to 5 moves, the site's own
-    engine's quick searches up to 3 where Fairy-Stockfish is not installed."""
+    how many moves, in the reader's language: Fairy-Stockfish up to 5 moves for traditional
+    xiangqi, the site's own engine up to 5 moves in the other variants and where
+    Fairy-Stockfish is not installed."""
     owner = make_user()
     client = Client()
     client.force_login(owner)
     judged = played_game(Owner(user=owner), "xiangqi")
     missed_mates_review(game=finished(judged))
+    feidan = played_game(Owner(user=owner), "feidan")
+    missed_mates_review(game=finished(feidan))
     monkeypatch.setenv("FAIRY_STOCKFISH", "")  # not installed
-    quick = played_game(Owner(user=owner), "xiangqi")
-    missed_mates_review(game=finished(quick))
+    ours = played_game(Owner(user=owner), "xiangqi")
+    missed_mates_review(game=finished(ours))
 
     client.cookies["django_language"] = "en"
     answer = missed_answer(client, judged.pk)
-    assert answer["looked_by"] == "fairy-stockfish"
-    assert answer["looked"] == "Fairy-Stockfish looked for forced wins of up to 5 moves."
+    if fairy_stockfish_path() is not None:
+        assert answer["looked_by"] == "fairy-stockfish"
+        assert answer["looked"] == "Fairy-Stockfish looked for forced wins of up to 5 moves."
     assert len(answer["results"]) == 1  # the mate in 1 it missed
-    answer = missed_answer(client, quick.pk)
-    assert answer["looked_by"] == "ours"
-    assert answer["looked"] == "The site's own engine looked for forced wins of up to 3 moves."
+    for game in (feidan, ours):
+        answer = missed_answer(client, game.pk)
+        assert answer["looked_by"] == "ours"
+        assert answer["looked"] == "The site's own engine looked for forced wins of up to 5 moves."
+        assert len(answer["results"]) == 1
+    assert GameReview.objects.get(game=feidan.pk).stats["looked"] == "ours"
     client.cookies["django_language"] = "zh-hans"
-    assert (
-        missed_answer(client, judged.pk)["looked"] == "Fairy-Stockfish 搜寻了 5 步以内的必胜着法。"
+    if fairy_stockfish_path() is not None:
+        assert (
+            missed_answer(client, judged.pk)["looked"]
+            == "Fairy-Stockfish 搜寻了 5 步以内的必胜着法。"
+        )
+    for game in (feidan, ours):
+        assert missed_answer(client, game.pk)["looked"] == "本站引擎搜寻了 5 步以内的必胜着法。"
+
+
+class FailingJudge:
+    """The site's own engine as a judge that answers its first ``answers`` looks and then
+    fails (as an engine does that stops answering mid-game)."""
+
+    name = OURS
+    label = OurEngine.label
+
+    def __init__(self, answers: int) -> None:
+        self.left = answers
+        self.engine = OurEngine()
+
+    def plays(self, variant: str) -> bool:
+        return True
+
+    def evaluate(self, **search: Any) -> Evaluation:
+        if self.left <= 0:
+            raise JudgeDied(OURS)
+        self.left -= 1
+        return self.engine.evaluate(**search)
+
+
+def test_a_judge_that_fails_mid_game_leaves_the_look_to_the_quick_searches(make_user) -> None:
+    """A Missile Xiangqi game in which Red missed a dead general in 1 and the game went on two
+    more plies: the site's own engine looks at the first position and fails at the next
+    one it looks at. The game is still reviewed, all of it by the quick searches, and the
+    answer says so in both languages."""
+    owner = make_user()
+    game = played_game(Owner(user=owner), "feidan")
+    data = message(game)
+    position = Position.from_fen("feidan", data["start_fen"])
+    for move in data["moves"]:
+        position.push_iccs(move)
+    for _ in range(2):  # two more plies: the first legal move that does not end the game
+        for move in sorted(m.iccs() for m in position.legal_moves):
+            position.push_iccs(move)
+            if position.outcome() is None:
+                data["moves"].append(move)
+                break
+            position.pop()
+    assert len(data["moves"]) == 4
+    judge = FailingJudge(answers=1)
+    review = missed_mates_review(game=FinishedGame.from_data(data), judge=judge)
+    assert judge.left == 0  # it answered once, then failed
+    assert review.found >= 1  # the dead general in 1 at least, seen by the quick searches
+    assert (review.stats["looked"], review.stats["judge"]) == ("quick", OURS)
+    assert "stopped in the middle of a search" in review.stats["judge_failed"]
+    first = MissedMate.objects.filter(game=game.pk).order_by("ply").first()
+    assert first is not None
+    assert (first.ply, first.puzzle.goal, first.puzzle.moves_to_win) == (0, "dead_general", 1)
+    client = Client()
+    client.force_login(owner)
+    client.cookies["django_language"] = "en"
+    answer = missed_answer(client, game.pk)
+    assert answer["looked_by"] == "ours"
+    assert answer["looked"] == (
+        "The site's own engine's deeper search failed on this game. "
+        "The site's own engine looked for forced wins of up to 3 moves."
     )
-    assert missed_answer(client, quick.pk)["looked"] == "本站引擎搜寻了 3 步以内的必胜着法。"
+    client.cookies["django_language"] = "zh-hans"
+    assert missed_answer(client, game.pk)["looked"] == (
+        "本站引擎的深入搜索在这盘棋上出错了。本站引擎搜寻了 3 步以内的必胜着法。"
+    )
+
+
+# Positions of the bank (from the engine's self-play games), each proved sound and unique in
+# full mode: (variant, FEN, the move played instead, the key, the goal, moves to win). The
+# quick searches (three moves deep) cannot see them; the site's own engine's look does.
+LONG_WINS = {
+    "feidan mate in 4": (
+        "feidan", "5k5/8R2/6C4/7f3/11/4n6/1p1n7/11/5A5/4K1AB3 b - - 8 77",
+        "b3a3", "e4d2", "mate", 4,
+    ),
+    "feidan dead general in 4": (
+        "feidan", "7f1C1/5k5/11/1p3r1FMp1/11/11/1P5P1P1/11/5F5/4AKABcN1 w - - 3 29",
+        "b3b4", "i6i8", "dead_general", 4,
+    ),
+    "xinban mate in 4": (
+        "xinban", "2N6/7c1/5k3/p5R1p/9/4p1n2/P3P3P/8B/9/1R1AKA3 w - - 3 37",
+        "a3a4", "b0b7", "mate", 4,
+    ),
+    "xinban mate in 5": (
+        "xinban", "3k1ab2/4a4/N8/9/2R5p/4c4/6n1P/4Br3/4A4/4KAB1R w - - 9 31",
+        "a7b5", "c5c9", "mate", 5,
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(LONG_WINS))
+def test_a_long_missed_win_is_seen_by_the_site_s_own_engine_and_proved(case: str) -> None:
+    from puzzles import proving
+    from puzzles.services.missed import missed_judge
+
+    variant, fen, played, key, goal, n = LONG_WINS[case]
+    proof = proving.prove(variant=variant, fen=fen, goal=goal, moves_to_win=n)
+    assert (proof.status, proof.key_moves) == ("sound_unique", [key])
+    side = Position.from_fen(variant, fen).turn
+    search: dict[str, Any] = {
+        "variant": variant, "start_fen": fen, "moves": [played], "sides": {side},
+    }  # fmt: skip
+    judge = missed_judge(variant)
+    assert judge.name == OURS
+    (missed,) = missed_mates(**search, judge=judge)
+    assert (missed.ply, missed.side, missed.played) == (0, side, played)
+    assert (missed.puzzle.goal, missed.puzzle.moves_to_win, missed.puzzle.mode) == (goal, n, "full")
+    assert missed.puzzle.proof["keys"] == [key]
+    assert missed_mates(**search) == []  # the quick searches look three moves deep
+    assert missed_mates(**{**search, "moves": [key]}, judge=judge) == []  # found and played
+
+
+# Black wins in 3 (a9a0 first), by a mate against some defences and a dead general against
+# others: neither a mate nor a dead general is forced in 3 on its own (the bank's
+# feidan-3e635804e1f6607e, a dead general in 4).
+MIXED_WIN = "m4kab3/5a1R3/5b5/1p1p1n1p3/9P1/1P9/9F1/3n1B5/4rA5/6KB3 b - - 0 40"
+
+
+def test_a_win_by_mate_or_dead_general_is_one_missed_win(make_user) -> None:
+    from puzzles import proving
+
+    for goal in ("mate", "dead_general"):
+        alone = proving.prove(variant="feidan", fen=MIXED_WIN, goal=goal, moves_to_win=3)
+        assert alone.status == "no_win", goal
+    user = make_user()
+    game = played_game(Owner(user=user), "feidan", case=(MIXED_WIN, "a9a1", "a9a0", "win"))
+    assert missed_mates_review(game=finished(game)).found == 1
+    (missed,) = MissedMate.objects.filter(game=game.pk)
+    assert (missed.ply, missed.side, missed.played) == (0, "black", "a9a1")
+    assert (missed.puzzle.goal, missed.puzzle.moves_to_win) == ("win", 3)
+    assert missed.puzzle.proof["keys"] == ["a9a0"]
+    client = Client()
+    client.force_login(user)
+    client.cookies["django_language"] = "en"
+    (row,) = missed_answer(client, game.pk)["results"]
+    assert row["text"] == "At move 1 you had a forced win in 3."
+    client.cookies["django_language"] = "zh-hans"
+    (row,) = missed_answer(client, game.pk)["results"]
+    assert row["text"] == "第 1 回合，你本有3步必胜。"
+
+
+def test_a_long_game_is_looked_at_by_the_quick_searches_once_the_judge_s_budget_is_spent(
+    make_user,
+) -> None:
+    """The judge's looks at one game have a budget of nodes: once it is spent, the quick
+    searches look at the rest of the game, and the answer says from which move."""
+    from puzzles.mining import MiningStats
+    from puzzles.missed import Budgets, site_budgets
+
+    _variant, fen, played, key, _goal, n = LONG_WINS["xinban mate in 5"]
+    position = Position.from_fen("xinban", fen)
+    position.push_iccs(played)
+    reply = sorted(m.iccs() for m in position.legal_moves)[0]
+    search: dict[str, Any] = {
+        "variant": "xinban", "start_fen": fen, "moves": [played, reply],
+        "sides": {"red", "black"},
+    }  # fmt: skip
+    judge = OurEngine()
+    assert site_budgets(judge).game is not None
+    stats = MiningStats()
+    (missed,) = missed_mates(**search, judge=judge, budgets=Budgets(10_000, 40_000, game=1),
+                             stats=stats)  # fmt: skip
+    assert (missed.ply, missed.puzzle.moves_to_win, missed.puzzle.proof["keys"]) == (0, n, [key])
+    assert (stats.judged_plies, stats.quick_plies) == (1, 1)  # the first look spent it
+    assert 0 < stats.judge_nodes <= 50_000
+
+    owner = make_user()
+    GameReview.objects.create(game=7, user=owner, stats={"looked": "ours", "quick_from_move": 61})
+    client = Client()
+    client.force_login(owner)
+    client.cookies["django_language"] = "en"
+    answer = missed_answer(client, 7)
+    assert answer["looked_by"] == "ours"
+    assert answer["looked"] == (
+        "The site's own engine looked for forced wins of up to 5 moves until move 61, "
+        "and of up to 3 moves from there on."
+    )
+    client.cookies["django_language"] = "zh-hans"
+    assert missed_answer(client, 7)["looked"] == (
+        "本站引擎在第 61 回合之前搜寻了 5 步以内的必胜着法，此后搜寻了 3 步以内的必胜着法。"
+    )
