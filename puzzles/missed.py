@@ -284,7 +284,8 @@ def _judged_missed_at(
 ) -> MissedMate | None:
     """The moment at ``position`` (``before`` played from ``start_fen``) when the judge sees a
     win of the side to move within ``MISSED_MAX_MOVES`` moves and the prover proves it, in
-    the judge's number of moves or fewer."""
+    the judge's number of moves or fewer, or (when it disproves every goal in that number)
+    in up to ``MISSED_MAX_MOVES``."""
     stats = stats if stats is not None else MiningStats()
     started = time.process_time()
     stats.candidates += 1
@@ -295,18 +296,27 @@ def _judged_missed_at(
     stats.seen += 1
     ply = len(before)
     fen = Position.from_fen(variant, position.fen()).fen()
-    for goal in judged_goals(goals):
-        candidate = Candidate(variant, fen, goal, "missed", ply=ply)
-        n = mate
-        while True:
-            puzzle, result = prove_seen(
-                candidate, n, seed=0, prove_nodes=budgets.prove_nodes,
-                prove_seconds=budgets.prove_seconds, stats=stats,
-            )  # fmt: skip
-            shorter = result.status == proving.SHORTER
-            if puzzle is not None or not shorter or not result.moves_to_win:
-                break
-            n = min(n - 1, result.moves_to_win)
-        if puzzle is not None:
-            return _moment(position, ply, played, puzzle)
+    # The judge's length first; when the prover shows that no goal is won in it, the longest
+    # (a judge may count a win too short: the site's own engine counts a repetition that the
+    # other side loses as a win, and the mate may come later), and a shorter win it finds.
+    lengths = [mate] if mate == MISSED_MAX_MOVES else [mate, MISSED_MAX_MOVES]
+    for length in lengths:
+        disproved = True
+        for goal in judged_goals(goals):
+            candidate = Candidate(variant, fen, goal, "missed", ply=ply)
+            n = length
+            while True:
+                puzzle, result = prove_seen(
+                    candidate, n, seed=0, prove_nodes=budgets.prove_nodes,
+                    prove_seconds=budgets.prove_seconds, stats=stats,
+                )  # fmt: skip
+                shorter = result.status == proving.SHORTER
+                if puzzle is not None or not shorter or not result.moves_to_win:
+                    break
+                n = min(n - 1, result.moves_to_win)
+            if puzzle is not None:
+                return _moment(position, ply, played, puzzle)
+            disproved = disproved and result.status == proving.NO_WIN
+        if not disproved:
+            break
     return None

@@ -565,6 +565,22 @@ def test_a_long_missed_win_is_seen_by_the_site_s_own_engine_and_proved(case: str
     assert missed_mates(**{**search, "moves": [key]}, judge=judge) == []  # found and played
 
 
+# Red mates in 4 (g8g9 first; the bank's xinban-65e1169190e6a72a). The site's own engine has
+# counted it a win in 3: a line in which Black would have to repeat a position, which loses in
+# New-version Xiangqi; the prover, which knows no game history, finds no mate in 3.
+COUNTED_SHORT = "2+Rak2c1/4a1+R2/9/7P1/9/9/P8/9/4A4/3K2B2 w - - 9 46"
+
+
+def test_a_win_the_judge_counts_too_short_is_proved_at_its_length() -> None:
+    search: dict[str, Any] = {
+        "variant": "xinban", "start_fen": COUNTED_SHORT, "moves": ["a3a4"], "sides": {"red"},
+    }  # fmt: skip
+    (missed,) = missed_mates(**search, judge=OurEngine())
+    assert (missed.puzzle.goal, missed.puzzle.moves_to_win) == ("mate", 4)
+    assert missed.puzzle.proof["keys"] == ["g8g9"]
+    assert missed_mates(**search) == []
+
+
 # Black wins in 3 (a9a0 first), by a mate against some defences and a dead general against
 # others: neither a mate nor a dead general is forced in 3 on its own (the bank's
 # feidan-3e635804e1f6607e, a dead general in 4).
