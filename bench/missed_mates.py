@@ -190,6 +190,10 @@ def main() -> None:
             moment = site.get(ply) or reference[ply]
             print(f"  {result['game']} ply {ply}: {side}: mate in {moment['moves']}, "
                   f"played {moment['played']}, keys {','.join(moment['keys'])}")  # fmt: skip
+        for ply in sorted(quick.keys() - reference.keys()):
+            moment = quick[ply]
+            print(f"  {result['game']} ply {ply}: quick searches only: mate in {moment['moves']}, "
+                  f"played {moment['played']} (site: {'yes' if ply in site else 'no'})")  # fmt: skip
     found = both + reference_only
     lengths = [m["moves"] for r in results for m in r["reference"].values()]
     site_seconds = [r["site_seconds"] for r in results]
