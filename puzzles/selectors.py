@@ -23,7 +23,7 @@ from core.messages import piece_name, reads_chinese
 from core.selectors import variant_list, variant_title
 from engine import Move, Position, find_variant
 from engine.patterns import FAMILIES, PATTERNS, Pattern
-from puzzles import proving
+from puzzles import proving, tactics
 from puzzles.missed import MISSED_MAX_MOVES, MISSED_QUICK_MAX_MOVES
 from puzzles.models import (
     DailyPuzzle,
@@ -802,6 +802,39 @@ def material_won_text(proof: dict[str, Any], side: str) -> str:
     if chinese:
         return f"用{lost}换得{won}" if lost else f"得{won}"
     return f"won {won} for {lost}" if lost else f"won {won}"
+
+
+def material_judge_name(proof: dict[str, Any]) -> str:
+    """The engine that judged a material win, in the reader's language: the name and version
+    it gave ("Fairy-Stockfish 11.1") or the bank's "Fairy-Stockfish", or "the site's own
+    engine"."""
+    if proof.get("engine") == "ours":
+        return str(MATERIAL_ENGINES["ours"])
+    return str(proof.get("judge") or MATERIAL_ENGINES["fairy-stockfish"])
+
+
+def puzzle_judge_text(*, puzzle: Puzzle) -> str | None:
+    """Which engine judged a "win material" puzzle and on what search, and what it decided at
+    the first move, in the reader's language: "Checked by Fairy-Stockfish on a search of
+    200,000 positions: only the first move of the solution wins material." None for a puzzle
+    the prover proved (a mate). It names the answer's kind, so it is for a finished try only
+    (``access_solution_view``)."""
+    proof = puzzle.proof
+    if proof is None or not tactics.is_material(proof):
+        return None
+    engine = material_judge_name(proof)
+    nodes = f"{int(proof.get('nodes') or 0):,}"
+    steps = proof.get("steps") or [{}]
+    first = len(steps[0].get("accepted") or ())
+    if first <= 1:
+        return _(
+            "Checked by {engine} on a search of {nodes} positions: only the first move of the "
+            "solution wins material."
+        ).format(engine=engine, nodes=nodes)
+    return _(
+        "Checked by {engine} on a search of {nodes} positions: {n} moves win material here, "
+        "each taken as right."
+    ).format(engine=engine, nodes=nodes, n=first)
 
 
 def _missed_material_text(missed: MissedMate) -> str:

@@ -83,6 +83,11 @@ class PuzzleSerializer(serializers.Serializer):
     legal_moves = serializers.SerializerMethodField(help_text="the attacker's first moves, ICCS")
     check = serializers.SerializerMethodField(help_text="point of a general in check, or null")
     solution = serializers.SerializerMethodField()
+    checked_by = serializers.SerializerMethodField(
+        help_text="which engine judged a win-material puzzle, on what search, and what it "
+        "decided at the first move, in the reader's language, once the try is over (else null; "
+        "null for a proved mate)"
+    )
     game = serializers.SerializerMethodField(
         help_text="for a puzzle from a master game: the game, the ply, a title and its replay"
     )
@@ -127,6 +132,12 @@ class PuzzleSerializer(serializers.Serializer):
         if not self._try_over(puzzle):
             return None
         return str(puzzle.proof_mode)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_checked_by(self, puzzle: Puzzle) -> str | None:
+        if not self._try_over(puzzle):
+            return None
+        return selectors.puzzle_judge_text(puzzle=puzzle)
 
     def get_title(self, puzzle: Puzzle) -> str:
         if puzzle.source == Puzzle.Source.CLASSIC:
@@ -229,6 +240,11 @@ class AttemptSerializer(serializers.Serializer):
     proof_mode = serializers.SerializerMethodField(
         help_text="full, or checks_only (proved among checks), once the try is over (else null)"
     )
+    checked_by = serializers.SerializerMethodField(
+        help_text="which engine judged a win-material puzzle, on what search, and what it "
+        "decided at the first move, in the reader's language, once the try is over (else null; "
+        "null for a proved mate)"
+    )
 
     def get_status_url(self, attempt: PuzzleAttempt) -> str:
         return reverse("puzzles-api:attempt", kwargs={"attempt_id": attempt.pk})
@@ -256,6 +272,12 @@ class AttemptSerializer(serializers.Serializer):
         if not attempt.is_finished:
             return None
         return str(attempt.puzzle.proof_mode)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_checked_by(self, attempt: PuzzleAttempt) -> str | None:
+        if not attempt.is_finished:
+            return None
+        return selectors.puzzle_judge_text(puzzle=attempt.puzzle)
 
 
 class OpenAttemptSerializer(AttemptSerializer):

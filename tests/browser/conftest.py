@@ -45,16 +45,19 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser, live_server: Any) -> Iterator[Page]:
+def page(browser: Browser, live_server: Any, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page in Chinese at 1280 x 900 that fails its test on any JavaScript error. A test
+    may change the browser context's options (``locale``, ``viewport``, ``is_mobile``...)
+    with ``@pytest.mark.parametrize("page", [{...}], indirect=True)``."""
     # Playwright's wait_for_function evaluates strings in the page, which the site's
     # Content-Security-Policy forbids; the pages' own compliance is checked in
     # tests/core/test_security.py (no inline script or handler on any page).
-    context = browser.new_context(
-        base_url=live_server.url,
-        viewport={"width": 1280, "height": 900},
-        locale="zh-CN",
-        bypass_csp=True,
-    )
+    options: dict[str, Any] = {
+        "viewport": {"width": 1280, "height": 900},
+        "locale": "zh-CN",
+        **getattr(request, "param", {}),
+    }
+    context = browser.new_context(base_url=live_server.url, bypass_csp=True, **options)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -1,15 +1,14 @@
-"""A tactics puzzle (win material) in real headless Chromium, in English at 1280 x 800: a
-second-best move is answered "also good, but not the best" and taken back, then the best line
-solves it."""
+"""A tactics puzzle (win material) in real headless Chromium: a second-best move is answered
+"also good, but not the best" and taken back, then the best line solves it, and the engine that
+judged the puzzle is named then (English and Chinese at 1280 x 800); on a phone (390 x 844, in
+English) it is named once the solution is shown, not before."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from puzzles.bankfile import write_bank
 from puzzles.models import Puzzle
@@ -19,21 +18,33 @@ from tests.puzzles.test_tactics import fork_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+DESKTOP = {"width": 1280, "height": 800}
+ENGLISH = {"locale": "en-US", "viewport": DESKTOP}
+CHINESE = {"locale": "zh-CN", "viewport": DESKTOP}
+PHONE = {
+    "locale": "en-US",
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 
-@pytest.fixture
-def english(browser: Browser, live_server: Any) -> Iterator[Page]:
-    context = browser.new_context(
-        base_url=live_server.url,
-        viewport={"width": 1280, "height": 800},
-        locale="en-US",
-        bypass_csp=True,
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+# What the page says, by language: the task, "also good", solved, and the judge.
+TEXTS = {
+    "en": {
+        "task": "Win material: find the only move that does",
+        "also_good": "Also good, but not the best",
+        "solved": "Solved",
+        "checked": "Checked by Fairy-Stockfish on a search of 200,000 positions: only the "
+        "first move of the solution wins material.",
+    },
+    "zh": {
+        "task": "得子：找出唯一能得子的着法",
+        "also_good": "也不错，但不是最好的",
+        "solved": "解出来了",
+        "checked": "由Fairy-Stockfish以 200,000 个局面的搜索检验：只有解答的第一着能得子。",
+    },
+}
 
 
 @pytest.fixture
@@ -45,19 +56,48 @@ def tactic(tmp_path: Path) -> Puzzle:
     return Puzzle.objects.get(goal="material")
 
 
-def test_a_tactics_puzzle_says_also_good_then_is_solved(
-    english: Page, tactic: Puzzle, artifacts: Path
+@pytest.mark.parametrize(
+    ("page", "language"), [(ENGLISH, "en"), (CHINESE, "zh")], indirect=["page"]
+)
+def test_a_tactics_puzzle_says_also_good_then_is_solved_and_names_its_judge(
+    page: Page, language: str, tactic: Puzzle, artifacts: Path
 ) -> None:
-    page = english
+    texts = TEXTS[language]
     page.goto(f"/puzzles/p/{tactic.slug}/")
     state(page, "ready")
-    expect(page.locator("body")).to_contain_text("Win material: find the only move that does")
+    expect(page.locator("body")).to_contain_text(texts["task"])
+    checked = page.get_by_test_id("checked-by")
+    expect(checked).to_be_hidden()  # nothing given away before the try
+    expect(page.locator("body")).not_to_contain_text(texts["checked"])
     click_move(page, "d2c4")  # keeps a smaller edge
     state(page, "also-good")
-    expect(page.locator("#status")).to_contain_text("Also good, but not the best")
+    expect(page.locator("#status")).to_contain_text(texts["also_good"])
     expect(page.locator("#moves li")).to_have_count(0)  # not played
-    page.screenshot(path=str(artifacts / "tactics-also-good-en.png"))
+    expect(checked).to_be_hidden()
+    page.screenshot(path=str(artifacts / f"tactics-also-good-{language}.png"))
     click_move(page, "d2e4")  # the fork
     expect(page.locator("#moves li")).to_have_count(2)  # the move and the defender's reply
+    expect(checked).to_be_hidden()
     click_move(page, "e4f6")
-    expect(page.locator("#status")).to_contain_text("Solved", timeout=20_000)
+    expect(page.locator("#status")).to_contain_text(texts["solved"], timeout=20_000)
+    expect(checked).to_be_visible()
+    expect(checked).to_have_text(texts["checked"])
+    page.screenshot(path=str(artifacts / f"tactics-solved-judge-{language}.png"))
+
+
+@pytest.mark.parametrize("page", [PHONE], indirect=True)
+def test_the_judge_is_named_on_a_phone_once_the_solution_is_shown(
+    page: Page, tactic: Puzzle, artifacts: Path
+) -> None:
+    page.goto(f"/puzzles/p/{tactic.slug}/")
+    state(page, "ready")
+    checked = page.get_by_test_id("checked-by")
+    expect(checked).to_be_hidden()
+    page.click("#give-up")
+    expect(page.get_by_test_id("solution")).to_be_visible(timeout=20_000)
+    expect(checked).to_be_visible()
+    expect(checked).to_have_text(TEXTS["en"]["checked"])
+    checked.scroll_into_view_if_needed()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways on a phone ({width}px)"
+    page.screenshot(path=str(artifacts / "tactics-solution-judge-phone-en.png"))

@@ -92,6 +92,11 @@ function showInfo(puzzle) {
   proof.dataset.testid = "proof-mode";
   infoEl.appendChild(proof);
   showProofMode(puzzle.proof_mode);
+  const judged = document.createElement("p");
+  judged.className = "muted puzzle-checked-by";
+  judged.dataset.testid = "checked-by";
+  infoEl.appendChild(judged);
+  showCheckedBy(puzzle.checked_by);
   el("puzzle-game").hidden = true; // its game is named once the try is over (showGame)
   infoEl.dataset.puzzleId = String(puzzle.id);
   infoEl.dataset.variant = puzzle.variant;
@@ -118,6 +123,15 @@ function showProofMode(mode) {
   note.dataset.mode = mode || "";
   note.textContent = mode === "checks_only" ? L.checks_only : "";
   note.hidden = mode !== "checks_only";
+}
+
+// Which engine judged a win-material puzzle, on what search, and what it decided: said by
+// the server (null before) only once the try is over, since it names how many moves win.
+function showCheckedBy(text) {
+  const note = infoEl.querySelector(".puzzle-checked-by");
+  if (!note) return;
+  note.textContent = text || "";
+  note.hidden = !text;
 }
 
 // What the trainer had to relax to find a puzzle (the rating range of the difficulty, or
@@ -414,6 +428,7 @@ async function finish(gaveUp, outcome) {
   showPatterns(attempt.patterns);
   showThemes(attempt.themes);
   showProofMode(attempt.proof_mode);
+  showCheckedBy(attempt.checked_by);
   // After a solve or giving up the line is shown; after a wrong move only on request, so
   // that a retry is still a puzzle. A solved puzzle has nothing left to show.
   if (gaveUp) showSolution(attempt.solution);
