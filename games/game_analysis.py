@@ -88,7 +88,7 @@ SETTLE_BAND = (0.12, 0.45)
 # mistake or worse, and those both did. The page says them.
 GAME_ANALYSIS_AGREEMENT: dict[tuple[str, str], dict[str, int]] = {
     (FAIRY_STOCKFISH, "xiangqi"): {
-        "games": 24, "moves": 360, "factor": 10, "site": 6, "reference": 3, "both": 3,
+        "games": 40, "moves": 600, "factor": 10, "site": 12, "reference": 10, "both": 8,
     },
 }  # fmt: skip
 # The site's engine stops a search this long, whatever its nodes: a safety net for a machine so

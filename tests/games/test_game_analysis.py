@@ -755,10 +755,10 @@ def test_the_game_page_says_who_judges_and_what_was_measured_of_it(
     assert ("a strong open-source engine" in page) is fairy
     assert ("The site's own engine searches every position" in page) is not fairy
     # the agreement measured for Fairy-Stockfish on master games, in figures
-    assert ("Checked on 24 master games (360 moves)" in page) is fairy
+    assert ("Checked on 40 master games (600 moves)" in page) is fairy
     client.cookies["django_language"] = "zh-hans"
     page = client.get(f"/play/{game['id']}/").content.decode()
-    assert ("我们在 24 盘大师对局（360 步棋）上" in page) is fairy
+    assert ("我们在 40 盘大师对局（600 步棋）上" in page) is fairy
     assert ("本站自己的引擎搜索这盘棋的每一个局面" in page) is not fairy
 
 
