@@ -167,15 +167,25 @@ def mate_for(evaluation: dict[str, Any], side: str) -> int | None:
 
 
 def classify(
-    eval_before: dict[str, Any], eval_after: dict[str, Any], side: str
+    eval_before: dict[str, Any],
+    eval_after: dict[str, Any],
+    side: str,
+    next_position: dict[str, Any] | None = None,
 ) -> tuple[str | None, float]:
     """The verdict on ``side``'s move, the position evaluated ``eval_before`` before it and
     ``eval_after`` after it (both from Red's side, as ``win_chance`` takes them): ``None``,
-    ``inaccuracy``, ``mistake`` or ``blunder``, and the drop of the mover's chances."""
+    ``inaccuracy``, ``mistake`` or ``blunder``, and the drop of the mover's chances. A mate
+    the judge saw is kept when ``eval_after`` or the search of the position the move led to
+    (``next_position``, when ``eval_after`` is the move's own search from the position
+    before) still sees one for the mover: a search of one root move can miss a mate that the
+    search of the next position finds."""
     drop = win_chance(eval_before, side) - win_chance(eval_after, side)
     drop = round(max(drop, 0.0), 3)
     seen_mate = mate_for(eval_before, side) is not None
-    kept_it = mate_for(eval_after, side) is not None or eval_after.get("winner") == side
+    kept_it = any(
+        mate_for(found, side) is not None or found.get("winner") == side
+        for found in (eval_after, next_position or {})
+    )
     if seen_mate and not kept_it:
         return "blunder", drop
     if drop >= BLUNDER_DROP:
@@ -450,7 +460,7 @@ def game_verdicts(
         # the move played as searched from the same position as the best move, when it was
         # (``position_evaluation(played=...)``); else the search of the position it led to
         weighed = before.get("played") if not after.get("winner") else None
-        verdict, drop = classify(before, weighed or after, side)
+        verdict, drop = classify(before, weighed or after, side, next_position=after)
         best = before.get("best")
         if best is not None and best["iccs"] == played["iccs"]:
             verdict = None  # the engine's own choice

@@ -183,6 +183,22 @@ def test_a_mate_let_go_says_the_mate_the_engine_saw() -> None:
     assert entry["verdict"] == "blunder" and entry["seen_mate"] == 2
 
 
+def test_a_mate_the_next_positions_search_still_sees_was_not_let_go() -> None:
+    """Black mates in 6 (the judge's best move); the move played, searched alone from the same
+    position, shows Black 15 soldiers up but no mate, while the search of the position it led
+    to sees the mate in 7: the mate was kept, and the move is not a blunder (found measuring
+    Missile Xiangqi's marks: a search of one root move can miss the mate)."""
+    start = Position.start("xiangqi").fen().replace(" w ", " b ")
+    moves = [{"iccs": "h9g7", "chinese": "马8进7"}]
+    before = {**mate(-6), "best": {"iccs": "b9c7", "chinese": "马2进3"}, "played": cp(-1546)}
+    (entry,) = game_verdicts(fen=start, moves=moves, evaluations=[before, mate(-7)])
+    assert entry["verdict"] is None
+    assert classify(mate(-6), cp(-1546), "black", next_position=mate(-7))[0] is None
+    # with no mate seen after it either, the mate was let go
+    (entry,) = game_verdicts(fen=start, moves=moves, evaluations=[before, cp(-1500)])
+    assert entry["verdict"] == "blunder" and entry["seen_mate"] == 6
+
+
 # -- the searches ----------------------------------------------------------------------------
 
 
