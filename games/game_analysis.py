@@ -265,7 +265,27 @@ def position_evaluation(
         return {"cp": None, "mate": None, "winner": outcome.winner or "draw", "best": None}
     judge = judge or analysis_judge(variant)
     budget = nodes or GAME_ANALYSIS_NODES[judge.name]
-    found = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=budget, stop=give_way)
+    evaluation = _searched(judge, variant, pos, fen, moves, budget, played, give_way)
+    if settle and close_call(evaluation, pos.turn):
+        settled = budget * SETTLE_FACTOR
+        evaluation = _searched(judge, variant, pos, fen, moves, settled, played, give_way)
+        evaluation["settled"] = settled
+    return evaluation
+
+
+def _searched(
+    judge: Judge,
+    variant: str,
+    pos: Position,
+    fen: str,
+    moves: Sequence[str],
+    nodes: int,
+    played: str | None,
+    give_way: GiveWay | None,
+) -> dict[str, Any]:
+    """The judge's search of ``pos`` on ``nodes``, and of ``played`` alone when it is not
+    the judge's choice (``position_evaluation``)."""
+    found = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=nodes, stop=give_way)
     _given_way(give_way)
     cp, mate = found.for_red()
     best = pos.parse_move(found.best.move)
@@ -278,11 +298,7 @@ def position_evaluation(
         "engine": found.engine,
     }
     if played is not None and played != best.iccs():
-        evaluation["played"] = _played_alone(judge, variant, fen, moves, budget, played, give_way)
-        if settle and close_call(evaluation, pos.turn):
-            return _settled(
-                judge, variant, pos, fen, moves, budget * SETTLE_FACTOR, played, give_way
-            )
+        evaluation["played"] = _played_alone(judge, variant, fen, moves, nodes, played, give_way)
     return evaluation
 
 
@@ -317,36 +333,6 @@ def _played_alone(
     _given_way(give_way)
     cp, mate = alone.for_red()
     return {"cp": cp, "mate": mate, "winner": None, "engine": alone.engine}
-
-
-def _settled(
-    judge: Judge,
-    variant: str,
-    pos: Position,
-    fen: str,
-    moves: Sequence[str],
-    nodes: int,
-    played: str,
-    give_way: GiveWay | None,
-) -> dict[str, Any]:
-    """A close call searched again, the best move and the move played, on ``nodes``: this
-    judgement stands (``settled``, the budget it took)."""
-    found = judge.evaluate(variant=variant, fen=fen, moves=moves, nodes=nodes, stop=give_way)
-    _given_way(give_way)
-    cp, mate = found.for_red()
-    best = pos.parse_move(found.best.move)
-    evaluation: dict[str, Any] = {
-        "cp": cp,
-        "mate": mate,
-        "winner": None,
-        "best": {"iccs": best.iccs(), "chinese": pos.chinese(best)},
-        "depth": found.depth,
-        "engine": found.engine,
-        "settled": nodes,
-    }
-    if played != best.iccs():
-        evaluation["played"] = _played_alone(judge, variant, fen, moves, nodes, played, give_way)
-    return evaluation
 
 
 class GaveWay(Exception):
