@@ -62,3 +62,20 @@ export function arranged(placement, iccs) {
   if (other) next[from] = other;
   return next;
 }
+
+// The list of what is wrong with a half being arranged (each fault in the reader's language,
+// ``pick`` choosing it), or one line saying it is legal (``legal``).
+export function listViolations(list, violations, pick, legal) {
+  for (const violation of violations) {
+    const item = document.createElement("li");
+    item.textContent = pick(violation.text);
+    item.dataset.code = violation.code;
+    list.append(item);
+  }
+  if (!violations.length) {
+    const item = document.createElement("li");
+    item.className = "ok";
+    item.textContent = legal;
+    list.append(item);
+  }
+}

@@ -5,7 +5,7 @@
 import { api as call, format } from "../core/api.js";
 import { copyLink } from "../core/copy.js";
 import { placementFen } from "../core/notation.js";
-import { arranged, arrangeDests, startHalf } from "../core/setup.js";
+import { arranged, arrangeDests, listViolations, startHalf } from "../core/setup.js";
 
 const page = JSON.parse(document.getElementById("game-page").textContent);
 const L = page.labels;
@@ -190,18 +190,7 @@ async function checkSetup() {
 function renderViolations() {
   const list = $("violations");
   list.textContent = "";
-  for (const violation of state.violations) {
-    const item = document.createElement("li");
-    item.textContent = pick(violation.text);
-    item.dataset.code = violation.code;
-    list.append(item);
-  }
-  if (!state.violations.length) {
-    const item = document.createElement("li");
-    item.className = "ok";
-    item.textContent = L.setup_legal;
-    list.append(item);
-  }
+  listViolations(list, state.violations, pick, L.setup_legal);
   $("setup-reveal").disabled = state.violations.length > 0 || state.busy;
   board.set({
     shapes: state.violations.filter((v) => v.point).map((v) => ({ at: v.point, brush: "red" })),

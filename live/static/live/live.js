@@ -8,7 +8,7 @@
 import { api, format } from "../core/api.js";
 import { copyLink } from "../core/copy.js";
 import { placementFen } from "../core/notation.js";
-import { arranged, arrangeDests, startHalf } from "../core/setup.js";
+import { arranged, arrangeDests, listViolations, startHalf } from "../core/setup.js";
 
 const page = JSON.parse(document.getElementById("live-page").textContent);
 const L = page.labels;
@@ -181,18 +181,7 @@ function renderViolations() {
   list.textContent = "";
   const arranging = state.placement !== null && !state.half;
   list.hidden = !arranging;
-  for (const violation of state.violations) {
-    const item = document.createElement("li");
-    item.textContent = pick(violation.text);
-    item.dataset.code = violation.code;
-    list.append(item);
-  }
-  if (!state.violations.length) {
-    const item = document.createElement("li");
-    item.className = "ok";
-    item.textContent = L.setup_legal;
-    list.append(item);
-  }
+  listViolations(list, state.violations, pick, L.setup_legal);
   $("setup-send").disabled = state.violations.length > 0 || !connected();
   if (arranging) {
     board.set({
