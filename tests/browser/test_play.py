@@ -47,6 +47,18 @@ def click_move(page: Page, move: str) -> None:
     page.mouse.click(*point(page, move[2:]))
 
 
+def arrange(page: Page, move: str) -> None:
+    """Move a piece of the half being arranged, and wait until the board shows it.
+
+    The list of faults may say "legal" both before and after the move, so it cannot tell
+    that the move has been made; the board's position can.
+    """
+    board = page.locator("#board")
+    before = board.get_attribute("data-fen") or ""
+    click_move(page, move)
+    expect(board).not_to_have_attribute("data-fen", before)
+
+
 def start(page: Page, variant: str, setup: str | None = None, **choices: str) -> int:
     page.goto("/play/")
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
@@ -79,16 +91,16 @@ def test_feidan_secret_setup_against_the_computer_then_resign(
     expect(page.locator("#setup-panel")).to_be_visible()
     expect(page.locator("#violations li.ok")).to_have_count(1)
     # the general walks out of its palace: the engine explains the fault at once
-    click_move(page, "f0f4")
+    arrange(page, "f0f4")
     expect(page.locator("#violations li[data-code='general_outside_palace']")).to_contain_text(
         "九宫"
     )
     expect(page.locator("#setup-reveal")).to_be_disabled()
     page.screenshot(path=str(artifacts / "play-secret-setup-fault.png"))
-    click_move(page, "f4f0")
+    arrange(page, "f4f0")
     # two chariots trade places with the horses: a legal secret half of one's own
-    click_move(page, "b0c0")
-    click_move(page, "j0i0")
+    arrange(page, "b0c0")
+    arrange(page, "j0i0")
     expect(page.locator("#violations li.ok")).to_have_count(1)
     mine = {p: v for p, v in Position.start("feidan").pieces().items() if v.isupper()}
     mine["b0"], mine["c0"], mine["j0"], mine["i0"] = "N", "R", "N", "R"
@@ -532,11 +544,11 @@ def test_at_one_board_red_sets_up_hands_over_and_black_reveals(page: Page) -> No
     expect(status).to_have_text("红方布局。")
     expect(reveal).to_have_text("摆好了，轮到黑方布局")
     # both generals step onto the open e-file: the reveal does not count, and says why once
-    click_move(page, "f0e1")
+    arrange(page, "f0e1")
     expect(page.locator("#violations li.ok")).to_have_count(1)
     reveal.click()
     expect(status).to_have_text("黑方布局。")
-    click_move(page, "f9e8")
+    arrange(page, "f9e8")
     expect(page.locator("#violations li.ok")).to_have_count(1)
     # The setup has the game's own address: a reload goes on with Black's half as arranged,
     # and shows nothing of Red's (handed in, and forgotten by the page).
