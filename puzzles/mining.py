@@ -516,6 +516,8 @@ class MiningStats:
     judge_nodes: int = 0
     judged_plies: int = 0
     quick_plies: int = 0
+    # and those left unlooked at because the review's time ran out (``missed_mates``'s deadline)
+    unlooked_plies: int = 0
 
     @property
     def seconds(self) -> float:

@@ -27,7 +27,9 @@ line are passed over (one miss, not the same miss again a move later).
 The cost is bounded per game: ``MISSED_MAX_PLIES`` plies looked at, one or two judge's
 searches per position (the budgets) or two quick searches per position and goal (at most
 ``MISSED_QUICK_NODES`` positions each), a proof of at most ``MISSED_PROVE_NODES`` positions
-per goal and length tried for a win seen, and at most ``MISSED_PER_GAME`` moments.
+per goal and length tried for a win seen, and at most ``MISSED_PER_GAME`` moments. A caller
+with a time limit (the review's task) gives a ``deadline``: no ply is looked at and no proof
+begun after it, and a proof begun before it ends by it.
 Measured in docs/puzzles.md ("Mates missed in your own games", ``bench/missed_mates.py``).
 
 Pure Python: no Django here (the judge is plain Python too).
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from engine import Move, Position, find_variant
@@ -134,6 +136,7 @@ def missed_mates(
     stats: MiningStats | None = None,
     judge: Judge | None = None,
     budgets: Budgets | None = None,
+    deadline: float | None = None,
 ) -> list[MissedMate]:
     """The moments of the game (``start_fen`` then ``moves``, ICCS) where a side of ``sides``
     had a forced win (a mate; in Missile Xiangqi also a dead general) and played another move;
@@ -141,8 +144,9 @@ def missed_mates(
     ``judge``'s search when it is given, else within ``MISSED_QUICK_MAX_MOVES`` by the quick
     searches. ``budgets`` are a judged look's and its proofs' (by default the site's for that
     judge); once the judge has searched ``budgets.game`` nodes on the game, the quick searches
-    look at the rest of it (``stats`` counts the plies each looked through). Raises the
-    judge's errors (``judge.JudgeError``) when it fails."""
+    look at the rest of it (``stats`` counts the plies each looked through). At ``deadline``
+    (a ``time.monotonic()`` value) the look stops where it is: the plies left are counted in
+    ``stats.unlooked_plies``. Raises the judge's errors (``judge.JudgeError``) when it fails."""
     goals = ["mate", "dead_general"] if find_variant(variant).has_dead_general else ["mate"]
     stats = stats if stats is not None else MiningStats()
     if judge is not None:
@@ -151,8 +155,12 @@ def missed_mates(
     position = Position.from_fen(variant, start_fen)
     found: list[MissedMate] = []
     line_ends = -1
-    for ply, text in enumerate(moves[:MISSED_MAX_PLIES]):
+    looked = moves[:MISSED_MAX_PLIES]
+    for ply, text in enumerate(looked):
         if position.outcome() is not None or len(found) >= MISSED_PER_GAME:
+            break
+        if _remaining(deadline) <= 0:
+            stats.unlooked_plies += len(looked) - ply
             break
         # once the judge's budget for the game is spent, the quick searches look at the rest
         game_budget = None if budgets is None else budgets.game
@@ -166,15 +174,30 @@ def missed_mates(
         if side in sides and ply > line_ends:
             if judge is not None and budgets is not None:
                 missed = _judged_missed_at(
-                    variant, start_fen, moves[:ply], position, text, goals, judge, budgets, stats
-                )
+                    variant, start_fen, moves[:ply], position, text, goals, judge,
+                    _within(budgets, deadline), stats, deadline,
+                )  # fmt: skip
             else:
-                missed = _missed_at(variant, position, ply, text, goals, stats)
+                missed = _missed_at(variant, position, ply, text, goals, stats, deadline)
             if missed is not None:
                 found.append(missed)
                 line_ends = ply + 2 * missed.puzzle.moves_to_win - 1
         position.push(Move.from_iccs(text))
     return found
+
+
+def _remaining(deadline: float | None) -> float:
+    """The seconds left before ``deadline`` (a ``time.monotonic()`` value; ``None``: no
+    limit)."""
+    return float("inf") if deadline is None else deadline - time.monotonic()
+
+
+def _within(budgets: Budgets, deadline: float | None) -> Budgets:
+    """``budgets`` with a proof's seconds cut to what is left before ``deadline``."""
+    seconds = min(budgets.prove_seconds, _remaining(deadline))
+    if seconds >= budgets.prove_seconds:
+        return budgets
+    return replace(budgets, prove_seconds=max(seconds, 0.0))
 
 
 def site_budgets(judge: Judge) -> Budgets:
@@ -197,9 +220,12 @@ def _missed_at(
     played: str,
     goals: Sequence[str],
     stats: MiningStats | None,
+    deadline: float | None = None,
 ) -> MissedMate | None:
     fen = Position.from_fen(variant, position.fen()).fen()
     for goal in goals:
+        if _remaining(deadline) <= 0:
+            return None
         candidate = Candidate(variant, fen, goal, "missed", ply=ply)
         puzzle = examine_master(
             candidate,
@@ -207,7 +233,7 @@ def _missed_at(
             seed=0,
             quick=MISSED_QUICK,
             prove_nodes=MISSED_PROVE_NODES,
-            prove_seconds=MISSED_PROVE_SECONDS,
+            prove_seconds=min(MISSED_PROVE_SECONDS, _remaining(deadline)),
             stats=stats,
             keep_trivial=True,
             keep_cooked=True,
@@ -281,11 +307,12 @@ def _judged_missed_at(
     judge: Judge,
     budgets: Budgets,
     stats: MiningStats | None,
+    deadline: float | None = None,
 ) -> MissedMate | None:
     """The moment at ``position`` (``before`` played from ``start_fen``) when the judge sees a
     win of the side to move within ``MISSED_MAX_MOVES`` moves and the prover proves it, in
     the judge's number of moves or fewer, or (when it disproves every goal in that number)
-    in up to ``MISSED_MAX_MOVES``."""
+    in up to ``MISSED_MAX_MOVES``; no proof is begun after ``deadline``."""
     stats = stats if stats is not None else MiningStats()
     started = time.process_time()
     stats.candidates += 1
@@ -306,6 +333,8 @@ def _judged_missed_at(
             candidate = Candidate(variant, fen, goal, "missed", ply=ply)
             n = length
             while True:
+                if _remaining(deadline) <= 0:
+                    return None
                 puzzle, result = prove_seen(
                     candidate, n, seed=0, prove_nodes=budgets.prove_nodes,
                     prove_seconds=budgets.prove_seconds, stats=stats,

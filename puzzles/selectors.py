@@ -712,7 +712,19 @@ def review_looked(review: GameReview) -> tuple[str | None, str]:
     """Which engine looked for the wins missed in a reviewed game (``fairy-stockfish`` or
     ``ours``; ``None`` when the game could not be replayed) and, in the reader's language, what
     it looked for: "Fairy-Stockfish looked for forced wins of up to 5 moves."; when the judge
-    failed on the game, that first, then what the quick searches looked for."""
+    failed on the game, that first, then what the quick searches looked for; when the game
+    was too long to look at in the review's time, from which move it was not."""
+    looked, text = _review_engine(review)
+    move = review.stats.get("unlooked_from_move")
+    if looked is not None and move:
+        stopped = _(
+            "The game was too long to look at whole: moves from {move} on were not looked at."
+        ).format(move=move)
+        text = ("" if reads_chinese() else " ").join([text, stopped])
+    return looked, text
+
+
+def _review_engine(review: GameReview) -> tuple[str | None, str]:
     looked = review.stats.get("looked")
     if looked == "fairy-stockfish":
         return looked, _("Fairy-Stockfish looked for forced wins of up to {n} moves.").format(

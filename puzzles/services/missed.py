@@ -29,9 +29,15 @@ from django.db import IntegrityError, connection, transaction
 from engine import EngineError, Position, find_variant
 from judge import FAIRY_STOCKFISH, Judge, JudgeError, OurEngine, judge_for
 from puzzles.mining import MiningStats
-from puzzles.missed import MISSED_PER_GAME, missed_mates
+from puzzles.missed import MISSED_MAX_PLIES, MISSED_PER_GAME, missed_mates
 from puzzles.missed import MissedMate as Missed
-from puzzles.missed_material import MaterialStats, MissedMaterial, missed_material, skipped_plies
+from puzzles.missed_material import MAX_SECONDS as MATERIAL_SECONDS
+from puzzles.missed_material import (
+    MaterialStats,
+    MissedMaterial,
+    missed_material,
+    skipped_plies,
+)
 from puzzles.models import GameReview, Goal, MergedVisitor, MissedMate, Puzzle
 from puzzles.services.bank import theme_catalogue_sync
 
@@ -40,6 +46,11 @@ from puzzles.services.bank import theme_catalogue_sync
 COMPUTER_MISSES_MAX_LEVEL = 4
 # The first key of the advisory lock taken on a visitor while their rows change hands.
 VISITOR_LOCK = 0x6D697373
+# The wall-clock seconds a game's review may spend looking (the mates, then the material
+# wins with what is left): the task is stopped at 120, and a proof begun just before this ends
+# by it, which leaves time to write the review. A longer look stops where it is and the review
+# says from which move the game was not looked at.
+REVIEW_SECONDS = 90.0
 
 
 @dataclass(frozen=True)
@@ -125,17 +136,18 @@ def missed_judge(variant: str) -> Judge:
 
 
 def _search(
-    game: FinishedGame, sides: set[str], stats: MiningStats, judge: Judge
+    game: FinishedGame, sides: set[str], stats: MiningStats, judge: Judge, deadline: float
 ) -> tuple[list[Missed], dict[str, Any]]:
     """The game's missed mates, looked for by ``judge``; by the quick searches when it fails
     on this game (Fairy-Stockfish's process died or hung twice, or a judge refused a
     position); and what looked (kept with the review's figures: ``looked``; when the judge's
     budget for the game ran out, ``quick_from_move``, the move from which the quick searches
-    looked; when the judge failed, ``judge`` and ``judge_failed``, its name and why)."""
+    looked; when the judge failed, ``judge`` and ``judge_failed``, its name and why; when
+    ``deadline`` came first, ``unlooked_from_move``, the first move not looked at)."""
     try:
         found = missed_mates(
             variant=game.variant, start_fen=game.start_fen, moves=game.moves, sides=sides,
-            stats=stats, judge=judge,
+            stats=stats, judge=judge, deadline=deadline,
         )  # fmt: skip
     except JudgeError as error:
         looked: dict[str, Any] = {
@@ -145,29 +157,43 @@ def _search(
         looked = {"looked": judge.name}
         if stats.quick_plies:  # its budget for the game ran out: the quick searches went on
             looked["quick_from_move"] = game.move_number(stats.judged_plies)
-        return found, looked
+        return found, _unlooked(game, stats, looked)
     found = missed_mates(
         variant=game.variant, start_fen=game.start_fen, moves=game.moves, sides=sides,
-        stats=stats,
+        stats=stats, deadline=deadline,
     )  # fmt: skip
-    return found, looked
+    return found, _unlooked(game, stats, looked)
 
 
-def missed_mates_review(*, game: FinishedGame, judge: Judge | None = None) -> GameReview:
+def _unlooked(game: FinishedGame, stats: MiningStats, looked: dict[str, Any]) -> dict[str, Any]:
+    """``looked`` with, when the review's time ran out before the end of the game, the first
+    move not looked at (``unlooked_from_move``)."""
+    if stats.unlooked_plies:
+        looked_plies = min(len(game.moves), MISSED_MAX_PLIES) - stats.unlooked_plies
+        looked["unlooked_from_move"] = game.move_number(looked_plies)
+    return looked
+
+
+def missed_mates_review(
+    *, game: FinishedGame, judge: Judge | None = None, seconds: float = REVIEW_SECONDS
+) -> GameReview:
     """Look for the mates missed in ``game`` and keep each as a private puzzle of its owner,
     once per game: the game's review (found before, or written now with its puzzles).
-    ``judge`` looks (by default ``missed_judge``'s for the game's variant)."""
+    ``judge`` looks (by default ``missed_judge``'s for the game's variant), for ``seconds`` at
+    most: the mates first, then the material wins with the time left."""
     existing = GameReview.objects.filter(game=game.id).first()
     if existing is not None:
         return existing
     stats = MiningStats()
     started = time.process_time()
+    deadline = time.monotonic() + seconds
     try:
         find_variant(game.variant)
         Position.from_fen(game.variant, game.start_fen)
         sides = game.sides()
-        found, looked = _search(game, set(sides), stats, judge or missed_judge(game.variant))
-        material, material_looked = _material_search(game, set(sides), found)
+        judge = judge or missed_judge(game.variant)
+        found, looked = _search(game, set(sides), stats, judge, deadline)
+        material, material_looked = _material_search(game, set(sides), found, deadline)
     except EngineError as error:  # a game the engine cannot replay: reviewed, nothing found
         found, material, sides = [], [], {}
         stats_data: dict[str, Any] = {"error": str(error)}
@@ -230,17 +256,20 @@ def material_judge(variant: str) -> Judge:
 
 
 def _material_search(
-    game: FinishedGame, sides: set[str], mates: list[Missed]
+    game: FinishedGame, sides: set[str], mates: list[Missed], deadline: float
 ) -> tuple[list[MissedMaterial], dict[str, Any]]:
     """The game's missed material wins (``puzzles.missed_material``), none at the plies of its
-    missed mates and their lines, and what looked (kept with the review's figures): the site's
-    own engine when Fairy-Stockfish fails on the game."""
+    missed mates and their lines, nothing begun after ``deadline``, and what looked (kept with
+    the review's figures): the site's own engine when Fairy-Stockfish fails on the game."""
     stats = MaterialStats()
+    left = min(MATERIAL_SECONDS, deadline - time.monotonic())
+    if left <= 0:  # the mates took the review's time
+        return [], {"looked": None, "stopped_at": 0}
     skip = skipped_plies((m.ply, m.puzzle.moves_to_win) for m in mates)
     search: dict[str, Any] = {
         "variant": game.variant, "start_fen": game.start_fen, "moves": game.moves,
         "sides": sides, "skip": skip, "limit": max(0, MISSED_PER_GAME - len(mates)),
-        "stats": stats,
+        "stats": stats, "max_seconds": left,
     }  # fmt: skip
     judge = material_judge(game.variant)
     looked: dict[str, Any] = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import time
 import uuid
 from typing import Any
 
@@ -649,4 +650,65 @@ def test_a_long_game_is_looked_at_by_the_quick_searches_once_the_judge_s_budget_
     client.cookies["django_language"] = "zh-hans"
     assert missed_answer(client, 7)["looked"] == (
         "本站引擎在第 61 回合之前搜寻了 5 步以内的必胜着法，此后搜寻了 3 步以内的必胜着法。"
+    )
+
+
+class SlowJudge(OurEngine):
+    """The site's own engine, taking ``seconds`` of wall-clock time more for every search."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+
+    def evaluate(self, **search: Any) -> Evaluation:
+        time.sleep(self.seconds)
+        return super().evaluate(**search)
+
+
+def test_a_look_stops_at_its_deadline_and_counts_the_plies_it_left() -> None:
+    """No ply is looked at after the deadline, and no proof is begun after it: a look whose
+    first search ends past the deadline proves nothing and stops there."""
+    from puzzles.mining import MiningStats
+
+    fen, played, _key, _goal = MISSED["xiangqi"]
+    position = Position.from_fen("xiangqi", fen)
+    position.push_iccs(played)
+    reply = sorted(m.iccs() for m in position.legal_moves)[0]
+    search: dict[str, Any] = {
+        "variant": "xiangqi", "start_fen": fen, "moves": [played, reply],
+        "sides": {"red", "black"},
+    }  # fmt: skip
+    assert len(missed_mates(**search, judge=OurEngine(), deadline=time.monotonic() + 600)) == 1
+    stats = MiningStats()
+    assert missed_mates(**search, stats=stats, deadline=time.monotonic() - 1) == []
+    assert (stats.unlooked_plies, stats.candidates, stats.proofs) == (2, 0, 0)
+    stats = MiningStats()
+    late = missed_mates(**search, stats=stats, judge=SlowJudge(2.0), deadline=time.monotonic() + 1)
+    assert late == []
+    assert (stats.seen, stats.proofs, stats.unlooked_plies) == (1, 0, 1)
+
+
+def test_a_review_out_of_time_says_from_which_move_the_game_was_not_looked_at(
+    make_user,
+) -> None:
+    """A review has a time limit under its task's: past it, the look stops, the review is
+    written with what was found, and the answer says from which move the game was not
+    looked at, in both languages."""
+    user = make_user()
+    game = played_game(Owner(user=user), "xiangqi")
+    review = missed_mates_review(game=finished(game), seconds=0)
+    assert review.found == 0 and not MissedMate.objects.filter(game=game.pk).exists()
+    assert review.stats["unlooked_from_move"] == 1 and review.stats["unlooked_plies"] == 2
+    assert review.stats["material"] == {"looked": None, "stopped_at": 0}
+    client = Client()
+    client.force_login(user)
+    client.cookies["django_language"] = "en"
+    answer = missed_answer(client, game.pk)
+    assert answer["reviewed"] is True and answer["results"] == []
+    assert answer["looked"].endswith(
+        "moves. The game was too long to look at whole: moves from 1 on were not looked at."
+    )
+    client.cookies["django_language"] = "zh-hans"
+    assert missed_answer(client, game.pk)["looked"].endswith(
+        "必胜着法。这盘棋太长，没能全部搜寻：第 1 回合起的着法没有搜寻。"
     )
