@@ -69,6 +69,15 @@ def read_tactics(path: Path = TACTICS_PATH) -> list[dict[str, Any]]:
     return read_bank(path)
 
 
+def tactics_added(
+    shipped: Sequence[dict[str, Any]], entries: Sequence[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The ``shipped`` tactics with the new ``entries`` beside them (a run's mined games added
+    to the file's): a position already shipped stays as it is."""
+    keys = {entry["key"] for entry in shipped}
+    return [*shipped, *(entry for entry in entries if entry["key"] not in keys)]
+
+
 def write_tactics(entries: Sequence[dict[str, Any]], path: Path = TACTICS_PATH) -> int:
     """Write the tactics file in the bank's format (one entry a line, sorted)."""
     return write_bank(entries, path)

@@ -24,7 +24,7 @@ from puzzles.tactics import (
     starting_rating,
     tactic_themes,
 )
-from puzzles.tactics_bank import read_tactics
+from puzzles.tactics_bank import read_tactics, tactics_added
 from puzzles.themes import LABELS, MAX_TEACHING, cap_themes
 
 # The horse forks the chariot and the cannon; d2c4 keeps a smaller edge ("also good").
@@ -114,6 +114,14 @@ def test_the_starting_rating_follows_what_the_line_asks() -> None:
 # --- the shipped tactics ----------------------------------------------------------------------
 
 SHIPPED = read_tactics()
+
+
+def test_a_new_run_adds_its_puzzles_to_the_shipped_ones() -> None:
+    shipped = [fork_entry()]
+    changed = {**fork_entry(), "rating": 1}  # the same position mined again
+    other = {**fork_entry(), "key": "xiangqi-other"}
+    assert tactics_added(shipped, [changed, other]) == [fork_entry(), other]
+    assert tactics_added([], [other]) == [other]
 
 
 def test_the_shipped_tactics_file_holds_puzzles() -> None:

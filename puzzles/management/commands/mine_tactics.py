@@ -4,6 +4,9 @@ Fairy-Stockfish (``puzzles.tactics_mining``), and the tactics bank written from 
     manage.py mine_tactics --first 0 --games 200 --log runs/tactics.jsonl   # again: resumes
     manage.py mine_tactics --log runs/tactics.jsonl --write   # puzzles/data/tactics.json
 
+``--write`` adds the log's puzzles to those the file holds (a run over further games grows the
+bank); with ``--replace`` the file holds the log's puzzles alone.
+
 The log holds one line a game (its puzzles and figures): started again with the same log, the
 run skips the games it holds. Deterministic: every search is on a node budget. Slow by nature
 (about 3 s a game on one core): run it by hand and commit the bank file it writes.
@@ -20,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from judge import shared_fairy_stockfish
 from puzzles.mining import master_games
 from puzzles.tactics import TACTICS_PATH
-from puzzles.tactics_bank import entries_from_log, write_tactics
+from puzzles.tactics_bank import entries_from_log, read_tactics, tactics_added, write_tactics
 from puzzles.tactics_mining import Stats, mine_games, read_log
 
 
@@ -31,7 +34,12 @@ class Command(BaseCommand):
         parser.add_argument("--first", type=int, default=0, help="the first game (0-based)")
         parser.add_argument("--games", type=int, default=0, help="how many games to mine")
         parser.add_argument("--log", type=Path, required=True, help="the run's log (JSON lines)")
-        parser.add_argument("--write", action="store_true", help="write the bank file from the log")
+        parser.add_argument(
+            "--write", action="store_true", help="add the log's puzzles to the bank file"
+        )
+        parser.add_argument(
+            "--replace", action="store_true", help="with --write: the log's puzzles alone"
+        )
         parser.add_argument("--bank", type=Path, default=TACTICS_PATH)
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -61,6 +69,8 @@ class Command(BaseCommand):
             if not records:
                 raise CommandError(f"{log}: no mined games")
             entries = entries_from_log(records)
+            if not options["replace"] and options["bank"].exists():
+                entries = tactics_added(read_tactics(options["bank"]), entries)
             count = write_tactics(entries, options["bank"])
             total = Stats()
             for record in records:
