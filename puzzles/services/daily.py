@@ -1,4 +1,6 @@
-"""The daily puzzle: one per variant per day, chosen from well-rated puzzles never used before."""
+"""The daily puzzle: one per variant per day, chosen from well-rated puzzles never used before;
+a variant with tactics puzzles (``material``) alternates: a tactic on odd days (by the date's
+ordinal), a mate on even ones, and the other kind when one has no puzzle left."""
 
 from __future__ import annotations
 
@@ -27,7 +29,12 @@ def _unused(variants: list[str]) -> QuerySet[Puzzle]:
         status=Puzzle.Status.PUBLISHED,
         moves_to_win__gte=MIN_MOVES,
         daily__isnull=True,
-    ).exclude(goal=Goal.MATERIAL)  # the mates only, for now
+    )
+
+
+def tactics_day(date: datetime.date) -> bool:
+    """Whether ``date``'s daily puzzle is a tactic, where its variant has one left."""
+    return date.toordinal() % 2 == 1
 
 
 # The home page and the daily pages show the day's puzzles on every view; once chosen they
@@ -55,26 +62,30 @@ def daily_puzzles_ensure(*, date: datetime.date) -> list[DailyPuzzle]:
     return dailies
 
 
-def _candidates(variant: str) -> list[int]:
-    base = _unused([variant])
-    short = base.filter(moves_to_win__lte=MAX_MOVES)
-    well_rated = short.filter(
-        rating_deviation__lte=WELL_RATED_DEVIATION, plays__gte=WELL_RATED_PLAYS
-    )
-    for rows in (well_rated, short, base):
-        ids = list(
-            rows.order_by("-plays", "rating_deviation", "id").values_list("id", flat=True)[
-                :SHORTLIST
-            ]
+def _candidates(variant: str, date: datetime.date) -> list[int]:
+    unused = _unused([variant])
+    tactics = unused.filter(goal=Goal.MATERIAL)
+    mates = unused.exclude(goal=Goal.MATERIAL)
+    kinds = (tactics, mates) if tactics_day(date) else (mates, tactics)
+    for base in kinds:
+        short = base.filter(moves_to_win__lte=MAX_MOVES)
+        well_rated = short.filter(
+            rating_deviation__lte=WELL_RATED_DEVIATION, plays__gte=WELL_RATED_PLAYS
         )
-        if ids:
-            return ids
+        for rows in (well_rated, short, base):
+            ids = list(
+                rows.order_by("-plays", "rating_deviation", "id").values_list("id", flat=True)[
+                    :SHORTLIST
+                ]
+            )
+            if ids:
+                return ids
     return []
 
 
 def _replace(daily: DailyPuzzle, *, date: datetime.date) -> DailyPuzzle | None:
     """Give ``daily`` another published puzzle of its variant; None when there is none."""
-    candidates = _candidates(daily.variant)
+    candidates = _candidates(daily.variant, date)
     if not candidates:
         return None
     rng = random.Random(f"{date.isoformat()}:{daily.variant}:again")
@@ -106,7 +117,7 @@ def daily_puzzles_choose(*, date: datetime.date) -> list[DailyPuzzle]:
             if daily is None:
                 continue
         if daily is None:
-            candidates = _candidates(variant)
+            candidates = _candidates(variant, date)
             if not candidates:
                 continue
             rng = random.Random(f"{date.isoformat()}:{variant}")

@@ -55,7 +55,7 @@ from django.utils.crypto import salted_hmac
 from accounts.owners import Owner, owner_columns, owner_rows_of_visitor, owner_transfer
 from core.exceptions import ApplicationError
 from core.services import PlayedMove
-from puzzles.models import Goal, Puzzle, PuzzleRun, PuzzleRunMet
+from puzzles.models import Puzzle, PuzzleRun, PuzzleRunMet
 from puzzles.services.solving import (
     AttemptPosition,
     puzzle_judge,
@@ -111,10 +111,10 @@ class RunMove:
 
 def _candidates(mode: str, variant: str) -> list[tuple[float, int]]:
     longest = STREAK_MAX_MOVES if mode == PuzzleRun.Mode.STREAK else STORM_MAX_MOVES
-    # The mates only: tactics puzzles (``material``) join the runs in a later step.
+    # The mates and the tactics (``material``) together, in the order of their ratings.
     rows = Puzzle.objects.filter(
         status=Puzzle.Status.PUBLISHED, variant=variant, moves_to_win__lte=longest
-    ).exclude(goal=Goal.MATERIAL)
+    )
     return sorted((float(rating), pk) for rating, pk in rows.values_list("rating", "pk"))
 
 

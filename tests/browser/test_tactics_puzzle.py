@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine import Position
 from puzzles.bankfile import write_bank
 from puzzles.models import Puzzle
 from puzzles.services.bank import bank_load
@@ -101,3 +102,39 @@ def test_the_judge_is_named_on_a_phone_once_the_solution_is_shown(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways on a phone ({width}px)"
     page.screenshot(path=str(artifacts / "tactics-solution-judge-phone-en.png"))
+
+
+PHONE_ZH = {**PHONE, "locale": "zh-CN"}
+
+
+@pytest.mark.parametrize("page", [PHONE_ZH], indirect=True)
+def test_a_streak_on_a_phone_meets_a_tactic_and_says_also_good(
+    page: Page, tactic: Puzzle, artifacts: Path
+) -> None:
+    """Streak and Storm mix the tactics with the mates: here the streak's one puzzle is the
+    fork, and a move that keeps a smaller edge is said to be also good, not played and not a
+    miss; the fork then solves it (Chinese, 390 x 844)."""
+    page.goto("/puzzles/streak/?variant=xiangqi")
+    expect(page.locator("body[data-run-state='idle']")).to_have_count(1, timeout=20_000)
+    page.click("#run-start")
+    expect(page.locator("#puzzle-info")).to_have_attribute(
+        "data-puzzle-id", str(tactic.pk), timeout=20_000
+    )
+    expect(page.locator("body")).to_contain_text(TEXTS["zh"]["task"])
+    click_move(page, "d2c4")
+    status = page.locator("#status")
+    expect(status).to_contain_text(TEXTS["zh"]["also_good"])
+    expect(status).to_have_attribute("data-kind", "good")
+    expect(page.locator("#run-score")).to_have_text("0")
+    page.screenshot(path=str(artifacts / "streak-tactic-also-good-phone-zh.png"))
+    click_move(page, "d2e4")  # the fork; the defender's reply is played on the board
+    after = Position.from_fen("xiangqi", tactic.fen)
+    for move in ("d2e4", "d6d9"):
+        after.push_iccs(move)
+    expect(page.locator("#board")).to_have_attribute("data-fen", after.fen(), timeout=20_000)
+    expect(page.locator("body[data-run-state='playing']")).to_have_count(1)
+    click_move(page, "e4f6")
+    expect(page.locator("body[data-run-state='finished']")).to_have_count(1, timeout=20_000)
+    expect(page.locator("#run-final")).to_contain_text("1")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways on a phone ({width}px)"

@@ -4,13 +4,14 @@ choice, the shipped tactics file, and loading it."""
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import translation
 
 from engine import Move, Position
 from puzzles import proving
@@ -266,13 +267,57 @@ def test_the_trainer_chooses_tactics_or_mates(tactic: Puzzle, make_puzzle) -> No
     assert page.status_code == 200 and b'value="tactics" selected' in page.content
 
 
-def test_a_tactics_puzzle_is_never_the_daily_puzzle_nor_in_a_run(tactic: Puzzle) -> None:
-    from puzzles.services import daily_puzzles_ensure
+def test_streak_and_storm_mix_the_tactics_with_the_mates(tactic: Puzzle, make_puzzle) -> None:
     from puzzles.services.runs import _candidates
 
-    daily = daily_puzzles_ensure(date=timezone.localdate())
-    assert all(d.puzzle_id != tactic.pk for d in daily)
-    assert all(pk != tactic.pk for _rating, pk in _candidates("storm", "xiangqi"))
+    mate = make_puzzle()
+    for mode in ("streak", "storm"):
+        assert {pk for _rating, pk in _candidates(mode, "xiangqi")} == {tactic.pk, mate.pk}
+
+
+def test_a_tactic_in_a_run_says_also_good_and_the_run_goes_on(tactic: Puzzle, visitor) -> None:
+    """In a storm as in the trainer, a move that keeps a smaller win is not played and not a
+    miss: the player looks again; the only winning line solves the puzzle."""
+    from puzzles.services import runs
+
+    run, _ = runs.run_start(player=visitor, mode="storm", variant="xiangqi")
+    assert run.puzzles == [tactic.pk]
+
+    def play(iccs: str) -> runs.RunMove:
+        _moved, answer = runs.run_move(
+            run_id=run.pk, player=visitor, move=iccs, index=run.index, ply=len(run.line)
+        )
+        run.refresh_from_db()
+        return answer
+
+    good = play("d2c4")
+    assert (good.verdict, good.seconds, run.line, run.missed) == ("good", 0, [], [])
+    answer = play("d2e4")
+    assert answer.verdict == "continue" and answer.reply is not None
+    assert answer.reply.iccs == "d6d9"
+    assert play("e4f6").verdict == "solved"
+    assert run.score == 1 and run.missed == []
+
+
+def test_the_daily_puzzle_alternates_a_tactic_and_a_mate(tactic: Puzzle, make_puzzle) -> None:
+    """Where a variant has tactics, its daily puzzle is a tactic on odd days and a mate on even
+    ones; a day whose kind has no puzzle left takes the other kind."""
+    from puzzles.services import daily_puzzles_choose
+    from puzzles.services.daily import tactics_day
+
+    mates = [make_puzzle(), make_puzzle()]
+    odd = datetime.date.fromordinal(datetime.date(2027, 1, 1).toordinal() | 1)
+    assert tactics_day(odd) and not tactics_day(odd + datetime.timedelta(days=1))
+    chosen = []
+    for day in range(3):
+        (daily,) = [
+            d
+            for d in daily_puzzles_choose(date=odd + datetime.timedelta(days=day))
+            if d.variant == "xiangqi"
+        ]
+        chosen.append(daily.puzzle_id)
+    assert chosen[0] == tactic.pk
+    assert set(chosen[1:]) == {m.pk for m in mates}  # no tactic left on the third day
 
 
 def test_an_author_cannot_choose_the_material_goal(make_user) -> None:

@@ -272,7 +272,8 @@ async function play(iccs) {
   state.busy = false;
   if (answer.verdict === "unknown" || answer.verdict === "good") {
     show(answer.run); // the move is not played: the board goes back to the run as it stands
-    say(answer.verdict === "good" ? L.also_good : L.unknown, "error");
+    if (answer.verdict === "good") say(L.also_good, "good"); // a smaller win: look again
+    else say(L.unknown, "error");
     return false;
   }
   if (answer.verdict === "continue") {
