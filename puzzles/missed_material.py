@@ -40,16 +40,14 @@ Pure Python: no Django here.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Move, Position
 from engine.tactics import detect, material_balance
-from engine.variants import ENGLISH_NAME, TYPE_OF_LETTER
 from judge import FAIRY_STOCKFISH, OURS, Judge
-from puzzles.tactics import KIND
+from puzzles.tactics import KIND, material_changed
 from puzzles.tactics_mining import (
     GAIN,
     GOOD,
@@ -289,7 +287,7 @@ def _examine(
         return [step0, *later]
 
     side = position.turn
-    won, lost = _what_changed(position, main.end, side)
+    won, lost = material_changed(position, main.end, side)
     proof = {
         "kind": KIND,
         "variant": variant,
@@ -382,35 +380,6 @@ def settled(position: Position, pv: Iterable[str]) -> Position:
             break
         copy.push(move)
     return copy
-
-
-def _kinds(position: Position, red: bool) -> Counter[str]:
-    """The pieces of one side by kind (English names; a turncoat counts as its kind)."""
-    return Counter(
-        ENGLISH_NAME[TYPE_OF_LETTER[text[-1].lower()]]
-        for text in position.pieces().values()
-        if text[-1].isupper() == red and text[-1].lower() != "k"
-    )
-
-
-def _what_changed(
-    start: Position, end: Position, side: str
-) -> tuple[dict[str, int], dict[str, int]]:
-    """What ``side`` won from ``start`` to ``end`` (the kinds the defender lost, less those
-    of the same kind ``side`` lost) and what it gave for them, as {kind: count}, most valuable
-    first."""
-    red = side == "red"
-    theirs = _kinds(start, not red) - _kinds(end, not red)
-    ours = _kinds(start, red) - _kinds(end, red)
-    won, lost = theirs - ours, ours - theirs
-    return _ordered(won), _ordered(lost)
-
-
-ORDER = ("chariot", "missile", "fighter", "cannon", "horse", "advisor", "elephant", "soldier")
-
-
-def _ordered(counts: Counter[str]) -> dict[str, int]:
-    return {kind: counts[kind] for kind in ORDER if counts[kind] > 0}
 
 
 def skipped_plies(moments: Iterable[tuple[int, int]]) -> set[int]:

@@ -839,14 +839,35 @@ def puzzle_judge_text(*, puzzle: Puzzle) -> str | None:
     steps = proof.get("steps") or [{}]
     first = len(steps[0].get("accepted") or ())
     if first <= 1:
-        return _(
+        checked = _(
             "Checked by {engine} on a search of {nodes} positions: only the first move of the "
             "solution wins material."
         ).format(engine=engine, nodes=nodes)
-    return _(
-        "Checked by {engine} on a search of {nodes} positions: {n} moves win material here, "
-        "each taken as right."
-    ).format(engine=engine, nodes=nodes, n=first)
+    else:
+        checked = _(
+            "Checked by {engine} on a search of {nodes} positions: {n} moves win material here, "
+            "each taken as right."
+        ).format(engine=engine, nodes=nodes, n=first)
+    won = solution_wins_text(proof)
+    return ("" if reads_chinese() else " ").join([checked, won]) if won else checked
+
+
+def solution_wins_text(proof: dict[str, Any]) -> str:
+    """What a tactics puzzle's solution wins, in the reader's language: "The solution wins a
+    cannon." / "解答得一炮。", "The solution wins a chariot for a horse." / "解答用一马换得一车。";
+    empty when it wins no piece the line shows."""
+    won, lost = tactics.line_material(proof)
+    if not won:
+        return ""
+    fen = str(proof.get("fen") or "")
+    side = "black" if fen.split(" ")[1:2] == ["b"] else "red"
+    other = "black" if side == "red" else "red"
+    chinese = reads_chinese()
+    what = _pieces_text(won, other, chinese)
+    given = _pieces_text(lost, side, chinese) if lost else ""
+    if chinese:
+        return f"解答用{given}换得{what}。" if given else f"解答得{what}。"
+    return f"The solution wins {what} for {given}." if given else f"The solution wins {what}."
 
 
 def _missed_material_text(missed: MissedMate) -> str:

@@ -18,12 +18,14 @@ Pure Python, no Django.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from engine import EngineError, Move, Position
 from engine.tactics import detect
+from engine.variants import ENGLISH_NAME, TYPE_OF_LETTER
 from puzzles.tactics_mining import (
     GAIN,
     GOAL,
@@ -48,6 +50,52 @@ PER_TEMPTATION = 50.0
 MAX_TEMPTATION = 100.0
 PER_PIECE = 6.0
 RATING_FLOOR, RATING_CEILING = 600.0, 2800.0
+
+
+# The kinds of pieces, most valuable first: the order a material win is told in.
+PIECE_ORDER = ("chariot", "missile", "fighter", "cannon", "horse", "advisor", "elephant", "soldier")
+
+
+def _kinds(position: Position, red: bool) -> Counter[str]:
+    """The pieces of one side by kind (English names; a turncoat counts as its kind)."""
+    return Counter(
+        ENGLISH_NAME[TYPE_OF_LETTER[text[-1].lower()]]
+        for text in position.pieces().values()
+        if text[-1].isupper() == red and text[-1].lower() != "k"
+    )
+
+
+def material_changed(
+    start: Position, end: Position, side: str
+) -> tuple[dict[str, int], dict[str, int]]:
+    """What ``side`` won from ``start`` to ``end`` (the kinds the defender lost, less those
+    of the same kind ``side`` lost) and what it gave for them, as {kind: count}, most valuable
+    first."""
+    red = side == "red"
+    theirs = _kinds(start, not red) - _kinds(end, not red)
+    ours = _kinds(start, red) - _kinds(end, red)
+    won, lost = theirs - ours, ours - theirs
+    return _ordered(won), _ordered(lost)
+
+
+def _ordered(counts: Counter[str]) -> dict[str, int]:
+    return {kind: counts[kind] for kind in PIECE_ORDER if counts[kind] > 0}
+
+
+def line_material(proof: dict[str, Any]) -> tuple[dict[str, int], dict[str, int]]:
+    """What a tactics puzzle's solution wins for the side to move and what it gives for it
+    (``material_changed``): as the answers store it (``won``, ``lost``), else from playing
+    their ``line`` out; nothing for a line that cannot be played."""
+    if "won" in proof:
+        return dict(proof.get("won") or {}), dict(proof.get("lost") or {})
+    try:
+        start = Position.from_fen(str(proof.get("variant") or VARIANT), str(proof["fen"]))
+        end = start.copy()
+        for text in proof.get("line") or ():
+            end.push(Move.from_iccs(str(text)))
+    except (EngineError, KeyError, ValueError):
+        return {}, {}
+    return material_changed(start, end, start.turn)
 
 
 def is_material(proof: Any) -> bool:

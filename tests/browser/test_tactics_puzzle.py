@@ -37,13 +37,14 @@ TEXTS = {
         "also_good": "Also good, but not the best",
         "solved": "Solved",
         "checked": "Checked by Fairy-Stockfish on a search of 200,000 positions: only the "
-        "first move of the solution wins material.",
+        "first move of the solution wins material. The solution wins a cannon.",
     },
     "zh": {
         "task": "得子：找出唯一能得子的着法",
         "also_good": "也不错，但不是最好的",
         "solved": "解出来了",
-        "checked": "由Fairy-Stockfish以 200,000 个局面的搜索检验：只有解答的第一着能得子。",
+        "checked": "由Fairy-Stockfish以 200,000 个局面的搜索检验：只有解答的第一着能得子。"
+        "解答得一炮。",
     },
 }
 

@@ -28,9 +28,9 @@ pytestmark = pytest.mark.django_db
 
 BANK_EN = (
     "Checked by Fairy-Stockfish on a search of 200,000 positions: only the first move of the "
-    "solution wins material."
+    "solution wins material. The solution wins a cannon."
 )
-BANK_ZH = "由Fairy-Stockfish以 200,000 个局面的搜索检验：只有解答的第一着能得子。"
+BANK_ZH = "由Fairy-Stockfish以 200,000 个局面的搜索检验：只有解答的第一着能得子。解答得一炮。"
 
 
 @pytest.fixture
@@ -61,12 +61,27 @@ def test_several_accepted_first_moves_are_counted(tactic: Puzzle) -> None:
     with translation.override("en"):
         assert selectors.puzzle_judge_text(puzzle=tactic) == (
             "Checked by Fairy-Stockfish on a search of 200,000 positions: 2 moves win material "
-            "here, each taken as right."
+            "here, each taken as right. The solution wins a cannon."
         )
     with translation.override("zh-hans"):
         assert selectors.puzzle_judge_text(puzzle=tactic) == (
             "由Fairy-Stockfish以 200,000 个局面的搜索检验：此处有 2 着能得子，每一着都算对。"
+            "解答得一炮。"
         )
+
+
+def test_what_the_solution_wins_is_named_and_what_it_gives_for_it(tactic: Puzzle) -> None:
+    """The bank's tactics store no pieces: their line is played out (the fork wins a cannon);
+    a win told with what it gives says both."""
+    assert "won" not in tactic.proof
+    with translation.override("en"):
+        assert selectors.solution_wins_text(tactic.proof) == "The solution wins a cannon."
+        trade = {**tactic.proof, "won": {"chariot": 1}, "lost": {"horse": 1}}
+        assert selectors.solution_wins_text(trade) == "The solution wins a chariot for a horse."
+        assert selectors.solution_wins_text({**tactic.proof, "won": {}, "lost": {}}) == ""
+        assert selectors.solution_wins_text({**tactic.proof, "line": ["a0a1"]}) == ""
+    with translation.override("zh-hans"):
+        assert selectors.solution_wins_text(trade) == "解答用一马换得一车。"
 
 
 def test_a_proved_mate_has_no_judge_sentence(make_puzzle) -> None:
@@ -87,11 +102,11 @@ def test_a_missed_win_judged_by_the_site_s_engine_names_it(make_user) -> None:
     with translation.override("en"):
         assert selectors.puzzle_judge_text(puzzle=puzzle) == (
             "Checked by the site's own engine on a search of 100,000 positions: only the first "
-            "move of the solution wins material."
+            "move of the solution wins material. The solution wins a chariot."
         )
     with translation.override("zh-hans"):
         assert selectors.puzzle_judge_text(puzzle=puzzle) == (
-            "由本站引擎以 100,000 个局面的搜索检验：只有解答的第一着能得子。"
+            "由本站引擎以 100,000 个局面的搜索检验：只有解答的第一着能得子。解答得一车。"
         )
 
 
@@ -103,11 +118,11 @@ def test_a_missed_win_judged_by_fairy_stockfish_names_its_version(make_user) -> 
     with translation.override("en"):
         assert selectors.puzzle_judge_text(puzzle=puzzle) == (
             f"Checked by {label} on a search of 200,000 positions: only the first move of the "
-            "solution wins material."
+            "solution wins material. The solution wins a chariot."
         )
     with translation.override("zh-hans"):
         assert selectors.puzzle_judge_text(puzzle=puzzle) == (
-            f"由{label}以 200,000 个局面的搜索检验：只有解答的第一着能得子。"
+            f"由{label}以 200,000 个局面的搜索检验：只有解答的第一着能得子。解答得一车。"
         )
 
 
