@@ -1,5 +1,6 @@
 """Telling everyone watching a live game that it changed: one message to the game's group on
-the channel layer, which each connection (live.consumers) turns into the state it sends."""
+the channel layer, which each connection (live.consumers) turns into the state it sends; and
+everyone in the lobby that its seeks changed, or that a game of theirs has begun."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from live.models import LiveGame
-from live.selectors import live_game_state, own_half
+from live.selectors import live_game_state, live_lobby_seeks, own_half
+
+# The lobby's group on the channel layer: every open lobby page.
+LOBBY_GROUP = "live-lobby"
 
 
 def group_name(slug: str) -> str:
@@ -38,3 +42,34 @@ def game_event(game: LiveGame) -> dict[str, Any]:
 def live_game_announce(game: LiveGame) -> None:
     """Send ``game``'s new state to its group, from synchronous code (a page view)."""
     async_to_sync(get_channel_layer().group_send)(group_name(game.slug), game_event(game))
+
+
+def _seat_keys(game: LiveGame) -> list[dict[str, Any]]:
+    return [
+        {"user": getattr(game, f"{side}_user_id"), "visitor": getattr(game, f"{side}_visitor")}
+        for side in ("red", "black")
+    ]
+
+
+def lobby_event() -> dict[str, Any]:
+    """The lobby's message: its open seeks now (``live_lobby_seeks``), encoded once as JSON
+    text without their owners, and each seek's owner apart (each connection marks its own:
+    ``live.consumers``; no client is told who else is behind a seek)."""
+    seeks = live_lobby_seeks()
+    owners = {seek["slug"]: seek.pop("owner") for seek in seeks}
+    text = json.dumps(seeks, ensure_ascii=False, separators=(",", ":"))
+    return {"type": "lobby.seeks", "seeks": text, "owners": owners}
+
+
+def lobby_started_event(game: LiveGame) -> dict[str, Any]:
+    """The lobby's message that ``game`` has begun: its two players' pages go to it."""
+    return {"type": "lobby.started", "slug": game.slug, "players": _seat_keys(game)}
+
+
+def live_lobby_announce(game: LiveGame | None = None) -> None:
+    """Tell the lobby, from synchronous code (a page view), that its seeks changed and, with
+    ``game``, that ``game`` has begun (a challenge accepted closes its players' seeks)."""
+    send = async_to_sync(get_channel_layer().group_send)
+    if game is not None:
+        send(LOBBY_GROUP, lobby_started_event(game))
+    send(LOBBY_GROUP, lobby_event())

@@ -1,5 +1,7 @@
 """The WebSocket of a live game, ``/ws/live/<slug>/``: players send moves and requests,
-everyone connected (players in any number of tabs, spectators) is sent the game's state.
+everyone connected (players in any number of tabs, spectators) is sent the game's state. And
+the lobby's, ``/ws/live/lobby/`` (``LiveLobbyConsumer``): open seeks made, cancelled and
+accepted, the list sent to every lobby page after each change.
 
 On connect the client is sent the whole state, so a reload or a reconnect goes on where the
 game stood. A message is read by ``live.protocol``, carried out by one service (``live.services``),
@@ -25,17 +27,25 @@ from typing import Any, TypeVar
 
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.urls import reverse
 
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
-from core.throttles import throttle_rate
+from core.throttles import throttle_hit, throttle_rate
 from live import services
-from live.broadcast import game_event, group_name
+from live.broadcast import (
+    LOBBY_GROUP,
+    game_event,
+    group_name,
+    lobby_event,
+    lobby_started_event,
+)
 from live.budget import MessageBudget
 from live.models import LiveGame
-from live.protocol import Command, ProtocolError, parse_message
+from live.protocol import Command, ProtocolError, parse_lobby_message, parse_message
 from live.selectors import live_game_get, live_game_state, own_half, seat_of
-from live.services import LiveRefusal
+from live.services import ChallengeOptions, LiveRefusal
 from live.texts import refusal_text
 
 # WebSocket close code for a game that does not exist (4000-4999: the application's own)
@@ -49,6 +59,30 @@ async def in_pool(function: Callable[[], Result]) -> Result:
     return await DatabaseSyncToAsync(function, thread_sensitive=False)()
 
 
+def scope_owner(scope: dict[str, Any]) -> Owner | None:
+    """The connection's player: its account, or its session's visitor (None: neither)."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return Owner(user=user)
+    session = scope.get("session")
+    visitor = session.get(VISITOR_SESSION_KEY) if session is not None else None
+    return Owner(visitor_id=visitor) if visitor else None
+
+
+def holds(owner: Owner | None, key: dict[str, Any]) -> bool:
+    """Whether ``key`` ({"user", "visitor"}: a seat or a seek's creator) is ``owner``'s."""
+    if owner is None:
+        return False
+    if owner.user is not None:
+        return bool(key["user"] == owner.user.pk)
+    return key["user"] is None and key["visitor"] == owner.visitor_id
+
+
+def message_budget() -> MessageBudget:
+    rate = throttle_rate("live_messages")
+    return MessageBudget(rate.count, rate.seconds) if rate else MessageBudget(10**9, 1)
+
+
 class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     slug: str
     owner: Owner | None
@@ -56,9 +90,8 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.slug = str(self.scope["url_route"]["kwargs"]["slug"])
-        rate = throttle_rate("live_messages")
-        self.budget = MessageBudget(rate.count, rate.seconds) if rate else MessageBudget(10**9, 1)
-        self.owner = await in_pool(self._owner)
+        self.budget = message_budget()
+        self.owner = await in_pool(lambda: scope_owner(self.scope))
         first = await in_pool(self._first_look)
         if first is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -74,14 +107,6 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "slug", None):
             await self.channel_layer.group_discard(group_name(self.slug), self.channel_name)
-
-    def _owner(self) -> Owner | None:
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            return Owner(user=user)
-        session = self.scope.get("session")
-        visitor = session.get(VISITOR_SESSION_KEY) if session is not None else None
-        return Owner(visitor_id=visitor) if visitor else None
 
     def _first_look(self) -> tuple[dict[str, Any], bool] | None:
         """The game's state event after a look at its clock (None: no such game)."""
@@ -175,13 +200,8 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         )
 
     def _seat(self, seats: dict[str, dict[str, Any]]) -> str | None:
-        owner = self.owner
-        if owner is None:
-            return None
         for side, seat in seats.items():
-            if owner.user is not None and seat["user"] == owner.user.pk:
-                return side
-            if owner.user is None and seat["user"] is None and seat["visitor"] == owner.visitor_id:
+            if holds(self.owner, seat):
                 return side
         return None
 
@@ -189,3 +209,127 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         self, state: dict[str, Any], seat: str | None, half: dict[str, str] | None
     ) -> None:
         await self.send_json({"type": "state", "game": state, "you": seat, "half": half})
+
+
+def scope_address(scope: dict[str, Any]) -> str:
+    """The connection's client address: the peer's, or the one ``TRUSTED_PROXY_COUNT``
+    proxies vouch for (as ``core.throttles.client_address`` reads a request's)."""
+    client = scope.get("client") or ("", 0)
+    proxies = int(settings.TRUSTED_PROXY_COUNT)
+    headers = dict(scope.get("headers") or [])
+    forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1")
+    addresses = [part.strip() for part in forwarded.split(",") if part.strip()]
+    if proxies > 0 and addresses:
+        return addresses[-min(proxies, len(addresses))]
+    return str(client[0])
+
+
+class LiveLobbyConsumer(AsyncJsonWebsocketConsumer):
+    """The lobby: on connect (and on each ``ping``, every 30 s from an open page) the player's
+    own open seeks are refreshed (``live.services.live_seeks_refresh``) and the list is sent;
+    a seek made, cancelled or accepted sends the new list to every lobby page (one group on
+    the channel layer, so it reaches the pages on every web process), and an accepted seek
+    sends its two players to the game. A refusal goes back to the sender alone as
+    ``{"type": "error", "code", "message": {zh, en}}`` and changes nothing. Seeks made are
+    throttled (``THROTTLE_RATES["live_seeks"]``, per account, per address for visitors), and
+    every message is counted by the connection's budget, as a game's."""
+
+    owner: Owner | None
+    budget: MessageBudget
+
+    async def connect(self) -> None:
+        self.budget = message_budget()
+        self.owner = await in_pool(lambda: scope_owner(self.scope))
+        await self.accept()
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.lobby_seeks(await in_pool(self._refreshed))
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    def _refreshed(self) -> dict[str, Any]:
+        if self.owner is not None:
+            services.live_seeks_refresh(owner=self.owner)
+        return lobby_event()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        wait = self.budget.spend(time.monotonic())
+        if wait is not None:
+            await self._refuse("too_many_messages", {"seconds": max(1, math.ceil(wait))})
+            return
+        try:
+            kind, data = parse_lobby_message(text_data if text_data is not None else bytes_data)
+        except ProtocolError as error:
+            await self._refuse(error.code, error.params)
+            return
+        if kind == "ping":
+            await self.lobby_seeks(await in_pool(self._refreshed))
+            return
+        if self.owner is None:
+            await self._refuse("no_player")
+            return
+        if kind == "seek":
+            key = f"user-{self.owner.user.pk}" if self.owner.user else self._address_key()
+            wait_seconds = throttle_hit("live_seeks", key)
+            if wait_seconds is not None:
+                await self._refuse("seeks_too_fast", {"seconds": math.ceil(wait_seconds)})
+                return
+        try:
+            events = await in_pool(lambda: self._carry_out(kind, data))
+        except LiveRefusal as refusal:
+            await self._refuse(refusal.extra["code"], message=refusal.extra["message"])
+            return
+        for group, event in events:
+            await self.channel_layer.group_send(group, event)
+
+    def _address_key(self) -> str:
+        return f"addr-{scope_address(self.scope)}"
+
+    def _carry_out(self, kind: str, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Carry out a seek, cancel or accept: the group messages it sends (the lobby's new
+        list; an accepted seek also begins its game for its players and its page)."""
+        owner = self.owner
+        assert owner is not None
+        if kind == "seek":
+            options = ChallengeOptions(
+                variant=data["variant"],
+                setup=data["setup"],
+                colour=data["colour"],
+                base_minutes=data["minutes"],
+                increment_seconds=data["increment"],
+                rated=data["rated"],
+            )
+            services.live_seek_create(owner=owner, options=options)
+            return [(LOBBY_GROUP, lobby_event())]
+        if kind == "cancel":
+            services.live_seek_cancel(slug=data["slug"], owner=owner)
+            return [(LOBBY_GROUP, lobby_event())]
+        game = services.live_challenge_accept(slug=data["slug"], owner=owner)  # "accept"
+        return [
+            (LOBBY_GROUP, lobby_started_event(game)),
+            (group_name(game.slug), game_event(game)),
+            (LOBBY_GROUP, lobby_event()),
+        ]
+
+    async def _refuse(
+        self,
+        code: str,
+        params: dict[str, object] | None = None,
+        *,
+        message: dict[str, str] | None = None,
+    ) -> None:
+        said = message or refusal_text(code, params).as_dict()
+        await self.send_json({"type": "error", "code": code, "message": said})
+
+    # -- to the clients --------------------------------------------------------------------
+
+    async def lobby_seeks(self, event: dict[str, Any]) -> None:
+        """The lobby's list (live.broadcast, encoded once), with the slugs of my own seeks."""
+        mine = json.dumps(sorted(s for s, key in event["owners"].items() if holds(self.owner, key)))
+        await self.send(text_data=f'{{"type":"seeks","mine":{mine},"seeks":{event["seeks"]}}}')
+
+    async def lobby_started(self, event: dict[str, Any]) -> None:
+        """A game has begun: its players' lobby pages go to it."""
+        if any(holds(self.owner, key) for key in event["players"]):
+            url = reverse("live:game", args=[event["slug"]])
+            await self.send_json({"type": "started", "slug": event["slug"], "url": url})

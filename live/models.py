@@ -4,6 +4,9 @@ A game begins as a challenge (``waiting``): its creator chose the variant, the s
 colour (or random) and the clock; whoever opens the link and accepts takes the other seat.
 A feidan game with a secret setup then waits for both halves (``setting_up``) before it is
 played.
+A challenge is sent by its link, or offered to anyone as an open seek in the lobby
+(``seek``): a seek stays listed while its creator's lobby page keeps it fresh (``seek_seen_at``,
+``live.selectors.seek_cutoff``).
 A seat is held by an account or by an anonymous visitor's session (``accounts.visitors``).
 The clocks are kept here: each side's time left when its turn began (``red_clock_ms`` /
 ``black_clock_ms``) and when the running turn began (``turn_started_at``); the time left now
@@ -82,6 +85,10 @@ class LiveGame(TimeStampedModel):
     creator_user = _seat_user("live_games_created")
     creator_visitor = _seat_visitor()
     colour_choice = models.CharField(max_length=8, choices=Colour.choices, default=Colour.RANDOM)
+    # An open seek of the lobby (anyone may accept it there) rather than a challenge sent by
+    # link; listed while it waits and its creator's lobby page has refreshed it lately.
+    seek = models.BooleanField(default=False)
+    seek_seen_at = models.DateTimeField(null=True, blank=True)
     red_user = _seat_user("live_games_red")
     red_visitor = _seat_visitor()
     black_user = _seat_user("live_games_black")
@@ -114,6 +121,13 @@ class LiveGame(TimeStampedModel):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(
+                fields=["seek_seen_at"],
+                condition=Q(seek=True, status="waiting"),
+                name="live_open_seeks",
+            )
+        ]
         constraints = [
             models.CheckConstraint(
                 name="live_creator_user_xor_visitor",

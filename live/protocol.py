@@ -1,5 +1,6 @@
-"""What a live game's WebSocket accepts from a client: one JSON object a message, read and
-checked here before anything looks at the game (no database; ``live.consumers`` calls it).
+"""What a live game's WebSocket, and the lobby's, accept from a client: one JSON object a
+message, read and checked here before anything looks at a game (no database;
+``live.consumers`` calls it).
 
 Messages (every field required, no other field allowed; clocks are never sent by clients):
 
@@ -9,6 +10,14 @@ Messages (every field required, no other field allowed; clocks are never sent by
     {"type": "rematch", "action": "offer" | "accept" | "decline"}   once the game is over
     {"type": "state"}                                the game as it stands now
     {"type": "setup", "placement": {"a0": "M", "f0": "K", ...}}   a secret half (feidan)
+
+The lobby's (``parse_lobby_message``):
+
+    {"type": "seek", "variant": "xiangqi", "setup": "standard", "colour": "random",
+     "minutes": 10, "increment": 5, "rated": false}   an open seek (the values are judged by
+                                                     live.services, as a challenge's)
+    {"type": "cancel", "slug": "…"}  {"type": "accept", "slug": "…"}   one's own seek; another's
+    {"type": "ping"}   the page is open: my seeks stay listed; answered with the list
 """
 
 from __future__ import annotations
@@ -17,6 +26,8 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Final
+
+from words.texts import Text
 
 MESSAGE_MAX_BYTES: Final = 1024
 PLY_MAX: Final = 10_000
@@ -32,6 +43,13 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
     "state": frozenset({"type"}),
     "setup": frozenset({"type", "placement"}),
 }
+LOBBY_FIELDS: Final[dict[str, frozenset[str]]] = {
+    "seek": frozenset({"type", "variant", "setup", "colour", "minutes", "increment", "rated"}),
+    "cancel": frozenset({"type", "slug"}),
+    "accept": frozenset({"type", "slug"}),
+    "ping": frozenset({"type"}),
+}
+SLUG_MAX: Final = 16
 DRAW_ACTIONS: Final = ("offer", "accept", "decline")
 CLOCK_WORDS: Final = ("clock", "time", "_ms", "remaining")
 
@@ -59,28 +77,7 @@ def parse_message(text: str | bytes | None) -> Command:
     """The command in ``text``, or ``ProtocolError``: not text, too long, not a JSON object,
     an unknown type, a missing or extra field (a clock value is named as such), a field of
     the wrong kind."""
-    if not isinstance(text, str):
-        raise ProtocolError("not_text")
-    if len(text.encode("utf-8", "surrogatepass")) > MESSAGE_MAX_BYTES:
-        raise ProtocolError("too_long", limit=MESSAGE_MAX_BYTES)
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise ProtocolError("not_json") from error
-    if not isinstance(data, dict):
-        raise ProtocolError("not_object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        raise ProtocolError("unknown_type", type=str(kind)[:32], known=", ".join(sorted(FIELDS)))
-    allowed = FIELDS[kind]
-    extra = sorted(str(key)[:32] for key in data if key not in allowed)
-    if extra:
-        if any(word in name.lower() for name in extra for word in CLOCK_WORDS):
-            raise ProtocolError("clock_not_accepted", field=extra[0])
-        raise ProtocolError("unknown_field", field=extra[0], type=kind)
-    missing = sorted(allowed - set(data))
-    if missing:
-        raise ProtocolError("missing_field", field=missing[0], type=kind)
+    kind, data = _read(text, FIELDS)
     if kind == "move":
         ply, move = data["ply"], data["move"]
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= PLY_MAX:
@@ -103,3 +100,59 @@ def parse_message(text: str | bytes | None) -> Command:
             raise ProtocolError("bad_placement", limit=PLACEMENT_MAX)
         return Command("setup", placement={str(k): v for k, v in placement.items()}, raw=data)
     return Command(kind, raw=data)
+
+
+# How a lobby message's field must be written, said in a refusal.
+TEXT_KIND: Final = Text("不超过16个字的文字", "a text of at most 16 characters")
+WHOLE_KIND: Final = Text("0到999的整数", "a whole number from 0 to 999")
+FLAG_KIND: Final = Text("true或false", "true or false")
+
+
+def parse_lobby_message(text: str | bytes | None) -> tuple[str, dict[str, Any]]:
+    """The type and fields of a lobby message in ``text`` (each field of its kind), or
+    ``ProtocolError`` as ``parse_message`` says it, or ``bad_field``."""
+    kind, data = _read(text, LOBBY_FIELDS)
+
+    def bad(name: str, said: Text) -> ProtocolError:
+        return ProtocolError("bad_field", type=kind, field=name, kind=said)
+
+    for name in ("variant", "setup", "colour", "slug"):
+        if name in data and not (isinstance(data[name], str) and len(data[name]) <= SLUG_MAX):
+            raise bad(name, TEXT_KIND)
+    for name in ("minutes", "increment"):
+        value = data.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
+            raise bad(name, WHOLE_KIND)
+    if "rated" in data and not isinstance(data["rated"], bool):
+        raise bad("rated", FLAG_KIND)
+    return kind, data
+
+
+def _read(
+    text: str | bytes | None, fields: dict[str, frozenset[str]]
+) -> tuple[str, dict[str, Any]]:
+    """The type and fields of the JSON object in ``text`` (one of ``fields``' types, with
+    exactly its fields), or ``ProtocolError``."""
+    if not isinstance(text, str):
+        raise ProtocolError("not_text")
+    if len(text.encode("utf-8", "surrogatepass")) > MESSAGE_MAX_BYTES:
+        raise ProtocolError("too_long", limit=MESSAGE_MAX_BYTES)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError("not_json") from error
+    if not isinstance(data, dict):
+        raise ProtocolError("not_object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in fields:
+        raise ProtocolError("unknown_type", type=str(kind)[:32], known=", ".join(sorted(fields)))
+    allowed = fields[kind]
+    extra = sorted(str(key)[:32] for key in data if key not in allowed)
+    if extra:
+        if fields is FIELDS and any(word in name.lower() for name in extra for word in CLOCK_WORDS):
+            raise ProtocolError("clock_not_accepted", field=extra[0])
+        raise ProtocolError("unknown_field", field=extra[0], type=kind)
+    missing = sorted(allowed - set(data))
+    if missing:
+        raise ProtocolError("missing_field", field=missing[0], type=kind)
+    return kind, data

@@ -1,4 +1,4 @@
-"""Live games: reads. The state a client is sent (the same for players and spectators: it never
+"""Live games: reads. The lobby's open seeks, the state a client is sent (the same for players and spectators: it never
 holds a secret half), a player's own secret half (sent to that player alone), whose seat a
 visitor holds, the position and the clock."""
 
@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.owners import Owner
@@ -115,6 +116,76 @@ def is_creator(game: LiveGame, owner: Owner | None) -> bool:
     if owner.user is not None:
         return game.creator_user_id == owner.user.pk
     return game.creator_user_id is None and game.creator_visitor == owner.visitor_id
+
+
+def creator_q(owner: Owner) -> Q:
+    """The games ``owner`` created (challenges and seeks)."""
+    if owner.user is not None:
+        return Q(creator_user_id=owner.user.pk)
+    return Q(creator_user__isnull=True, creator_visitor=owner.visitor_id)
+
+
+# -- the lobby ------------------------------------------------------------------------------
+
+# The open seeks the lobby lists (the newest first): more are kept, and listed as others go.
+LOBBY_SEEKS_SHOWN = 100
+
+
+def seek_cutoff(now: datetime) -> datetime:
+    """A seek last refreshed by its creator's lobby page before this is gone
+    (``LIVE_SEEK_EXPIRY_SECONDS``, 120: the page refreshes its seeks every 30 s while open)."""
+    return now - timedelta(seconds=int(settings.LIVE_SEEK_EXPIRY_SECONDS))
+
+
+def seek_expired(game: LiveGame, now: datetime) -> bool:
+    return game.seek and (game.seek_seen_at is None or game.seek_seen_at < seek_cutoff(now))
+
+
+def live_seeks_open(now: datetime | None = None) -> QuerySet[LiveGame]:
+    """The lobby's open seeks at ``now``: waiting for anyone to accept, refreshed lately."""
+    cutoff = seek_cutoff(now or timezone.now())
+    return LiveGame.objects.filter(seek=True, status=LiveGame.Status.WAITING).filter(
+        seek_seen_at__gte=cutoff
+    )
+
+
+def live_lobby_seeks(now: datetime | None = None) -> list[dict[str, Any]]:
+    """The lobby's list: each open seek, the newest first, as the page shows it (who made it:
+    the account's name, None for a visitor; their live rating in the variant if the seek is
+    rated; the game, the clock, rated or casual, the colour the creator asked for) with its
+    ``owner`` ({"user", "visitor"}: told to no client, each connection marks its own)."""
+    seeks = list(
+        live_seeks_open(now)
+        .select_related("creator_user")
+        .order_by("-created_at", "-id")[:LOBBY_SEEKS_SHOWN]
+    )
+    rated_users = {game.creator_user_id for game in seeks if game.rated and game.creator_user_id}
+    rows = {
+        (row.user_id, row.variant): row
+        for row in LiveRating.objects.filter(user_id__in=rated_users)
+    }
+    listed = []
+    for game in seeks:
+        rating = None
+        if game.rated and game.creator_user_id is not None:
+            row = rows.get((game.creator_user_id, game.variant)) or LiveRating(
+                user_id=game.creator_user_id, variant=game.variant
+            )
+            rating = rating_shown(row.rating, row.deviation, row.provisional)
+        listed.append(
+            {
+                "slug": game.slug,
+                "player": game.creator_user.username if game.creator_user else None,
+                "rating": rating,
+                "variant": game.variant,
+                "setup": game.setup,
+                "time": f"{game.base_ms // 60_000}+{game.increment_ms // 1000}",
+                "rated": game.rated,
+                "colour": game.colour_choice,
+                "owner": {"user": game.creator_user_id, "visitor": game.creator_visitor},
+            }
+        )
+    return listed
 
 
 def game_position(game: LiveGame) -> Position:

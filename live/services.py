@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.owners import Owner
@@ -35,7 +37,16 @@ from engine import (
 from live.clock import FREE_PLIES, Clock, other_side
 from live.models import LiveGame, LiveRating
 from live.protocol import ICCS
-from live.selectors import first_move_deadline, game_clock, game_position, is_creator, seat_of
+from live.selectors import (
+    creator_q,
+    first_move_deadline,
+    game_clock,
+    game_position,
+    is_creator,
+    live_seeks_open,
+    seat_of,
+    seek_expired,
+)
 from live.texts import refusal_text
 from words.explain import explain_illegal
 from words.setups import plum_blossom_info, secret_half_faults, void_reveal_text
@@ -120,9 +131,12 @@ def _challenge_start(variant: str, setup: str) -> str:
     return find_variant(variant).start_fen(setup)
 
 
-def live_challenge_create(*, owner: Owner, options: ChallengeOptions) -> LiveGame:
-    """A challenge from ``owner``, waiting for a friend to open its link and accept. A rated
-    challenge needs an account (a visitor may make casual ones only)."""
+def live_challenge_create(
+    *, owner: Owner, options: ChallengeOptions, seek_at: datetime | None = None
+) -> LiveGame:
+    """A challenge from ``owner``, waiting for a friend to open its link and accept (with
+    ``seek_at``: an open seek of the lobby, made then). A rated challenge needs an account (a
+    visitor may make casual ones only)."""
     _check_options(options)
     if options.rated and owner.user is None:
         raise LiveRefusal.of("rated_needs_account", field="rated")
@@ -141,6 +155,8 @@ def live_challenge_create(*, owner: Owner, options: ChallengeOptions) -> LiveGam
             increment_ms=options.increment_seconds * 1000,
             red_clock_ms=base_ms,
             black_clock_ms=base_ms,
+            seek=seek_at is not None,
+            seek_seen_at=seek_at,
         )
         try:
             with transaction.atomic():
@@ -167,16 +183,22 @@ def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = Non
     """``owner`` takes the other seat of the challenge ``slug``; the game begins (no clock
     runs before each side's first move): with both secret halves awaited (a secret setup), or
     from the plum-blossom start drawn now, or from its start. Refused: one's own challenge, one
-    already taken, a rated one by a visitor (rated games need an account on both seats)."""
+    already taken, a rated one by a visitor (rated games need an account on both seats); a
+    lobby seek also when it is cancelled or gone (not refreshed lately), each said as a seek's.
+
+    Both players now play: every other open seek of either is closed (a player has one game
+    from the lobby at a time). Their open seeks are locked with the challenge, in one order
+    (``_locked_with_seeks``), so two people taking one seek, or two seeks of one player, at once
+    get one game and one refusal."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = _locked(slug)
-        if game.status != LiveGame.Status.WAITING:
-            raise LiveRefusal.of("already_accepted")
+        game = _locked_with_seeks(slug, owner)
+        if game.status != LiveGame.Status.WAITING or seek_expired(game, now):
+            raise LiveRefusal.of("seek_gone" if game.seek else "already_accepted")
         if is_creator(game, owner):
-            raise LiveRefusal.of("own_challenge")
+            raise LiveRefusal.of("own_seek" if game.seek else "own_challenge")
         if game.rated and owner.user is None:
-            raise LiveRefusal.of("rated_needs_sign_in")
+            raise LiveRefusal.of("rated_seek_needs_account" if game.seek else "rated_needs_sign_in")
         creator = (
             Owner(user=game.creator_user)
             if game.creator_user is not None
@@ -195,7 +217,75 @@ def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = Non
             game.start_fen, game.setup_info = plum_blossom_info(now)
         game.started_at = now
         game.save()
+        LiveGame.objects.filter(
+            creator_q(creator) | creator_q(owner), seek=True, status=LiveGame.Status.WAITING
+        ).exclude(pk=game.pk).update(
+            status=LiveGame.Status.ABORTED, termination="seek_closed", finished_at=now
+        )
     return game
+
+
+def _locked_with_seeks(slug: str, owner: Owner) -> LiveGame:
+    """Lock the challenge ``slug`` and every open seek of its creator and of ``owner``, in the
+    order of their ids (whoever takes any of them locks them all the same way round, so two
+    takers wait for each other and never for each other's locks in turn); return the
+    challenge."""
+    found = LiveGame.objects.filter(slug=slug).values("pk", "creator_user_id", "creator_visitor")
+    first = found.first()
+    if first is None:
+        raise LiveRefusal.of("not_found")
+    if first["creator_user_id"] is not None:
+        creators = Q(creator_user_id=first["creator_user_id"])
+    else:
+        creators = Q(creator_user__isnull=True, creator_visitor=first["creator_visitor"])
+    seeks = (creators | creator_q(owner)) & Q(seek=True, status=LiveGame.Status.WAITING)
+    locked = LiveGame.objects.select_for_update().filter(Q(pk=first["pk"]) | seeks)
+    list(locked.order_by("pk").values_list("pk", flat=True))
+    return _locked(slug)
+
+
+# -- the lobby ------------------------------------------------------------------------------
+
+
+def live_seek_create(
+    *, owner: Owner, options: ChallengeOptions, now: datetime | None = None
+) -> LiveGame:
+    """An open seek of ``owner`` in the lobby, with the options of a challenge. Refused, with
+    nothing made: options a challenge refuses, a rated seek by a visitor, and a player with
+    ``LIVE_SEEKS_PER_PLAYER`` open seeks already (how often one may be made is the caller's
+    throttle, ``live_seeks``)."""
+    now = now or timezone.now()
+    _check_options(options)
+    if options.rated and owner.user is None:
+        raise LiveRefusal.of("rated_needs_account", field="rated")
+    limit = int(settings.LIVE_SEEKS_PER_PLAYER)
+    if live_seeks_open(now).filter(creator_q(owner)).count() >= limit:
+        raise LiveRefusal.of("too_many_seeks", {"limit": limit})
+    return live_challenge_create(owner=owner, options=options, seek_at=now)
+
+
+def live_seek_cancel(*, slug: str, owner: Owner, now: datetime | None = None) -> LiveGame:
+    """``owner`` takes back their open seek ``slug``. Refused: no such seek, another's, one
+    accepted or cancelled already."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = LiveGame.objects.select_for_update().filter(slug=slug, seek=True).first()
+        if game is None:
+            raise LiveRefusal.of("seek_gone")
+        if not is_creator(game, owner):
+            raise LiveRefusal.of("not_your_seek")
+        if game.status != LiveGame.Status.WAITING:
+            raise LiveRefusal.of("seek_gone")
+        _abort(game, "", now=now, termination="cancelled")
+        game.save()
+    return game
+
+
+def live_seeks_refresh(*, owner: Owner, now: datetime | None = None) -> int:
+    """``owner``'s lobby page is open: their open seeks stay listed (a seek gone already stays
+    gone). Returns how many were refreshed."""
+    now = now or timezone.now()
+    return live_seeks_open(now).filter(creator_q(owner)).update(seek_seen_at=now)
 
 
 # -- playing --------------------------------------------------------------------------------

@@ -125,6 +125,41 @@ REFUSALS: Final[dict[str, Text]] = {
         "again to accept.",
     ),
     "bad_options": Text("挑战的设置不对：{reason}", "The challenge's options are wrong: {reason}"),
+    # live.services: the lobby's seeks
+    "seek_gone": Text(
+        "这个邀战已经不在了：已被别人接受、被取消，或发起人已离开大厅。",
+        "This seek is gone: someone else took it, it was cancelled, or its player left the lobby.",
+    ),
+    "own_seek": Text(
+        "这是你自己的邀战：等别人来接受，或者取消它。",
+        "This is your own seek: wait for someone to accept it, or cancel it.",
+    ),
+    "not_your_seek": Text(
+        "这不是你的邀战：只有发起人可以取消。",
+        "This is not your seek: only its player can cancel it.",
+    ),
+    "rated_seek_needs_account": Text(
+        "这是一盘计积分的对局，需要账号：请先登录或注册，再回大厅接受。",
+        "This is a rated game and needs an account: sign in or sign up, then accept it in the "
+        "lobby.",
+    ),
+    "too_many_seeks": Text(
+        "你已经有{limit}个等待中的邀战：先取消一个，或者等别人接受。",
+        "You already have {limit} open seeks: cancel one, or wait for someone to accept.",
+    ),
+    "seeks_too_fast": Text(
+        "发起邀战太频繁了：请{seconds}秒后再试。",
+        "Too many seeks made: try again in {seconds} s.",
+    ),
+    "no_player": Text(
+        "这个连接没有会话：请重新打开大厅页面。",
+        "This connection has no session: open the lobby page again.",
+    ),
+    # live.protocol: a lobby message's fields
+    "bad_field": Text(
+        "“{type}”消息的“{field}”字段不对：应当是{kind}。",
+        "The field “{field}” of a “{type}” message is wrong: it must be {kind}.",
+    ),
 }
 
 

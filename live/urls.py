@@ -1,4 +1,4 @@
-"""The live-play pages, under /play/live/ (the games themselves talk over /ws/live/)."""
+"""The live-play pages, under /play/live/ (the games and the lobby talk over /ws/live/)."""
 
 from django.urls import path
 
@@ -8,6 +8,7 @@ app_name = "live"
 
 urlpatterns = [
     path("", views.new, name="new"),
+    path("lobby/", views.lobby, name="lobby"),
     path("<str:slug>/", views.game, name="game"),
     path("<str:slug>/accept/", views.accept, name="accept"),
 ]

@@ -1,5 +1,6 @@
-"""The live-play pages: a challenge to send a friend (/play/live/), and one live game
-(/play/live/<slug>/: the challenge to accept, the game, or the game watched). The pages hold
+"""The live-play pages: a challenge to send a friend (/play/live/), the lobby of open seeks
+(/play/live/lobby/), and one live game (/play/live/<slug>/: the challenge to accept, the
+game, or the game watched). The pages hold
 no rule: the game page talks to the server over its WebSocket (live.consumers)."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from accounts.owners import owner_for_request
 from core.selectors import variant_title
 from core.starts import start_name
 from engine import VARIANTS
-from live.broadcast import live_game_announce
+from live.broadcast import live_game_announce, live_lobby_announce
 from live.models import LiveGame
 from live.selectors import is_creator, live_game_get, live_rating_shown, seat_of
 from live.services import (
@@ -77,12 +78,7 @@ def _options(data: Any) -> ChallengeOptions:
 def new(request: HttpRequest) -> HttpResponse:
     """Play a friend: choose the game, the colour and the clock; get a link to send."""
     error = None
-    chosen = {
-        "game": "xiangqi:standard",
-        "colour": "random",
-        "time": DEFAULT_TIME_CONTROL,
-        "mode": "casual",
-    }
+    chosen = dict(DEFAULT_CHOICES)
     if request.method == "POST":
         chosen.update({key: str(request.POST.get(key, "")) for key in chosen})
         owner = owner_for_request(request)
@@ -93,14 +89,60 @@ def new(request: HttpRequest) -> HttpResponse:
             error = refusal.extra["message"]
         else:
             return HttpResponseRedirect(reverse("live:game", args=[game.slug]))
-    context = {
+    context = {**_form_context(request, chosen), "error": error}
+    return render(request, "live/new.html", context, status=400 if error else 200)
+
+
+def _form_context(request: HttpRequest, chosen: dict[str, str]) -> dict[str, Any]:
+    """What the form of a challenge or a seek offers, with the choices ``chosen``."""
+    return {
         "games": _game_choices(),
         "time_controls": [f"{m}+{i}" for m, i in TIME_CONTROLS],
         "chosen": chosen,
-        "error": error,
         "signed_in": request.user.is_authenticated,
     }
-    return render(request, "live/new.html", context, status=400 if error else 200)
+
+
+DEFAULT_CHOICES = {
+    "game": "xiangqi:standard",
+    "colour": "random",
+    "time": DEFAULT_TIME_CONTROL,
+    "mode": "casual",
+}
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby: the open seeks, live (over /ws/live/lobby/); make one, or accept another's."""
+    owner_for_request(request)  # a visitor's session has its id before the socket opens
+    setups = {setup for choices in SETUPS_BY_VARIANT.values() for setup in choices}
+    page = {
+        "socket": "/ws/live/lobby/",
+        "signed_in": request.user.is_authenticated,
+        "labels": {
+            "variants": {name: variant_title(VARIANTS[name]) for name in SETUPS_BY_VARIANT},
+            "setups": {setup: start_name(setup) for setup in sorted(setups)},
+            "colours": {
+                "red": _("plays Red"),
+                "black": _("plays Black"),
+                "random": _("colour at random"),
+            },
+            "rated": _("rated"),
+            "casual": _("casual"),
+            "visitor": _("visitor"),
+            "yours": _("your seek"),
+            "accept": _("Accept and play"),
+            "cancel": _("Cancel"),
+            "provisional": _("provisional rating: few games yet"),
+            "connecting": _("Connecting…"),
+            "reconnecting": _("Connection lost: reconnecting…"),
+            "empty": _("No open seeks: make one, and it shows here for everyone."),
+            "count": _("Open seeks: {n}"),
+        },
+    }
+    context = {**_form_context(request, dict(DEFAULT_CHOICES)), "page": page}
+    return render(request, "live/lobby.html", context)
 
 
 def _labels() -> dict[str, Any]:
@@ -226,4 +268,5 @@ def accept(request: HttpRequest, slug: str) -> HttpResponse:
     except LiveRefusal as refusal:
         return _game_page(request, game, owner, error=refusal.extra["message"])
     live_game_announce(accepted)  # the challenger's page begins the game
+    live_lobby_announce(accepted)  # a seek taken by its link, or the players' seeks closed
     return HttpResponseRedirect(reverse("live:game", args=[slug]))

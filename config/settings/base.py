@@ -16,6 +16,9 @@ Everything that differs between machines comes from the environment:
                            web process serves every WebSocket)
 ``LIVE_FIRST_MOVE_SECONDS``  how long each side of a live game has for its first move before the game is
                            aborted (60; docs/live.md)
+``LIVE_SEEK_EXPIRY_SECONDS``  how long a lobby seek stays listed after its creator's lobby page last
+                           refreshed it (120; docs/live.md)
+``LIVE_SEEKS_PER_PLAYER``  open lobby seeks one player may have at once (3)
 ``HEALTH_TOKEN``           the bearer token that opens /healthz/full (unset: closed)
 ``DATABASE_STATEMENT_TIMEOUT``, ``DATABASE_LOCK_TIMEOUT``  a web request's limits, ms (5000, 2000)
 ``WORKER_DATABASE_STATEMENT_TIMEOUT``, ``WORKER_DATABASE_LOCK_TIMEOUT``  a worker's (60000, 20000)
@@ -276,6 +279,11 @@ USE_TZ = True
 CHANNEL_LAYER_URL = env_str("CHANNEL_LAYER_URL")
 # A live game's side to move has this long for its first move, or the game is aborted.
 LIVE_FIRST_MOVE_SECONDS = env_int("LIVE_FIRST_MOVE_SECONDS", 60)
+# A lobby seek is listed while its creator's lobby page refreshes it (every 30 s while open):
+# one not refreshed for this long is gone (the page was closed, the connection lost for good).
+LIVE_SEEK_EXPIRY_SECONDS = env_int("LIVE_SEEK_EXPIRY_SECONDS", 120)
+# Open lobby seeks one player (an account, or a visitor's session) may have at once.
+LIVE_SEEKS_PER_PLAYER = env_int("LIVE_SEEKS_PER_PLAYER", 3)
 
 
 def channel_layer_settings(url: str | None) -> dict[str, dict[str, object]]:
@@ -387,6 +395,7 @@ THROTTLE_RATES = {
     "game_draws": "20/hour",  # draw offers (each one adds a search of the computer's)
     "game_actions": "30/min",  # resigning, answering a draw, claiming one, sharing a game
     "live_challenges": "30/hour",  # live games challenged (Play a friend) and accepted
+    "live_seeks": "30/hour",  # lobby seeks made, per account (per address for visitors)
     "live_messages": "60/min",  # messages one live game's WebSocket connection sends
     "setup_checks": "120/min",  # secret halves checked before they are handed in
     "positions": "240/min",  # positions analysed on the analysis board
