@@ -71,6 +71,7 @@ PUBLIC = [
     "play/g/<str:slug>/",
     "play/games/",
     "play/live/",
+    "play/live/lobby/",
     "play/live/<str:slug>/",
     "play/live/<str:slug>/accept/",
     "play/masters/",
