@@ -33,6 +33,13 @@ from live.services import (
 # The time controls offered: (minutes, increment seconds).
 TIME_CONTROLS = [(3, 2), (5, 3), (10, 5), (15, 10), (30, 0)]
 DEFAULT_TIME_CONTROL = "10+5"
+# What the form of a challenge or a seek has chosen when it opens.
+DEFAULT_CHOICES = {
+    "game": "xiangqi:standard",
+    "colour": "random",
+    "time": DEFAULT_TIME_CONTROL,
+    "mode": "casual",
+}
 
 
 def _game_choices() -> list[dict[str, str]]:
@@ -101,14 +108,6 @@ def _form_context(request: HttpRequest, chosen: dict[str, str]) -> dict[str, Any
         "chosen": chosen,
         "signed_in": request.user.is_authenticated,
     }
-
-
-DEFAULT_CHOICES = {
-    "game": "xiangqi:standard",
-    "colour": "random",
-    "time": DEFAULT_TIME_CONTROL,
-    "mode": "casual",
-}
 
 
 @never_cache
