@@ -128,7 +128,7 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             await self._refuse(error.code, error.params)
             return
         try:
-            event = await in_pool(lambda: game_event(self._carry_out(command)))
+            event, lobby = await in_pool(lambda: self._events(self._carry_out(command)))
         except LiveRefusal as refusal:
             extra = refusal.extra
             await self._refuse(
@@ -136,6 +136,15 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             )
             return
         await self.channel_layer.group_send(group_name(self.slug), event)
+        if lobby is not None:
+            await self.channel_layer.group_send(LOBBY_GROUP, lobby)
+
+    @staticmethod
+    def _events(game: LiveGame) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The game's new state and, for a seek called off on its game's page, the lobby's
+        new list."""
+        called_off = game.seek and game.status == LiveGame.Status.ABORTED and not game.started_at
+        return game_event(game), lobby_event() if called_off else None
 
     def _carry_out(self, command: Command) -> LiveGame:
         owner, slug = self.owner, self.slug

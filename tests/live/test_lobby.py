@@ -402,6 +402,19 @@ def test_a_seek_cancelled_leaves_every_lobby_page(sockets) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_seek_aborted_on_its_games_page_leaves_every_lobby_page(sockets) -> None:
+    key, owner = visitor_session()
+    seek = live_seek_create(owner=owner, options=CASUAL)
+    lobby = sockets("lobby")
+    assert len(seeks(lobby)["seeks"]) == 1
+    page = sockets(seek.slug, key)
+    page.state()
+    page.send({"type": "abort"})
+    assert page.state()["game"]["status"] == "aborted"
+    assert seeks(lobby)["seeks"] == []
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_ping_keeps_the_players_seeks_and_answers_with_the_list(sockets) -> None:
     key, owner = visitor_session()
     seek = live_seek_create(owner=owner, options=CASUAL, now=timezone.now() - timedelta(minutes=1))
