@@ -111,6 +111,9 @@ class Mate:
     king_start: int = -1
     driven_home: int = 0
     defections: int = 0  # how many of the attacker's moves made a piece defect
+    # how many of the attacker's captures a cannon made over the defender's own general, the
+    # general its only screen (炮碾丹砂)
+    general_screen_captures: int = 0
     joined: set[int] = field(default_factory=set)  # points of pieces that defected to the attacker
     last_joined: int = -1  # the point where the last move's defected piece stands
 
@@ -241,6 +244,7 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
     king_start = pos.kings[defender_bit >> 5]
     driven_home = 0
     soldier_check = False
+    general_screen_captures = 0
     for text in line:
         if not isinstance(text, str):
             raise IllegalMoveError(text, pos.fen(), "move.not_string")
@@ -258,6 +262,10 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
             last = (fr, to, piece, kind)
             if kind == "defection":
                 defections += 1
+            if captured and piece & TYPE_MASK == CANNON:
+                screens = [sq for sq in _between(width, fr, to) if pos.board[sq]]
+                king_now = pos.kings[defender_bit >> 5]
+                general_screen_captures += screens == [king_now]
             dx = to % width - width // 2
             dy = to // width if attacker else pos.height - 1 - to // width
             on_centre = (dx, dy) == (0, 1) and piece & TYPE_MASK == CHARIOT and kind != "collision"
@@ -296,6 +304,7 @@ def read_mate(variant: str, fen: str, line: Sequence[str]) -> Mate:
         king_start=king_start,
         driven_home=driven_home,
         defections=defections,
+        general_screen_captures=general_screen_captures,
         joined=joined,
         last_joined=last_joined if last_joined in joined else -1,
         last_from=last[0],
@@ -445,6 +454,10 @@ def _heart_sacrifice(m: Mate) -> bool:
 
 def _heart_pierce(m: Mate) -> bool:
     return m.centre_pierce
+
+
+def _cannon_grind(m: Mate) -> bool:
+    return m.general_screen_captures > 0
 
 
 def _heaven_earth_cannon(m: Mate) -> bool:
@@ -849,6 +862,24 @@ PATTERNS: tuple[Pattern, ...] = (
         ),
     ),
     _p(
+        "cannon_grind",
+        "炮碾丹砂",
+        "Cannon grinds the cinnabar",
+        (
+            "A cannon uses the enemy general itself as its screen and takes the defenders beside "
+            "it, from one side and then the other, until another piece mates.",
+            "炮以对方的将为炮架，左右翻打将两旁的士象等棋子，剥去防守，再配合他子成杀。",
+        ),
+        (
+            "In the line an attacking cannon captures at least once with the defending general "
+            "as its screen: the cannon, the general and the piece taken stand on one rank or "
+            "file, and the general is the only piece between the cannon and the piece it takes. "
+            "The line ends in mate.",
+            "着法中进攻方的炮至少有一次以防守方的将为炮架吃子：炮、将和被吃的子在同一条横线或"
+            "直线上，炮和被吃的子之间只有将这一个子。最终成杀。",
+        ),
+    ),
+    _p(
         "heaven_earth_cannon",
         "天地炮",
         "Heaven-and-earth cannons",
@@ -1199,6 +1230,7 @@ _DETECTORS: dict[str, Detector] = {
     "double_chariot": _double_chariot,
     "heart_sacrifice": _heart_sacrifice,
     "heart_pierce": _heart_pierce,
+    "cannon_grind": _cannon_grind,
     "heaven_earth_cannon": _heaven_earth_cannon,
     "chariot_cannon": _chariot_cannon,
     "two_ghosts": _two_ghosts,

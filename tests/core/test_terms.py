@@ -55,6 +55,7 @@ ENGLISH_NAMES = {
     "海底捞月": "Scooping the Moon from the Sea Bottom",
     "二鬼拍门": "Two Ghosts Knocking at the Door",
     "空头炮": "Empty-head cannon",
+    "炮碾丹砂": "Cannon grinds the cinnabar",
     "送佛归殿": "Escorting the Buddha home",
 }
 # Where a learner's text is written: source, templates, catalogues, lesson files, scripts.

@@ -195,6 +195,18 @@ def test_escorting_the_buddha_home_is_a_soldier_driving_the_general_down() -> No
     assert "buddha_home" not in detect("xiangqi", home, ["c5c9"])
 
 
+def test_the_cannon_grinds_the_cinnabar_over_the_general_itself() -> None:
+    # 炮碾丹砂: the cannon on b9 takes the elephant on g9 with the black general on d9 its only
+    # screen; the horse then mates behind it
+    grind = "1C1k2b2/R3a1N2/3a5/9/9/9/9/9/4K4/9 w - - 0 1"
+    assert "cannon_grind" in detect("xiangqi", grind, ["b9g9", "e8f7", "g8e9"])
+    # a cannon's capture over another screen (its own cannon) is not the pattern
+    other = "8C/4ck3/9/9/9/4Cp3/9/4B4/3pAp3/4KAB2 b - - 0 67"
+    assert "cannon_grind" not in detect("xiangqi", other, ["e8e2", "e1f2", "f1e1"])
+    # nor a cannon's check over the general's own piece with nothing taken
+    assert "cannon_grind" not in detect(*HORSE_CANNON)
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 

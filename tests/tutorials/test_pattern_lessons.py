@@ -18,6 +18,13 @@ from tutorials.curriculum.schema import lesson_from_data
 
 LESSONS = read_lessons()
 COURSE_OF_FAMILY = {"traditional": "xiangqi", "feidan": "feidan", "xinban": "xinban"}
+# Patterns whose bank puzzles no lesson step can use, and why.
+UNUSABLE_BANK_MOMENTS = {
+    # its two master-game moments: a mate in 6 (xiangqi-a32e61440168cd3d), longer than a
+    # lesson's solver checks, and a mate in 4 (xiangqi-eb2d80709563208e) that has a second
+    # winning first move (c9c6) against every defence, where a scripted step needs one key
+    "cannon_grind": "a mate in 6, and a mate in 4 with two keys",
+}
 
 
 def pattern_of(lesson: Lesson) -> Pattern | None:
@@ -114,7 +121,7 @@ def test_the_bank_puzzles_of_the_pattern_are_used(lesson: Lesson, pattern: Patte
     bank = set().union(
         *(_boards_on_main_lines(lesson.course, pattern.code, s) for s in ("classic", "mined"))
     )
-    if games or bank:
+    if (games or bank) and pattern.code not in UNUSABLE_BANK_MOMENTS:
         assert starts & (games | bank)
 
 
@@ -127,7 +134,7 @@ def test_the_traditional_pattern_lessons_teach_on_master_game_moments() -> None:
         if lesson.course != "xiangqi":
             continue
         games = _boards_on_main_lines("xiangqi", pattern.code, "game")
-        if not games:
+        if not games or pattern.code in UNUSABLE_BANK_MOMENTS:
             continue
         starts = set()
         for step in lesson.steps:
