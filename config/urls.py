@@ -27,6 +27,7 @@ urlpatterns = [
     path("api/learn/", include("tutorials.api_urls")),
     path("api/puzzles/", include("puzzles.api_urls")),
     path("api/games/", include("games.api_urls")),
+    path("api/", include("pages.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its set-up script as a file: no inline script (Content-Security-Policy).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

@@ -526,9 +526,17 @@ class GameAnalysisSerializer(serializers.Serializer):
 
 
 def _game_analysis(analysis: GameAnalysis, code: int = status.HTTP_200_OK) -> Response:
+    url = reverse("games-api:game-analysis", args=[analysis.game_id])
+    return game_analysis_response(analysis, url, code)
+
+
+def game_analysis_response(
+    analysis: GameAnalysis, url: str, code: int = status.HTTP_200_OK
+) -> Response:
+    """An analysis as the API answers it (a live game's too), to be polled at ``url``."""
     body = {
-        "game": analysis.game_id,
-        "url": reverse("games-api:game-analysis", args=[analysis.game_id]),
+        "game": analysis.game_id or analysis.live_game,
+        "url": url,
         "status": analysis.status,
         "plies": analysis.plies,
         "searched": len(analysis.evaluations),
@@ -537,6 +545,11 @@ def _game_analysis(analysis: GameAnalysis, code: int = status.HTTP_200_OK) -> Re
         "result": analysis.result,
     }
     return Response(GameAnalysisSerializer(body).data, status=code)
+
+
+def refused_response(error: ApplicationError, code: int = status.HTTP_409_CONFLICT) -> Response:
+    """A request the analysis refused, in the API's error shape."""
+    return _refused(error, code)
 
 
 def _refused(error: ApplicationError, code: int = status.HTTP_409_CONFLICT) -> Response:

@@ -24,7 +24,11 @@ A marked move carries the judge's better move (its choice in the position before
 and Chinese notation. The analysis names its judge, the budget and the depth it reached.
 
 The site's side: ``game_analysis_request`` keeps one ``GameAnalysis`` a (game, version), owned
-by the game's owner and the only one who may read it; asking again gives the same row. An owner
+by the game's owner and the only one who may read it; asking again gives the same row. A live
+game (the live app's, which this app does not read) is analysed from plain data
+(``AnalysedGame``: variant, start, moves), handed over by the page of one of its two players,
+who has been checked there: ``live_game_analysis_request`` keeps one row a (live game, player's
+side, version), owned by that player; the work is the same. An owner
 has one game analysis pending at a time (a database constraint; another is ``AnalysisBusy``,
 HTTP 409), an address ``GAME_ANALYSIS_PENDING_PER_ADDRESS`` (``TooMuchWaiting``, HTTP 429); a
 game not finished is ``GameNotFinished`` (HTTP 409). The work is done by ``games.game_analysis``
@@ -47,6 +51,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -430,7 +435,7 @@ def first_mover(fen: str) -> str:
 
 
 def game_verdicts(
-    *, fen: str, moves: Sequence[dict[str, str]], evaluations: Sequence[dict[str, Any]]
+    *, fen: str, moves: Sequence[Mapping[str, Any]], evaluations: Sequence[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """One entry a ply judged: the ply (1 for the first move), the side, the move (ICCS and
     Chinese), the evaluation after it (Red's side), the verdict, the drop of the mover's
@@ -482,6 +487,48 @@ def summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
     return counts
 
 
+# -- the game analysed, as plain data ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnalysedGame:
+    """What the analysis reads of a game: its variant, its start, its moves (``iccs`` and
+    ``chinese`` a ply) and the sides whose mistakes are the reader's to learn from."""
+
+    variant: str
+    start_fen: str
+    moves: Sequence[Mapping[str, Any]]
+    sides: tuple[str, ...]
+
+    @property
+    def iccs_moves(self) -> list[str]:
+        return [str(move["iccs"]) for move in self.moves]
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    def as_json(self) -> dict[str, Any]:
+        """The record kept on a live game's analysis (its sides are the row's ``side``)."""
+        moves = [
+            {"iccs": str(m["iccs"]), "chinese": str(m.get("chinese") or "")} for m in self.moves
+        ]
+        return {"variant": self.variant, "start_fen": self.start_fen, "moves": moves}
+
+
+def game_record(game: Game) -> AnalysedGame:
+    """One of this app's games as the analysis reads it."""
+    return AnalysedGame(game.variant, game.start_fen, game.moves, tuple(player_sides(game)))
+
+
+def analysed_game(analysis: GameAnalysis) -> AnalysedGame:
+    """The game ``analysis`` is of: its game's row, or a live game's record."""
+    if analysis.game is not None:
+        return game_record(analysis.game)
+    record = analysis.record
+    return AnalysedGame(record["variant"], record["start_fen"], record["moves"], (analysis.side,))
+
+
 # -- the requests ----------------------------------------------------------------------------
 
 
@@ -507,7 +554,51 @@ def game_analysis_request(
     is pending), ``TooMuchWaiting`` (``GAME_ANALYSIS_PENDING_PER_ADDRESS`` of the address are)."""
     if game.status != Game.Status.FINISHED:
         raise _coded(GameNotFinished, "game_analysis.not_finished")
-    existing = GameAnalysis.objects.filter(game=game, version=GAME_ANALYSIS_VERSION).first()
+    return _request(
+        owner=owner, key={"game": game}, record=game_record(game), address=address, now=now
+    )
+
+
+def live_game_analysis_get(*, live_game: int, side: str) -> GameAnalysis | None:
+    """The analysis of live game ``live_game`` for its player on ``side`` (whose seat the
+    caller has checked), or None."""
+    return GameAnalysis.objects.filter(
+        live_game=live_game, side=side, version=GAME_ANALYSIS_VERSION
+    ).first()
+
+
+def live_game_analysis_request(
+    *,
+    owner: Owner,
+    live_game: int,
+    side: str,
+    record: AnalysedGame,
+    finished: bool,
+    address: str = "",
+    now: datetime | None = None,
+) -> tuple[GameAnalysis, bool]:
+    """The analysis of live game ``live_game`` (``record``; ``finished``: the game is over)
+    for ``owner``, its player on ``side`` (the caller has checked the seat): as
+    ``game_analysis_request``, with the same refusals."""
+    if not finished:
+        raise _coded(GameNotFinished, "game_analysis.not_finished")
+    key = {"live_game": live_game, "side": side}
+    extra = {"record": record.as_json()}
+    return _request(owner=owner, key=key, record=record, extra=extra, address=address, now=now)
+
+
+def _request(
+    *,
+    owner: Owner,
+    key: dict[str, Any],
+    record: AnalysedGame,
+    extra: dict[str, Any] | None = None,
+    address: str,
+    now: datetime | None,
+) -> tuple[GameAnalysis, bool]:
+    """The analysis named by ``key`` (its game's fields) of the game ``record``: the row there
+    is, or a new pending one (with ``extra`` fields), as ``game_analysis_request`` says."""
+    existing = GameAnalysis.objects.filter(**key, version=GAME_ANALYSIS_VERSION).first()
     if existing is not None and not _judge_failed(existing):
         return existing, False
     if existing is not None:  # its judge failed: asking again starts it afresh
@@ -519,13 +610,14 @@ def game_analysis_request(
         by_address = pending.filter(address=address).count()
         if by_address >= settings.GAME_ANALYSIS_PENDING_PER_ADDRESS:
             raise _coded(TooMuchWaiting, "game_analysis.busy_address", {"count": by_address})
-    plies = min(game.ply, GAME_ANALYSIS_MAX_PLIES)
-    judge = analysis_judge(game.variant)
+    plies = min(record.ply, GAME_ANALYSIS_MAX_PLIES)
+    judge = analysis_judge(record.variant)
     try:
         with transaction.atomic():
             row = GameAnalysis.objects.create(
                 **owner.fields(),
-                game=game,
+                **key,
+                **(extra or {}),
                 version=GAME_ANALYSIS_VERSION,
                 plies=plies,
                 engine=judge.name,
@@ -534,7 +626,7 @@ def game_analysis_request(
                 queued_at=now or timezone.now(),
             )
     except IntegrityError:  # the same game, or another of the owner's, at the same moment
-        existing = GameAnalysis.objects.filter(game=game, version=GAME_ANALYSIS_VERSION).first()
+        existing = GameAnalysis.objects.filter(**key, version=GAME_ANALYSIS_VERSION).first()
         if existing is not None:
             return existing, False
         raise _coded(AnalysisBusy, "game_analysis.busy") from None
@@ -605,7 +697,7 @@ def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SE
     analysis = GameAnalysis.objects.select_related("game").filter(pk=analysis_id).first()
     if analysis is None or analysis.status != GameAnalysis.Status.PENDING:
         return "skipped"
-    game = analysis.game
+    game = analysed_game(analysis)
     iccs = game.iccs_moves[: analysis.plies]
     index = len(analysis.evaluations)
     evaluations = list(analysis.evaluations)
@@ -678,7 +770,9 @@ def game_analysis_run(*, analysis_id: int, seconds: float = GAME_ANALYSIS_RUN_SE
 
 
 def learn_steps(
-    game: Game, entries: Sequence[dict[str, Any]], rankings: dict[str, list[dict[str, Any]]]
+    game: AnalysedGame,
+    entries: Sequence[dict[str, Any]],
+    rankings: dict[str, list[dict[str, Any]]],
 ) -> list[dict[str, Any]]:
     """The game's mistakes and blunders to learn from, in order (``learn_step``)."""
     pos = Position.from_fen(game.variant, game.start_fen)
@@ -700,15 +794,15 @@ def player_sides(game: Game) -> list[str]:
 
 
 def learn_from_mistakes(
-    *, game: Game, analysis: GameAnalysis | None
+    *, game: AnalysedGame, analysis: GameAnalysis | None
 ) -> list[dict[str, Any]] | None:
-    """The steps of "Learn from your mistakes" for the game's owner: the player's own mistakes
-    and blunders in a game against the computer, both sides' at one board, each with the move
-    that led to its position (``last``, ICCS, or None at the start). None when the game has no
-    finished analysis."""
+    """The steps of "Learn from your mistakes" for the reader of the analysis: the player's own
+    mistakes and blunders (in a game against the computer or a live game), both sides' at one
+    board (``game.sides``), each with the move that led to its position (``last``, ICCS, or
+    None at the start). None when the game has no finished analysis."""
     if analysis is None or analysis.status != GameAnalysis.Status.DONE:
         return None
-    mine = player_sides(game)
+    mine = game.sides
     iccs = game.iccs_moves
     return [
         {**step, "last": iccs[step["ply"] - 2] if step["ply"] >= 2 else None}

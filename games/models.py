@@ -270,7 +270,7 @@ class EngineAnalysis(OwnerScopedModel):
 class GameAnalysis(OwnerScopedModel):
     """The computer's analysis of a finished game (games.game_analysis): one a game and
     ``version`` (the budget and thresholds it was made with), owned by whoever asked for it
-    (the game's owner). ``evaluations`` grows one search a position as the workers go (the
+    (the game's owner; for a live game, one a player, owned by that player). ``evaluations`` grows one search a position as the workers go (the
     position before ply 1 first), so a run cut short carries on where it stopped; ``result``
     is the judged moves once the last position is in. An owner has at most one pending, an
     address ``GAME_ANALYSIS_PENDING_PER_ADDRESS``. The work is done a chunk at a time, each
@@ -282,7 +282,15 @@ class GameAnalysis(OwnerScopedModel):
         FAILED = "failed", _("Failed")
 
     user = owner_user_field("game_analyses")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analyses")
+    # The game analysed: one of this app's (``game``), or a live game (``live_game``, a
+    # live.LiveGame's id; ``side``, the side of the player it is for; ``record``, the game as
+    # plain data: variant, start_fen, moves [{iccs, chinese}], handed over when asked for).
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="analyses"
+    )
+    live_game = models.PositiveBigIntegerField(null=True, blank=True)
+    side = models.CharField(max_length=8, blank=True, default="")
+    record = models.JSONField(default=dict, blank=True)
     version = models.PositiveSmallIntegerField()
     plies = models.PositiveIntegerField()  # the plies analysed: the game's, up to the cap
     nodes = models.PositiveIntegerField()  # the budget a position
@@ -319,8 +327,19 @@ class GameAnalysis(OwnerScopedModel):
         constraints = [
             owner_check("game_analysis_owner_user_xor_visitor"),
             models.UniqueConstraint(fields=["game", "version"], name="game_analysis_one_a_version"),
+            models.UniqueConstraint(
+                fields=["live_game", "side", "version"],
+                condition=Q(live_game__isnull=False),
+                name="game_analysis_live_one_a_player_and_version",
+            ),
+            models.CheckConstraint(
+                name="game_analysis_of_one_game",
+                condition=Q(game__isnull=False, live_game__isnull=True)
+                | Q(game__isnull=True, live_game__isnull=False),
+            ),
             *owner_unique("game_analysis_one_pending_per_{owner}", when={"status": "pending"}),
         ]
 
     def __str__(self) -> str:
-        return f"game analysis {self.pk} (game {self.game_id}, {self.status})"
+        game = f"game {self.game_id}" if self.game_id else f"live game {self.live_game}"
+        return f"game analysis {self.pk} ({game}, {self.status})"

@@ -34,9 +34,12 @@ def computer_resignation_text(winner: str | None, reason: Mapping[str, object]) 
     ).format(k=str(reason.get("moves") or ""), p=f"{behind:.0f}", **names)
 
 
-def _how_it_ended(termination: str, winner: str | None, player: str | None) -> Text:
+def _how_it_ended(
+    termination: str, winner: str | None, player: str | None, against: str = "computer"
+) -> Text:
     """How a game ended, in a few words, from ``player``'s side when there is one (a game
-    against the computer): who resigned or ran out of time, else the rule's name."""
+    against the computer, or against a person: ``against`` "opponent"): who resigned or ran
+    out of time, else the rule's name."""
     from words.endings import ENDINGS
 
     loser = None if winner is None else ("black" if winner == "red" else "red")
@@ -49,6 +52,10 @@ def _how_it_ended(termination: str, winner: str | None, player: str | None) -> T
             }
             return said[termination].format(who=who)
         mine = loser == player
+        if against == "opponent" and not mine:
+            if termination == "resignation":
+                return Text("对手认输", "your opponent resigned")
+            return Text("对手的时间用完了", "your opponent's time ran out")
         if termination == "resignation":
             return (
                 Text("你认输了", "you resigned")
@@ -65,11 +72,12 @@ def _how_it_ended(termination: str, winner: str | None, player: str | None) -> T
 
 
 def result_headline(
-    *, termination: str, winner: str | None, player: str | None
+    *, termination: str, winner: str | None, player: str | None, against: str = "computer"
 ) -> tuple[str, Text]:
     """A finished game's result as the player reads it first, and its kind (won, lost, draw;
-    at one board red_won or black_won): "You won — checkmate", "你赢了——将死"."""
-    how = _how_it_ended(termination, winner, player)
+    at one board red_won or black_won): "You won — checkmate", "你赢了——将死". ``against``:
+    "computer", or "opponent" for a live game against a person."""
+    how = _how_it_ended(termination, winner, player, against)
     if winner is None:
         kind, said = "draw", Text("和棋", "Draw")
     elif player is None:

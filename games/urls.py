@@ -8,7 +8,6 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.play, name="play"),
-    path("games/", views.mine, name="mine"),
     path("<int:game_id>/", views.game, name="game"),
     path("<int:game_id>/learn/", views.learn, name="learn"),
     path("g/<str:slug>/", views.shared, name="shared"),

@@ -15,19 +15,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from accounts.owners import owner_for_request
+from accounts.owners import Owner, owner_for_request
 from core.selectors import variant_title
 from core.starts import START_DESCRIPTIONS, start_name
 from engine import VARIANTS
 from games import library, selectors
 from games.game_analysis import (
     GAME_ANALYSIS_MAX_PLIES,
+    AnalysedGame,
     analysis_plan,
     game_analysis_get,
+    game_record,
     learn_from_mistakes,
     player_sides,
 )
-from games.models import LEVELS, Game, MasterGame
+from games.models import LEVELS, Game, GameAnalysis, MasterGame
 from games.services import SETUPS_BY_VARIANT
 from words.endings import ENDINGS
 
@@ -337,50 +339,87 @@ def learn(request: HttpRequest, game_id: int) -> HttpResponse:
     found = selectors.game_get(owner=owner, game_id=game_id)
     if found is None:
         raise Http404
-    steps = learn_from_mistakes(game=found, analysis=game_analysis_get(game=found))
+    return learn_page(
+        request,
+        record=game_record(found),
+        analysis=game_analysis_get(game=found),
+        orientation=found.human_side or "red",
+        local=found.mode == Game.Mode.LOCAL,
+        game_url=reverse("games:game", args=[found.pk]),
+        name=str(found.pk),
+    )
+
+
+def learn_page(
+    request: HttpRequest,
+    *,
+    record: AnalysedGame,
+    analysis: GameAnalysis | None,
+    orientation: str,
+    local: bool,
+    game_url: str,
+    name: str,
+) -> HttpResponse:
+    """The page of "Learn from your mistakes" for a game (this app's, or a live game's as plain
+    data), whose reader the caller has checked; ``name`` names the game in the title."""
+    steps = learn_from_mistakes(game=record, analysis=analysis)
     page = {
-        "variant": found.variant,
-        "orientation": found.human_side or "red",
-        "black_first": found.start_fen.split(" ")[1:2] == ["b"],
-        "local": found.mode == Game.Mode.LOCAL,
+        "variant": record.variant,
+        "orientation": orientation,
+        "black_first": record.start_fen.split(" ")[1:2] == ["b"],
+        "local": local,
         "steps": steps or [],
         "labels": _learn_labels(),
         "board_module": static("build/board.js"),
-        "game_url": reverse("games:game", args=[found.pk]),
+        "game_url": game_url,
     }
     return render(
         request,
         "games/learn.html",
         {
             "page": page,
-            "game": found,
+            "name": name,
+            "game_url": game_url,
             "analysed": steps is not None,
             "count": len(steps or []),
-            "variant_title": _variant_title(found.variant),
+            "variant_title": _variant_title(record.variant),
         },
     )
 
 
-@never_cache
-@require_safe
-def mine(request: HttpRequest) -> HttpResponse:
-    """My games, newest first, each with its result from the player's side and how the game
-    ended ("You won — checkmate")."""
-    owner = owner_for_request(request, create=False)
+def game_rows(owner: Owner | None) -> list[dict[str, Any]]:
+    """The rows of "My games" for ``owner``'s games of this app (``games_list_page``), newest
+    first, each with its result from the player's side ("You won — checkmate")."""
     language = get_language()
     rows = []
     for g in selectors.game_list(owner=owner, limit=200):
         result = selectors.game_result(g)
+        finished = g.status == Game.Status.FINISHED
         rows.append(
             {
-                "game": g,
+                "kind": "computer" if g.level else "local",
+                "created_at": g.created_at,
                 "variant": _variant_title(g.variant),
                 "setup": start_name(g.setup),
+                "level": g.level,
+                "side": g.human_side,
+                "moves": g.move_count,
+                "status": g.status,
                 "outcome": result[0] if result else "",
                 "result": result[1].get(language) if result else "",
+                "url": reverse("games:game", args=[g.pk]),
+                "continue": not finished,
+                "share_url": reverse("games:shared", args=[g.share_slug]) if g.share_slug else "",
             }
         )
-    return render(request, "games/mine.html", {"rows": rows, "Status": Game.Status})
+    return rows
+
+
+def games_list_page(request: HttpRequest, rows: list[dict[str, Any]]) -> HttpResponse:
+    """My games: ``rows`` (this app's, ``game_rows``, and any others of the same shape: a live
+    game's, ``kind`` "live", with ``opponent``), newest first."""
+    ordered = sorted(rows, key=lambda row: row["created_at"], reverse=True)
+    return render(request, "games/mine.html", {"rows": ordered, "Status": Game.Status})
 
 
 def _master_result(game: MasterGame) -> dict[str, str]:
@@ -436,43 +475,56 @@ def masters(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_safe
-def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
-    """One master game's replay: the same page and board as a shared game, read-only."""
-    found = library.master_game_get(game_id=game_id)
-    if found is None:
-        raise Http404
-    moves = library.master_game_replay(found)
-    winner = {"1-0": "red", "0-1": "black"}.get(found.result)
-    result = _master_result(found)
-    state = {
+def record_state(
+    *,
+    variant: str,
+    setup: str,
+    start_fen: str,
+    moves: list[dict[str, Any]],
+    result: str,
+    winner: str | None,
+    ending: dict[str, str] | None,
+    termination: str | None = None,
+    headline: dict[str, str] | None = None,
+    mode: str = Game.Mode.LOCAL,
+    human_side: str | None = None,
+    created_at: str | None = None,
+) -> dict[str, Any]:
+    """What the game's page (game.js) is given of a finished game that is not one of this
+    app's, to replay it: a master game's record, or a live game. ``moves``: one entry a ply,
+    {iccs, chinese, fen (after), check}; ``ending``: how it ended, in both languages;
+    ``headline``: the result as its reader reads it first (a player's "You won")."""
+    outcome = {"1-0": "red_won", "0-1": "black_won", "1/2-1/2": "draw"}.get(result)
+    if headline is not None and human_side and winner:
+        outcome = "won" if winner == human_side else "lost"
+    return {
         "id": None,
         "url": None,
-        "mode": Game.Mode.LOCAL,
-        "variant": "xiangqi",
-        "setup": "traditional",
+        "mode": mode,
+        "variant": variant,
+        "setup": setup,
         "level": None,
-        "human_side": None,
+        "human_side": human_side,
         "status": Game.Status.FINISHED,
-        "outcome": {"1-0": "red_won", "0-1": "black_won", "1/2-1/2": "draw"}.get(found.result),
-        "headline": None,
-        "result": found.result,
+        "outcome": outcome,
+        "headline": headline,
+        "result": result,
         "winner": winner,
-        "termination": None,
+        "termination": termination,
         "plies": len(moves),
-        "created_at": None,
-        "start_fen": library.START_FEN,
+        "created_at": created_at,
+        "start_fen": start_fen,
         "seed": None,
         "moves": moves,
         "turn": "red" if len(moves) % 2 == 0 else "black",
         "computer_side": None,
         "thinking": False,
         "setup_info": {},
-        "ending": result,
+        "ending": ending,
         "ended_by": None,
         "clock": None,
         "takeback_allowed": False,
-        "fen": moves[-1]["fen"] if moves else library.START_FEN,
+        "fen": moves[-1]["fen"] if moves else start_fen,
         "legal_moves": [],
         "board_moves": [],
         "check": moves[-1]["check"] if moves else None,
@@ -484,6 +536,72 @@ def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
         "end_reason": None,
         "share_url": None,
     }
+
+
+def live_replay_page(
+    request: HttpRequest,
+    *,
+    state: dict[str, Any],
+    record: AnalysedGame,
+    api: dict[str, str],
+    live: dict[str, Any],
+    analysis_asked: bool,
+    learn_url: str,
+) -> HttpResponse:
+    """A finished live game's replay for one of its two players (the caller has checked the
+    seat): the game's page, with the player's missed wins (``api["missed"]``) and the computer's
+    analysis (``api["analysis"]``), as for a game of this app. ``live``: what the heading says
+    (the live game's link, the opponent's name, the player's side)."""
+    page = {
+        "board_module": static("build/board.js"),
+        "game": state,
+        "shared": False,
+        "api": api,
+        "links": {
+            "analysis": reverse("core:analysis"),
+            "puzzle": reverse("puzzles:create"),
+            "new": reverse("games:play"),
+        },
+        "labels": _page_labels(),
+    }
+    return render(
+        request,
+        "games/game.html",
+        {
+            "page": page,
+            "game": None,
+            "shared": False,
+            "live": live,
+            "variant_title": _variant_title(record.variant),
+            "setup_label": start_name(state["setup"]),
+            "analysis_page": {
+                "labels": _analysis_labels(),
+                **_analysis_judge(record.variant),
+                "max_plies": GAME_ANALYSIS_MAX_PLIES,
+                "learn_url": learn_url,
+                "my_sides": list(record.sides),
+                "asked": analysis_asked,
+            },
+        },
+    )
+
+
+@require_safe
+def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One master game's replay: the same page and board as a shared game, read-only."""
+    found = library.master_game_get(game_id=game_id)
+    if found is None:
+        raise Http404
+    moves = library.master_game_replay(found)
+    state = record_state(
+        variant="xiangqi",
+        setup="traditional",
+        start_fen=library.START_FEN,
+        moves=moves,
+        result=found.result,
+        winner={"1-0": "red", "0-1": "black"}.get(found.result),
+        ending=_master_result(found),
+    )
     page = {
         "board_module": static("build/board.js"),
         "game": state,

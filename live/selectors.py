@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.owners import Owner
 from core.selectors import variant_list, variant_title
 from engine import Move, Position
-from live.clock import FREE_PLIES, Clock, elapsed_ms
+from live.clock import FREE_PLIES, Clock, elapsed_ms, other_side
 from live.models import LiveGame, LiveRating
 from words.endings import ending_sentence
 
@@ -123,6 +123,47 @@ def creator_q(owner: Owner) -> Q:
     if owner.user is not None:
         return Q(creator_user_id=owner.user.pk)
     return Q(creator_user__isnull=True, creator_visitor=owner.visitor_id)
+
+
+def seated_q(owner: Owner) -> Q:
+    """The games in which ``owner`` holds a seat (either colour)."""
+    if owner.user is not None:
+        return Q(red_user_id=owner.user.pk) | Q(black_user_id=owner.user.pk)
+    visitor = owner.visitor_id
+    return Q(red_user__isnull=True, red_visitor=visitor) | Q(
+        black_user__isnull=True, black_visitor=visitor
+    )
+
+
+# -- a player's own games -------------------------------------------------------------------
+
+
+def live_games_of(owner: Owner | None, *, limit: int = 200) -> list[LiveGame]:
+    """The live games ``owner`` has played or is playing (a seat held, the game begun: neither
+    a challenge waiting nor one called off), newest first."""
+    if owner is None:
+        return []
+    shown = [LiveGame.Status.SETTING_UP, LiveGame.Status.PLAYING, LiveGame.Status.FINISHED]
+    rows = LiveGame.objects.filter(seated_q(owner), status__in=shown)
+    return list(
+        rows.select_related("red_user", "black_user").order_by("-created_at", "-id")[:limit]
+    )
+
+
+def live_game_of_player(game_id: int, owner: Owner | None) -> tuple[LiveGame, str] | None:
+    """Live game ``game_id`` with the side ``owner`` plays in it; None for a game that does
+    not exist and for one ``owner`` does not play in (a spectator's, anyone else's): the two
+    are not told apart."""
+    game = LiveGame.objects.select_related("red_user", "black_user").filter(pk=game_id).first()
+    side = seat_of(game, owner) if game is not None else None
+    if game is None or side is None:
+        return None
+    return game, side
+
+
+def opponent_name(game: LiveGame, side: str) -> str | None:
+    """The name of the account on the other seat (None: a visitor)."""
+    return _player_name(game, other_side(side))
 
 
 # -- the lobby ------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -74,6 +75,8 @@ SETUPS_BY_VARIANT: dict[str, tuple[str, ...]] = {
 SECRET_SETUPS: tuple[str, ...] = (LiveGame.Setup.FIVE_SOLDIERS, LiveGame.Setup.MIDDLE_SOLDIER)
 # The starts known only once the game begins: drawn from its moment, or revealed.
 STARTS_LATER: tuple[str, ...] = (LiveGame.Setup.PLUM_BLOSSOM, *SECRET_SETUPS)
+# The puzzles app's task that looks for the wins missed in a finished game.
+MISSED_WINS_TASK = "puzzles.missed_mates"
 BASE_MINUTES_MAX = 180
 INCREMENT_SECONDS_MAX = 60
 SLUG_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -300,6 +303,9 @@ def _store_clock(game: LiveGame, clock: Clock) -> None:
 def _finish(
     game: LiveGame, termination: str, winner: str | None, *, now: datetime, ended_by: str = ""
 ) -> None:
+    """Finish ``game`` (the caller saves it, in its transaction); once that commits, each
+    seated player's own side goes to the search for the wins they missed in it."""
+    transaction.on_commit(lambda: _missed_wins_send(game), robust=True)
     _store_clock(game, game_clock(game).stopped(now))
     game.status = LiveGame.Status.FINISHED
     game.termination = termination
@@ -311,6 +317,43 @@ def _finish(
     game.draw_offer_by = ""
     game.draw_offer_ply = None
     _rate(game)
+
+
+def _missed_wins_send(game: LiveGame) -> None:
+    """Hand a finished game to the puzzles app's search for the wins missed in it
+    (``puzzles.missed_mates``, by the task's name: the two apps do not import each other), one
+    message per seated player (an account or a visitor), each for the player's own side. A
+    game without a move has nothing to search."""
+    if not game.moves or game.status != LiveGame.Status.FINISHED:
+        return
+    for message in missed_wins_messages(game):
+        current_app.send_task(MISSED_WINS_TASK, kwargs={"game": message})
+
+
+def missed_wins_messages(game: LiveGame) -> list[dict[str, Any]]:
+    """What the search for missed wins is sent of a finished live game: plain data, one
+    message per seated player, naming the game's table (``mode`` "live") and the player's
+    side, so that each player's review is their own."""
+    messages = []
+    for side in ("red", "black"):
+        user_id = getattr(game, f"{side}_user_id")
+        visitor_id = None if user_id is not None else getattr(game, f"{side}_visitor")
+        if user_id is None and not visitor_id:
+            continue  # an account deleted since: nobody to tell
+        messages.append(
+            {
+                "id": game.pk,
+                "variant": game.variant,
+                "start_fen": game.start_fen,
+                "moves": game.iccs_moves,
+                "mode": "live",
+                "human_side": side,
+                "level": None,
+                "user_id": user_id,
+                "visitor_id": visitor_id,
+            }
+        )
+    return messages
 
 
 def _rate(game: LiveGame) -> None:

@@ -564,8 +564,17 @@ class PuzzleRunMet(OwnerScopedModel):
         return f"{self.puzzle_id} met in a run"
 
 
+class GameSource(models.TextChoices):
+    """The two tables a player's own games live in: their ids are apart, so a missed win and a
+    review name both the table and the id."""
+
+    PLAY = "play", "games.Game"
+    LIVE = "live", "live.LiveGame"
+
+
 class MissedMate(OwnerScopedModel):
-    """A forced win missed in a game of its owner (games app, ``game`` is the game's id): the
+    """A forced win missed in a game of its owner (``game`` is the game's id in the table
+    ``source`` names: games.Game or live.LiveGame): the
     position ``ply`` plies into the game, where ``side`` (red or black) had a mate (or a dead
     general) in ``puzzle.moves_to_win``, or a decisive material win (``puzzle.goal``
     ``material``, what it wins in ``puzzle.proof``), and played ``played`` instead. ``by_player``: the
@@ -576,6 +585,9 @@ class MissedMate(OwnerScopedModel):
 
     user = owner_user_field("missed_mates")
     puzzle = models.OneToOneField(Puzzle, on_delete=models.CASCADE, related_name="missed")
+    # Which table ``game`` is an id of: a game against the computer or at one board (``play``,
+    # games.Game) or a live game between two people (``live``, live.LiveGame).
+    source = models.CharField(max_length=8, choices=GameSource.choices, default=GameSource.PLAY)
     game = models.PositiveBigIntegerField()
     ply = models.PositiveIntegerField()
     move_number = models.PositiveIntegerField()
@@ -588,7 +600,9 @@ class MissedMate(OwnerScopedModel):
         ordering = ["-game", "ply"]
         constraints = [
             owner_check("missed_one_owner"),
-            models.UniqueConstraint(fields=["game", "ply"], name="missed_game_ply_unique"),
+            models.UniqueConstraint(
+                fields=["source", "game", "ply"], name="missed_source_game_ply_unique"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -604,16 +618,26 @@ class GameReview(OwnerScopedModel):
     the account with them): only the owner is told that the game has been searched."""
 
     user = owner_user_field("game_reviews")
-    game = models.PositiveBigIntegerField(unique=True)
+    source = models.CharField(max_length=8, choices=GameSource.choices, default=GameSource.PLAY)
+    game = models.PositiveBigIntegerField()
+    # A live game is reviewed once per player: the side of the player it belongs to ("" for a
+    # game of one owner, which has one review).
+    side = models.CharField(max_length=8, blank=True, default="")
     found = models.PositiveSmallIntegerField(default=0)
     seconds = models.FloatField(default=0.0)  # CPU seconds the search took
     stats = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        constraints = [owner_check("review_one_owner")]
+        constraints = [
+            owner_check("review_one_owner"),
+            models.UniqueConstraint(
+                fields=["source", "game", "side"], name="review_source_game_side_unique"
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"review of game {self.game}: {self.found}"
+        side = f" ({self.side})" if self.side else ""
+        return f"review of {self.source} game {self.game}{side}: {self.found}"
 
 
 class MergedVisitor(models.Model):

@@ -28,6 +28,7 @@ from puzzles.missed import MISSED_MAX_MOVES, MISSED_QUICK_MAX_MOVES
 from puzzles.models import (
     DailyPuzzle,
     GameReview,
+    GameSource,
     Goal,
     MiningChunk,
     MissedMate,
@@ -647,7 +648,8 @@ def puzzle_game(puzzle: Puzzle) -> dict[str, Any] | None:
     ``play:<id>``, the player's own, ``kind`` "own"), the plies played before it, the move it
     stands at, a title in the reader's language ("吕钦 – 许银川，2001 年，第 34 回合" / "呂欽 –
     許銀川, 2001, move 34"; "Your game, move 12") and the replay at that ply."""
-    if puzzle.source_game.startswith("play:") and puzzle.source_ply is not None:
+    own = puzzle.source_game.startswith(("play:", "live:"))
+    if own and puzzle.source_ply is not None:
         return _own_game(puzzle)
     if not puzzle.source_game.startswith("ccpd:") or puzzle.source_ply is None:
         return None
@@ -676,7 +678,7 @@ def _own_game(puzzle: Puzzle) -> dict[str, Any] | None:
     missed = MissedMate.objects.filter(puzzle=puzzle).first()
     if missed is None:
         return None
-    url = reverse("games:game", kwargs={"game_id": missed.game})
+    url = missed_game_url(missed.source, missed.game)
     return {
         "id": puzzle.source_game,
         "ply": missed.ply,
@@ -690,22 +692,36 @@ def _own_game(puzzle: Puzzle) -> dict[str, Any] | None:
 # --- Mates missed in the player's own games -------------------------------------------------
 
 
-def missed_list(*, player: Owner | None, game: int | None = None) -> QuerySet[MissedMate]:
+def missed_game_url(source: str, game: int) -> str:
+    """The replay of one of the player's own games: a game against the computer or at one
+    board (``play``), or a live game (``live``, shown to its two players only)."""
+    if source == GameSource.LIVE:
+        return reverse("pages:live-replay", kwargs={"game_id": game})
+    return reverse("games:game", kwargs={"game_id": game})
+
+
+def missed_list(
+    *, player: Owner | None, game: int | None = None, source: str = GameSource.PLAY
+) -> QuerySet[MissedMate]:
     """The player's missed mates (``solved``: the player has solved its puzzle since), newest
-    game first, in the order of the game; only those of ``game`` when given."""
+    game first, in the order of the game; only those of ``game`` (an id of the table
+    ``source`` names) when given."""
     rows = MissedMate.objects.filter(owner_filter(player)).select_related("puzzle")
     if game is not None:
-        rows = rows.filter(game=game)
+        rows = rows.filter(source=source, game=game)
     solved = PuzzleAttempt.objects.filter(
         owner_filter(player), puzzle=OuterRef("puzzle"), result=PuzzleAttempt.Result.SOLVED
     )
     return rows.annotate(solved=Exists(solved)).order_by("-game", "ply")
 
 
-def game_review(*, player: Owner | None, game: int) -> GameReview | None:
-    """The search for missed mates on ``game``, a game of ``player``'s, once it has run: for
-    anyone else's game ``None``, as for a game that does not exist."""
-    return GameReview.objects.filter(owner_filter(player), game=game).first()
+def game_review(
+    *, player: Owner | None, game: int, source: str = GameSource.PLAY
+) -> GameReview | None:
+    """The search for missed mates on ``game`` (an id of the table ``source`` names), a game
+    of ``player``'s, once it has run (a live game: the player's own review): for anyone else's
+    game ``None``, as for a game that does not exist."""
+    return GameReview.objects.filter(owner_filter(player), source=source, game=game).first()
 
 
 def review_looked(review: GameReview) -> tuple[str | None, str]:

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from accounts.owners import owner_for_request
 from core.api_helpers import request_query
 from puzzles import selectors
+from puzzles.models import GameSource
 
 
 class MissedMateSerializer(serializers.Serializer):
@@ -25,7 +26,11 @@ class MissedMateSerializer(serializers.Serializer):
     variant = serializers.CharField(source="puzzle.variant")
     goal = serializers.CharField(source="puzzle.goal")
     moves_to_win = serializers.IntegerField(source="puzzle.moves_to_win")
-    game = serializers.IntegerField()
+    kind = serializers.CharField(
+        source="source",
+        help_text="play: a game against the computer or at one board; live: a live game",
+    )
+    game = serializers.IntegerField(help_text="the game's id, of the kind ``kind`` says")
     game_url = serializers.SerializerMethodField(help_text="the game's replay at the moment")
     ply = serializers.IntegerField(help_text="plies played before the moment")
     move_number = serializers.IntegerField()
@@ -41,7 +46,7 @@ class MissedMateSerializer(serializers.Serializer):
         return reverse("puzzles:share", kwargs={"slug": missed.puzzle.slug})
 
     def get_game_url(self, missed: Any) -> str:
-        return f"{reverse('games:game', kwargs={'game_id': missed.game})}#ply={missed.ply}"
+        return f"{selectors.missed_game_url(missed.source, missed.game)}#ply={missed.ply}"
 
     def get_played(self, missed: Any) -> str:
         # as the move list writes a move, in both languages
@@ -75,6 +80,11 @@ class MissedListApi(APIView):
 
     class MissedQuerySerializer(serializers.Serializer):
         game = serializers.IntegerField(min_value=1, max_value=2**62, required=False)
+        kind = serializers.ChoiceField(
+            choices=GameSource.choices,
+            default=GameSource.PLAY,
+            help_text="with ``game``: the kind of game its id is of (play, or live: a live game)",
+        )
 
     @extend_schema(
         operation_id="puzzles_missed",
@@ -85,8 +95,11 @@ class MissedListApi(APIView):
         query = request_query(self.MissedQuerySerializer, request)
         game = query.get("game")
         player = owner_for_request(request, create=False)
-        rows = list(selectors.missed_list(player=player, game=game))
-        review = None if game is None else selectors.game_review(player=player, game=game)
+        source = query["kind"]
+        rows = list(selectors.missed_list(player=player, game=game, source=source))
+        review = (
+            None if game is None else selectors.game_review(player=player, game=game, source=source)
+        )
         reviewed = None if game is None else bool(rows) or review is not None
         looked_by, looked = (None, "") if review is None else selectors.review_looked(review)
         answer = {"reviewed": reviewed, "looked_by": looked_by, "looked": looked, "results": rows}

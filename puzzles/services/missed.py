@@ -5,11 +5,16 @@ kept as a private puzzle (``Puzzle.Status.PRIVATE``) with a ``MissedMate`` row t
 it is and where in the game it stands.
 
 The games app sends the finished game as plain data (``FinishedGame``, by the task
-``puzzles.missed_mates``); this app never reads a game's row. Running the search again is
-harmless: a game with a ``GameReview`` is skipped, and the review, the puzzles and their rows
-are written in one transaction, keyed by the game (and ply) under unique constraints, so two
-deliveries racing write one set, and a worker that dies before the commit leaves nothing
-behind for the next delivery to trip over.
+``puzzles.missed_mates``), and so does the live app for a live game, once for each seated
+player (``mode`` "live", the player's side in ``human_side``); this app never reads a game's
+row. A game is named by its table and id (``source``: ``play`` for games.Game, ``live`` for
+live.LiveGame, whose ids are apart) and, for a live game, the player's side: one review per
+(source, game, side). A live game's review looks at its player's own side only: the
+opponent's misses are the opponent's, never told as "let you escape". Running the search
+again is harmless: a game with a ``GameReview`` is skipped, and the review, the puzzles and
+their rows are written in one transaction, keyed by the game (and ply) under unique
+constraints, so two deliveries racing write one set, and a worker that dies before the commit
+leaves nothing behind for the next delivery to trip over.
 
 A visitor's game: the rows belong to the visitor, and follow the visitor's games into the
 account on sign-up (``puzzles.services.merge``). A search that ends after that sign-up gives
@@ -38,7 +43,7 @@ from puzzles.missed_material import (
     missed_material,
     skipped_plies,
 )
-from puzzles.models import GameReview, Goal, MergedVisitor, MissedMate, Puzzle
+from puzzles.models import GameReview, GameSource, Goal, MergedVisitor, MissedMate, Puzzle
 from puzzles.services.bank import theme_catalogue_sync
 
 # The computer's own misses are shown ("the computer let you escape here") at these levels
@@ -61,8 +66,8 @@ class FinishedGame:
     variant: str
     start_fen: str
     moves: list[str]
-    mode: str  # "computer" or "local"
-    human_side: str = ""  # a computer game: the player's side
+    mode: str  # "computer", "local" or "live"
+    human_side: str = ""  # a computer game or a live game: the player's side
     level: int | None = None
     user_id: int | None = None
     visitor_id: str | None = None
@@ -87,15 +92,40 @@ class FinishedGame:
             raise ValueError(f"not a finished game: {error}") from error
         if (game.user_id is None) == (game.visitor_id is None):
             raise ValueError("a finished game has exactly one owner")
-        if game.mode not in ("computer", "local"):
+        if game.mode not in ("computer", "local", "live"):
             raise ValueError(f"unknown mode {game.mode!r}")
+        if game.mode == "live" and game.human_side not in ("red", "black"):
+            raise ValueError("a live game needs the player's side")
         return game
 
+    @property
+    def source(self) -> str:
+        """The table the game's id is of (``GameSource``): a live game's or a played one's."""
+        return GameSource.LIVE if self.mode == "live" else GameSource.PLAY
+
+    @property
+    def review_side(self) -> str:
+        """The side the review is keyed by: a live game's player's (one review each), else
+        none (a game has one owner and one review)."""
+        return self.human_side if self.mode == "live" else ""
+
+    def review_key(self) -> dict[str, Any]:
+        """The fields that name this game's review (unique together)."""
+        return {"source": self.source, "game": self.id, "side": self.review_side}
+
+    def puzzle_key(self, ply: int) -> str:
+        """The ``source_key`` of the puzzle of the moment at ``ply`` (kept apart by table)."""
+        table = "" if self.source == GameSource.PLAY else f"{self.source}:"
+        return f"missed:{table}{self.id}:{ply}"
+
     def sides(self) -> dict[str, bool]:
-        """The sides whose misses are looked for, each with whether it is the owner's."""
+        """The sides whose misses are looked for, each with whether it is the owner's: a live
+        game's player's own side only."""
         if self.mode == "local":
             return {"red": True, "black": True}
         sides = {self.human_side: True}
+        if self.mode == "live":
+            return sides
         if self.level is not None and self.level <= COMPUTER_MISSES_MAX_LEVEL:
             sides["black" if self.human_side == "red" else "red"] = False
         return sides
@@ -181,7 +211,7 @@ def missed_mates_review(
     once per game: the game's review (found before, or written now with its puzzles).
     ``judge`` looks (by default ``missed_judge``'s for the game's variant), for ``seconds`` at
     most: the mates first, then the material wins with the time left."""
-    existing = GameReview.objects.filter(game=game.id).first()
+    existing = GameReview.objects.filter(**game.review_key()).first()
     if existing is not None:
         return existing
     stats = MiningStats()
@@ -216,13 +246,14 @@ def missed_mates_review(
                     rating=mined.rating or Puzzle._meta.get_field("rating").get_default(),
                     status=Puzzle.Status.PRIVATE,
                     source=Puzzle.Source.MISSED,
-                    source_key=f"missed:{game.id}:{missed.ply}",
-                    source_game=f"play:{game.id}",
+                    source_key=game.puzzle_key(missed.ply),
+                    source_game=f"{game.source}:{game.id}",
                     source_ply=missed.ply,
                 )
                 puzzle.themes.set([themes[s] for s in mined.themes if s in themes])
                 MissedMate.objects.create(
                     puzzle=puzzle,
+                    source=game.source,
                     game=game.id,
                     ply=missed.ply,
                     move_number=game.move_number(missed.ply),
@@ -235,7 +266,7 @@ def missed_mates_review(
             for moment in material:
                 _material_keep(game, moment, sides, owner, themes)
             return GameReview.objects.create(
-                game=game.id,
+                **game.review_key(),
                 found=len(found) + len(material),
                 seconds=seconds,
                 stats=stats_data,
@@ -243,7 +274,7 @@ def missed_mates_review(
             )
     except IntegrityError:
         # Another delivery of the same game wrote its review first: that one stands.
-        review = GameReview.objects.filter(game=game.id).first()
+        review = GameReview.objects.filter(**game.review_key()).first()
         if review is None:
             raise
         return review
@@ -303,14 +334,15 @@ def _material_keep(
         proof_mode="judge",
         status=Puzzle.Status.PRIVATE,
         source=Puzzle.Source.MISSED,
-        source_key=f"missed:{game.id}:{moment.ply}",
-        source_game=f"play:{game.id}",
+        source_key=game.puzzle_key(moment.ply),
+        source_game=f"{game.source}:{game.id}",
         source_ply=moment.ply,
     )
     slugs = ["material", *moment.themes]
     puzzle.themes.set([themes[s] for s in slugs if s in themes])
     MissedMate.objects.create(
         puzzle=puzzle,
+        source=game.source,
         game=game.id,
         ply=moment.ply,
         move_number=game.move_number(moment.ply),

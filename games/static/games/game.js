@@ -45,7 +45,8 @@ function piecesFen(pieces, side = "w") {
 
 function baseOrientation() {
   const g = state.game;
-  if (g.mode === "computer") return g.human_side;
+  // against the computer, and a live game's replay for one of its players: their own side
+  if (g.mode === "computer" || g.mode === "live") return g.human_side;
   if (g.status === "setting_up") return g.setup_info.pending || "red";
   return "red";
 }
@@ -705,7 +706,7 @@ state.clockTimer = setInterval(async () => {
 
 window.addEventListener("pageshow", async (event) => {
   // back to a page kept in memory: read the game again (a shared game cannot change)
-  if (!event.persisted || page.shared) return;
+  if (!event.persisted || page.shared || !page.api.detail) return;
   await refresh();
   render();
   schedulePoll();
