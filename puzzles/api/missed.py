@@ -83,7 +83,9 @@ class MissedListApi(APIView):
         kind = serializers.ChoiceField(
             choices=GameSource.choices,
             default=GameSource.PLAY,
-            help_text="with ``game``: the kind of game its id is of (play, or live: a live game)",
+            allow_blank=True,
+            help_text="with ``game``: the kind of game its id is of (play, the default, or "
+            "live: a live game)",
         )
 
     @extend_schema(
@@ -95,7 +97,7 @@ class MissedListApi(APIView):
         query = request_query(self.MissedQuerySerializer, request)
         game = query.get("game")
         player = owner_for_request(request, create=False)
-        source = query["kind"]
+        source = query.get("kind") or GameSource.PLAY
         rows = list(selectors.missed_list(player=player, game=game, source=source))
         review = (
             None if game is None else selectors.game_review(player=player, game=game, source=source)

@@ -140,3 +140,17 @@ def test_a_bad_source_is_refused_with_a_message() -> None:
     answer = Client().get("/api/puzzles/missed/?game=3&kind=elsewhere")
     assert answer.status_code == 400
     assert answer.json()["error"]["message"]
+
+
+def test_a_blank_kind_is_a_game_of_the_games_app() -> None:
+    owner = Owner(user=make_user())
+    data = {
+        "id": 77, "variant": "xiangqi", "start_fen": MISSED_FEN, "moves": ["a0a1", "e9f9"],
+        "human_side": "red", "level": 8, "user_id": owner.user.pk, "visitor_id": None,
+        "mode": "computer",
+    }  # fmt: skip
+    missed_mates_review(game=FinishedGame.from_data(data))
+    client = Client()
+    client.force_login(owner.user)
+    [row] = missed(client, 77, "")["results"]
+    assert row["kind"] == "play"
