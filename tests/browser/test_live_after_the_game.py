@@ -73,6 +73,12 @@ def test_a_finished_live_game_is_in_the_players_lists_with_its_replay_missed_win
     for page in (red, black):
         expect(page.locator("body[data-live-status='finished']")).to_have_count(1)
     game = LiveGame.objects.get()
+    # the game's page now leads its players to the replay
+    replay = f"/play/live/{game.pk}/replay/"
+    expect(red.get_by_test_id("live-after-game")).to_have_text("Replay, missed wins and analysis")
+    expect(black.get_by_test_id("live-after-game")).to_have_text("回放、错过的胜机和电脑分析")
+    for page in (red, black):
+        expect(page.get_by_test_id("live-after-game")).to_have_attribute("href", replay)
     assert game.iccs_moves == GAME
     # the game's end sent each player's search to the worker
     wait_for(

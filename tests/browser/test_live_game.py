@@ -187,6 +187,10 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload_and_a_resta
     expect(red.get_by_test_id("game-status")).to_contain_text("Checkmate")
     expect(black.get_by_test_id("game-status")).to_contain_text("将死")
     expect(watcher.get_by_test_id("game-status")).to_contain_text("Black wins")
+    # the players are led to the replay, their missed wins and the analysis; a watcher is not
+    expect(red.get_by_test_id("live-after-game")).to_be_visible()
+    expect(black.get_by_test_id("live-after-game")).to_be_visible()
+    expect(watcher.get_by_test_id("live-after-game")).to_be_hidden()
     expect(black.get_by_test_id("live-resign")).to_be_hidden()
     red.screenshot(path=str(artifacts / "live-mate-desktop-en.png"))
     black.screenshot(path=str(artifacts / "live-mate-phone-zh.png"))

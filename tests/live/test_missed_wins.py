@@ -80,7 +80,11 @@ def test_each_player_gets_the_review_of_their_own_side() -> None:
     assert black.get("/api/puzzles/missed/").json()["results"] == []
     # the puzzle is Red's alone
     assert black.get(f"/api/puzzles/{puzzle.pk}/").status_code == 404
-    assert red.get(f"/api/puzzles/{puzzle.pk}/").status_code == 200
+    shown = red.get(f"/api/puzzles/{puzzle.pk}/")
+    assert shown.status_code == 200
+    # the puzzle names its game: the live game's replay, at the moment
+    assert shown.json()["game"]["url"] == f"/play/live/{game.pk}/replay/#ply=0"
+    assert shown.json()["game"]["kind"] == "own"
 
 
 def test_nobody_else_learns_anything_of_a_live_game_s_review() -> None:

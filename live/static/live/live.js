@@ -524,6 +524,8 @@ function render() {
   renderRematch();
   renderRatingChange();
   renderClocks();
+  // the game's replay with the player's missed wins and the computer's analysis: its players'
+  $("after-game").hidden = state.you === null || g.status !== "finished";
 }
 
 setStatus(L.connecting, "thinking");
