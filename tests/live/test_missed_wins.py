@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from accounts.merge import visitor_merge_run
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
 from live.models import LiveGame
@@ -158,3 +159,18 @@ def test_a_blank_kind_is_a_game_of_the_games_app() -> None:
     client.force_login(owner.user)
     [row] = missed(client, 77, "")["results"]
     assert row["kind"] == "play"
+
+
+def test_a_visitor_s_live_game_and_its_missed_wins_follow_them_into_the_account() -> None:
+    client, visitor = visitor_client()
+    game = live_game_with_a_missed_mate(visitor, Owner(user=make_user()))
+    reviewed(game)
+    user = make_user()
+    visitor_merge_run(visitor_id=str(visitor.visitor_id), user=user)
+    account = Client()
+    account.force_login(user)
+    [moment] = missed(account, game.pk)["results"]
+    assert moment["side"] == "red" and moment["by_player"] is True
+    assert account.get(f"/play/live/{game.pk}/replay/").status_code == 200
+    assert 'data-kind="live"' in account.get("/play/games/").content.decode()
+    assert GameReview.objects.get(source="live", game=game.pk, side="red").user_id == user.pk
