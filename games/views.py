@@ -167,6 +167,7 @@ def _analysis_labels() -> dict[str, Any]:
         "seen_mate": _("The engine saw a mate in {n} here (its opinion, not a proof)."),
         "missed_win": _("(a winning position let slip)"),
         "missed_wins": _("{side} let a winning position slip {n} times."),
+        "missed_wins_one": _("{side} let a winning position slip once."),
         "summary": _("{side}: {blunders} ??, {mistakes} ?, {inaccuracies} ?!"),
         "no_marks": _("The engine marks no move of this game."),
         "partial": _("The analysis covers the first {n} plies of the game."),

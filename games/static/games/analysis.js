@@ -155,7 +155,7 @@ function renderMarks(result) {
   });
   for (const side of ["red", "black"]) {
     const n = result.summary[side].missed_win || 0;
-    if (n) lines.push(format(L.missed_wins, { side: sideName(side), n }));
+    if (n) lines.push(format(n === 1 ? L.missed_wins_one : L.missed_wins, { side: sideName(side), n }));
   }
   let text = marked.length ? lines.join(" · ") : L.no_marks;
   if (result.analysed < result.game_plies) text += `${SEP}${format(L.partial, { n: result.analysed })}`;
