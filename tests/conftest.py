@@ -11,7 +11,9 @@ Throttle counters (the cache) are emptied before each test.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -123,9 +125,68 @@ def _worker_idle_before_the_database_is_emptied(request: pytest.FixtureRequest) 
         request.getfixturevalue("_django_db_helper")
     worker = request.getfixturevalue("celery_worker") if asks else (_RUNNING or [None])[0]
     yield
+    waited = time.monotonic()
     if worker is not None:
         worker.wait_until_idle()
+    idle = time.monotonic()
     _database_quiet()
+    _note_wait(request.node.nodeid, idle - waited, time.monotonic() - idle)
+
+
+# Teardown waits longer than this are written down and summed up at the end of the run.
+WAIT_NOTED_SECONDS = 0.5
+
+
+def _note_wait(test: str, worker_seconds: float, database_seconds: float) -> None:
+    """Write down a test's teardown wait for its worker and its database, when long enough to
+    matter (``pytest_terminal_summary`` adds them up): a suite that grows slower shows where."""
+    if worker_seconds + database_seconds < WAIT_NOTED_SECONDS:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    name = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    line = {
+        "test": test,
+        "worker": round(worker_seconds, 2),
+        "database": round(database_seconds, 2),
+    }
+    with (ARTIFACTS / f"teardown-waits-{name}.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the controller: a fresh record
+        for pattern in ("teardown-waits-*.jsonl", "celery-worker-*.log"):
+            for path in ARTIFACTS.glob(pattern):
+                path.unlink()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The teardown waits of the run (their total and the longest, by test), and the tasks the
+    test processes' Celery workers ran longest in all."""
+    waits = []
+    for path in sorted(ARTIFACTS.glob("teardown-waits-*.jsonl")):
+        waits += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    total = sum(w["worker"] + w["database"] for w in waits)
+    worker = sum(w["worker"] for w in waits)
+    terminalreporter.write_sep("-", f"teardown waits over {WAIT_NOTED_SECONDS} s, worker tasks")
+    terminalreporter.write_line(
+        f"{len(waits)} tests waited {total:.0f} s in all: {worker:.0f} s for their Celery "
+        f"worker to be idle, {total - worker:.0f} s for the database to be quiet"
+    )
+    for w in sorted(waits, key=lambda w: -(w["worker"] + w["database"]))[:10]:
+        terminalreporter.write_line(f"{w['worker']:7.1f} s {w['database']:6.1f} s  {w['test']}")
+    tasks: dict[str, list[float]] = {}
+    for path in ARTIFACTS.glob("celery-worker-*.log"):
+        for name, seconds in TASK_DONE.findall(path.read_text(errors="replace")):
+            tasks.setdefault(name, []).append(float(seconds))
+    for name, times in sorted(tasks.items(), key=lambda item: -sum(item[1]))[:6]:
+        terminalreporter.write_line(
+            f"the test workers ran {name} {len(times)} times, {sum(times):.0f} s in all"
+        )
+
+
+# A task's end in a worker's log: its name and seconds.
+TASK_DONE = re.compile(r"Task ([\w.]+)\[[^\]]+\] succeeded in ([\d.]+)s")
 
 
 def _database_quiet(seconds: float = 15.0) -> None:
