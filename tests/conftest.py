@@ -166,6 +166,12 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     waits = []
     for path in sorted(ARTIFACTS.glob("teardown-waits-*.jsonl")):
         waits += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    tasks: dict[str, list[float]] = {}
+    for path in ARTIFACTS.glob("celery-worker-*.log"):
+        for name, seconds in TASK_DONE.findall(path.read_text(errors="replace")):
+            tasks.setdefault(name, []).append(float(seconds))
+    if not waits and not tasks:
+        return
     total = sum(w["worker"] + w["database"] for w in waits)
     worker = sum(w["worker"] for w in waits)
     terminalreporter.write_sep("-", f"teardown waits over {WAIT_NOTED_SECONDS} s, worker tasks")
@@ -175,10 +181,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     )
     for w in sorted(waits, key=lambda w: -(w["worker"] + w["database"]))[:10]:
         terminalreporter.write_line(f"{w['worker']:7.1f} s {w['database']:6.1f} s  {w['test']}")
-    tasks: dict[str, list[float]] = {}
-    for path in ARTIFACTS.glob("celery-worker-*.log"):
-        for name, seconds in TASK_DONE.findall(path.read_text(errors="replace")):
-            tasks.setdefault(name, []).append(float(seconds))
     for name, times in sorted(tasks.items(), key=lambda item: -sum(item[1]))[:6]:
         terminalreporter.write_line(
             f"the test workers ran {name} {len(times)} times, {sum(times):.0f} s in all"
