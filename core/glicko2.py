@@ -55,6 +55,24 @@ class Rating:
         return self.deviation / SCALE
 
 
+# Time away: a rating's deviation grows by one rating period's volatility for every period
+# without a game, as if that many empty rating periods had passed (Glickman's step for a player
+# who does not compete). The length of a period, as Lichess counts it: 0.21436 of them a day,
+# one every four and two thirds days, so that a year away turns a settled 60 into about 110.
+RATING_PERIODS_PER_DAY = 0.21436
+
+
+def aged(rating: Rating, days: float) -> Rating:
+    """``rating`` after ``days`` without a game: its deviation widened as by that many empty
+    rating periods (``RATING_PERIODS_PER_DAY``), at most ``MAX_DEVIATION``; the rating and the
+    volatility stay."""
+    periods = max(0.0, days) * RATING_PERIODS_PER_DAY
+    if not periods:
+        return rating
+    phi = math.sqrt(rating.phi**2 + periods * rating.volatility**2)
+    return Rating(rating.rating, min(MAX_DEVIATION, phi * SCALE), rating.volatility)
+
+
 def is_provisional(deviation: float) -> bool:
     """Whether a rating with this deviation (RD) is still provisional: too few games to trust."""
     return deviation > PROVISIONAL_DEVIATION

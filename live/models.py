@@ -15,6 +15,7 @@ is computed on the server (``live.clock``).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -197,3 +198,11 @@ class LiveRating(TimeStampedModel):
     @property
     def provisional(self) -> bool:
         return glicko2.is_provisional(self.deviation)
+
+    def glicko_at(self, now: datetime) -> glicko2.Rating:
+        """The rating at ``now``: its deviation grown with the time since its last rated game
+        (``glicko2.aged``; the row changes only when a game rates it)."""
+        if self.updated_at is None or not self.games:
+            return self.glicko
+        days = (now - self.updated_at).total_seconds() / 86_400
+        return glicko2.aged(self.glicko, days)

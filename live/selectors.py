@@ -12,6 +12,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.owners import Owner
+from core import glicko2
 from core.selectors import variant_list, variant_title
 from engine import Move, Position
 from live.clock import FREE_PLIES, Clock, elapsed_ms, other_side
@@ -45,9 +46,7 @@ def live_rating_cards(user_id: int | None) -> list[dict[str, Any]]:
             {
                 "variant": variant.name,
                 "title": variant_title(variant),
-                "rating": (
-                    rating_shown(row.rating, row.deviation, row.provisional) if row else None
-                ),
+                "rating": row_shown(row) if row else None,
                 "games": row.games if row else 0,
             }
         )
@@ -60,6 +59,13 @@ def rating_shown(rating: float, deviation: float, provisional: bool) -> dict[str
     return {"rating": round(rating), "deviation": round(deviation), "provisional": provisional}
 
 
+def row_shown(row: LiveRating) -> dict[str, Any]:
+    """A rating row as pages show it now (``rating_shown``), its deviation grown with the time
+    since its last rated game (``LiveRating.glicko_at``)."""
+    now = row.glicko_at(timezone.now())
+    return rating_shown(now.rating, now.deviation, glicko2.is_provisional(now.deviation))
+
+
 def live_rating_shown(user_id: int | None, variant: str) -> dict[str, Any] | None:
     """``user_id``'s live rating in ``variant`` as shown (a player never rated there starts at
     the default, provisional); None for a visitor."""
@@ -68,7 +74,7 @@ def live_rating_shown(user_id: int | None, variant: str) -> dict[str, Any] | Non
     row = LiveRating.objects.filter(user_id=user_id, variant=variant).first()
     if row is None:
         row = LiveRating(user_id=user_id, variant=variant)
-    return rating_shown(row.rating, row.deviation, row.provisional)
+    return row_shown(row)
 
 
 def _ratings(game: LiveGame) -> tuple[dict[str, Any] | None, dict[str, int] | None]:
@@ -212,7 +218,7 @@ def live_lobby_seeks(now: datetime | None = None) -> list[dict[str, Any]]:
             row = rows.get((game.creator_user_id, game.variant)) or LiveRating(
                 user_id=game.creator_user_id, variant=game.variant
             )
-            rating = rating_shown(row.rating, row.deviation, row.provisional)
+            rating = row_shown(row)
         listed.append(
             {
                 "slug": game.slug,

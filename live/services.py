@@ -377,7 +377,8 @@ def _rate(game: LiveGame) -> None:
     }
     red, black = rows[users["red"]], rows[users["black"]]
     red_score = {"red": 1.0, "black": 0.0}.get(game.winner, 0.5)
-    new_red, new_black = glicko2.rate_game(red.glicko, black.glicko, red_score)
+    now = timezone.now()  # each rating as it stands now: less sure after time away
+    new_red, new_black = glicko2.rate_game(red.glicko_at(now), black.glicko_at(now), red_score)
     changes = {}
     for side, row, new in (("red", red, new_red), ("black", black, new_black)):
         changes[side] = {

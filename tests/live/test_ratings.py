@@ -23,7 +23,7 @@ from accounts.models import User
 from accounts.owners import Owner
 from core import glicko2
 from live.models import LiveGame, LiveRating
-from live.selectors import live_game_state
+from live.selectors import live_game_state, live_rating_shown
 from live.services import (
     ChallengeOptions,
     LiveRefusal,
@@ -119,6 +119,34 @@ def test_a_rated_resignation_moves_both_ratings_once_by_glicko2() -> None:
     }
     # the puzzle ratings are apart: none was made or moved
     assert not PuzzleRating.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_rating_left_for_a_year_is_less_sure_shown_and_moves_more_in_its_next_game() -> None:
+    """Time away widens a rating's deviation (Glicko-2's empty rating periods): the pages show
+    it wider, provisional again, and the next rated game starts from the widened rating."""
+    red, black = account("ming"), account("hua")
+    settled = {"rating": 1700.0, "deviation": 60.0, "volatility": 0.06, "games": 40}
+    for user in (red.user, black.user):
+        LiveRating.objects.create(user=user, variant="xiangqi", **settled)
+    a_year_ago = timezone.now() - timedelta(days=365)
+    LiveRating.objects.filter(user=red.user).update(updated_at=a_year_ago)
+    shown = live_rating_shown(red.user.pk, "xiangqi")
+    away = glicko2.aged(glicko2.Rating(1700, 60, 0.06), 365)
+    assert shown == {"rating": 1700, "deviation": round(away.deviation), "provisional": True}
+    assert live_rating_shown(black.user.pk, "xiangqi") == {
+        "rating": 1700,
+        "deviation": 60,
+        "provisional": False,
+    }
+    game = play(rated_game(red, black), red, black, OPENING)
+    live_resign(slug=game.slug, owner=black)
+    won, lost = glicko2.rate_game(away, glicko2.Rating(1700, 60, 0.06), 1.0)
+    after = ratings()
+    assert after[("ming", "xiangqi")][0] == pytest.approx(won.rating, abs=0.01)
+    assert after[("hua", "xiangqi")][0] == pytest.approx(lost.rating, abs=0.01)
+    # the player back from a year away gains more than the one who stayed loses
+    assert won.rating - 1700 > 1700 - lost.rating > 0
 
 
 @pytest.mark.django_db

@@ -9,7 +9,9 @@ from core.glicko2 import (
     MAX_DEVIATION,
     MIN_DEVIATION,
     PROVISIONAL_DEVIATION,
+    RATING_PERIODS_PER_DAY,
     Rating,
+    aged,
     expected_score,
     is_provisional,
     rate,
@@ -33,6 +35,22 @@ def test_no_games_only_widens_the_deviation() -> None:
     after = rate(player, [], bounded=False)
     assert after.rating == 1700
     assert after.deviation == pytest.approx((100**2 + (0.06 * 173.7178) ** 2) ** 0.5, rel=1e-6)
+
+
+def test_time_away_widens_the_deviation_as_empty_rating_periods_do() -> None:
+    settled = Rating(1800, 60, 0.06)
+    assert aged(settled, 0) == settled and aged(settled, -3) == settled
+    a_year = aged(settled, 365)
+    assert a_year.rating == 1800 and a_year.volatility == 0.06
+    periods = 365 * RATING_PERIODS_PER_DAY
+    assert a_year.deviation == pytest.approx((60**2 + periods * (0.06 * 173.7178) ** 2) ** 0.5)
+    assert 100 < a_year.deviation < 120 and is_provisional(a_year.deviation)
+    # the same as rating that many empty periods one by one
+    stepped = settled
+    for _ in range(10):
+        stepped = rate(stepped, [], bounded=False)
+    assert aged(settled, 10 / RATING_PERIODS_PER_DAY).deviation == pytest.approx(stepped.deviation)
+    assert aged(settled, 100_000).deviation == MAX_DEVIATION
 
 
 def test_a_solve_raises_the_solver_and_lowers_the_puzzle() -> None:
