@@ -44,12 +44,20 @@ from engine.play.decisions import (
     takes_draw,
 )
 from engine.play.evaluation import CLASSIC_WEIGHTS, DEFAULT_WEIGHTS, Weights
-from engine.play.search import ALL_TECHNIQUES, Limits, Searcher, is_mate_score, mate_in
+from engine.play.search import (
+    ALL_TECHNIQUES,
+    DEFAULT_TECHNIQUES,
+    Limits,
+    Searcher,
+    is_mate_score,
+    mate_in,
+)
 from engine.position import Position
 from engine.rules import Outcome
 
 __all__ = [
     "ALL_TECHNIQUES",
+    "DEFAULT_TECHNIQUES",
     "CLASSIC_WEIGHTS",
     "DEFAULT_WEIGHTS",
     "LEVELS",
@@ -299,7 +307,7 @@ def bestmove(
     nodes: int | None = None,
     seed: int = 0,
     tt_mib: int = DEFAULT_TT_MIB,
-    techniques: int = ALL_TECHNIQUES,
+    techniques: int = DEFAULT_TECHNIQUES,
     weights: Weights = DEFAULT_WEIGHTS,
 ) -> BestMove:
     """The move the engine plays at ``level`` in the position after ``moves``.
@@ -316,7 +324,7 @@ def bestmove(
     limits = level_limits(
         level, nodes=nodes, movetime_ms=movetime_ms, seed=seed, tt_mib=tt_mib, weights=weights
     )
-    if techniques != ALL_TECHNIQUES:
+    if techniques != DEFAULT_TECHNIQUES:
         limits = replace(limits, techniques=techniques)
     pos = _position(variant, fen, moves)
     return search_position(pos, limits, started=started)

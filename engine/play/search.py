@@ -8,9 +8,14 @@
   changes it makes, so every effect is valued exactly. In check every
   evasion is searched (a few plies deep), so mates and dead generals show.
 - A transposition table on the position's Zobrist key: a fixed number of
-  slots (a power of two) sized from a memory budget, replace-always.
+  slots (a power of two) sized from a memory budget, replace-always; or
+  (``DEEPER_ENTRIES``) slots in pairs, a position stored in the slot of its
+  pair that holds it or is empty, else over the shallower of the two.
 - Move ordering: hash move, captures by gain (most valuable victim, least
-  valuable attacker), two killers per ply, the history heuristic.
+  valuable attacker), two killers per ply, the counter move (the quiet move
+  that last refuted the opponent's move, by its piece and its to-point), the
+  history heuristic, with a continuation history: the history of a quiet
+  move (its piece type and to-point) as a reply to the move before it.
 - Game rules inside the tree: a position seen before on the path (or in
   the game's moves) is judged as a repetition cycle by the rules of the
   variant — perpetual check, perpetual chase, xinban's forced variation,
@@ -80,10 +85,11 @@ ASPIRATION: Final = 40  # the root's first window, centipawns either side of the
 ASPIRATION_DEPTH: Final = 5  # from this depth on
 # the history of a quiet move stays within +-HISTORY_MAX (bonuses shrink as it nears it)
 HISTORY_MAX: Final = 1 << 20
-# ordering keys: hash move > good captures > killers > history > losing captures
+# ordering keys: hash move > good captures > killers > counter move > history > losing captures
 KEY_HASH: Final = 1 << 30
 KEY_CAPTURE: Final = 1 << 26
 KEY_KILLER: Final = 1 << 25
+KEY_COUNTER: Final = KEY_KILLER - 1
 KEY_QUIET: Final = 1 << 22
 KEY_BAD_CAPTURE: Final = 0
 MASK64: Final = (1 << 64) - 1
@@ -93,6 +99,9 @@ MOVE_BITS: Final = 16
 MOVE_MASK: Final = (1 << MOVE_BITS) - 1
 # the history table, indexed by move code (every code of the 11 x 10 board is below)
 HISTORY_SIZE: Final = 110 << 8
+# the counter-move table, indexed by the previous move's ``piece << 8 | to`` (a board value is
+# below 64: colour, turncoat bit and type)
+COUNTER_SIZE: Final = 64 << 8
 CLOCK_MASK: Final = 63  # the clock is looked at when the node count is a multiple of 64
 # The work after the search stops (unwinding, freeing the tables, the line
 # checked move by move) as a share of the wall time spent until then: it is
@@ -105,9 +114,9 @@ FINISH_SHARE: Final = 0.02
 MIN_MARGIN: Final = 0.1
 
 
-# The search's newer techniques, each a bit of ``Limits.techniques`` (all on by default), so a
-# benchmark can play the engine without one of them against the engine with all
-# (bench/play_bench.py, section ``ablation``). With none of them (0) and the hand-written
+# The search's newer techniques, each a bit of ``Limits.techniques`` (on by default those a
+# match showed to help, ``DEFAULT_TECHNIQUES``), so a benchmark can play the engine without
+# one of them against the engine with it (bench/play_bench.py, section ``ablation``). With none of them (0) and the hand-written
 # tables (``CLASSIC_WEIGHTS``) the search is the one before them, move for move: the lessons'
 # endgames are played against it (their pars were proved against it).
 BAD_CAPTURES: Final = 1  # captures that lose material: ordered last, left out of quiescence
@@ -117,7 +126,16 @@ NULL_MOVE_DEPTH: Final = 8  # the null move reduced more the deeper (else by NUL
 IIR: Final = 16  # internal iterative reduction: a ply less where no hash move is known
 ASPIRATION_WINDOWS: Final = 32
 HISTORY_MALUS: Final = 64  # quiet moves tried before a cutoff lose history
-ALL_TECHNIQUES: Final = 127
+# the quiet move that refuted the opponent's last move, ordered after the killers
+COUNTER_MOVES: Final = 128
+# quiet moves ordered by their history as replies to the last move, beside their own
+CONTINUATION_HISTORY: Final = 256
+# the table's slots in pairs, the shallower entry of a full pair replaced
+DEEPER_ENTRIES: Final = 512
+ALL_TECHNIQUES: Final = 1023
+# on by default: the techniques that did not lose in a match (docs/playing-engine.md, "Stronger
+# engine"); counter moves scored 16.5/40 (-61 Elo) against the engine without them
+DEFAULT_TECHNIQUES: Final = ALL_TECHNIQUES & ~COUNTER_MOVES & ~DEEPER_ENTRIES
 TECHNIQUES: Final = {
     "bad-captures": BAD_CAPTURES,
     "lmr-table": LMR_TABLE,
@@ -126,6 +144,9 @@ TECHNIQUES: Final = {
     "iir": IIR,
     "aspiration": ASPIRATION_WINDOWS,
     "history-malus": HISTORY_MALUS,
+    "counter-moves": COUNTER_MOVES,
+    "continuation-history": CONTINUATION_HISTORY,
+    "deeper-entries": DEEPER_ENTRIES,
 }
 
 
@@ -161,7 +182,7 @@ class Limits:
     seed: int = 0
     tt_mib: int = 64
     weights: Weights = DEFAULT_WEIGHTS
-    techniques: int = ALL_TECHNIQUES  # bits of TECHNIQUES
+    techniques: int = DEFAULT_TECHNIQUES  # bits of TECHNIQUES
 
 
 @dataclass
@@ -238,6 +259,12 @@ class Searcher:
         self.eval_cache: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 8)]
         self.hist: list[int] = [0] * HISTORY_SIZE
+        # the moves played in the tree, each as ``piece << 8 | to`` (0 for a pass), and the
+        # counter move to each (``COUNTER_MOVES``)
+        self.played: list[int] = []
+        self.counters: list[int] = [0] * COUNTER_SIZE
+        # the continuation history (``CONTINUATION_HISTORY``), by ``continuation``: sparse
+        self.follow: dict[int, int] = {}
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 8)]
         self.noise = limits.noise
         self.extensions = limits.extensions
@@ -268,6 +295,7 @@ class Searcher:
         t = self.t
         size = t.size
         squares = t.squares
+        self.played.append(before_fr << 8 | to)
         self.psq_stack.append(self.psq)
         self.psq += (
             squares[after_fr * size + fr]
@@ -289,6 +317,7 @@ class Searcher:
         """Pass (for null-move pruning); no repetition is looked for across it.
         ``unmake`` takes it back."""
         B.push_null(self.pos)
+        self.played.append(0)
         self.psq_stack.append(self.psq)
         self.counts_stack.append(self.counts)
         self._entered()
@@ -303,6 +332,7 @@ class Searcher:
         h = self.history.pop()
         self.seen[h] -= 1
         B.pop(self.pos)
+        self.played.pop()
         self.psq = self.psq_stack.pop()
         self.counts = self.counts_stack.pop()
 
@@ -398,10 +428,15 @@ class Searcher:
 
     def order(self, moves: list[int], hash_move: int, ply: int) -> list[int]:
         """Hash move, winning and even captures (most valuable victim, least
-        valuable attacker), the two killers, quiet moves by history, and last
-        the captures that lose material."""
+        valuable attacker), the two killers, the counter move, quiet moves by
+        history, and last the captures that lose material."""
         board = self.pos.board
         k1, k2 = self.killers[ply]
+        counter = 0
+        previous = self.played[-1] if self.played else 0
+        if self.techniques & COUNTER_MOVES:
+            counter = self.counters[previous]
+        follow = self.follow if previous and self.techniques & CONTINUATION_HISTORY else None
         hist = self.hist
         worth = self.t.worth
         keyed: list[int] = []
@@ -419,6 +454,16 @@ class Searcher:
                 key = KEY_KILLER + 1
             elif m == k2:
                 key = KEY_KILLER
+            elif m == counter:
+                key = KEY_COUNTER
+            elif follow is not None:
+                # both histories within +-HISTORY_MAX: the sum stays below the killers
+                key = (
+                    KEY_QUIET
+                    + 2 * HISTORY_MAX
+                    + hist[m]
+                    + follow.get(continuation(previous, board[m >> 8], m), 0)
+                )
             else:
                 key = KEY_QUIET + HISTORY_MAX + hist[m]
             keyed.append(key << MOVE_BITS | m)
@@ -430,6 +475,13 @@ class Searcher:
         less the nearer it already is to the bound."""
         h = self.hist[m]
         self.hist[m] = h + bonus - h * abs(bonus) // HISTORY_MAX
+
+    def reward_reply(self, previous: int, m: int, bonus: int) -> None:
+        """Move the continuation history of the quiet move ``m`` (not yet
+        played) as a reply to ``previous`` like ``reward``."""
+        key = continuation(previous, self.pos.board[m >> 8], m)
+        h = self.follow.get(key, 0)
+        self.follow[key] = h + bonus - h * abs(bonus) // HISTORY_MAX
 
     # ------------------------------------------------------------------
     # search
@@ -537,6 +589,8 @@ class Searcher:
         key = pos.hash
         slot = key & self.tt_mask
         entry = self.tt[slot]
+        if self.techniques & DEEPER_ENTRIES and (entry is None or entry[0] != key):
+            entry = self.tt[slot ^ 1]
         hash_move = 0
         if entry is not None and entry[0] == key:
             hash_move = entry[4]
@@ -635,6 +689,14 @@ class Searcher:
                             if k[0] != m:
                                 k[1] = k[0]
                                 k[0] = m
+                            previous = self.played[-1] if self.played else 0
+                            if techniques & COUNTER_MOVES and previous:
+                                self.counters[previous] = m
+                            if techniques & CONTINUATION_HISTORY and previous:
+                                bonus = min(depth * depth * 16, HISTORY_MAX // 4)
+                                self.reward_reply(previous, m, bonus)
+                                for q in tried:
+                                    self.reward_reply(previous, q, -bonus)
                             if techniques & HISTORY_MALUS:
                                 bonus = min(depth * depth * 16, HISTORY_MAX // 4)
                                 self.reward(m, bonus)
@@ -653,8 +715,24 @@ class Searcher:
             stored += ply
         elif stored < -MATE_BOUND:
             stored -= ply
+        if techniques & DEEPER_ENTRIES:
+            slot = self.tt_slot(key, slot)
         self.tt[slot] = (key, depth, flag, stored, best_move)
         return best
+
+    def tt_slot(self, key: int, slot: int) -> int:
+        """Where ``DEEPER_ENTRIES`` stores the position ``key``: the slot of
+        the pair (``slot`` and ``slot ^ 1``) that holds it, else an empty one,
+        else the one holding the shallower search (``slot`` on a tie)."""
+        tt = self.tt
+        other = slot ^ 1
+        here = tt[slot]
+        there = tt[other]
+        if here is None or here[0] == key:
+            return other if there is not None and there[0] == key else slot
+        if there is None or there[0] == key:
+            return other
+        return other if there[1] < here[1] else slot
 
     def quiet_value(self) -> int:
         """The quiescence value of the position (the static evaluation if
@@ -750,6 +828,13 @@ class Searcher:
                 self.iter_best = Result(m, score, depth, 0, [m, *self.pv[1]])
                 if score >= beta:
                     return
+
+
+def continuation(previous: int, piece: int, m: int) -> int:
+    """The continuation history's key of the move ``m`` of ``piece`` after
+    ``previous`` (``piece << 8 | to``, as ``Searcher.played`` holds it): the
+    two pieces' types and to-points."""
+    return ((previous >> 8 & 15) << 8 | previous & 255) << 12 | (piece & 15) << 8 | m & 255
 
 
 def is_mate_score(score: int) -> bool:

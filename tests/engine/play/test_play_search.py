@@ -23,8 +23,21 @@ from engine import (
     evaluate,
 )
 from engine.errors import EngineError
-from engine.play import LEVEL_TABLE, MOVETIME_CAP_MS, Limits, level_limits, search_position
-from engine.play.search import ALL_TECHNIQUES, TECHNIQUES, Searcher
+from engine.play import (
+    CLASSIC_WEIGHTS,
+    LEVEL_TABLE,
+    MOVETIME_CAP_MS,
+    Limits,
+    level_limits,
+    search_position,
+)
+from engine.play.search import (
+    ALL_TECHNIQUES,
+    DEFAULT_TECHNIQUES,
+    TECHNIQUES,
+    Searcher,
+    continuation,
+)
 
 VARIANTS = ("xiangqi", "feidan", "xinban")
 
@@ -463,3 +476,172 @@ def test_aspiration_windows_keep_the_search_deterministic_and_legal(variant: str
         b = search_position(pos, limits)
         assert a == b
         assert a.move in legal and (a.mate is not None or a.depth >= 5)
+
+
+# Red's horse e4-c5 attacks Black's chariot on b7; only a chariot move that leaves the horse's
+# reach saves it (Black has nothing to capture)
+HORSE_ATTACKS_CHARIOT = ("3k5/9/1r7/9/9/4N4/9/9/9/4K4 w - - 0 1", "e4c5")
+
+
+def after_the_attack(techniques: int) -> Searcher:
+    fen, attack = HORSE_ATTACKS_CHARIOT
+    pos = Position.from_fen("xiangqi", fen)
+    searcher = Searcher(pos, replace(level_limits(8, nodes=100_000), techniques=techniques))
+    searcher.make(pos.encode(Move.from_iccs(attack)))
+    return searcher
+
+
+def test_the_counter_move_table_records_the_quiet_refutation_of_the_last_move() -> None:
+    searcher = after_the_attack(ALL_TECHNIQUES)
+    # a window only a saved chariot reaches: the first escape searched cuts off
+    score = searcher.search(2, 100, 300, 1)
+    assert score >= 300
+    refutation = searcher.counters[searcher.played[-1]]
+    pos = searcher.pos
+    assert pos.square_name(refutation >> 8) == "b7" and not pos.board[refutation & 255]
+    assert pos.square_name(refutation & 255) not in ("a6", "b3", "d7", "a7")
+    # it is recorded under the horse's move to c5, nothing else is
+    assert [i for i, m in enumerate(searcher.counters) if m] == [searcher.played[-1]]
+    assert searcher.played[-1] & 255 == pos.encode(Move.from_iccs("e4c5")) & 255
+
+
+def test_the_counter_move_is_ordered_after_the_killers_before_the_other_quiet_moves() -> None:
+    searcher = after_the_attack(ALL_TECHNIQUES)
+    quiet = sorted(searcher.pos.legal_codes())
+    counter, k1, k2 = quiet[0], quiet[1], quiet[2]  # the lowest codes: last by history alone
+    searcher.killers[1] = [k1, k2]
+    searcher.counters[searcher.played[-1]] = counter
+    assert searcher.order(list(quiet), 0, 1)[:3] == [k1, k2, counter]
+    assert searcher.order(list(quiet), quiet[5], 1)[:4] == [quiet[5], k1, k2, counter]
+
+
+def test_without_the_counter_move_bit_no_counter_move_is_kept_or_ordered() -> None:
+    without = ALL_TECHNIQUES & ~TECHNIQUES["counter-moves"]
+    searcher = after_the_attack(without)
+    searcher.search(2, 100, 300, 1)
+    assert not any(searcher.counters)
+    searcher = after_the_attack(without)
+    quiet = sorted(searcher.pos.legal_codes())
+    searcher.counters[searcher.played[-1]] = quiet[0]
+    assert searcher.order(list(quiet), 0, 1)[-1] == quiet[0]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("name", ["counter-moves", "continuation-history", "deeper-entries"])
+def test_the_ordering_and_table_techniques_keep_the_search_deterministic(
+    variant: str, name: str
+) -> None:
+    """The same position and node budget give the same search, with the technique and without."""
+    fen, moves = middlegame(variant, 17)
+    pos = after(variant, fen, moves)
+    legal = {m.iccs() for m in pos.legal_moves}
+    for techniques in (
+        DEFAULT_TECHNIQUES | TECHNIQUES[name],
+        DEFAULT_TECHNIQUES & ~TECHNIQUES[name],
+    ):
+        limits = replace(level_limits(8, nodes=20_000, seed=2), techniques=techniques)
+        found = search_position(pos, limits)
+        assert found == search_position(pos, limits)
+        assert found.move in legal
+
+
+def test_the_continuation_history_rewards_the_refutation_and_punishes_the_moves_before_it() -> None:
+    searcher = after_the_attack(ALL_TECHNIQUES)
+    previous = searcher.played[-1]
+    board = searcher.pos.board
+    searcher.search(2, 100, 300, 1)
+    refutation = searcher.counters[previous]
+    after_horse = continuation(previous, 0, 0)
+    rewarded = {k: v for k, v in searcher.follow.items() if k >> 12 == after_horse >> 12}
+    cut = continuation(previous, board[refutation >> 8], refutation)
+    assert rewarded.pop(cut) > 0
+    # every other reply to the horse's move that was tried there failed: each lost history
+    assert rewarded and all(v < 0 for v in rewarded.values())
+
+
+def test_the_continuation_history_orders_the_quiet_replies_to_the_last_move() -> None:
+    searcher = after_the_attack(ALL_TECHNIQUES)
+    previous = searcher.played[-1]
+    board = searcher.pos.board
+    quiet = sorted(searcher.pos.legal_codes())
+    best = quiet[0]  # the lowest code: last by history alone
+    searcher.follow[continuation(previous, board[best >> 8], best)] = 1000
+    assert searcher.order(list(quiet), 0, 1)[0] == best
+    # the move's own history still counts beside it
+    searcher.hist[quiet[1]] = 2000
+    assert searcher.order(list(quiet), 0, 1)[:2] == [quiet[1], best]
+    without = after_the_attack(ALL_TECHNIQUES & ~TECHNIQUES["continuation-history"])
+    without.follow[continuation(previous, board[best >> 8], best)] = 1000
+    assert without.order(list(quiet), 0, 1)[-1] == best
+    without.search(2, 100, 300, 1)
+    assert without.follow == {continuation(previous, board[best >> 8], best): 1000}
+
+
+def test_deeper_entries_store_a_position_in_its_pair_over_the_shallower_entry() -> None:
+    pos = Position.start("xiangqi")
+    searcher = Searcher(pos, replace(level_limits(8, nodes=1000), techniques=ALL_TECHNIQUES))
+    slot = 6
+    assert searcher.tt_slot(99, slot) == slot  # both empty
+    searcher.tt[slot] = (11, 5, 0, 0, 0)
+    assert searcher.tt_slot(99, slot) == slot ^ 1  # the other one is empty
+    searcher.tt[slot ^ 1] = (12, 2, 0, 0, 0)
+    assert searcher.tt_slot(99, slot) == slot ^ 1  # over the shallower (depth 2, not 5)
+    assert searcher.tt_slot(12, slot) == slot ^ 1  # a position stays where it is
+    assert searcher.tt_slot(11, slot) == slot
+    searcher.tt[slot ^ 1] = (12, 7, 0, 0, 0)
+    assert searcher.tt_slot(99, slot) == slot
+
+
+def test_deeper_entries_find_a_position_stored_in_the_other_slot_of_its_pair() -> None:
+    """A position the table holds in the second slot of its pair still gives its move and
+    score: a cutoff from the table, no node searched below it."""
+    pos = Position.start("xiangqi")
+    limits = replace(level_limits(8, nodes=10_000), techniques=ALL_TECHNIQUES)
+    searcher = Searcher(pos, limits)
+    key = searcher.pos.hash
+    slot = key & searcher.tt_mask
+    move = sorted(searcher.pos.legal_codes())[0]
+    searcher.tt[slot] = (key ^ 1 << 40, 9, 0, 0, 0)  # another position, deeper
+    searcher.tt[slot ^ 1] = (key, 6, 0, 123, move)  # exact, 6 plies
+    assert searcher.search(5, 0, 1, 0) == 123
+    assert searcher.nodes == 1
+
+
+# (variant, seed of the random middlegame, move, score, depth, nodes, line) at 6,000 nodes with
+# no techniques and the hand-written tables, as the engine before the counter moves, the
+# continuation history and the paired table gave them
+WITHOUT_TECHNIQUES = [
+    ("xiangqi", 4, "f3f9", -428, 4, 6000, "f3f9 e9f9 d4d9 f9f8 d9d8 f8f9 i0i3"),
+    ("xiangqi", 9, "e2g4", 48, 4, 6000, "e2g4 g8f8 c2f2 i5i4 h0g2"),
+    ("feidan", 4, "d2c2", 58, 3, 6000, "d2c2 c6c0 c2c9"),
+    ("feidan", 9, "b4b9", 1591, 5, 6000, "b4b9 i6i3 h3g6 f9e9 i2i9 i3k3"),
+    ("xinban", 4, "e1e0", -355, 4, 6000, "e1e0 h9g7 d4d5 c9e7 f3f5"),
+    ("xinban", 9, "d2d7", 431, 6, 6000, "d2d7 g7f5 d7h7 f5g3 h0g2 c7e8 a1a6"),
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed", "move", "score", "depth", "nodes", "line"), WITHOUT_TECHNIQUES
+)
+def test_without_techniques_the_search_is_the_one_the_lessons_were_proved_against(
+    variant: str, seed: int, move: str, score: int, depth: int, nodes: int, line: str
+) -> None:
+    """``techniques=0`` with ``CLASSIC_WEIGHTS`` (the lessons' computer) is the old search move
+    for move: no newer technique's bit changes it."""
+    fen, moves = middlegame(variant, seed)
+    found = bestmove(
+        variant, fen, moves, level=8, nodes=6000, techniques=0, weights=CLASSIC_WEIGHTS
+    )
+    assert (found.move, found.score, found.depth, found.nodes, " ".join(found.pv)) == (
+        move,
+        score,
+        depth,
+        nodes,
+        line,
+    )
+
+
+def test_by_default_only_the_techniques_that_did_not_lose_a_match_are_on() -> None:
+    assert Limits().techniques == DEFAULT_TECHNIQUES
+    assert not DEFAULT_TECHNIQUES & TECHNIQUES["counter-moves"]
+    assert DEFAULT_TECHNIQUES | TECHNIQUES["counter-moves"] == ALL_TECHNIQUES
