@@ -1,8 +1,9 @@
 """A frozen build of the playing engine, for matches against the engine of this checkout.
 
 The engine's strength is measured against its own past: ``BASELINE`` names the
-commit whose engine is the yardstick (main as it stood before the search and
-evaluation work of docs/playing-engine.md, "Stronger engine"). ``prepare``
+commit whose engine is the yardstick (main with the search and evaluation work
+of docs/playing-engine.md, "Stronger engine", before the move-ordering techniques
+measured there one at a time). ``prepare``
 unpacks that commit's ``engine/`` and engine build script into
 ``var/bench/baseline-<commit>/`` with ``git archive`` and compiles it there
 (the build cache makes that a copy when the same sources were compiled
@@ -23,8 +24,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# main on 2026-12-06, before the search and evaluation changes of issue 39
-BASELINE = "bf49b67da418e116a549ad3e01d8b9c13f01e625"
+# main on 2026-12-07, the engine with the stronger search and the fitted tables
+# (the earlier yardstick, main on 2026-12-06 before them: bf49b67da418e116a549ad3e01d8b9c13f01e625)
+BASELINE = "d2a5919380915c3596dc461259d08970df1653a2"
 ARCHIVED = ("engine", "scripts/build_engine.py")
 
 

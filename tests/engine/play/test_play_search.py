@@ -641,7 +641,9 @@ def test_without_techniques_the_search_is_the_one_the_lessons_were_proved_agains
     )
 
 
-def test_by_default_only_the_techniques_that_did_not_lose_a_match_are_on() -> None:
+def test_the_techniques_a_match_did_not_show_to_help_are_off_by_default() -> None:
     assert Limits().techniques == DEFAULT_TECHNIQUES
-    assert not DEFAULT_TECHNIQUES & TECHNIQUES["counter-moves"]
-    assert DEFAULT_TECHNIQUES | TECHNIQUES["counter-moves"] == ALL_TECHNIQUES
+    assert DEFAULT_TECHNIQUES & TECHNIQUES["continuation-history"]
+    off = TECHNIQUES["counter-moves"] | TECHNIQUES["deeper-entries"]
+    assert not DEFAULT_TECHNIQUES & off
+    assert DEFAULT_TECHNIQUES | off == ALL_TECHNIQUES
