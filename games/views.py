@@ -268,18 +268,7 @@ def _game_page(
             }
         )
         players = selectors.game_players(found).get(get_language())
-    page = {
-        "board_module": static("build/board.js"),
-        "game": state,
-        "shared": shared,
-        "api": api,
-        "links": {
-            "analysis": reverse("core:analysis"),
-            "puzzle": reverse("puzzles:create"),
-            "new": reverse("games:play"),
-        },
-        "labels": _page_labels(),
-    }
+    page = _page_data(state, shared=shared, api=api)
     title = _variant_title(found.variant)
     return render(
         request,
@@ -553,18 +542,7 @@ def live_replay_page(
     seat): the game's page, with the player's missed wins (``api["missed"]``) and the computer's
     analysis (``api["analysis"]``), as for a game of this app. ``live``: what the heading says
     (the live game's link, the opponent's name, the player's side)."""
-    page = {
-        "board_module": static("build/board.js"),
-        "game": state,
-        "shared": False,
-        "api": api,
-        "links": {
-            "analysis": reverse("core:analysis"),
-            "puzzle": reverse("puzzles:create"),
-            "new": reverse("games:play"),
-        },
-        "labels": _page_labels(),
-    }
+    page = _page_data(state, shared=False, api=api)
     return render(
         request,
         "games/game.html",
@@ -587,6 +565,24 @@ def live_replay_page(
     )
 
 
+def _page_data(state: dict[str, Any], *, shared: bool, api: dict[str, Any]) -> dict[str, Any]:
+    """What the game page's script reads (``games/game.html``): the game's ``state`` (a
+    game's, a live game's or a master game's record), whether it is a shared, read-only view,
+    the API addresses it may call, the links of its buttons and its labels."""
+    return {
+        "board_module": static("build/board.js"),
+        "game": state,
+        "shared": shared,
+        "api": api,
+        "links": {
+            "analysis": reverse("core:analysis"),
+            "puzzle": reverse("puzzles:create"),
+            "new": reverse("games:play"),
+        },
+        "labels": _page_labels(),
+    }
+
+
 @require_safe
 def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
     """One master game's replay: the same page and board as a shared game, read-only."""
@@ -603,18 +599,7 @@ def master_game(request: HttpRequest, game_id: int) -> HttpResponse:
         winner={"1-0": "red", "0-1": "black"}.get(found.result),
         ending=_master_result(found),
     )
-    page = {
-        "board_module": static("build/board.js"),
-        "game": state,
-        "shared": True,
-        "api": {},
-        "links": {
-            "analysis": reverse("core:analysis"),
-            "puzzle": reverse("puzzles:create"),
-            "new": reverse("games:play"),
-        },
-        "labels": _page_labels(),
-    }
+    page = _page_data(state, shared=True, api={})
     return render(
         request,
         "games/game.html",

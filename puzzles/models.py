@@ -586,8 +586,12 @@ class MissedMate(OwnerScopedModel):
     user = owner_user_field("missed_mates")
     puzzle = models.OneToOneField(Puzzle, on_delete=models.CASCADE, related_name="missed")
     # Which table ``game`` is an id of: a game against the computer or at one board (``play``,
-    # games.Game) or a live game between two people (``live``, live.LiveGame).
-    source = models.CharField(max_length=8, choices=GameSource.choices, default=GameSource.PLAY)
+    # games.Game) or a live game between two people (``live``, live.LiveGame). The database's
+    # own default too, so a row written by code that does not know the column (a worker of the
+    # release before it, during a deploy) is a game of the games app.
+    source = models.CharField(
+        max_length=8, choices=GameSource.choices, default=GameSource.PLAY, db_default="play"
+    )
     game = models.PositiveBigIntegerField()
     ply = models.PositiveIntegerField()
     move_number = models.PositiveIntegerField()
@@ -618,11 +622,14 @@ class GameReview(OwnerScopedModel):
     the account with them): only the owner is told that the game has been searched."""
 
     user = owner_user_field("game_reviews")
-    source = models.CharField(max_length=8, choices=GameSource.choices, default=GameSource.PLAY)
+    # (with database defaults, as ``MissedMate.source``)
+    source = models.CharField(
+        max_length=8, choices=GameSource.choices, default=GameSource.PLAY, db_default="play"
+    )
     game = models.PositiveBigIntegerField()
     # A live game is reviewed once per player: the side of the player it belongs to ("" for a
     # game of one owner, which has one review).
-    side = models.CharField(max_length=8, blank=True, default="")
+    side = models.CharField(max_length=8, blank=True, default="", db_default="")
     found = models.PositiveSmallIntegerField(default=0)
     seconds = models.FloatField(default=0.0)  # CPU seconds the search took
     stats = models.JSONField(default=dict, blank=True)
