@@ -20,12 +20,17 @@ from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from channels.layers import channel_layers
 from django.contrib.sessions.backends.db import SessionStore
-from django.db import connections
+from django.db import connection, connections
 
 from accounts.owners import Owner
 from accounts.visitors import VISITOR_SESSION_KEY
 from live.models import LiveGame
-from live.services import ChallengeOptions, live_challenge_accept, live_challenge_create
+from live.services import (
+    ChallengeOptions,
+    LiveRefusal,
+    live_challenge_accept,
+    live_challenge_create,
+)
 
 ORIGIN = b"http://testserver"
 
@@ -169,3 +174,27 @@ def started(transactional_db: None) -> Callable[..., tuple[LiveGame, str, str]]:
         return game, red_key, black_key
 
     return make
+
+
+def race(requests: list[Any]) -> list[str]:
+    """Run ``requests`` at once, each in a thread with its own database connection: what each
+    came to ("done", or the refusal's code)."""
+    start = threading.Barrier(len(requests))
+    outcomes: list[str] = []
+
+    def run(request: Any) -> None:
+        try:
+            start.wait()
+            request()
+            outcomes.append("done")
+        except LiveRefusal as refusal:
+            outcomes.append(refusal.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(request,)) for request in requests]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return sorted(outcomes)

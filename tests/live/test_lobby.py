@@ -8,13 +8,11 @@ lobby page, an accepted seek sends both players to the game, and the pages."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import Client, override_settings
 from django.utils import timezone
 
@@ -34,7 +32,7 @@ from live.services import (
     live_seek_create,
     live_seeks_refresh,
 )
-from tests.live.conftest import Socket, visitor_session
+from tests.live.conftest import Socket, race, visitor_session
 from tests.live.test_ratings import account, account_session
 
 CASUAL = ChallengeOptions("xiangqi", "standard", "random", 10, 5)
@@ -260,36 +258,12 @@ def test_starting_a_game_closes_both_players_other_open_seeks() -> None:
     assert LiveGame.objects.get(pk=seek.pk).status == "aborted"
 
 
-def _race(requests: list[Any]) -> list[str]:
-    """Run ``requests`` at once, each in a thread with its own database connection: what each
-    came to ("done", or the refusal's code)."""
-    start = threading.Barrier(len(requests))
-    outcomes: list[str] = []
-
-    def run(request: Any) -> None:
-        try:
-            start.wait()
-            request()
-            outcomes.append("done")
-        except LiveRefusal as refusal:
-            outcomes.append(refusal.code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(request,)) for request in requests]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return sorted(outcomes)
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("round_", range(3))
 def test_two_people_taking_one_seek_at_once_get_one_game_and_one_refusal(round_) -> None:
     creator, first, second = visitor(), visitor(), visitor()
     seek = live_seek_create(owner=creator, options=CASUAL)
-    outcomes = _race(
+    outcomes = race(
         [
             lambda: live_challenge_accept(slug=seek.slug, owner=first),
             lambda: live_challenge_accept(slug=seek.slug, owner=second),
@@ -308,7 +282,7 @@ def test_two_seeks_of_one_player_taken_at_once_give_that_player_one_game() -> No
     creator, first, second = visitor(), visitor(), visitor()
     one = live_seek_create(owner=creator, options=CASUAL)
     two = live_seek_create(owner=creator, options=CASUAL)
-    outcomes = _race(
+    outcomes = race(
         [
             lambda: live_challenge_accept(slug=one.slug, owner=first),
             lambda: live_challenge_accept(slug=two.slug, owner=second),

@@ -7,7 +7,6 @@ neither make a rated challenge nor take its seat, and nobody accepts their own."
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from typing import Any
 
@@ -15,7 +14,6 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -38,7 +36,7 @@ from live.services import (
     live_resign,
 )
 from puzzles.models import PuzzleRating
-from tests.live.conftest import visitor_session
+from tests.live.conftest import race, visitor_session
 from tests.live.test_consumer import SHORT_MATE
 
 OPENING = ["h2e2", "h9g7"]  # both sides have moved: the clocks run, no abort
@@ -229,24 +227,7 @@ def test_a_flag_claim_racing_a_move_and_a_reconnect_rates_the_game_once() -> Non
         lambda: live_clock_check(slug=game.slug, now=late),
         lambda: live_resign(slug=game.slug, owner=red, now=late),
     ]
-    start = threading.Barrier(len(requests))
-    outcomes: list[str] = []
-
-    def run(request: Any) -> None:
-        try:
-            start.wait()
-            request()
-            outcomes.append("done")
-        except LiveRefusal as refusal:
-            outcomes.append(refusal.code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(request,)) for request in requests]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    outcomes = race(requests)
     assert len(outcomes) == len(requests)
     stored = LiveGame.objects.get(pk=game.pk)
     assert (stored.termination, stored.winner) == ("timeout", "black")
