@@ -4,8 +4,9 @@ desktop in English makes a challenge, Black on a phone in Chinese opens the link
 and they play a master game's 24 plies to Black's mate, Black reloading the page mid-game and
 going on where the game stood, and the server restarting mid-game (every page reconnects by
 itself and the game goes on), while a third visitor with the link watches; then a rematch with
-the colours swapped. Two accounts play a rated game to a resignation and see their ratings
-change. Screenshots land in test-artifacts/."""
+the colours swapped. Two accounts set up a rated feidan game in secret and play it to a
+result; two accounts play a rated game to a resignation and see their ratings change.
+Screenshots land in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -225,10 +226,26 @@ def _placement(page: Page) -> str:
     return (page.get_attribute("#board", "data-fen") or "").split(" ")[0]
 
 
-def test_two_visitors_set_up_a_feidan_game_in_secret_to_the_reveal_and_a_first_move(
+PASSWORD = "a-long-test-password"
+
+
+def sign_in(page: Page, name: str) -> None:
+    """Fill the sign-in form the page shows and send it."""
+    page.locator("input[name='username']").fill(name)
+    page.locator("input[name='password']").fill(PASSWORD)
+    page.locator("main form button[type='submit'], main form input[type='submit']").click()
+
+
+def test_two_accounts_set_up_a_rated_feidan_game_in_secret_to_the_reveal_and_a_result(
     browser: Browser, asgi_server: AsgiServer, artifacts: Path
 ) -> None:
+    """Lan (desktop, English) and Zhu (phone, Chinese), both signed in, play a rated feidan
+    game with a secret setup: each arranges their half, reloading mid-setup, neither page ever
+    holding the other's half before the reveal; after a move each Zhu resigns and both feidan
+    ratings change."""
     base = asgi_server.url
+    for name in ("lan", "zhu"):
+        User.objects.create_user(username=name, password=PASSWORD)
     red = _context_page(browser, base, {"width": 1280, "height": 800}, "en-US")
     black = _context_page(browser, base, {"width": 390, "height": 844}, "zh-CN")
     errors: list[str] = []
@@ -242,12 +259,17 @@ def test_two_visitors_set_up_a_feidan_game_in_secret_to_the_reveal_and_a_first_m
             ),
         )
 
-    red.goto("/play/live/")
+    for page, name in ((red, "lan"), (black, "zhu")):
+        page.goto("/accounts/login/?next=/play/live/")
+        sign_in(page, name)
+        page.wait_for_url("**/play/live/")
     red.select_option("select[name='game']", "feidan:five_soldiers")
     red.check("input[name='colour'][value='red']")
+    red.check("input[name='mode'][value='rated']")
     red.select_option("select[name='time']", "10+5")
     red.get_by_test_id("live-create").click()
     red.wait_for_url("**/play/live/*/")
+    expect(red.get_by_test_id("live-mode")).to_have_text("rated")
     link = red.get_by_test_id("live-link").input_value()
     black.goto(link)
     expect(black.get_by_test_id("live-accept")).to_contain_text("五兵守门")
@@ -322,6 +344,23 @@ def test_two_visitors_set_up_a_feidan_game_in_secret_to_the_reveal_and_a_first_m
     game = LiveGame.objects.get()
     assert (game.status, game.setup, game.iccs_moves) == ("playing", "five_soldiers", ["c0c1"])
     assert game.start_fen.startswith(f"{BLACK_BACK_RANK}/")
+
+    # Black answers, then resigns: both feidan ratings move, as both pages and the profile say
+    expect(black.locator("body[data-movable='1']")).to_have_count(1)
+    click_move(black, "c9c8")
+    for page in (red, black):
+        expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    black.get_by_test_id("live-resign").click()  # the confirmation is accepted
+    for page in (red, black):
+        expect(page.locator("body[data-live-status='finished']")).to_have_count(1)
+    game.refresh_from_db()
+    assert (game.rated, game.termination, game.winner) == (True, "resignation", "red")
+    up, down = (round(game.rating_changes[s]["after"]) for s in ("red", "black"))
+    assert up > 1500 > down
+    expect(red.get_by_test_id("live-rating-change")).to_contain_text(f"Rating: {up}?")
+    expect(black.get_by_test_id("live-rating-change")).to_contain_text(f"等级分：{down}?")
+    red.goto("/accounts/profile/")
+    expect(red.get_by_test_id("live-rating-feidan")).to_contain_text(f"{up}?")
     assert not errors, errors
     for page in (red, black):
         page.context.close()
@@ -335,19 +374,13 @@ def test_two_accounts_play_a_rated_game_to_a_resignation_and_see_their_ratings_c
     comes back, accepts; after one move each Hua resigns, and both pages show the change of
     both ratings, as the profile and the dashboard then do."""
     base = asgi_server.url
-    password = "a-long-test-password"
     for name in ("ming", "hua"):
-        User.objects.create_user(username=name, password=password)
+        User.objects.create_user(username=name, password=PASSWORD)
     red = _context_page(browser, base, {"width": 1280, "height": 800}, "en-US")
     black = _context_page(browser, base, {"width": 390, "height": 844}, "zh-CN")
     errors: list[str] = []
     for page in (red, black):
         page.on("pageerror", lambda error: errors.append(str(error)))
-
-    def sign_in(page: Page, name: str) -> None:
-        page.locator("input[name='username']").fill(name)
-        page.locator("input[name='password']").fill(password)
-        page.locator("main form button[type='submit'], main form input[type='submit']").click()
 
     red.goto("/accounts/login/?next=/play/live/")
     sign_in(red, "ming")
