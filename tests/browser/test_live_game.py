@@ -2,8 +2,8 @@
 own, against the site served by its ASGI server (uvicorn, on the test database): Red on a
 desktop in English makes a challenge, Black on a phone in Chinese opens the link and accepts,
 and they play a master game's 24 plies to Black's mate, Black reloading the page mid-game and
-going on where the game stood, and the server restarting mid-game (every page reconnects by
-itself and the game goes on), while a third visitor with the link watches; then a rematch with
+going on where the game stood, and the server killed mid-game and started again (every page
+reconnects by itself and the game goes on), while a third visitor with the link watches; then a rematch with
 the colours swapped. Two accounts set up a rated feidan game in secret and play it to a
 result; two accounts play a rated game to a resignation and see their ratings change.
 Screenshots land in test-artifacts/."""
@@ -52,8 +52,8 @@ def _free_port() -> int:
 
 class AsgiServer:
     """The site's ASGI application under uvicorn, one process (the in-memory channel layer),
-    on the test database, at ``url``; ``restart()`` stops it and starts it again on the same
-    port, as a deploy or a crash does."""
+    on the test database, at ``url``; ``crash_and_restart()`` kills it and starts it again on
+    the same port, as a crash does."""
 
     def __init__(self, log: Path) -> None:
         self.port = _free_port()
@@ -88,8 +88,12 @@ class AsgiServer:
             self.process.terminate()
             self.process.wait(timeout=30)
 
-    def restart(self) -> None:
-        self.stop()
+    def crash_and_restart(self) -> None:
+        """Kill the server outright (SIGKILL: no shutdown, open sockets cut, as a crash or an
+        out-of-memory kill does), then start it again on the same port."""
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(timeout=30)
         self.start()
 
 
@@ -164,11 +168,11 @@ def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload_and_a_resta
             expect(black.locator("#board")).to_have_attribute("data-ply", "10")
             expect(black.get_by_test_id("moves").locator(".move-button")).to_have_count(10)
             black.screenshot(path=str(artifacts / "live-reloaded-phone-zh.png"))
-        if ply == 16:  # the server restarts (a deploy): every page reconnects by itself
+        if ply == 16:  # the server is killed and started again: every page reconnects
             opened = [
                 page.get_attribute("body", "data-connections") for page in (red, black, watcher)
             ]
-            asgi_server.restart()
+            asgi_server.crash_and_restart()
             for page, before in zip((red, black, watcher), opened, strict=True):
                 again = str(int(before or "0") + 1)
                 expect(page.locator("body")).to_have_attribute(
