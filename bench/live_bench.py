@@ -122,6 +122,8 @@ class Figures:
     failed: list[str] = field(default_factory=list)
     connected: int = 0
     finished: int = 0
+    sizes: dict[int, list[int]] = field(default_factory=dict)  # ply -> the states' lengths
+    cpu: float = 0.0  # the server's CPU seconds while the moves were played
 
 
 @dataclass
@@ -162,6 +164,7 @@ async def connection(
                     continue
                 state = message["game"]
                 ply = state["ply"]
+                figures.sizes.setdefault(ply, []).append(len(text))
                 if ply - 1 in game.sent:
                     spent = (now - game.sent[ply - 1]) * 1000
                     mover = "red" if (ply - 1) % 2 == 0 else "black"
@@ -226,9 +229,59 @@ async def play(base: str, games: list[tuple[str, str, str]], args: Any, server: 
     ready.set()
     await asyncio.sleep(args.seconds)
     server["cpu_end"] = server["cpu"]()
+    figures.cpu = server["cpu_end"] - server["cpu_start"]
     stop.set()
     await asyncio.gather(*tasks)
     return figures
+
+
+def floor_sizes(figures: Figures) -> list[int]:
+    """The mean length of the site's states at each ply of the run (for ``bench.live_floor``)."""
+    sizes: list[int] = []
+    for ply in range(max(figures.sizes, default=0) + 1):
+        seen = figures.sizes.get(ply) or [sizes[-1] if sizes else 2000]
+        sizes.append(round(sum(seen) / len(seen)))
+    return sizes
+
+
+def run_floor(args: Any, env: dict[str, str], logs: Path, sizes: list[int]) -> Figures:
+    """The same bots against the peer (``bench.live_floor``) under the same uvicorn, one
+    worker: the round trip of the transport alone."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    floor_env = {**env, "LIVE_FLOOR_SIZES": json.dumps(sizes)}
+    processes = Processes(floor_env, logs)
+    say("Starting the peer: bench.live_floor under uvicorn, one worker, no site")
+    try:
+        floor = processes.start(
+            "floor", sys.executable, "-m", "uvicorn", "bench.live_floor:app", "--host",
+            "127.0.0.1", "--port", str(port), "--log-level", "warning",
+        )  # fmt: skip
+
+        def answers() -> bool:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=2):
+                    return True
+            except OSError:
+                return False
+
+        wait_until(answers, 60, "the peer")
+        server: dict[str, Any] = {
+            "rss": lambda: rss_bytes([floor.pid]),
+            "cpu": lambda: cpu_seconds([floor.pid]),
+        }
+        games = [(f"floor{i}", "", "") for i in range(args.games)]
+        return asyncio.run(play(base, games, args, server))
+    finally:
+        processes.stop()
+
+
+def ratio_line(name: str, ours: list[float], floor: list[float]) -> str:
+    if not ours or not floor:
+        return f"{name}: no samples"
+    a, b = sorted(ours), sorted(floor)
+    p50, p95 = percentile(a, 0.5) / percentile(b, 0.5), percentile(a, 0.95) / percentile(b, 0.95)
+    return f"{name}: the site / the peer = {p50:.1f}x at p50, {p95:.1f}x at p95"
 
 
 # -- the server's processes ----------------------------------------------------------------
@@ -287,6 +340,9 @@ def main() -> int:
         ),
     )
     parser.add_argument("--smoke", action="store_true")
+    parser.add_argument(
+        "--no-peer", action="store_true", help="skip the peer's run (bench.live_floor)"
+    )
     args = parser.parse_args()
     if args.smoke:
         args.games, args.seconds, args.move_every = 4, 8, 0.5
@@ -354,10 +410,11 @@ def main() -> int:
     finally:
         processes.stop()
         drop_database(args.database_url)
+    floor = None if args.no_peer else run_floor(args, env, logs, floor_sizes(figures))
 
     connections = args.games * (2 + args.spectators)
     per_connection = (server["rss_open"] - rss_made) / max(1, figures.connected)
-    cpu = server["cpu_end"] - server["cpu_start"]
+    cpu = figures.cpu
     print()
     print(f"games {args.games}, connections {figures.connected} of {connections} "
           f"({args.spectators} spectator(s) a game), a move every {args.move_every:g} s, "
@@ -373,6 +430,14 @@ def main() -> int:
     print(f"server memory: {rss_idle / 2**20:.0f} MiB idle, "
           f"{server['rss_open'] / 2**20:.0f} MiB with every connection open: "
           f"{per_connection / 1024:.0f} KiB per open connection")  # fmt: skip
+    if floor is not None:
+        print(f"the peer (bench.live_floor: the same bots and uvicorn, no site): moves played "
+              f"{floor.moves}, CPU {floor.cpu * 1000 / max(1, floor.moves):.1f} ms "
+              f"per move")  # fmt: skip
+        print("  " + line("move round trip (mover)", floor.round_trip))
+        print("  " + line("delivery to spectators", floor.to_spectators))
+        print(ratio_line("move round trip", figures.round_trip, floor.round_trip))
+        print(ratio_line("delivery to spectators", figures.to_spectators, floor.to_spectators))
     for problem in (figures.refused + figures.failed)[:10]:
         print(f"  {problem}", file=sys.stderr)
     return 1 if figures.refused or figures.failed or not figures.moves else 0
