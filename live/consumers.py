@@ -163,6 +163,11 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         if command.type == "rematch":
             assert command.action is not None
             return services.live_rematch(slug=slug, owner=owner, action=command.action)
+        if command.type == "takeback":
+            assert command.action is not None
+            return services.live_takeback(slug=slug, owner=owner, action=command.action)
+        if command.type == "claim":
+            return services.live_attack_power_claim(slug=slug, owner=owner)
         if command.type == "flag":
             return services.live_flag_claim(slug=slug, owner=owner)
         if command.type == "setup":

@@ -8,6 +8,8 @@ Messages (every field required, no other field allowed; clocks are never sent by
     {"type": "resign"}  {"type": "abort"}  {"type": "flag"}  (claim: the opponent's time is up)
     {"type": "draw", "action": "offer" | "accept" | "decline"}
     {"type": "rematch", "action": "offer" | "accept" | "decline"}   once the game is over
+    {"type": "takeback", "action": "offer" | "accept" | "decline"}  take back my last move
+    {"type": "claim"}   a draw by attack power (xinban), on the claimant's turn
     {"type": "state"}                                the game as it stands now
     {"type": "setup", "placement": {"a0": "M", "f0": "K", ...}}   a secret half (feidan)
 
@@ -37,6 +39,8 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
     "move": frozenset({"type", "ply", "move"}),
     "draw": frozenset({"type", "action"}),
     "rematch": frozenset({"type", "action"}),
+    "takeback": frozenset({"type", "action"}),
+    "claim": frozenset({"type"}),
     "resign": frozenset({"type"}),
     "abort": frozenset({"type"}),
     "flag": frozenset({"type"}),
@@ -85,7 +89,7 @@ def parse_message(text: str | bytes | None) -> Command:
         if not isinstance(move, str) or not ICCS.fullmatch(move):
             raise ProtocolError("bad_move", move=str(move)[:16])
         return Command("move", ply=ply, move=move, raw=data)
-    if kind in ("draw", "rematch"):
+    if kind in ("draw", "rematch", "takeback"):
         action = data["action"]
         if action not in DRAW_ACTIONS:
             raise ProtocolError("bad_draw_action", action=str(action)[:16])

@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.owners import Owner
 from core import glicko2
 from core.selectors import variant_list, variant_title
-from engine import Move, Position
+from engine import Move, Position, attack_power, can_claim_draw
 from live.clock import FREE_PLIES, Clock, elapsed_ms, other_side
 from live.models import LiveGame, LiveRating
 from words.endings import ending_sentence
@@ -278,9 +278,74 @@ def first_move_deadline(game: LiveGame) -> datetime | None:
         began = datetime.fromisoformat(revealed) if revealed else game.started_at
     else:
         began = datetime.fromisoformat(game.moves[0]["at"])
+    if game.takebacks:  # taken back to ply 0 or 1: the turn began again then
+        taken = datetime.fromisoformat(game.takebacks[-1]["at"])
+        began = taken if began is None else max(began, taken)
     if began is None:
         return None
     return began + timedelta(milliseconds=first_move_window_ms())
+
+
+def takeback_plies(game: LiveGame, side: str) -> int:
+    """How many plies a takeback asked for by ``side`` now undoes: its own last move, with the
+    opponent's answer if the opponent has answered (``side`` to move); 0: ``side`` has not
+    moved yet, nothing to take back."""
+    plies = 2 if game.turn == side else 1
+    return plies if game.ply >= plies else 0
+
+
+def _takeback_view(game: LiveGame) -> dict[str, Any]:
+    """What everyone is shown of takebacks while the game is played: the request standing
+    (who asked, at which ply, how many plies it undoes), the sides whose request was declined
+    at this ply, the takeback just made (until the next move), and whether each side may ask
+    now."""
+    playing = game.status == LiveGame.Status.PLAYING
+    offer_by = game.takeback_offer_by if playing else ""
+    last = game.takebacks[-1] if game.takebacks else None
+    return {
+        "takeback_offer": (
+            {
+                "by": offer_by,
+                "ply": game.takeback_offer_ply,
+                "plies": takeback_plies(game, offer_by),
+            }
+            if offer_by
+            else None
+        ),
+        "takeback_declined": sorted(
+            side for side, ply in game.takeback_declined.items() if playing and ply == game.ply
+        ),
+        "takeback_last": (
+            {key: last[key] for key in ("by", "from", "to")}
+            if playing and last is not None and last["to"] == game.ply
+            else None
+        ),
+        "takeback_allowed": {
+            side: playing
+            and not offer_by
+            and bool(takeback_plies(game, side))
+            and game.takeback_declined.get(side) != game.ply
+            for side in ("red", "black")
+        },
+    }
+
+
+def _attack_power_view(game: LiveGame, pos: Position) -> dict[str, Any]:
+    """Xinban's attack power of each side (None in other variants, and before a position is
+    on the board) and the side that may declare a draw by it now (None: nobody)."""
+    if not pos.variant.attack_power or game.status == LiveGame.Status.SETTING_UP:
+        return {"attack_power": None, "attack_power_claim": None}
+    claimant = game.turn if game.status == LiveGame.Status.PLAYING else None
+    return {
+        "attack_power": {
+            "red": attack_power(pos, "red"),
+            "black": attack_power(pos, "black"),
+            "limit": pos.variant.attack_power_limit,
+        },
+        "attack_power_claim": claimant
+        if claimant is not None and can_claim_draw(pos, claimant)
+        else None,
+    }
 
 
 def _first_move(game: LiveGame, now: datetime) -> dict[str, Any] | None:
@@ -391,6 +456,8 @@ def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str,
             if playing and game.draw_offer_by
             else None
         ),
+        **_takeback_view(game),
+        **_attack_power_view(game, pos),
         "players": {side: _player_name(game, side) for side in ("red", "black")},
         "rematch": _rematch(game),
         "colour_choice": game.colour_choice,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,8 @@ from engine import (
     InvalidMoveError,
     Move,
     Position,
+    attack_power,
+    can_claim_draw,
     combine_secret_setups,
     find_variant,
 )
@@ -47,6 +49,8 @@ from live.selectors import (
     live_seeks_open,
     seat_of,
     seek_expired,
+    shown_position,
+    takeback_plies,
 )
 from live.texts import refusal_text
 from words.explain import explain_illegal
@@ -316,6 +320,7 @@ def _finish(
     game.turn_started_at = None
     game.draw_offer_by = ""
     game.draw_offer_ply = None
+    _takeback_offer_clear(game)
     _rate(game)
 
 
@@ -420,6 +425,7 @@ def _abort(game: LiveGame, side: str, *, now: datetime, termination: str = "") -
     game.turn_started_at = None
     game.draw_offer_by = ""
     game.draw_offer_ply = None
+    _takeback_offer_clear(game)
 
 
 def _player_side(game: LiveGame, owner: Owner | None) -> str:
@@ -553,6 +559,7 @@ def _play(game: LiveGame, pos: Position, move: Move, mover: str, now: datetime) 
     if game.draw_offer_by and game.draw_offer_by != mover:
         game.draw_offer_by = ""  # playing on declines the opponent's offer
         game.draw_offer_ply = None
+    _takeback_offer_clear(game)  # a move, by either side, cancels a takeback asked for
     if outcome is not None:
         _finish(game, outcome.termination, outcome.winner, now=now)
 
@@ -617,6 +624,110 @@ def live_draw(
             else:
                 game.draw_offer_by = ""
                 game.draw_offer_ply = None
+        game.save()
+    return game
+
+
+def _takeback_offer_clear(game: LiveGame) -> None:
+    game.takeback_offer_by = ""
+    game.takeback_offer_ply = None
+
+
+def live_takeback(
+    *, slug: str, owner: Owner | None, action: str, now: datetime | None = None
+) -> LiveGame:
+    """``action`` "offer": ask to take back one's own last move (one ply if the opponent is to
+    move, two if the opponent has answered it); it stands until the opponent answers or a move
+    is played. "accept" / "decline": answer the opponent's request. Both must agree: an
+    accepted takeback undoes the plies (the board, the move list and with it the history that
+    repetition, perpetual check and chase and xinban's forced variation are judged on), clears
+    a draw offer standing (it was made in a position no longer on the board), and starts the
+    clock of the side now to move, which is given no time back (as on Lichess); back at ply 0
+    or 1 no clock runs, and the side to move has its first move's window from now.
+
+    Refused, with nothing changed: a spectator, a game not being played (not begun, a secret
+    setup, over); nothing to take back (the offerer has not moved); an offer standing already
+    (one's own, or the opponent's: answer it first; two offers never ask for the same plies,
+    each taking back its own player's move, so they never meet as an acceptance); an offer
+    declined at this ply asked again; an answer with no request standing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        request = _player_request(slug, owner, now)
+        game, side = request.game, request.side
+        if request.ended:
+            return game
+        if action == "offer":
+            if game.takeback_offer_by == side:
+                raise LiveRefusal.of("takeback_already_offered")
+            if game.takeback_offer_by == other_side(side):
+                raise LiveRefusal.of("takeback_offer_pending")
+            if not takeback_plies(game, side):
+                raise LiveRefusal.of("nothing_to_take_back")
+            if game.takeback_declined.get(side) == game.ply:
+                raise LiveRefusal.of("takeback_declined")
+            game.takeback_offer_by = side
+            game.takeback_offer_ply = game.ply
+        else:
+            offerer = other_side(side)
+            if game.takeback_offer_by != offerer:
+                raise LiveRefusal.of("no_takeback_offer")
+            if action == "accept":
+                _take_back(game, offerer, now)
+            else:
+                game.takeback_declined = {**game.takeback_declined, offerer: game.ply}
+                _takeback_offer_clear(game)
+        game.save()
+    return game
+
+
+def _take_back(game: LiveGame, offerer: str, now: datetime) -> None:
+    """Undo ``offerer``'s last move (and the opponent's answer to it, if any) at ``now``."""
+    plies = takeback_plies(game, offerer)
+    clock = game_clock(game).stopped(now)  # the side to move is charged up to now
+    before = game.ply
+    game.moves = game.moves[: before - plies]
+    runs = game.ply >= FREE_PLIES  # at ply 0 or 1 no clock runs (the first two plies are free)
+    _store_clock(
+        game, replace(clock, running=game.turn if runs else None, started_at=now if runs else None)
+    )
+    game.takebacks = [
+        *game.takebacks,
+        {"by": offerer, "from": before, "to": game.ply, "at": now.isoformat()},
+    ]
+    game.takeback_declined = {}
+    _takeback_offer_clear(game)
+    game.draw_offer_by = ""
+    game.draw_offer_ply = None
+
+
+def live_attack_power_claim(
+    *, slug: str, owner: Owner | None, now: datetime | None = None
+) -> LiveGame:
+    """Declare a draw by attack power (xinban, RULES.md): on the claimant's turn, when both
+    sides' attack power is below the limit and the claimant's is not the lower (the games
+    app's rule, ``games.services.game_attack_power_claim``). The game is drawn (termination
+    ``attack_power``, ``ended_by`` the claimant), and a rated game rated as a draw.
+
+    Refused, with nothing changed: another variant, the opponent's turn, a position the rule
+    does not allow it in, a spectator, a game not being played."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        request = _player_request(slug, owner, now)
+        game, side = request.game, request.side
+        if request.ended:
+            return game
+        variant = find_variant(game.variant)
+        if not variant.attack_power:
+            raise LiveRefusal.of("claim_no_attack_power")
+        if side != game.turn:
+            raise LiveRefusal.of("not_your_turn")
+        pos = shown_position(game)
+        if not can_claim_draw(pos, side):
+            powers = {colour: attack_power(pos, colour) for colour in ("red", "black")}
+            raise LiveRefusal.of(
+                "claim_not_allowed", {**powers, "limit": variant.attack_power_limit}
+            )
+        _finish(game, "attack_power", None, now=now, ended_by=side)
         game.save()
     return game
 

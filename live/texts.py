@@ -41,9 +41,9 @@ REFUSALS: Final[dict[str, Text]] = {
         "“{move}” is not a move in ICCS (such as h2e2).",
     ),
     "bad_draw_action": Text(
-        "和棋或再来一局只能offer（提出）、accept（接受）或decline（拒绝），而不是“{action}”。",
-        "A draw or a rematch can be offered (offer), accepted (accept) or declined (decline), "
-        "not “{action}”.",
+        "和棋、再来一局或悔棋只能offer（提出）、accept（接受）或decline（拒绝），而不是“{action}”。",
+        "A draw, a rematch or a takeback can be offered (offer), accepted (accept) or declined "
+        "(decline), not “{action}”.",
     ),
     "bad_placement": Text(
         "“placement”必须是一个对象：点（如e0）对应棋子字母（如K），最多{limit}个。",
@@ -89,6 +89,31 @@ REFUSALS: Final[dict[str, Text]] = {
     "not_out_of_time": Text(
         "对方还有时间（{seconds}秒）：不能判超时。",
         "Your opponent still has time ({seconds} s): no win on time yet.",
+    ),
+    "nothing_to_take_back": Text(
+        "你还没有走棋，没有可以悔的棋。", "You have not moved yet: there is nothing to take back."
+    ),
+    "takeback_already_offered": Text(
+        "你已经请求悔棋，请等待对方回答。", "You have asked for a takeback; wait for the answer."
+    ),
+    "takeback_offer_pending": Text(
+        "对方正在请求悔棋：先接受或拒绝对方的请求。",
+        "Your opponent has asked for a takeback: accept or decline it first.",
+    ),
+    "takeback_declined": Text(
+        "对方已经拒绝了你这一步的悔棋请求：走下一步之前不能再请求。",
+        "Your opponent declined your takeback at this move: you cannot ask again before the "
+        "next move.",
+    ),
+    "no_takeback_offer": Text("对方没有请求悔棋。", "Your opponent has not asked for a takeback."),
+    "claim_no_attack_power": Text(
+        "只有新版象棋可以按进攻能力判和。", "Only New-version Xiangqi has attack-power draws."
+    ),
+    "claim_not_allowed": Text(
+        "现在不能按进攻能力判和：双方的进攻能力都必须低于{limit}，而且你的不能比对方低"
+        "（红方{red}，黑方{black}）。",
+        "No attack-power draw now: both sides' attack power must be below {limit}, and yours "
+        "not below your opponent's (Red {red}, Black {black}).",
     ),
     "game_not_over": Text(
         "对局还没结束：结束后才能再来一局。", "The game is not over: a rematch comes after it."
