@@ -170,6 +170,23 @@ def _labels() -> dict[str, Any]:
         "draw_offered_by_you": _("You offered a draw."),
         "draw_offered_to_you": _("Your opponent offers a draw."),
         "draw_offered": _("{side} offers a draw."),
+        "takeback_offered_by_you": _("You asked to take back your last move."),
+        "takeback_offered_to_you": _("Your opponent asks to take back their last move."),
+        "takeback_offered_to_you_2": _(
+            "Your opponent asks to take back their last move and your answer to it."
+        ),
+        "takeback_offered": _("{side} asks to take back their last move."),
+        "takeback_declined_yours": _(
+            "Your takeback was declined: you may ask again after the next move."
+        ),
+        "takeback_declined": _("{side}'s takeback was declined."),
+        "takeback_made_yours": _("Your move was taken back: play again."),
+        "takeback_made": _("{side}'s move was taken back."),
+        "attack_power": _("Attack power: Red {red}, Black {black}"),
+        "attack_power_rule": _(
+            "When both are below {limit}, the side to move may claim a draw unless it has less."
+        ),
+        "confirm_claim": _("Claim a draw by attack power? The game ends as a draw."),
         "connecting": _("Connecting…"),
         "reconnecting": _("Connection lost: reconnecting…"),
         "confirm_resign": _("Resign this game?"),

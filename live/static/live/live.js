@@ -114,6 +114,12 @@ $("abort").addEventListener("click", () => send({ type: "abort" }));
 $("draw").addEventListener("click", () => send({ type: "draw", action: "offer" }));
 $("draw-accept").addEventListener("click", () => send({ type: "draw", action: "accept" }));
 $("draw-decline").addEventListener("click", () => send({ type: "draw", action: "decline" }));
+$("takeback").addEventListener("click", () => send({ type: "takeback", action: "offer" }));
+$("takeback-accept").addEventListener("click", () => send({ type: "takeback", action: "accept" }));
+$("takeback-decline").addEventListener("click", () => send({ type: "takeback", action: "decline" }));
+$("claim").addEventListener("click", () => {
+  if (window.confirm(L.confirm_claim)) send({ type: "claim" });
+});
 $("rematch-offer").addEventListener("click", () => send({ type: "rematch", action: "offer" }));
 $("rematch-accept").addEventListener("click", () => send({ type: "rematch", action: "accept" }));
 $("rematch-decline").addEventListener("click", () => send({ type: "rematch", action: "decline" }));
@@ -457,9 +463,61 @@ function renderControls() {
           ? L.draw_offered_to_you
           : format(L.draw_offered, { side: sideName(offer.by) });
   }
+  renderTakeback(playing);
+  renderAttackPower(playing);
   for (const id of ["invite", "accept-panel"]) {
     if ($(id)) $(id).hidden = g.status !== "waiting";
   }
+}
+
+// A takeback: asked for by a player (their own last move), answered by the other; everyone,
+// spectators too, is shown the request standing, a refusal at this ply and a takeback made.
+function renderTakeback(playing) {
+  const g = state.game;
+  const you = state.you;
+  $("takeback").hidden = !playing;
+  $("takeback").disabled = !(you && g.takeback_allowed && g.takeback_allowed[you]);
+  const offer = g.takeback_offer;
+  const declined = g.takeback_declined || [];
+  const last = g.takeback_last;
+  let text = "";
+  const toMe = Boolean(offer && you !== null && offer.by !== you);
+  if (offer) {
+    text =
+      offer.by === you
+        ? L.takeback_offered_by_you
+        : toMe
+          ? offer.plies === 2
+            ? L.takeback_offered_to_you_2
+            : L.takeback_offered_to_you
+          : format(L.takeback_offered, { side: sideName(offer.by) });
+  } else if (declined.length) {
+    const side = declined.includes(you) ? you : declined[0];
+    text = side === you ? L.takeback_declined_yours : format(L.takeback_declined, { side: sideName(side) });
+  } else if (last) {
+    text = last.by === you ? L.takeback_made_yours : format(L.takeback_made, { side: sideName(last.by) });
+  }
+  $("takeback-panel").hidden = g.status !== "playing" || !text;
+  $("takeback-panel").dataset.state = offer ? "offered" : declined.length ? "declined" : last ? "made" : "";
+  $("takeback-text").textContent = text;
+  $("takeback-answer").hidden = !toMe;
+}
+
+// Xinban: each side's attack power, and a button to claim the draw it allows, enabled when the
+// server says this player may (on their turn, both below the limit, theirs not the lower).
+function renderAttackPower(playing) {
+  const g = state.game;
+  const power = g.attack_power;
+  const box = $("attack-power");
+  box.hidden = !power || g.status === "setting_up";
+  $("claim").hidden = !power || !playing;
+  $("claim").disabled = !(connected() && state.you !== null && g.attack_power_claim === state.you);
+  if (!power) return;
+  box.textContent = format(L.attack_power, power);
+  const rule = document.createElement("span");
+  rule.className = "attack-power-rule";
+  rule.textContent = format(L.attack_power_rule, power);
+  box.append(rule);
 }
 
 // Once the game is over: a rematch offered (colours swapped), answered here; when it begins,
