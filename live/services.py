@@ -703,7 +703,7 @@ def _take_back(game: LiveGame, offerer: str, now: datetime) -> None:
 def live_attack_power_claim(
     *, slug: str, owner: Owner | None, now: datetime | None = None
 ) -> LiveGame:
-    """Declare a draw by attack power (xinban, RULES.md): on the claimant's turn, when both
+    """Declare a draw by attack power (xinban, rules.md §8.6): on the claimant's turn, when both
     sides' attack power is below the limit and the claimant's is not the lower (the games
     app's rule, ``games.services.game_attack_power_claim``). The game is drawn (termination
     ``attack_power``, ``ended_by`` the claimant), and a rated game rated as a draw.

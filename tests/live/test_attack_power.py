@@ -1,4 +1,4 @@
-"""Xinban's attack-power draw (RULES.md, "Xinban attack power") in live games: the state shows
+"""Xinban's attack-power draw (rules.md §8.6) in live games: the state shows
 each side's attack power and who may declare the draw; ``{"type": "claim"}`` on the claimant's
 turn, when both sides are below the limit and the claimant's is not the lower, draws the game
 (termination ``attack_power``; a rated game rated once, as a draw). The rule is the games
