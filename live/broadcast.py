@@ -34,9 +34,12 @@ def game_event(game: LiveGame) -> dict[str, Any]:
         }
         for side in ("red", "black")
     }
-    state = json.dumps(live_game_state(game), ensure_ascii=False, separators=(",", ":"))
+    shown = live_game_state(game)
+    state = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
     halves = {side: own_half(game, side) for side in ("red", "black")}
-    return {"type": "game.state", "state": state, "seats": seats, "halves": halves}
+    # the seats shown as left: an open page of that player answers by refreshing its seat
+    away = sorted(shown["away"])
+    return {"type": "game.state", "state": state, "seats": seats, "halves": halves, "away": away}
 
 
 def live_game_announce(game: LiveGame) -> None:

@@ -19,10 +19,12 @@ side; messages for one game wait for each other on the game's row lock.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from channels.db import DatabaseSyncToAsync
@@ -44,7 +46,14 @@ from live.broadcast import (
 from live.budget import MessageBudget
 from live.models import LiveGame
 from live.protocol import Command, ProtocolError, parse_lobby_message, parse_message
-from live.selectors import live_game_get, live_game_state, own_half, seat_of
+from live.selectors import (
+    blocked_user_ids,
+    live_game_get,
+    live_game_state,
+    own_half,
+    presence_counts,
+    seat_of,
+)
 from live.services import ChallengeOptions, LiveRefusal
 from live.texts import refusal_text
 
@@ -87,6 +96,8 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     slug: str
     owner: Owner | None
     budget: MessageBudget
+    side: str | None = None  # the seat this connection's player holds (None: watching)
+    heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.slug = str(self.scope["url_route"]["kwargs"]["slug"])
@@ -103,17 +114,25 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_send(group_name(self.slug), event)
         else:
             await self.game_state(event)
+        self.heartbeat = asyncio.create_task(self._beat())
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "slug", None):
             await self.channel_layer.group_discard(group_name(self.slug), self.channel_name)
+            await self._leave()
 
     def _first_look(self) -> tuple[dict[str, Any], bool] | None:
-        """The game's state event after a look at its clock (None: no such game)."""
-        if live_game_get(self.slug) is None:
+        """The game's state event after a look at its clock (None: no such game), and whether
+        everyone is to be sent it (the clock ended the game, or a player who had left is back)."""
+        found = live_game_get(self.slug)
+        if found is None:
             return None
+        self.side = seat_of(found, self.owner)
+        back = self.side is not None and (
+            services.live_presence_refresh(slug=self.slug, side=self.side).was_away
+        )
         game, flagged = services.live_clock_check(slug=self.slug)
-        return game_event(game), flagged
+        return game_event(game), flagged or back
 
     # -- from the client -------------------------------------------------------------------
 
@@ -170,6 +189,9 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             return services.live_attack_power_claim(slug=slug, owner=owner)
         if command.type == "flag":
             return services.live_flag_claim(slug=slug, owner=owner)
+        if command.type == "claim":
+            assert command.action is not None
+            return services.live_leave_claim(slug=slug, owner=owner, action=command.action)
         if command.type == "setup":
             assert command.placement is not None
             return services.live_setup_submit(slug=slug, owner=owner, placement=command.placement)
@@ -207,11 +229,14 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         encoded once for every connection) with my seat and, while the game is being set up,
         my own secret half if I have handed it in (the other half is never sent)."""
         seat = self._seat(event["seats"])
+        self.side = seat
         half = event.get("halves", {}).get(seat) if seat is not None else None
         you, mine = json.dumps(seat), json.dumps(half)
         await self.send(
             text_data=f'{{"type":"state","you":{you},"half":{mine},"game":{event["state"]}}}'
         )
+        if seat is not None and seat in event.get("away", ()):
+            await self._present()  # told my seat is away while I am here: I am not
 
     def _seat(self, seats: dict[str, dict[str, Any]]) -> str | None:
         for side, seat in seats.items():
@@ -223,6 +248,64 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         self, state: dict[str, Any], seat: str | None, half: dict[str, str] | None
     ) -> None:
         await self.send_json({"type": "state", "game": state, "you": seat, "half": half})
+
+    # -- presence: who is here -------------------------------------------------------------
+
+    async def _beat(self) -> None:
+        """While the connection is open, its process refreshes its player's seat every
+        ``LIVE_PING_SECONDS`` (a heartbeat kept by the server, not by the page: a hidden tab's
+        timers may be slowed, its socket is not). Each beat also looks at the opponent's seat:
+        one newly away (its process killed, its network gone) is told to everyone."""
+        told = None
+        while True:
+            await asyncio.sleep(int(settings.LIVE_PING_SECONDS))
+            side = self.side
+            if side is None:
+                continue
+            refresh = partial(services.live_presence_refresh, slug=self.slug, side=side)
+            found = await in_pool(refresh)
+            opponent_left = found.opponent_away_since not in (None, told)
+            told = found.opponent_away_since
+            if found.was_away or opponent_left:
+                await self._announce()
+
+    async def _present(self) -> None:
+        """Refresh my seat now; if it was shown away, tell everyone it is back."""
+        side = self.side
+        if side is None:
+            return
+        found = await in_pool(lambda: services.live_presence_refresh(slug=self.slug, side=side))
+        if found.was_away:
+            await self._announce()
+
+    async def _announce(self) -> None:
+        """Send everyone watching the game its state as it stands."""
+
+        def current() -> dict[str, Any] | None:
+            game = live_game_get(self.slug)
+            return game_event(game) if game is not None else None
+
+        event = await in_pool(current)
+        if event is not None:
+            await self.channel_layer.group_send(group_name(self.slug), event)
+
+    async def _leave(self) -> None:
+        """This connection has closed: its seat is away now, and everyone is told (another
+        open page of the same player answers by refreshing it: ``game_state``)."""
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+        side = self.side
+        if side is None:
+            return
+
+        def leave() -> dict[str, Any] | None:
+            services.live_presence_leave(slug=self.slug, side=side)
+            game = live_game_get(self.slug)
+            return game_event(game) if game is not None and presence_counts(game) else None
+
+        event = await in_pool(leave)
+        if event is not None:
+            await self.channel_layer.group_send(group_name(self.slug), event)
 
 
 def scope_address(scope: dict[str, Any]) -> str:
@@ -250,6 +333,9 @@ class LiveLobbyConsumer(AsyncJsonWebsocketConsumer):
 
     owner: Owner | None
     budget: MessageBudget
+    # the accounts this connection's player is never paired with (blocked either way): their
+    # seeks are not listed here; read on connect and on each ping
+    hidden: frozenset[int] = frozenset()
 
     async def connect(self) -> None:
         self.budget = message_budget()
@@ -264,6 +350,8 @@ class LiveLobbyConsumer(AsyncJsonWebsocketConsumer):
     def _refreshed(self) -> dict[str, Any]:
         if self.owner is not None:
             services.live_seeks_refresh(owner=self.owner)
+            user = self.owner.user
+            self.hidden = blocked_user_ids(user.pk if user is not None else None)
         return lobby_event()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -340,7 +428,12 @@ class LiveLobbyConsumer(AsyncJsonWebsocketConsumer):
     async def lobby_seeks(self, event: dict[str, Any]) -> None:
         """The lobby's list (live.broadcast, encoded once), with the slugs of my own seeks."""
         mine = json.dumps(sorted(s for s, key in event["owners"].items() if holds(self.owner, key)))
-        await self.send(text_data=f'{{"type":"seeks","mine":{mine},"seeks":{event["seeks"]}}}')
+        seeks = event["seeks"]
+        hidden = {s for s, key in event["owners"].items() if key["user"] in self.hidden}
+        if hidden:  # a blocked account's seeks: this page alone is sent the list without them
+            shown = [seek for seek in json.loads(seeks) if seek["slug"] not in hidden]
+            seeks = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+        await self.send(text_data=f'{{"type":"seeks","mine":{mine},"seeks":{seeks}}}')
 
     async def lobby_started(self, event: dict[str, Any]) -> None:
         """A game has begun: its players' lobby pages go to it."""

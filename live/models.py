@@ -129,6 +129,13 @@ class LiveGame(TimeStampedModel):
     # challenge with the colours swapped, which only the other player may accept)
     rematch_by = models.CharField(max_length=8, blank=True)
     rematch_slug = models.CharField(max_length=16, blank=True)
+    # Presence: until when each seat counts as present (with a connection open to the game).
+    # Every message, connection and ping of the seat's player pushes it to now +
+    # LIVE_PRESENCE_SECONDS; a connection closed pulls it to now + a moment (another open page
+    # of the player answers and pushes it back). Null: never connected. A seat away (the time
+    # passed) for LIVE_GONE_SECONDS has left the game (``live.selectors.seat_presence``).
+    red_present_until = models.DateTimeField(null=True, blank=True)
+    black_present_until = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -218,3 +225,29 @@ class LiveRating(TimeStampedModel):
             return self.glicko
         days = (now - self.updated_at).total_seconds() / 86_400
         return glicko2.aged(self.glicko, days)
+
+
+class LiveBlock(TimeStampedModel):
+    """An account has blocked another: the two are never paired in a live game (neither's
+    challenge or seek can be accepted by the other, neither sees the other's seeks in the
+    lobby, no rematch between them), whichever of them blocked. Visitors have no lasting
+    identity and can neither block nor be blocked."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="live_blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="live_blocks_received"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="live_block_once"),
+            models.CheckConstraint(
+                name="live_block_not_oneself", condition=~Q(blocker=models.F("blocked"))
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"live block {self.blocker_id} -> {self.blocked_id}"

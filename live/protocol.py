@@ -12,6 +12,7 @@ Messages (every field required, no other field allowed; clocks are never sent by
     {"type": "claim"}   a draw by attack power (xinban), on the claimant's turn
     {"type": "state"}                                the game as it stands now
     {"type": "setup", "placement": {"a0": "M", "f0": "K", ...}}   a secret half (feidan)
+    {"type": "claim", "action": "win" | "draw"}     the opponent has left: the win, or a draw
 
 The lobby's (``parse_lobby_message``):
 
@@ -46,6 +47,7 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
     "flag": frozenset({"type"}),
     "state": frozenset({"type"}),
     "setup": frozenset({"type", "placement"}),
+    "claim": frozenset({"type", "action"}),
 }
 LOBBY_FIELDS: Final[dict[str, frozenset[str]]] = {
     "seek": frozenset({"type", "variant", "setup", "colour", "minutes", "increment", "rated"}),
@@ -55,6 +57,7 @@ LOBBY_FIELDS: Final[dict[str, frozenset[str]]] = {
 }
 SLUG_MAX: Final = 16
 DRAW_ACTIONS: Final = ("offer", "accept", "decline")
+CLAIM_ACTIONS: Final = ("win", "draw")
 CLOCK_WORDS: Final = ("clock", "time", "_ms", "remaining")
 
 
@@ -94,6 +97,11 @@ def parse_message(text: str | bytes | None) -> Command:
         if action not in DRAW_ACTIONS:
             raise ProtocolError("bad_draw_action", action=str(action)[:16])
         return Command(kind, action=action, raw=data)
+    if kind == "claim":
+        action = data["action"]
+        if action not in CLAIM_ACTIONS:
+            raise ProtocolError("bad_claim_action", action=str(action)[:16])
+        return Command("claim", action=action, raw=data)
     if kind == "setup":
         placement = data["placement"]
         if (

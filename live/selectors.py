@@ -16,7 +16,7 @@ from core import glicko2
 from core.selectors import variant_list, variant_title
 from engine import Move, Position, attack_power, can_claim_draw
 from live.clock import FREE_PLIES, Clock, elapsed_ms, other_side
-from live.models import LiveGame, LiveRating
+from live.models import LiveBlock, LiveGame, LiveRating
 from words.endings import ending_sentence
 
 
@@ -451,6 +451,9 @@ def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str,
         # the side to move and the time it has left to make its first move (or the game is
         # aborted), while not both sides have moved
         "first_move": _first_move(game, now),
+        # the seats whose player has left (no connection for a while): side -> ms until the
+        # opponent may claim the win or a draw (0: now)
+        "away": away_seats(game, now),
         "draw_offer": (
             {"by": game.draw_offer_by, "ply": game.draw_offer_ply}
             if playing and game.draw_offer_by
@@ -467,3 +470,85 @@ def live_game_state(game: LiveGame, *, now: datetime | None = None) -> dict[str,
         "ended_by": game.ended_by or None,
         "ending": ending,
     }
+
+
+# -- presence -------------------------------------------------------------------------------
+
+
+def presence_window() -> timedelta:
+    """How long one refresh keeps a seat present (``LIVE_PRESENCE_SECONDS``, 25): the process
+    holding a player's connection refreshes it every ``LIVE_PING_SECONDS`` (10)."""
+    return timedelta(seconds=int(settings.LIVE_PRESENCE_SECONDS))
+
+
+def gone_after() -> timedelta:
+    """How long a seat is away before its opponent may claim (``LIVE_GONE_SECONDS``, 30)."""
+    return timedelta(seconds=int(settings.LIVE_GONE_SECONDS))
+
+
+def presence_counts(game: LiveGame) -> bool:
+    """Whether leaving can end ``game``: it is being played and both sides have moved (before,
+    the first move's window calls a game off whose player is not there)."""
+    return game.status == LiveGame.Status.PLAYING and game.ply >= FREE_PLIES
+
+
+def seat_away_since(game: LiveGame, side: str, now: datetime) -> datetime | None:
+    """Since when ``side``'s seat has had no connection to ``game`` (None: present, or never
+    connected: a player who never opened the game is the first move window's)."""
+    until = getattr(game, f"{side}_present_until")
+    if until is None or until > now:
+        return None
+    return until
+
+
+def claim_wait_ms(game: LiveGame, side: str, now: datetime) -> int | None:
+    """Milliseconds until ``side``'s opponent may claim on ``side``'s leaving (0: now); None
+    while ``side`` is present or leaving does not count."""
+    since = seat_away_since(game, side, now)
+    if since is None or not presence_counts(game):
+        return None
+    return elapsed_ms(now, since + gone_after())
+
+
+def away_seats(game: LiveGame, now: datetime) -> dict[str, int]:
+    """Each seat whose player has left, with the milliseconds until the opponent may claim."""
+    waits = {side: claim_wait_ms(game, side, now) for side in ("red", "black")}
+    return {side: wait for side, wait in waits.items() if wait is not None}
+
+
+# -- blocks ---------------------------------------------------------------------------------
+
+
+def blocked_between(user_id: int | None, other_id: int | None) -> bool:
+    """Whether either of two accounts has blocked the other (a visitor is never blocked)."""
+    if user_id is None or other_id is None:
+        return False
+    return LiveBlock.objects.filter(
+        Q(blocker_id=user_id, blocked_id=other_id) | Q(blocker_id=other_id, blocked_id=user_id)
+    ).exists()
+
+
+def blocked_by(user_id: int, other_id: int) -> bool:
+    """Whether ``user_id`` has blocked ``other_id`` (one way: what its pages show it)."""
+    return LiveBlock.objects.filter(blocker_id=user_id, blocked_id=other_id).exists()
+
+
+def blocked_user_ids(user_id: int | None) -> frozenset[int]:
+    """The accounts ``user_id`` is never paired with: those it blocked and those that blocked
+    it."""
+    if user_id is None:
+        return frozenset()
+    pairs = LiveBlock.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id))
+    return frozenset(
+        other
+        for blocker, blocked in pairs.values_list("blocker_id", "blocked_id")
+        for other in (blocker, blocked)
+        if other != user_id
+    )
+
+
+def live_blocks_of(user_id: int | None) -> list[LiveBlock]:
+    """The accounts ``user_id`` has blocked, newest first (their profile lists them)."""
+    if user_id is None:
+        return []
+    return list(LiveBlock.objects.filter(blocker_id=user_id).select_related("blocked"))

@@ -38,15 +38,18 @@ from engine import (
     find_variant,
 )
 from live.clock import FREE_PLIES, Clock, other_side
-from live.models import LiveGame, LiveRating
+from live.models import LiveBlock, LiveGame, LiveRating
 from live.protocol import ICCS
 from live.selectors import (
+    blocked_between,
+    claim_wait_ms,
     creator_q,
     first_move_deadline,
     game_clock,
     game_position,
     is_creator,
     live_seeks_open,
+    presence_window,
     seat_of,
     seek_expired,
     shown_position,
@@ -196,7 +199,10 @@ def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = Non
     Both players now play: every other open seek of either is closed (a player has one game
     from the lobby at a time). Their open seeks are locked with the challenge, in one order
     (``_locked_with_seeks``), so two people taking one seek, or two seeks of one player, at once
-    get one game and one refusal."""
+    get one game and one refusal.
+
+    Two accounts one of which has blocked the other never meet: the challenge is refused as
+    one that cannot be played (``cannot_play``; a seek as gone, which it is for them)."""
     now = now or timezone.now()
     with transaction.atomic():
         game = _locked_with_seeks(slug, owner)
@@ -206,6 +212,8 @@ def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = Non
             raise LiveRefusal.of("own_seek" if game.seek else "own_challenge")
         if game.rated and owner.user is None:
             raise LiveRefusal.of("rated_seek_needs_account" if game.seek else "rated_needs_sign_in")
+        if owner.user is not None and blocked_between(game.creator_user_id, owner.user.pk):
+            raise LiveRefusal.of("seek_gone" if game.seek else "cannot_play")
         creator = (
             Owner(user=game.creator_user)
             if game.creator_user is not None
@@ -842,6 +850,8 @@ def live_rematch(
             raise LiveRefusal.of("rematch_already_offered")
         if action in ("accept", "decline") and not offered_by_other:
             raise LiveRefusal.of("no_rematch_offer")
+        if action != "decline" and blocked_between(game.red_user_id, game.black_user_id):
+            raise LiveRefusal.of("cannot_play")
         if action == "offer" and not offered_by_other:
             options = ChallengeOptions(
                 variant=game.variant,
@@ -877,3 +887,114 @@ def live_seats_merge(visitor_id: str, user: User) -> None:
         LiveGame.objects.filter(
             **{f"{prefix}_visitor": visitor_id, f"{prefix}_user__isnull": True}
         ).update(**{f"{prefix}_user": user, f"{prefix}_visitor": None})
+
+
+# -- presence -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Presence:
+    """What a refresh of a seat found: whether the seat had been away (its return is news for
+    everyone watching) and since when the opponent's seat has been away (None: present)."""
+
+    was_away: bool
+    opponent_away_since: datetime | None
+
+
+def live_presence_refresh(*, slug: str, side: str, now: datetime | None = None) -> Presence:
+    """A connection of ``side``'s player to game ``slug`` is open at ``now`` (it has just
+    connected, or its process says so every ``LIVE_PING_SECONDS``): the seat is present until
+    ``now`` + ``LIVE_PRESENCE_SECONDS``. A heartbeat rather than a count of connections: a
+    server process killed with its connections leaves no count wrong behind, its seats simply
+    stop being refreshed. Nothing is written once the game is over."""
+    now = now or timezone.now()
+    field = f"{side}_present_until"
+    row = (
+        LiveGame.objects.filter(slug=slug)
+        .values(field, f"{other_side(side)}_present_until", "status")
+        .first()
+    )
+    if row is None or row["status"] not in (LiveGame.Status.PLAYING, LiveGame.Status.SETTING_UP):
+        return Presence(was_away=False, opponent_away_since=None)
+    LiveGame.objects.filter(slug=slug).update(**{field: now + presence_window()})
+    opponent = row[f"{other_side(side)}_present_until"]
+    return Presence(
+        was_away=row[field] is not None and row[field] <= now,
+        opponent_away_since=opponent if opponent is not None and opponent <= now else None,
+    )
+
+
+def live_presence_leave(*, slug: str, side: str, now: datetime | None = None) -> None:
+    """A connection of ``side``'s player to game ``slug`` has closed: the seat is away from
+    ``now``. Another page of the same player still open answers the state that says so by
+    refreshing the seat (``live.consumers``), so a player with two tabs who closes one is
+    away for the moment of a round trip, never long enough to be claimed against."""
+    now = now or timezone.now()
+    field = f"{side}_present_until"
+    LiveGame.objects.filter(
+        slug=slug, status=LiveGame.Status.PLAYING, **{f"{field}__gt": now}
+    ).update(**{field: now})
+
+
+CLAIMS = {"win": "left", "draw": "left_draw"}
+
+
+def live_leave_claim(
+    *, slug: str, owner: Owner | None, action: str, now: datetime | None = None
+) -> LiveGame:
+    """The opponent has left (no connection to the game for ``LIVE_GONE_SECONDS``): ``owner``
+    claims the win (``action`` "win") or calls it a draw ("draw"); a rated game is rated then,
+    once. The server judges from its own record of the seats' presence (``live.selectors.
+    claim_wait_ms``), never from the claimant's word.
+
+    Refused, with nothing changed: a spectator, a game not begun or over, a game in which not
+    both sides have moved (abort it instead), an opponent present (or back: a reconnect cancels
+    the claim), an opponent not away long enough yet (saying how long is left)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        request = _player_request(slug, owner, now)
+        game, side = request.game, request.side
+        if request.ended:
+            return game
+        if game.ply < FREE_PLIES:
+            raise LiveRefusal.of("claim_abort_instead")
+        leaver = other_side(side)
+        wait = claim_wait_ms(game, leaver, now)
+        if wait is None:
+            raise LiveRefusal.of("opponent_present")
+        if wait > 0:
+            raise LiveRefusal.of("opponent_not_gone_yet", {"seconds": (wait + 999) // 1000})
+        winner = side if action == "win" else None
+        _finish(game, CLAIMS[action], winner, now=now, ended_by=leaver)
+        game.save()
+    return game
+
+
+# -- blocks ---------------------------------------------------------------------------------
+
+
+def live_block(*, slug: str, owner: Owner | None) -> LiveBlock:
+    """``owner`` blocks their opponent of the game ``slug``, once it is over: the two are
+    never paired again (``blocked_between``) until ``owner`` unblocks. Accounts only (a visitor
+    has no lasting identity). Blocking twice keeps one block. Refused: not a player of the
+    game, a game not over, a visitor on either seat."""
+    game = LiveGame.objects.filter(slug=slug).first()
+    if game is None:
+        raise LiveRefusal.of("not_found")
+    side = _player_side(game, owner)
+    if game.status not in (LiveGame.Status.FINISHED, LiveGame.Status.ABORTED):
+        raise LiveRefusal.of("game_not_over")
+    assert owner is not None
+    opponent_id = getattr(game, f"{other_side(side)}_user_id")
+    if owner.user is None or opponent_id is None or opponent_id == owner.user.pk:
+        raise LiveRefusal.of("block_needs_accounts")
+    block, _made = LiveBlock.objects.get_or_create(blocker=owner.user, blocked_id=opponent_id)
+    return block
+
+
+def live_unblock(*, user: User, blocked_id: int) -> None:
+    """``user`` lifts their block of account ``blocked_id`` (a block by the other stays).
+    Refused: no such block of ``user``'s."""
+    deleted, _rows = LiveBlock.objects.filter(blocker=user, blocked_id=blocked_id).delete()
+    if not deleted:
+        raise LiveRefusal.of("not_blocked")

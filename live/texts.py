@@ -180,6 +180,30 @@ REFUSALS: Final[dict[str, Text]] = {
         "这个连接没有会话：请重新打开大厅页面。",
         "This connection has no session: open the lobby page again.",
     ),
+    # live.services: a player who left
+    "opponent_present": Text(
+        "对手还在（或已经回来了）：不能因离开而判胜或判和。",
+        "Your opponent is here (or has come back): there is nothing to claim.",
+    ),
+    "opponent_not_gone_yet": Text(
+        "对手刚离开：还要等{seconds}秒才能宣布胜利或和棋。",
+        "Your opponent has only just left: you can claim in {seconds} s.",
+    ),
+    "claim_abort_instead": Text(
+        "双方还没都走过棋：可以中止这盘棋，不能判胜负。",
+        "Not both sides have moved yet: abort the game instead.",
+    ),
+    # live.services: blocks
+    "cannot_play": Text("你不能和这位棋手对局。", "You cannot play a game with this player."),
+    "block_needs_accounts": Text(
+        "只有登录的账号可以屏蔽另一个账号（访客没有固定身份）。",
+        "Only an account can block, and only another account (a visitor has no lasting identity).",
+    ),
+    "not_blocked": Text("你没有屏蔽这个账号。", "You have not blocked this account."),
+    "bad_claim_action": Text(
+        "对手离开后只能宣布win（胜）或draw（和），而不是“{action}”。",
+        "When your opponent has left you can claim a win (win) or a draw (draw), not “{action}”.",
+    ),
     # live.protocol: a lobby message's fields
     "bad_field": Text(
         "“{type}”消息的“{field}”字段不对：应当是{kind}。",

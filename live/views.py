@@ -20,14 +20,24 @@ from core.selectors import variant_title
 from core.starts import start_name
 from engine import VARIANTS
 from live.broadcast import live_game_announce, live_lobby_announce
+from live.clock import other_side
 from live.models import LiveGame
-from live.selectors import is_creator, live_game_get, live_rating_shown, seat_of
+from live.selectors import (
+    blocked_by,
+    is_creator,
+    live_game_get,
+    live_rating_shown,
+    opponent_name,
+    seat_of,
+)
 from live.services import (
     SETUPS_BY_VARIANT,
     ChallengeOptions,
     LiveRefusal,
+    live_block,
     live_challenge_accept,
     live_challenge_create,
+    live_unblock,
 )
 
 # The time controls offered: (minutes, increment seconds).
@@ -210,6 +220,10 @@ def _labels() -> dict[str, Any]:
         "provisional": _("provisional rating: few games yet"),
         "rating_change": _("Rating: {rating} ({change})"),
         "plum_hexagram": _("Drawn from the moment the game began ({lunar}): {hexagram}."),
+        "opponent_left": _("Your opponent left the game."),
+        "claim_in": _("You can claim the win in {seconds} s."),
+        "claim_now": _("You can claim the win, or call it a draw."),
+        "side_left": _("{side} left the game."),
         "effects": {
             "collision": _("collision"),
             "self_destruct": _("self-destruct"),
@@ -267,6 +281,7 @@ def _game_page(
         ),
         "link": request.build_absolute_uri(reverse("live:game", args=[game.slug])),
         "error": error,
+        "block_offer": _block_offer(game, owner),
     }
     return render(request, "live/game.html", context, status=409 if error else 200)
 
@@ -286,3 +301,47 @@ def accept(request: HttpRequest, slug: str) -> HttpResponse:
     live_game_announce(accepted)  # the challenger's page begins the game
     live_lobby_announce(accepted)  # a seek taken by its link, or the players' seeks closed
     return HttpResponseRedirect(reverse("live:game", args=[slug]))
+
+
+def _block_offer(game: LiveGame, owner: Any) -> dict[str, Any] | None:
+    """What the game's page offers its player once the game is over: to block the opponent
+    (an account blocking an account; None for a spectator, a visitor, a visitor opponent)."""
+    user = getattr(owner, "user", None)
+    side = seat_of(game, owner)
+    if user is None or side is None:
+        return None
+    opponent_id = getattr(game, f"{other_side(side)}_user_id")
+    if opponent_id is None or opponent_id == user.pk:
+        return None
+    over = game.status in (LiveGame.Status.FINISHED, LiveGame.Status.ABORTED)
+    return {
+        "name": opponent_name(game, side),
+        "blocked": blocked_by(user.pk, opponent_id),
+        "over": over,
+    }
+
+
+@require_POST
+def block(request: HttpRequest, slug: str) -> HttpResponse:
+    """Block the opponent of this finished game: the two are never paired again."""
+    game = live_game_get(slug)
+    if game is None:
+        return render(request, "live/missing.html", status=404)
+    owner = owner_for_request(request, create=False)
+    try:
+        live_block(slug=slug, owner=owner)
+    except LiveRefusal as refusal:
+        return _game_page(request, game, owner, error=refusal.extra["message"])
+    return HttpResponseRedirect(reverse("live:game", args=[slug]))
+
+
+@require_POST
+def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
+    """Lift one's block of an account (from the profile page), then back to the profile."""
+    if not request.user.is_authenticated:
+        return HttpResponseRedirect(f"{reverse('accounts:login')}?next={reverse('pages:profile')}")
+    try:
+        live_unblock(user=request.user, blocked_id=user_id)
+    except LiveRefusal as refusal:
+        return render(request, "live/refused.html", {"error": refusal.extra["message"]}, status=404)
+    return HttpResponseRedirect(reverse("pages:profile"))

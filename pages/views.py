@@ -12,7 +12,7 @@ from django.views.decorators.http import require_safe
 
 from accounts.owners import owner_for_request
 from core.selectors import variant_cards, variant_list, variant_title
-from live.selectors import live_rating_cards
+from live.selectors import live_blocks_of, live_rating_cards
 from puzzles.dashboard import dashboard_context
 from puzzles.selectors import (
     daily_cards,
@@ -66,6 +66,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         {
             "profile_user": request.user,
             "live_ratings": live_rating_cards(request.user.pk),
+            "live_blocks": live_blocks_of(request.user.pk),
             "ratings": ratings,
             "runs": runs,
             "courses": courses,

@@ -18,7 +18,7 @@ from typing import Final
 from words.texts import Text, side_name
 
 #: Endings a game has that no position decides: the players' own.
-GAME_ENDS: Final = ("agreement", "resignation", "timeout", "abandoned")
+GAME_ENDS: Final = ("agreement", "resignation", "timeout", "abandoned", "left", "left_draw")
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,21 @@ ENDINGS: Final[dict[str, Ending]] = {
         Text(
             "{loser}长时间没有走棋，按弃局判负。{winner}胜。",
             "{loser} made no move for a long time: the game was abandoned. {winner} wins.",
+        ),
+    ),
+    # a live game: a player left (no connection to the game for a while) and the opponent
+    # claimed the win, or called it a draw
+    "left": Ending(
+        Text("离开对局", "left the game"),
+        Text("离开对局", "Left the game"),
+        Text("{loser}离开了对局。{winner}胜。", "{loser} left the game. {winner} wins."),
+    ),
+    "left_draw": Ending(
+        Text("离开对局，和棋", "left the game, drawn"),
+        Text("离开对局，和棋", "Left the game: draw"),
+        Text(
+            "和棋：{claimant}离开了对局，对方宣布和棋。",
+            "Draw: {claimant} left the game and the opponent called it a draw.",
         ),
     ),
 }

@@ -19,6 +19,10 @@ Everything that differs between machines comes from the environment:
 ``LIVE_SEEK_EXPIRY_SECONDS``  how long a lobby seek stays listed after its creator's lobby page last
                            refreshed it (120; docs/live.md)
 ``LIVE_SEEKS_PER_PLAYER``  open lobby seeks one player may have at once (3)
+``LIVE_GONE_SECONDS``      how long a live game's player may be away (no connection open to the game)
+                           before the opponent may claim the win or a draw (30; docs/live.md)
+``LIVE_PRESENCE_SECONDS``  how long one ping of a player's page keeps their seat present (25; the page
+                           pings every ``LIVE_PING_SECONDS``, 10)
 ``HEALTH_TOKEN``           the bearer token that opens /healthz/full (unset: closed)
 ``DATABASE_STATEMENT_TIMEOUT``, ``DATABASE_LOCK_TIMEOUT``  a web request's limits, ms (5000, 2000)
 ``WORKER_DATABASE_STATEMENT_TIMEOUT``, ``WORKER_DATABASE_LOCK_TIMEOUT``  a worker's (60000, 20000)
@@ -284,6 +288,13 @@ LIVE_FIRST_MOVE_SECONDS = env_int("LIVE_FIRST_MOVE_SECONDS", 60)
 LIVE_SEEK_EXPIRY_SECONDS = env_int("LIVE_SEEK_EXPIRY_SECONDS", 120)
 # Open lobby seeks one player (an account, or a visitor's session) may have at once.
 LIVE_SEEKS_PER_PLAYER = env_int("LIVE_SEEKS_PER_PLAYER", 3)
+# A seated player's every open page pings the game every LIVE_PING_SECONDS; each ping (and each
+# message or connection) keeps the seat present for LIVE_PRESENCE_SECONDS (two pings lost and
+# some slack), and a page closed marks it away at once unless another page of theirs answers.
+# A player away for LIVE_GONE_SECONDS has left: the opponent may claim the win or a draw.
+LIVE_PING_SECONDS = env_int("LIVE_PING_SECONDS", 10)
+LIVE_PRESENCE_SECONDS = env_int("LIVE_PRESENCE_SECONDS", 25)
+LIVE_GONE_SECONDS = env_int("LIVE_GONE_SECONDS", 30)
 
 
 def channel_layer_settings(url: str | None) -> dict[str, dict[str, object]]:

@@ -123,6 +123,8 @@ $("claim").addEventListener("click", () => {
 $("rematch-offer").addEventListener("click", () => send({ type: "rematch", action: "offer" }));
 $("rematch-accept").addEventListener("click", () => send({ type: "rematch", action: "accept" }));
 $("rematch-decline").addEventListener("click", () => send({ type: "rematch", action: "decline" }));
+$("claim-win").addEventListener("click", () => send({ type: "claim", action: "win" }));
+$("claim-draw").addEventListener("click", () => send({ type: "claim", action: "draw" }));
 const copy = $("copy-link");
 if (copy) copy.addEventListener("click", () => copyLink($("share-link"), copy, "✓"));
 
@@ -381,6 +383,7 @@ function renderClocks() {
     box.classList.toggle("low", ms < 10_000);
   }
   renderFirstMove();
+  renderAway();
   // the running clock at zero: the opponent claims the win, anyone else asks the server
   // (which judges the flag on any message); once per ply
   const running = g.clock.running;
@@ -408,6 +411,28 @@ function renderFirstMove() {
     state.firstMoveAsked = g.ply;
     send({ type: "state" });
   }
+}
+
+// A player who has left (no connection to the game for a while, as the server records it):
+// the opponent is shown the countdown to when they may claim the win or a draw, then the
+// buttons; a spectator is shown who left. The server judges the claim from its own records.
+function renderAway() {
+  const g = state.game;
+  const away = g.status === "playing" && g.away ? g.away : {};
+  const panel = $("away-panel");
+  const leaver = state.you !== null ? (other(state.you) in away ? other(state.you) : null) : null;
+  const sides = state.you !== null ? (leaver ? [leaver] : []) : Object.keys(away);
+  panel.hidden = sides.length === 0;
+  document.body.dataset.away = sides.join(" ");
+  if (panel.hidden) return;
+  $("away-text").textContent = leaver
+    ? L.opponent_left
+    : sides.map((side) => format(L.side_left, { side: sideName(side) })).join(" ");
+  const left = leaver ? Math.max(0, away[leaver] - (performance.now() - state.received)) : 0;
+  $("away-count").hidden = !leaver;
+  $("away-count").textContent =
+    left > 0 ? format(L.claim_in, { seconds: Math.ceil(left / 1000) }) : L.claim_now;
+  $("claim-buttons").hidden = !leaver || left > 0 || !connected();
 }
 
 function renderMoves() {
@@ -584,6 +609,8 @@ function render() {
   renderClocks();
   // the game's replay with the player's missed wins and the computer's analysis: its players'
   $("after-game").hidden = state.you === null || g.status !== "finished";
+  // an account may block its opponent once the game is over (the panel is the page's own)
+  if ($("block-panel")) $("block-panel").hidden = !["finished", "aborted"].includes(g.status);
 }
 
 setStatus(L.connecting, "thinking");
