@@ -6,6 +6,7 @@ Over the real WebSocket, on the real database."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -265,3 +266,23 @@ def test_a_malformed_claim_is_refused(text, code) -> None:
     with pytest.raises(ProtocolError) as error:
         parse_message(text)
     assert error.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("language", "left", "claim"),
+    [
+        ("en", "Your opponent left the game.", "Claim the win"),
+        ("zh-hans", "你的对手离开了对局。", "宣布胜利"),
+    ],
+)
+def test_the_game_page_says_the_opponent_left_in_both_languages(
+    client, started, language, left, claim
+) -> None:
+    game, _red_key, _black_key = started()
+    client.cookies["django_language"] = language
+    page = client.get(f"/play/live/{game.slug}/").content.decode()
+    data = json.loads(
+        page.split('id="live-page" type="application/json">')[1].split("</script>")[0]
+    )
+    assert data["labels"]["opponent_left"] == left
+    assert "{seconds}" in data["labels"]["claim_in"] and claim in page
