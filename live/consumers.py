@@ -264,6 +264,8 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
                 continue
             refresh = partial(services.live_presence_refresh, slug=self.slug, side=side)
             found = await in_pool(refresh)
+            if found.over:
+                return
             opponent_left = found.opponent_away_since not in (None, told)
             told = found.opponent_away_since
             if found.was_away or opponent_left:

@@ -895,10 +895,12 @@ def live_seats_merge(visitor_id: str, user: User) -> None:
 @dataclass(frozen=True)
 class Presence:
     """What a refresh of a seat found: whether the seat had been away (its return is news for
-    everyone watching) and since when the opponent's seat has been away (None: present)."""
+    everyone watching), since when the opponent's seat has been away (None: present), and
+    whether the game is over (nothing more to refresh)."""
 
     was_away: bool
     opponent_away_since: datetime | None
+    over: bool = False
 
 
 def live_presence_refresh(*, slug: str, side: str, now: datetime | None = None) -> Presence:
@@ -915,7 +917,8 @@ def live_presence_refresh(*, slug: str, side: str, now: datetime | None = None) 
         .first()
     )
     if row is None or row["status"] not in (LiveGame.Status.PLAYING, LiveGame.Status.SETTING_UP):
-        return Presence(was_away=False, opponent_away_since=None)
+        over = row is None or row["status"] != LiveGame.Status.WAITING
+        return Presence(was_away=False, opponent_away_since=None, over=over)
     LiveGame.objects.filter(slug=slug).update(**{field: now + presence_window()})
     opponent = row[f"{other_side(side)}_present_until"]
     return Presence(

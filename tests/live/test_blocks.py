@@ -188,6 +188,25 @@ def test_hostile_block_and_unblock_requests_are_refused_and_change_nothing(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "You cannot play a game with this player."), ("zh-hans", "你不能和这位棋手对局。")],
+)
+def test_a_blocked_players_challenge_page_refuses_the_acceptance(
+    client: Client, language: str, said: str
+) -> None:
+    ming, hua = account("ming"), account("hua")
+    assert hua.user is not None
+    live_block(slug=finished_game(ming, hua).slug, owner=ming)
+    challenge = live_challenge_create(owner=ming, options=CASUAL)
+    client.force_login(hua.user)
+    client.cookies["django_language"] = language
+    answer = client.post(reverse("live:accept", args=[challenge.slug]))
+    assert answer.status_code == 409 and said in answer.content.decode()
+    assert LiveGame.objects.get(pk=challenge.pk).status == "waiting"
+
+
+@pytest.mark.django_db
 def test_a_spectator_and_a_player_facing_a_visitor_are_offered_no_block(client: Client) -> None:
     ming, hua, third = account("ming"), account("hua"), account("third")
     _key, guest = visitor_session()

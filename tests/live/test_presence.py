@@ -250,7 +250,7 @@ def test_presence_is_written_only_while_the_game_is_played(transactional_db) -> 
     assert LiveGame.objects.get(pk=game.pk).red_present_until is not None
     live_resign(slug=game.slug, owner=black)
     LiveGame.objects.filter(pk=game.pk).update(red_present_until=None)
-    live_presence_refresh(slug=game.slug, side="red")
+    assert live_presence_refresh(slug=game.slug, side="red").over  # the beat stops
     assert LiveGame.objects.get(pk=game.pk).red_present_until is None  # over
 
 

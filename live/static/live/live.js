@@ -34,6 +34,7 @@ const state = {
   placementKey: null,
   violations: [],
   checkSeq: 0,
+  awaySeen: {}, // side -> performance.now() when this page first saw the seat away
 };
 
 const BOARD_WIDTH = page.variant === "feidan" ? 11 : 9;
@@ -416,9 +417,22 @@ function renderFirstMove() {
 // A player who has left (no connection to the game for a while, as the server records it):
 // the opponent is shown the countdown to when they may claim the win or a draw, then the
 // buttons; a spectator is shown who left. The server judges the claim from its own records.
+// A seat is shown away once it has been away a moment here (AWAY_SHOWN_AFTER): a reload, or
+// a second tab answering for its player, brings it back before the page says anything.
+const AWAY_SHOWN_AFTER = 1500;
+
 function renderAway() {
   const g = state.game;
-  const away = g.status === "playing" && g.away ? g.away : {};
+  const now = performance.now();
+  const reported = g.status === "playing" && g.away ? g.away : {};
+  for (const side of Object.keys(state.awaySeen)) {
+    if (!(side in reported)) delete state.awaySeen[side];
+  }
+  const away = {};
+  for (const [side, ms] of Object.entries(reported)) {
+    if (!(side in state.awaySeen)) state.awaySeen[side] = now;
+    if (now - state.awaySeen[side] >= AWAY_SHOWN_AFTER) away[side] = ms;
+  }
   const panel = $("away-panel");
   const leaver = state.you !== null ? (other(state.you) in away ? other(state.you) : null) : null;
   const sides = state.you !== null ? (leaver ? [leaver] : []) : Object.keys(away);
