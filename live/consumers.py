@@ -185,10 +185,10 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         if command.type == "takeback":
             assert command.action is not None
             return services.live_takeback(slug=slug, owner=owner, action=command.action)
-        if command.type == "claim":
-            return services.live_attack_power_claim(slug=slug, owner=owner)
         if command.type == "flag":
             return services.live_flag_claim(slug=slug, owner=owner)
+        if command.type == "claim" and command.action == "attack_power":
+            return services.live_attack_power_claim(slug=slug, owner=owner)
         if command.type == "claim":
             assert command.action is not None
             return services.live_leave_claim(slug=slug, owner=owner, action=command.action)

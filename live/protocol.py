@@ -9,10 +9,10 @@ Messages (every field required, no other field allowed; clocks are never sent by
     {"type": "draw", "action": "offer" | "accept" | "decline"}
     {"type": "rematch", "action": "offer" | "accept" | "decline"}   once the game is over
     {"type": "takeback", "action": "offer" | "accept" | "decline"}  take back my last move
-    {"type": "claim"}   a draw by attack power (xinban), on the claimant's turn
     {"type": "state"}                                the game as it stands now
     {"type": "setup", "placement": {"a0": "M", "f0": "K", ...}}   a secret half (feidan)
-    {"type": "claim", "action": "win" | "draw"}     the opponent has left: the win, or a draw
+    {"type": "claim", "action": "attack_power" | "win" | "draw"}   a draw by attack power
+                     (xinban, on the claimant's turn); the opponent having left, the win or a draw
 
 The lobby's (``parse_lobby_message``):
 
@@ -41,7 +41,6 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
     "draw": frozenset({"type", "action"}),
     "rematch": frozenset({"type", "action"}),
     "takeback": frozenset({"type", "action"}),
-    "claim": frozenset({"type"}),
     "resign": frozenset({"type"}),
     "abort": frozenset({"type"}),
     "flag": frozenset({"type"}),
@@ -57,7 +56,7 @@ LOBBY_FIELDS: Final[dict[str, frozenset[str]]] = {
 }
 SLUG_MAX: Final = 16
 DRAW_ACTIONS: Final = ("offer", "accept", "decline")
-CLAIM_ACTIONS: Final = ("win", "draw")
+CLAIM_ACTIONS: Final = ("attack_power", "win", "draw")
 CLOCK_WORDS: Final = ("clock", "time", "_ms", "remaining")
 
 

@@ -201,8 +201,10 @@ REFUSALS: Final[dict[str, Text]] = {
     ),
     "not_blocked": Text("你没有屏蔽这个账号。", "You have not blocked this account."),
     "bad_claim_action": Text(
-        "对手离开后只能宣布win（胜）或draw（和），而不是“{action}”。",
-        "When your opponent has left you can claim a win (win) or a draw (draw), not “{action}”.",
+        "能宣布的只有attack_power（新版象棋按进攻能力判和）、win（对手离开后宣布胜）或draw"
+        "（对手离开后宣布和），而不是“{action}”。",
+        "A claim is attack_power (xinban's draw by attack power), or, once your opponent has left, "
+        "win or draw; not “{action}”.",
     ),
     # live.protocol: a lobby message's fields
     "bad_field": Text(

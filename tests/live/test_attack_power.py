@@ -1,6 +1,6 @@
 """Xinban's attack-power draw (rules.md §8.6) in live games: the state shows
-each side's attack power and who may declare the draw; ``{"type": "claim"}`` on the claimant's
-turn, when both sides are below the limit and the claimant's is not the lower, draws the game
+each side's attack power and who may declare the draw; ``{"type": "claim", "action":
+"attack_power"}`` on the claimant's turn, when both sides are below the limit and the claimant's is not the lower, draws the game
 (termination ``attack_power``; a rated game rated once, as a draw). The rule is the games
 app's (``games.services.game_attack_power_claim``), the engine's ``can_claim_draw``."""
 
@@ -40,7 +40,7 @@ def test_the_claim_draws_the_game_for_everyone(sockets) -> None:
         state = socket.state()["game"]
         assert state["attack_power"] == {"red": 0, "black": 0, "limit": 10}
         assert state["attack_power_claim"] == "red"
-    red.send({"type": "claim"})
+    red.send({"type": "claim", "action": "attack_power"})
     for socket in (red, black, watcher):
         state = socket.state()["game"]
         assert (state["status"], state["termination"], state["result"]) == (
@@ -58,16 +58,18 @@ def test_the_weaker_side_may_not_claim_the_stronger_may_on_its_turn(sockets) -> 
     black.state()
     assert state["attack_power"] == {"red": 2, "black": 4, "limit": 10}
     assert state["attack_power_claim"] is None  # Red to move, and weaker
-    red.send({"type": "claim"})
+    red.send({"type": "claim", "action": "attack_power"})
     refused = red.error()
     assert refused["code"] == "claim_not_allowed"
     assert "Red 2, Black 4" in refused["message"]["en"] and "红方2" in refused["message"]["zh"]
-    black.send({"type": "claim"})  # the stronger side, but not on its turn
+    black.send(
+        {"type": "claim", "action": "attack_power"}
+    )  # the stronger side, but not on its turn
     assert black.error()["code"] == "not_your_turn"
     red.send({"type": "move", "ply": 0, "move": "e0e1"})
     assert black.state()["game"]["attack_power_claim"] == "black"
     red.state()
-    black.send({"type": "claim"})
+    black.send({"type": "claim", "action": "attack_power"})
     state = red.state()["game"]
     assert (state["termination"], state["ended_by"]) == ("attack_power", "black")
 
@@ -88,7 +90,7 @@ def test_a_claim_the_rules_refuse_changes_nothing(sockets, started, who) -> None
             red.send({"type": "resign"})
             red.state()
     before = LiveGame.objects.get(pk=game.pk)
-    socket.send({"type": "claim"})
+    socket.send({"type": "claim", "action": "attack_power"})
     refused = socket.error()
     assert refused["code"] == code
     assert refused["message"]["en"] and refused["message"]["zh"] != refused["message"]["en"]
@@ -103,7 +105,7 @@ def test_a_claim_the_rules_refuse_changes_nothing(sockets, started, who) -> None
 def test_a_claim_message_with_an_extra_field_is_refused(sockets) -> None:
     game, red, _black, _watcher = _xinban(sockets, BARE)
     red.state()
-    red.send({"type": "claim", "side": "red"})
+    red.send({"type": "claim", "action": "attack_power", "side": "red"})
     assert red.error()["code"] == "unknown_field"
     assert LiveGame.objects.get(pk=game.pk).status == "playing"
 

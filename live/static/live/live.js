@@ -119,7 +119,7 @@ $("takeback").addEventListener("click", () => send({ type: "takeback", action: "
 $("takeback-accept").addEventListener("click", () => send({ type: "takeback", action: "accept" }));
 $("takeback-decline").addEventListener("click", () => send({ type: "takeback", action: "decline" }));
 $("claim").addEventListener("click", () => {
-  if (window.confirm(L.confirm_claim)) send({ type: "claim" });
+  if (window.confirm(L.confirm_claim)) send({ type: "claim", action: "attack_power" });
 });
 $("rematch-offer").addEventListener("click", () => send({ type: "rematch", action: "offer" }));
 $("rematch-accept").addEventListener("click", () => send({ type: "rematch", action: "accept" }));

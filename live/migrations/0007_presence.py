@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("live", "0005_live_seeks"),
+        ("live", "0006_takeback"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
