@@ -126,12 +126,21 @@ def _worker_idle_before_the_database_is_emptied(request: pytest.FixtureRequest) 
     worker = request.getfixturevalue("celery_worker") if asks else (_RUNNING or [None])[0]
     yield
     waited = time.monotonic()
-    if worker is not None:
-        worker.wait_until_idle()
+    if worker is not None and not worker.wait_until_idle(IDLE_WAIT_SECONDS):
+        # emptying the database under a task still writing would fail the next test instead
+        pytest.fail(
+            f"the Celery worker was still busy {IDLE_WAIT_SECONDS:.0f} s after the test "
+            f"(see test-artifacts/celery-worker-*.log)"
+        )
     idle = time.monotonic()
     _database_quiet()
     _note_wait(request.node.nodeid, idle - waited, time.monotonic() - idle)
 
+
+# How long a test's teardown waits for its worker to finish what the test gave it: longer than
+# the longest task a test may start (a missed-wins review stops itself after 90 s,
+# puzzles.services.missed.REVIEW_SECONDS), since a slow machine can stretch a short one.
+IDLE_WAIT_SECONDS = 150.0
 
 # Teardown waits longer than this are written down and summed up at the end of the run.
 WAIT_NOTED_SECONDS = 0.5
