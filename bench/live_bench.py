@@ -159,6 +159,9 @@ async def connection(
                     continue
                 now = time.perf_counter()
                 message = json.loads(text)
+                if message["type"] == "probe":  # the lag allowance's: answered as a page does
+                    await socket.send(json.dumps({"type": "probe", "id": message["id"]}))
+                    continue
                 if message["type"] == "error":
                     figures.refused.append(f"{role}: {message['code']}")
                     continue

@@ -11,6 +11,13 @@ state as it stands, and changes nothing. Every message first looks at the clock.
 sends at most ``THROTTLE_RATES["live_messages"]`` messages (live.budget); past it each is
 refused.
 
+The lag allowance: every ``LIVE_LAG_PROBE_SECONDS`` a player's connection sends its page a probe
+(``{"type": "probe", "id"}``, a random id), which the page sends straight back; the server
+times the round trip on its own monotonic clock and keeps a smoothed estimate for the
+connection (``live.clock.smoothed_rtt``), which a move sent on it is credited back, capped
+(``live.services``). Only the answer to the probe outstanding counts (a late, early or made-up
+answer is ignored), and it costs no budget: the server sends the probes.
+
 The consumer is asynchronous: the many idle connections of open games cost no thread, and the
 database work of each message (one service and the state it answers with) runs in a thread of
 the pool (``thread_sensitive=False``), so that messages for different games are judged side by
@@ -20,8 +27,10 @@ side; messages for one game wait for each other on the game's row lock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
+import secrets
 import time
 from collections.abc import Callable
 from functools import partial
@@ -44,6 +53,7 @@ from live.broadcast import (
     lobby_started_event,
 )
 from live.budget import MessageBudget
+from live.clock import smoothed_rtt
 from live.models import LiveGame
 from live.protocol import Command, ProtocolError, parse_lobby_message, parse_message
 from live.selectors import (
@@ -98,6 +108,9 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     budget: MessageBudget
     side: str | None = None  # the seat this connection's player holds (None: watching)
     heartbeat: asyncio.Task[None] | None = None
+    rtt_ms: int | None = None  # the connection's round trip, smoothed (None: not yet measured)
+    probe: tuple[str, float] | None = None  # the probe outstanding: its id, when it was sent
+    prober: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.slug = str(self.scope["url_route"]["kwargs"]["slug"])
@@ -116,7 +129,37 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             await self.game_state(event)
         self.heartbeat = asyncio.create_task(self._beat())
 
+    def _start_probes(self) -> None:
+        """Begin timing round trips, once the connection is a player's (a spectator has no
+        clock; a challenger's page is a player's once the friend accepts)."""
+        if self.prober is None and settings.LIVE_LAG_PROBE_SECONDS > 0:
+            self.prober = asyncio.create_task(self._probes(float(settings.LIVE_LAG_PROBE_SECONDS)))
+
+    async def _probes(self, interval: float) -> None:
+        """Time a round trip to the page every ``interval`` seconds (the lag allowance)."""
+        while True:
+            probe = secrets.token_urlsafe(12)
+            self.probe = (probe, time.monotonic())
+            await self.send_json({"type": "probe", "id": probe})
+            await asyncio.sleep(interval)
+
+    def _probe_answered(self, command: Command) -> bool:
+        """Whether ``command`` answers the probe outstanding: then the round trip is measured
+        now, on the server's own clock, and the connection's estimate moves toward it."""
+        if command.type != "probe" or self.probe is None or command.probe != self.probe[0]:
+            return False
+        sample = int((time.monotonic() - self.probe[1]) * 1000)
+        self.rtt_ms, self.probe = smoothed_rtt(self.rtt_ms, sample), None
+        return True
+
+    async def _stop_probes(self) -> None:
+        if self.prober is not None:
+            self.prober.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.prober
+
     async def disconnect(self, code: int) -> None:
+        await self._stop_probes()
         if getattr(self, "slug", None):
             await self.channel_layer.group_discard(group_name(self.slug), self.channel_name)
             await self._leave()
@@ -137,14 +180,22 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     # -- from the client -------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            command: Command | ProtocolError = parse_message(
+                text_data if text_data is not None else bytes_data
+            )
+        except ProtocolError as error:
+            command = error
+        if isinstance(command, Command) and self._probe_answered(command):
+            return
         wait = self.budget.spend(time.monotonic())
         if wait is not None:
             await self._refuse("too_many_messages", {"seconds": max(1, math.ceil(wait))})
             return
-        try:
-            command = parse_message(text_data if text_data is not None else bytes_data)
-        except ProtocolError as error:
-            await self._refuse(error.code, error.params)
+        if isinstance(command, ProtocolError):
+            await self._refuse(command.code, command.params)
+            return
+        if command.type == "probe":  # not the probe outstanding (late, or made up): ignored
             return
         try:
             event, lobby = await in_pool(lambda: self._events(self._carry_out(command)))
@@ -170,7 +221,7 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         if command.type == "move":
             assert command.ply is not None and command.move is not None
             return services.live_move_play(
-                slug=slug, owner=owner, ply=command.ply, move=command.move
+                slug=slug, owner=owner, ply=command.ply, move=command.move, rtt_ms=self.rtt_ms
             )
         if command.type == "resign":
             return services.live_resign(slug=slug, owner=owner)
@@ -235,6 +286,8 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         await self.send(
             text_data=f'{{"type":"state","you":{you},"half":{mine},"game":{event["state"]}}}'
         )
+        if seat is not None:
+            self._start_probes()
         if seat is not None and seat in event.get("away", ()):
             await self._present()  # told my seat is away while I am here: I am not
 

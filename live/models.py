@@ -102,7 +102,8 @@ class LiveGame(TimeStampedModel):
     black_clock_ms = models.IntegerField()
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # One entry per ply: {"iccs", "chinese", "fen" (after), "effect", "check", "at" (the
-    # server's receipt), "spent_ms", "clock_ms" (the mover's time left after it)}.
+    # server's receipt), "spent_ms" (charged), "clock_ms" (the mover's time left after it),
+    # "lag_ms" (the lag allowance credited), "lag_quota_ms" (the mover's quota after it)}.
     moves = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     result = models.CharField(max_length=8, blank=True)  # 1-0, 0-1, 1/2-1/2

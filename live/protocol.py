@@ -13,6 +13,8 @@ Messages (every field required, no other field allowed; clocks are never sent by
     {"type": "setup", "placement": {"a0": "M", "f0": "K", ...}}   a secret half (feidan)
     {"type": "claim", "action": "attack_power" | "win" | "draw"}   a draw by attack power
                      (xinban, on the claimant's turn); the opponent having left, the win or a draw
+    {"type": "probe", "id": "…"}   the answer to the server's probe of that id, sent at once: the
+                                   server times the round trip itself (the lag allowance)
 
 The lobby's (``parse_lobby_message``):
 
@@ -47,6 +49,7 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
     "state": frozenset({"type"}),
     "setup": frozenset({"type", "placement"}),
     "claim": frozenset({"type", "action"}),
+    "probe": frozenset({"type", "id"}),
 }
 LOBBY_FIELDS: Final[dict[str, frozenset[str]]] = {
     "seek": frozenset({"type", "variant", "setup", "colour", "minutes", "increment", "rated"}),
@@ -57,7 +60,8 @@ LOBBY_FIELDS: Final[dict[str, frozenset[str]]] = {
 SLUG_MAX: Final = 16
 DRAW_ACTIONS: Final = ("offer", "accept", "decline")
 CLAIM_ACTIONS: Final = ("attack_power", "win", "draw")
-CLOCK_WORDS: Final = ("clock", "time", "_ms", "remaining")
+CLOCK_WORDS: Final = ("clock", "time", "_ms", "remaining", "lag", "rtt")
+PROBE_ID_MAX: Final = 32
 
 
 class ProtocolError(ValueError):
@@ -76,6 +80,7 @@ class Command:
     move: str | None = None
     action: str | None = None
     placement: dict[str, str] | None = None
+    probe: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -110,6 +115,11 @@ def parse_message(text: str | bytes | None) -> Command:
         ):
             raise ProtocolError("bad_placement", limit=PLACEMENT_MAX)
         return Command("setup", placement={str(k): v for k, v in placement.items()}, raw=data)
+    if kind == "probe":
+        probe = data["id"]
+        if not isinstance(probe, str) or not 0 < len(probe) <= PROBE_ID_MAX:
+            raise ProtocolError("bad_field", type="probe", field="id", kind=PROBE_KIND)
+        return Command("probe", probe=probe, raw=data)
     return Command(kind, raw=data)
 
 
@@ -117,6 +127,7 @@ def parse_message(text: str | bytes | None) -> Command:
 TEXT_KIND: Final = Text("不超过16个字的文字", "a text of at most 16 characters")
 WHOLE_KIND: Final = Text("0到999的整数", "a whole number from 0 to 999")
 FLAG_KIND: Final = Text("true或false", "true or false")
+PROBE_KIND: Final = Text("服务器发来的编号", "the id the server sent")
 
 
 def parse_lobby_message(text: str | bytes | None) -> tuple[str, dict[str, Any]]:

@@ -37,7 +37,7 @@ from engine import (
     combine_secret_setups,
     find_variant,
 )
-from live.clock import FREE_PLIES, Clock, other_side
+from live.clock import FREE_PLIES, Clock, LagAllowance, other_side
 from live.models import LiveBlock, LiveGame, LiveRating
 from live.protocol import ICCS
 from live.selectors import (
@@ -406,10 +406,10 @@ def _rate(game: LiveGame) -> None:
     game.rating_changes = changes
 
 
-def _flag_if_out_of_time(game: LiveGame, now: datetime) -> bool:
+def _flag_if_out_of_time(game: LiveGame, now: datetime, *, lag_ms: int = 0) -> bool:
     """Look at the clock at ``now``: finish the game on time if the side to move has no time
-    left, or abort it if that side has let its first move's window pass
-    (``live.selectors.first_move_deadline``).
+    left (``lag_ms``: the lag allowance its move now arriving gets), or abort it if that side
+    has let its first move's window pass (``live.selectors.first_move_deadline``).
     Returns whether the game has ended."""
     if game.status != LiveGame.Status.PLAYING:
         return False
@@ -417,7 +417,7 @@ def _flag_if_out_of_time(game: LiveGame, now: datetime) -> bool:
     if deadline is not None and now >= deadline:
         _abort(game, game.turn, now=now, termination="no_first_move")
         return True
-    loser = game_clock(game).flagged(now)
+    loser = game_clock(game).flagged(now, lag_ms=lag_ms)
     if loser is None:
         return False
     _finish(game, "timeout", other_side(loser), now=now, ended_by=loser)
@@ -468,16 +468,22 @@ class _PlayerRequest:
 
 
 def _player_request(
-    slug: str, owner: Owner | None, now: datetime, *, status: str = LiveGame.Status.PLAYING
+    slug: str,
+    owner: Owner | None,
+    now: datetime,
+    *,
+    status: str = LiveGame.Status.PLAYING,
+    rtt_ms: int | None = None,
 ) -> _PlayerRequest:
     """The first steps of a player's request, inside the caller's transaction: lock the game
     ``slug``, find ``owner``'s side (a spectator is refused), look at the clock (a side out of
     time at ``now`` loses then, a first move's window passed aborts the game: the game is saved,
     ``ended`` is true and the caller returns it as it is), then require the game to be at ``status`` (refused if not begun, setting up
-    or playing when the other is needed, or over)."""
+    or playing when the other is needed, or over). ``rtt_ms``: the measured round trip of a
+    move's connection, whose lag allowance counts before the mover is out of time."""
     game = _locked(slug)
     side = _player_side(game, owner)
-    if _flag_if_out_of_time(game, now):
+    if _flag_if_out_of_time(game, now, lag_ms=_lag_credit(game, side, rtt_ms, now)[0]):
         game.save()
         return _PlayerRequest(game, side, ended=True)
     _require_status(game, status)
@@ -506,9 +512,17 @@ def _illegal(pos: Position, move: Move, error: IllegalMoveError) -> LiveRefusal:
 
 
 def live_move_play(
-    *, slug: str, owner: Owner | None, ply: int, move: str, now: datetime | None = None
+    *,
+    slug: str,
+    owner: Owner | None,
+    ply: int,
+    move: str,
+    now: datetime | None = None,
+    rtt_ms: int | None = None,
 ) -> LiveGame:
-    """Play ``owner``'s ``move`` (ICCS) as the game's ply ``ply``, received at ``now``.
+    """Play ``owner``'s ``move`` (ICCS) as the game's ply ``ply``, received at ``now``, on a
+    connection whose round trip the server measured as ``rtt_ms`` (None: not measured yet):
+    the mover gets it back as a lag allowance, capped (``_lag_credit``).
 
     Refused, with nothing changed: a spectator, a game not begun or over, a ``ply`` other than
     the game's (a move sent twice, or played already from another tab), the opponent's turn, a
@@ -516,7 +530,7 @@ def live_move_play(
     the move arrived loses on time instead (the move is not played)."""
     now = now or timezone.now()
     with transaction.atomic():
-        request = _player_request(slug, owner, now)
+        request = _player_request(slug, owner, now, rtt_ms=rtt_ms)
         game, side = request.game, request.side
         if request.ended:
             return game
@@ -536,20 +550,40 @@ def live_move_play(
             raise _illegal(pos, Move.from_iccs(move), error) from error
         except (InvalidMoveError, ValueError) as error:
             raise LiveRefusal.of("bad_move", {"move": move[:16]}) from error
-        _play(game, pos, parsed, side, now)
+        _play(game, pos, parsed, side, now, rtt_ms)
         game.save()
     return game
 
 
-def _play(game: LiveGame, pos: Position, move: Move, mover: str, now: datetime) -> None:
+def _lag_credit(game: LiveGame, side: str, rtt_ms: int | None, now: datetime) -> tuple[int, int]:
+    """The lag allowance of ``side``'s move arriving at ``now`` on a connection of measured
+    round trip ``rtt_ms``, and the side's quota after it: at most the round trip, the cap
+    ``LIVE_LAG_ALLOWANCE_MS``, the quota (kept on the side's moves, ``lag_quota_ms``) and
+    the turn's time; nothing for a move whose time does not run."""
+    allowance = LagAllowance(cap_ms=int(settings.LIVE_LAG_ALLOWANCE_MS))
+    previous = game.moves[-2] if len(game.moves) >= 2 else {}
+    quota = int(previous.get("lag_quota_ms", allowance.start_quota_ms))
     clock = game_clock(game)
-    spent = clock.stored(mover) - clock.left(mover, now) if clock.running == mover else 0
+    if clock.running != side:
+        return 0, quota
+    credit = clock.credit(side, now, allowance.credit(rtt_ms, quota))
+    return credit, allowance.quota_after(quota, credit)
+
+
+def _play(
+    game: LiveGame, pos: Position, move: Move, mover: str, now: datetime, rtt_ms: int | None
+) -> None:
+    clock = game_clock(game)
+    lag, quota = _lag_credit(game, mover, rtt_ms, now)
+    spent = (
+        clock.stored(mover) - clock.left(mover, now, lag_ms=lag) if clock.running == mover else 0
+    )
     chinese = pos.chinese(move)
     effect = pos.move_effect(move)
     pos.push(move)
     outcome = pos.outcome()
     playing = outcome is None
-    clock = clock.after_move(mover, now, ply_after=game.ply + 1, playing=playing)
+    clock = clock.after_move(mover, now, ply_after=game.ply + 1, playing=playing, lag_ms=lag)
     _store_clock(game, clock)
     game.moves = [
         *game.moves,
@@ -562,6 +596,8 @@ def _play(game: LiveGame, pos: Position, move: Move, mover: str, now: datetime) 
             "at": now.isoformat(),
             "spent_ms": spent,
             "clock_ms": clock.stored(mover),
+            "lag_ms": lag,
+            "lag_quota_ms": quota,
         },
     ]
     if game.draw_offer_by and game.draw_offer_by != mover:

@@ -23,6 +23,8 @@ Everything that differs between machines comes from the environment:
                            before the opponent may claim the win or a draw (30; docs/live.md)
 ``LIVE_PRESENCE_SECONDS``  how long one ping of a player's page keeps their seat present (25; the page
                            pings every ``LIVE_PING_SECONDS``, 10)
+``LIVE_LAG_ALLOWANCE_MS``  the most network lag a live game's move is credited back (500; docs/live.md)
+``LIVE_LAG_PROBE_SECONDS``  how often a live game's socket times a round trip to its page (5; 0: never)
 ``HEALTH_TOKEN``           the bearer token that opens /healthz/full (unset: closed)
 ``DATABASE_STATEMENT_TIMEOUT``, ``DATABASE_LOCK_TIMEOUT``  a web request's limits, ms (5000, 2000)
 ``WORKER_DATABASE_STATEMENT_TIMEOUT``, ``WORKER_DATABASE_LOCK_TIMEOUT``  a worker's (60000, 20000)
@@ -288,13 +290,18 @@ LIVE_FIRST_MOVE_SECONDS = env_int("LIVE_FIRST_MOVE_SECONDS", 60)
 LIVE_SEEK_EXPIRY_SECONDS = env_int("LIVE_SEEK_EXPIRY_SECONDS", 120)
 # Open lobby seeks one player (an account, or a visitor's session) may have at once.
 LIVE_SEEKS_PER_PLAYER = env_int("LIVE_SEEKS_PER_PLAYER", 3)
-# A seated player's every open page pings the game every LIVE_PING_SECONDS; each ping (and each
-# message or connection) keeps the seat present for LIVE_PRESENCE_SECONDS (two pings lost and
+# The process holding a seated player's connection refreshes the seat every LIVE_PING_SECONDS;
+# each refresh (and each connection) keeps the seat present for LIVE_PRESENCE_SECONDS (two pings lost and
 # some slack), and a page closed marks it away at once unless another page of theirs answers.
 # A player away for LIVE_GONE_SECONDS has left: the opponent may claim the win or a draw.
 LIVE_PING_SECONDS = env_int("LIVE_PING_SECONDS", 10)
 LIVE_PRESENCE_SECONDS = env_int("LIVE_PRESENCE_SECONDS", 25)
 LIVE_GONE_SECONDS = env_int("LIVE_GONE_SECONDS", 30)
+# The lag allowance: a move is credited back the round trip the server measured on its
+# connection, at most this much a move and within a quota per side (live.clock.LagAllowance).
+LIVE_LAG_ALLOWANCE_MS = env_int("LIVE_LAG_ALLOWANCE_MS", 500)
+# How often each live game's socket sends its page a probe to time the round trip (0: never).
+LIVE_LAG_PROBE_SECONDS = env_int("LIVE_LAG_PROBE_SECONDS", 5)
 
 
 def channel_layer_settings(url: str | None) -> dict[str, dict[str, object]]:

@@ -45,7 +45,9 @@ class Socket:
         if session_key:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
         self.loop = loop
-        self.texts: list[str] = []  # every message received, as sent
+        self.texts: list[str] = []  # every message received, as sent (but probes)
+        self.probes: list[str] = []  # the ids of the server's probes not yet answered
+        self.pending: list[str] = []  # messages read while looking for a probe
         scope = {
             "type": "websocket",
             "path": f"/ws/live/{slug}/",
@@ -69,12 +71,33 @@ class Socket:
         text = message if isinstance(message, str) else json.dumps(message)
         self.run(self.communicator.send_input({"type": "websocket.receive", "text": text}))
 
-    def receive_text(self) -> str:
-        """The next message as the client receives it (its text, every byte)."""
-        output = self.run(self.communicator.receive_output(10))
+    def _output(self, timeout: float = 10) -> str | None:
+        """The next message sent to the client; a probe of the lag allowance is kept aside in
+        ``probes`` (None then): the page answers it at once, a test when it chooses."""
+        output = self.run(self.communicator.receive_output(timeout))
         assert output["type"] == "websocket.send", output
-        self.texts.append(output["text"])
-        return str(output["text"])
+        text = str(output["text"])
+        message = json.loads(text)
+        if isinstance(message, dict) and message.get("type") == "probe":
+            self.probes.append(message["id"])
+            return None
+        return text
+
+    def receive_text(self) -> str:
+        """The next message as the client receives it (its text, every byte), probes aside."""
+        text = self.pending.pop(0) if self.pending else None
+        while text is None:
+            text = self._output()
+        self.texts.append(text)
+        return text
+
+    def probe(self) -> str:
+        """The id of the server's latest probe, waiting for one if none has come."""
+        while not self.probes:
+            text = self._output()
+            if text is not None:
+                self.pending.append(text)
+        return self.probes.pop()
 
     def receive(self) -> dict[str, Any]:
         return dict(json.loads(self.receive_text()))
@@ -93,7 +116,15 @@ class Socket:
         return message
 
     def silent(self) -> bool:
-        return bool(self.run(self.communicator.receive_nothing(timeout=0.2)))
+        """Whether nothing but probes comes for a moment."""
+        if self.pending:
+            return False
+        while not self.run(self.communicator.receive_nothing(timeout=0.2)):
+            text = self._output()
+            if text is not None:
+                self.pending.append(text)
+                return False
+        return True
 
     def close(self) -> None:
         if self.connected:

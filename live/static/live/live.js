@@ -81,7 +81,10 @@ function send(message) {
 }
 
 function receive(message) {
-  if (message.type === "state") {
+  if (message.type === "probe") {
+    // the server times its round trip to this page (the lag allowance): answered at once
+    send({ type: "probe", id: message.id });
+  } else if (message.type === "state") {
     state.game = message.game;
     state.you = message.you;
     state.half = message.half || null;
