@@ -387,7 +387,7 @@ def main() -> int:
         say(f"Starting gunicorn with {args.web_workers} uvicorn worker(s), channel layer {layer}")
         web = processes.start(
             "web", str(BIN / "gunicorn"), "config.asgi:application", "--worker-class",
-            "uvicorn_worker.UvicornWorker", "--bind", f"127.0.0.1:{port}",
+            "config.web_worker.WebWorker", "--bind", f"127.0.0.1:{port}",
             "--workers", str(args.web_workers), "--timeout", "60",
         )  # fmt: skip
 

@@ -9,12 +9,15 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from redis.exceptions import RedisError
 
 from live.models import LiveGame
 from live.selectors import live_game_state, live_lobby_seeks, own_half
 
 # The lobby's group on the channel layer: every open lobby page.
 LOBBY_GROUP = "live-lobby"
+# What the channel layer raises when it cannot be reached (Redis stopped, its connection cut).
+LAYER_ERRORS: tuple[type[Exception], ...] = (RedisError, OSError)
 
 
 def group_name(slug: str) -> str:

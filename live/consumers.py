@@ -18,6 +18,12 @@ connection (``live.clock.smoothed_rtt``), which a move sent on it is credited ba
 (``live.services``). Only the answer to the probe outstanding counts (a late, early or made-up
 answer is ignored), and it costs no budget: the server sends the probes.
 
+When the channel layer cannot be reached (Redis stopped), a game's connection cannot be told
+of the others' moves: it is sent the game as it stands in the database (a move it has just had
+played included) and closed with ``CLOSE_TRY_AGAIN`` (1013), and the page reconnects by itself
+until the layer is back; a connection opened meanwhile is closed the same way. Nothing is lost:
+the game and its clock are in the database.
+
 The consumer is asynchronous: the many idle connections of open games cost no thread, and the
 database work of each message (one service and the state it answers with) runs in a thread of
 the pool (``thread_sensitive=False``), so that messages for different games are judged side by
@@ -29,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import math
 import secrets
 import time
@@ -46,6 +53,7 @@ from accounts.visitors import VISITOR_SESSION_KEY
 from core.throttles import throttle_hit, throttle_rate
 from live import services
 from live.broadcast import (
+    LAYER_ERRORS,
     LOBBY_GROUP,
     game_event,
     group_name,
@@ -69,6 +77,10 @@ from live.texts import refusal_text
 
 # WebSocket close code for a game that does not exist (4000-4999: the application's own)
 CLOSE_NOT_FOUND = 4404
+# WebSocket close code "try again later": the channel layer cannot be reached
+CLOSE_TRY_AGAIN = 1013
+
+logger = logging.getLogger(__name__)
 
 Result = TypeVar("Result")
 
@@ -111,6 +123,28 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     rtt_ms: int | None = None  # the connection's round trip, smoothed (None: not yet measured)
     probe: tuple[str, float] | None = None  # the probe outstanding: its id, when it was sent
     prober: asyncio.Task[None] | None = None
+    opened = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_ERRORS as error:
+            await self._layer_lost(error)
+
+    async def _layer_lost(self, error: Exception) -> None:
+        """The channel layer failed (joining the group, passing a move on, or waiting for the
+        group's messages): send the game as it stands, then close, so that the page reconnects
+        (and joins the group again) once the layer is back."""
+        logger.warning(
+            "live game %s: channel layer lost (%r), closing", getattr(self, "slug", "?"), error
+        )
+        await self._stop_probes()
+        with contextlib.suppress(Exception):  # the client may be gone already
+            if self.opened:
+                current = await in_pool(self._current)
+                if current is not None:
+                    await self._send_state(*current)
+            await self.close(code=CLOSE_TRY_AGAIN)
 
     async def connect(self) -> None:
         self.slug = str(self.scope["url_route"]["kwargs"]["slug"])
@@ -121,6 +155,7 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
+        self.opened = True
         await self.channel_layer.group_add(group_name(self.slug), self.channel_name)
         event, flagged = first
         if flagged:

@@ -104,6 +104,28 @@ def site(
         site.stop()
 
 
+@pytest.fixture
+def live_site(
+    request: pytest.FixtureRequest, fault_database: dict[str, Any], fault_redis: PrivateRedis
+) -> Iterator[Site]:
+    """The site for a live game's fault test: its web processes (``Site.asgi_web``) on the
+    private database, the channel layer on the test's private Redis (database 0; unused while
+    one process serves with the layer in memory), its tasks' broker beside it (database 1: no
+    task is sent before a game ends)."""
+    logs = ARTIFACTS / request.node.name
+    shutil.rmtree(logs, ignore_errors=True)
+    logs.mkdir(parents=True)
+    prefix = f"t{uuid.uuid4().hex[:6]}."
+    site = Site(
+        fault_database["url"], fault_redis.url(1), logs, queue_prefix=prefix,
+        CHANNEL_LAYER_URL=fault_redis.url(0), CHANNEL_LAYER_PREFIX=prefix,
+    )  # fmt: skip
+    try:
+        yield site
+    finally:
+        site.stop()
+
+
 class Player:
     """A logged-in browser session on the site (session and CSRF cookies, token header)."""
 

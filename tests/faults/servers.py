@@ -413,6 +413,23 @@ class Site:
         wait_until(lambda: port_open(port) or self._dead(process), 90, "gunicorn to listen")
         return process, url
 
+    def asgi_web(self, workers: int = 1, **extra: str) -> tuple[Process, str]:
+        """The site served as ``scripts/run`` serves it (gunicorn, uvicorn workers: the pages
+        and the live games' WebSockets); ``extra``: environment of this process only."""
+        port = free_port()
+        process = Process(
+            "asgi",
+            [str(BIN / "gunicorn"), "config.asgi:application", "--worker-class",
+             "config.web_worker.WebWorker", "--bind", f"127.0.0.1:{port}", "--workers",
+             str(workers), "--graceful-timeout", "5"],
+            {**self.env, **extra},
+            self.logs / f"asgi-{port}.log",
+        )  # fmt: skip
+        self.processes.append(process)
+        url = f"http://127.0.0.1:{port}"
+        wait_until(lambda: port_open(port) or self._dead(process), 90, "gunicorn to listen")
+        return process, url
+
     def worker(self, name: str, queues: list[str] | None = None) -> Process:
         """A prefork worker of one process, reading ``queues`` (default: all three)."""
         log = self.logs / f"worker-{name}.log"
