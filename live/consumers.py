@@ -419,13 +419,22 @@ class LiveLobbyConsumer(AsyncJsonWebsocketConsumer):
     sends its two players to the game. A refusal goes back to the sender alone as
     ``{"type": "error", "code", "message": {zh, en}}`` and changes nothing. Seeks made are
     throttled (``THROTTLE_RATES["live_seeks"]``, per account, per address for visitors), and
-    every message is counted by the connection's budget, as a game's."""
+    every message is counted by the connection's budget, as a game's. When the channel layer
+    cannot be reached the connection is closed with ``CLOSE_TRY_AGAIN``, as a game's is."""
 
     owner: Owner | None
     budget: MessageBudget
     # the accounts this connection's player is never paired with (blocked either way): their
     # seeks are not listed here; read on connect and on each ping
     hidden: frozenset[int] = frozenset()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_ERRORS as error:  # as a game's: closed, and the page reconnects
+            logger.warning("live lobby: channel layer lost (%r), closing", error)
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await self.close(code=CLOSE_TRY_AGAIN)
 
     async def connect(self) -> None:
         self.budget = message_budget()

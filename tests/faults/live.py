@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
-from websockets.sync.client import ClientConnection
+from websockets.sync.client import ClientConnection, connect
 
 from scripts.live_check import Visitor
 from tests.faults.servers import ROOT
@@ -40,6 +40,15 @@ def new_game(base: str, minutes: int = 5, increment: int = 3) -> tuple[str, Visi
 
 def cookies(visitor: Visitor) -> str:
     return "; ".join(f"{c.name}={c.value}" for c in visitor.jar)
+
+
+def lobby_socket(visitor: Visitor) -> ClientConnection:
+    """The lobby's WebSocket of ``visitor``'s lobby page."""
+    ws = "ws" + visitor.base.removeprefix("http")
+    return connect(
+        f"{ws}/ws/live/lobby/", origin=visitor.base,
+        additional_headers={"Cookie": cookies(visitor)}, open_timeout=30,
+    )  # fmt: skip
 
 
 def receive(ws: ClientConnection, timeout: float = 30) -> dict[str, Any]:

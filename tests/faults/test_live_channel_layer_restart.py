@@ -2,7 +2,8 @@
 
 Two web processes serve the site as deployed (gunicorn, uvicorn workers, ``CHANNEL_LAYER_URL``
 on a private Redis), Red's WebSocket on one and Black's on the other, so every move crosses
-Redis. Mid-game, on Black's turn, Redis stops; Black tries to move while it is down; Redis comes
+Redis; Red's lobby page is open too. Mid-game, on Black's turn, Redis stops (every socket, the
+lobby's too, is closed with "try again later"); Black tries to move while it is down; Redis comes
 back (empty, as a restarted server is). The move is either played and shown to both or
 refused clearly, never lost silently nor played twice; both players reconnect as the page does
 and play on; and the clocks are right: Black's (the side to move) ran through the outage, Red's
@@ -17,7 +18,14 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from tests.faults.live import connect_when_possible, move, new_game, receive, state
+from tests.faults.live import (
+    connect_when_possible,
+    lobby_socket,
+    move,
+    new_game,
+    receive,
+    state,
+)
 from tests.faults.servers import PrivateRedis, Site
 
 pytestmark = pytest.mark.faults
@@ -35,6 +43,8 @@ def test_a_live_game_goes_on_after_the_channel_layer_is_stopped_for_ten_seconds(
     sockets = contextlib.ExitStack()
     red = sockets.enter_context(red_visitor.socket(slug))
     black = sockets.enter_context(black_visitor.socket(slug))
+    lobby = sockets.enter_context(lobby_socket(red_visitor))  # Red's lobby page, left open
+    assert receive(lobby)["type"] == "seeks"
     assert state(red)["turn"] == state(black)["turn"] == "red"
     for ply, (mover, iccs) in enumerate(((red, "h2e2"), (black, "h9g7"), (red, "h0g2"))):
         move(mover, ply, iccs)
@@ -51,11 +61,11 @@ def test_a_live_game_goes_on_after_the_channel_layer_is_stopped_for_ten_seconds(
     with contextlib.suppress(ConnectionClosed):
         move(black, 3, "b9c7")
     plies = []
-    for ws in (red, black):
+    for ws in (red, black, lobby):
         with contextlib.suppress(ConnectionClosed):
             while True:
                 message = receive(ws, timeout=OUTAGE_SECONDS)
-                assert message["type"] in ("state", "error"), message
+                assert message["type"] in ("state", "error", "seeks"), message
                 if message["type"] == "state":
                     plies.append(message["game"]["ply"])
         assert ws.close_code == 1013, ws.close_code
