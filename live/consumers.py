@@ -139,6 +139,8 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             "live game %s: channel layer lost (%r), closing", getattr(self, "slug", "?"), error
         )
         await self._stop_probes()
+        if self.heartbeat is not None:  # the seat goes away by itself once no beat refreshes it
+            self.heartbeat.cancel()
         with contextlib.suppress(Exception):  # the client may be gone already
             if self.opened:
                 current = await in_pool(self._current)
