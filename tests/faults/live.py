@@ -66,6 +66,16 @@ def state(ws: ClientConnection, timeout: float = 30) -> dict[str, Any]:
     return dict(message["game"])
 
 
+def state_at(ws: ClientConnection, ply: int, timeout: float = 30) -> dict[str, Any]:
+    """The first state at ``ply`` or later, the states before it passed over (a player's
+    presence changing sends everyone the game as it stands)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = state(ws, max(0.1, deadline - time.monotonic()))
+        if found["ply"] >= ply:
+            return found
+
+
 def move(ws: ClientConnection, ply: int, iccs: str) -> None:
     ws.send(json.dumps({"type": "move", "ply": ply, "move": iccs}))
 
