@@ -15,12 +15,15 @@ accept; then both players and the spectators connect to the game's WebSocket. Ea
 moves ``--move-every`` seconds (jittered) after its turn begins, a move drawn from the legal
 moves the server sent, with the ply it is for.
 
-Prints, as the clients see them on the loopback (this process runs every client, on the same
-2 cores as the server): the move's round trip (from sending it to the mover's receiving the new
-state), its delivery to the opponent and to the spectators, as p50 / p95 / max against the goal
+Prints each move's time inside the server (from its receipt to the mover's new state sent, as
+the web processes log it: ``live.timing``) and, as the clients see them on the loopback (this
+process runs every client, on the same 2 cores as the server): the move's round trip (from
+sending it to the mover's receiving the new state), its delivery to the opponent and to the spectators, as p50 / p95 / max against the goal
 (p95 <= 100 ms); the moves played and refused; the server's CPU per move; and its memory per open
 connection (resident memory of the web processes after every connection is open, less before,
-divided by the connections). Exits non-zero when a move was refused or a connection failed.
+divided by the connections). Then the same bots play against the peer, ``bench.live_floor``
+(uvicorn and the WebSocket alone, no site), and the site's figures are given as a ratio of the
+peer's. Exits non-zero when a move was refused or a connection failed.
 """
 
 from __future__ import annotations
@@ -238,6 +241,16 @@ async def play(base: str, games: list[tuple[str, str, str]], args: Any, server: 
     return figures
 
 
+INSIDE = re.compile(r"live\.timing: move ([0-9.]+) ms")
+
+
+def inside_ms(logs: Path) -> list[float]:
+    """Each move's time inside the site's server, as its web processes logged it
+    (``live.timing``, ``LIVE_TIMING_LOG_LEVEL=DEBUG``)."""
+    text = (logs / "web.log").read_text(encoding="utf-8", errors="replace")
+    return [float(found) for found in INSIDE.findall(text)]
+
+
 def floor_sizes(figures: Figures) -> list[int]:
     """The mean length of the site's states at each ply of the run (for ``bench.live_floor``)."""
     sizes: list[int] = []
@@ -372,6 +385,7 @@ def main() -> int:
         # not made while the others are still being made and connected
         "LIVE_FIRST_MOVE_SECONDS": "3600",
         "LOG_LEVEL": "WARNING",
+        "LIVE_TIMING_LOG_LEVEL": "DEBUG",  # each move's time inside the server, in web.log
         "PYTHONPATH": str(ROOT),
     }
     if not args.channel_layer_url:
@@ -425,6 +439,7 @@ def main() -> int:
     print(f"moves played: {figures.moves} ({figures.moves / args.seconds:.1f} a second); games "
           f"finished: {figures.finished}; refused: {len(figures.refused)}; "
           f"failed connections: {len(figures.failed)}")  # fmt: skip
+    print(line("move inside the server (receipt to the mover's state sent)", inside_ms(logs)))
     print(line("move round trip (mover)", figures.round_trip))
     print(line("delivery to the opponent", figures.to_opponent))
     print(line("delivery to spectators", figures.to_spectators))

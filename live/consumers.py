@@ -81,6 +81,9 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_TRY_AGAIN = 1013
 
 logger = logging.getLogger(__name__)
+# How long the server took over each move, from its receipt to the mover's new state sent on
+# the same connection (DEBUG: one line a move; bench/live_bench.py reads them).
+timing = logging.getLogger("live.timing")
 
 Result = TypeVar("Result")
 
@@ -124,6 +127,7 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
     probe: tuple[str, float] | None = None  # the probe outstanding: its id, when it was sent
     prober: asyncio.Task[None] | None = None
     opened = False
+    move_at: float | None = None  # when this connection's move arrived (live.timing)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -234,9 +238,12 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
             return
         if command.type == "probe":  # not the probe outstanding (late, or made up): ignored
             return
+        if command.type == "move" and timing.isEnabledFor(logging.DEBUG):
+            self.move_at = time.perf_counter()
         try:
             event, lobby = await in_pool(lambda: self._events(self._carry_out(command)))
         except LiveRefusal as refusal:
+            self.move_at = None
             extra = refusal.extra
             await self._refuse(
                 extra["code"], message=extra["message"], violations=extra.get("violations")
@@ -323,6 +330,9 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         await self.send(
             text_data=f'{{"type":"state","you":{you},"half":{mine},"game":{event["state"]}}}'
         )
+        if self.move_at is not None:
+            timing.debug("move %.1f ms", (time.perf_counter() - self.move_at) * 1000)
+            self.move_at = None
         if seat is not None:
             self._start_probes()
         if seat is not None and seat in event.get("away", ()):

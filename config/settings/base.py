@@ -578,4 +578,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # each live move's time inside the server, at DEBUG (bench/live_bench.py turns it on)
+    "loggers": {"live.timing": {"level": env_str("LIVE_TIMING_LOG_LEVEL", "WARNING")}},
 }
