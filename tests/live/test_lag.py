@@ -4,6 +4,7 @@ quota however late the page answers, and no field a client sends changes a clock
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import timedelta
 
@@ -176,3 +177,31 @@ def test_a_move_without_a_measured_round_trip_is_not_credited(started) -> None:
         slug=game.slug, owner=red, ply=2, move="h0g2", now=t0 + timedelta(milliseconds=60_001)
     )
     assert (late.termination, late.winner) == ("timeout", "black")
+
+
+def test_each_move_is_timed_inside_the_server_when_its_log_is_on(sockets, started) -> None:
+    """``live.timing`` at DEBUG: one line a move played, from its receipt to the mover's new
+    state sent (the live benchmark reads them); a refused move is not timed."""
+    game, red_key, black_key = started()
+    red, black = sockets(game.slug, red_key), sockets(game.slug, black_key)
+    red.state(), black.state()
+    lines: list[str] = []
+    handler = logging.Handler(logging.DEBUG)
+    handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
+    log = logging.getLogger("live.timing")
+    level = log.level
+    log.setLevel(logging.DEBUG)
+    log.addHandler(handler)
+    try:
+        red.send({"type": "move", "ply": 0, "move": SHORT_MATE[0]})
+        red.state(), black.state()
+        black.send({"type": "move", "ply": 0, "move": SHORT_MATE[1]})  # out of date: refused
+        assert black.error()["code"] == "out_of_date"
+        deadline = time.monotonic() + 10
+        while not lines and time.monotonic() < deadline:  # written just after the state is sent
+            time.sleep(0.01)
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
+    assert len(lines) == 1 and lines[0].startswith("move ") and lines[0].endswith(" ms")
+    assert 0 <= float(lines[0].split()[1]) < 60_000
