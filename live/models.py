@@ -117,15 +117,15 @@ class LiveGame(TimeStampedModel):
     # A takeback asked for (Lichess's takeback): the side that asked and the ply it asked at
     # (it stands until the opponent answers or a move is played). The offerer's own last move
     # is taken back: one ply if the opponent is to move, two if the opponent has answered.
-    takeback_offer_by = models.CharField(max_length=8, blank=True)
+    takeback_offer_by = models.CharField(max_length=8, blank=True, db_default="")
     takeback_offer_ply = models.PositiveIntegerField(null=True, blank=True)
     # {side: ply}: the ply at which each side's last takeback was declined (not asked again
     # there); emptied when a takeback is made
-    takeback_declined = models.JSONField(default=dict, blank=True)
+    takeback_declined = models.JSONField(default=dict, blank=True, db_default={})
     # Each takeback made, in order: {"by" (who asked), "from" and "to" (the plies), "at"}.
     # The clocks are not given time back; a side to move at ply 0 or 1 after one has its first
     # move's window from the latest takeback's "at" (live.selectors.first_move_deadline).
-    takebacks = models.JSONField(default=list, blank=True)
+    takebacks = models.JSONField(default=list, blank=True, db_default=[])
     # a rematch offered once the game is over: the side that offered it and its new game (a
     # challenge with the colours swapped, which only the other player may accept)
     rematch_by = models.CharField(max_length=8, blank=True)

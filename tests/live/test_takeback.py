@@ -337,3 +337,25 @@ def test_services_refuse_with_a_live_refusal() -> None:
     with pytest.raises(LiveRefusal) as refused:
         live_takeback(slug=game.slug, owner=red, action="offer")
     assert refused.value.code == "nothing_to_take_back"
+
+
+def test_the_takeback_columns_have_database_defaults() -> None:
+    """A row written by code that does not know the takeback columns (a process of the previous
+    release during a deploy) still gets them: they are NOT NULL with defaults in the database,
+    not only in Django."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the defaults are read from PostgreSQL's catalogue")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT column_name, column_default FROM information_schema.columns "
+            "WHERE table_name = 'live_livegame' AND column_name IN "
+            "('takeback_offer_by', 'takeback_declined', 'takebacks')"
+        )
+        defaults = dict(cursor.fetchall())
+    assert defaults == {
+        "takeback_offer_by": "''::character varying",
+        "takeback_declined": "'{}'::jsonb",
+        "takebacks": "'[]'::jsonb",
+    }
