@@ -26,20 +26,13 @@ from typing import Any
 from engine import EngineError, Move, Position
 from engine.tactics import detect
 from engine.variants import ENGLISH_NAME, TYPE_OF_LETTER
-from puzzles.tactics_mining import (
-    GAIN,
-    GOAL,
-    GOOD,
-    MULTIPV,
-    NODES,
-    ONLY_MARGIN,
-    VARIANT,
-    WIN,
-)
+from judge.base import OURS
+from puzzles.tactics_mining import GOAL, PROFILES, VARIANT
 
 TACTICS_PATH = Path(__file__).resolve().parent / "data" / "tactics.json"
 KIND = "material"
 JUDGE_NAME = "Fairy-Stockfish"
+OURS_NAME = "Xiangqi School engine"  # judge.ours.OurEngine.label
 
 # Starting ratings: by the solver's moves, more for a quiet key (no capture, no check), for a
 # sacrifice, for each tempting "also good" move at the key, and for a crowded board.
@@ -103,29 +96,44 @@ def is_material(proof: Any) -> bool:
     return isinstance(proof, dict) and proof.get("kind") == KIND
 
 
-def answers(*, fen: str, line: Sequence[str], steps: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The answers stored as a tactics puzzle's ``proof``."""
-    return {
+def answers(
+    *, fen: str, line: Sequence[str], steps: Sequence[dict[str, Any]], variant: str = VARIANT
+) -> dict[str, Any]:
+    """The answers stored as a tactics puzzle's ``proof``: the judge, its budget and the
+    thresholds of the variant's mining profile (``tactics_mining.PROFILES``); a puzzle the
+    site's own engine judged names it (``engine``) and the budget of its second look
+    (``recheck_nodes``)."""
+    profile = PROFILES[variant]
+    proof: dict[str, Any] = {
         "kind": KIND,
-        "variant": VARIANT,
+        "variant": variant,
         "fen": fen,
         "line": list(line),
         "steps": [
             {"accepted": list(step["accepted"]), "good": list(step["good"])} for step in steps
         ],
-        "judge": JUDGE_NAME,
-        "nodes": NODES,
-        "multipv": MULTIPV,
-        "thresholds": {"win": WIN, "margin": ONLY_MARGIN, "good": GOOD, "gain": GAIN},
+        "judge": JUDGE_NAME if profile.judge != OURS else OURS_NAME,
+        "nodes": profile.nodes,
+        "multipv": profile.multipv,
+        "thresholds": {
+            "win": profile.win,
+            "margin": profile.only_margin,
+            "good": profile.good,
+            "gain": profile.gain,
+        },
     }
+    if profile.judge == OURS:
+        proof["engine"] = OURS
+        proof["recheck_nodes"] = profile.recheck_nodes
+    return proof
 
 
 def starting_rating(*, fen: str, line: Sequence[str], steps: Sequence[dict[str, Any]],
-                    themes: Sequence[str]) -> float:  # fmt: skip
+                    themes: Sequence[str], variant: str = VARIANT) -> float:  # fmt: skip
     """What the line asks of the solver, as a starting rating (Glicko-2 corrects it)."""
     moves = len(steps)
     rating = BASE_BY_MOVES.get(moves, 1750.0 + 200.0 * (moves - 4))
-    position = Position.from_fen(VARIANT, fen)
+    position = Position.from_fen(variant, fen)
     key = Move.from_iccs(line[0])
     quiet = position.move_effect(key).kind == "move"
     position.push(key)

@@ -16,35 +16,39 @@ from engine.tactics import detect
 from puzzles.bankfile import read_bank, write_bank
 from puzzles.mining import bank_key
 from puzzles.tactics import TACTICS_PATH, answers, check_entry, starting_rating
-from puzzles.tactics_mining import GAIN, GOAL, VARIANT, board_gain
+from puzzles.tactics_mining import GOAL, PROFILES, VARIANT, board_gain
 
 
 def entry_from_tactic(tactic: dict[str, Any]) -> dict[str, Any]:
-    """The bank entry of one mined tactic (a record of the miner's log)."""
+    """The bank entry of one mined tactic (a record of the miner's log): of a master game, or
+    (``variant`` feidan or xinban) of one of the engine's own games."""
+    variant = str(tactic.get("variant") or VARIANT)
     line = list(tactic["main_line"])
     steps = tactic["steps"]
     moves = len(steps)
-    themes = [GOAL, *detect(VARIANT, tactic["fen"], line)]
+    themes = [GOAL, *detect(variant, tactic["fen"], line)]
     return {
-        "key": bank_key(variant=VARIANT, fen=tactic["fen"], goal=GOAL, moves_to_win=moves),
-        "variant": VARIANT,
+        "key": bank_key(variant=variant, fen=tactic["fen"], goal=GOAL, moves_to_win=moves),
+        "variant": variant,
         "fen": tactic["fen"],
         "goal": GOAL,
         "moves_to_win": moves,
         "mode": "judge",
         "themes": themes,
         "main_line": line,
-        "proof": answers(fen=tactic["fen"], line=line, steps=steps),
+        "proof": answers(fen=tactic["fen"], line=line, steps=steps, variant=variant),
         "eval_before": tactic["eval_before"],
         "eval_after": tactic["eval_after"],
         "eval_mistake": tactic["eval_mistake"],
         "gain": tactic["gain"],
-        "origin": "master",
+        "origin": "master" if variant == VARIANT else "selfplay",
         "source": "game",
         "source_game": tactic["source_game"],
         "ply": tactic["ply"],
         "game": tactic.get("game") or {},
-        "rating": starting_rating(fen=tactic["fen"], line=line, steps=steps, themes=themes),
+        "rating": starting_rating(
+            fen=tactic["fen"], line=line, steps=steps, themes=themes, variant=variant
+        ),
     }
 
 
@@ -56,7 +60,8 @@ def entries_from_log(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     by_key: dict[str, dict[str, Any]] = {}
     for record in records:
         for tactic in record["tactics"]:
-            if board_gain(tactic["fen"], tactic["main_line"]) < GAIN:
+            variant = str(tactic.get("variant") or VARIANT)
+            if board_gain(tactic["fen"], tactic["main_line"], variant) < PROFILES[variant].gain:
                 continue  # mined before the gain had to be on the board (docs/puzzles.md)
             entry = entry_from_tactic(tactic)
             if not check_entry(entry):

@@ -40,7 +40,8 @@ from typing import Any
 from core.masters import MasterGame
 from engine import Move, Position
 from engine.tactics import material_balance
-from judge import Evaluation, Judge, JudgeError
+from judge import FAIRY_STOCKFISH, OURS, Evaluation, Judge, JudgeError
+from puzzles.selfplay import SelfplayGame
 
 VARIANT = "xiangqi"
 GOAL = "material"
@@ -68,6 +69,99 @@ GAIN = 2.0  # in the chase values of docs/rules.md §8 (chariot 9 … soldier 1)
 MAX_MOVES = 4
 PER_GAME = 1
 MATE_CP = 100_000
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How one variant is mined: its judge, the budgets and the thresholds (scores in the
+    judge's centipawns from the side to move). ``recheck_nodes`` (0: none) is the budget of
+    the second, independent look at every kept key; ``end_window`` the plies the scan looks at
+    from the end of a game, or ``None``: from ``FIRST_PLY`` until the game is decided (the
+    winner's score ``decided`` or more, either way, for ``DECIDED_RUN`` positions in a row),
+    at most ``max_scan`` positions."""
+
+    variant: str
+    judge: str
+    scan_nodes: int
+    nodes: int
+    screen_nodes: int
+    screen_slack: int
+    multipv: int
+    win: int
+    before_max: int
+    swing: int
+    only_margin: int
+    good: int
+    gain: float
+    max_moves: int
+    per_game: int
+    recheck_nodes: int = 0
+    end_window: int | None = END_WINDOW
+    decided: int = 0
+    max_scan: int = 0
+    history: bool = False  # the line is played on the game's own history (its repetitions)
+    first_ply: int = FIRST_PLY
+
+
+TRADITIONAL = Profile(
+    variant=VARIANT,
+    judge=FAIRY_STOCKFISH,
+    scan_nodes=SCAN_NODES,
+    nodes=NODES,
+    screen_nodes=SCREEN_NODES,
+    screen_slack=SCREEN_SLACK,
+    multipv=MULTIPV,
+    win=WIN,
+    before_max=BEFORE_MAX,
+    swing=SWING,
+    only_margin=ONLY_MARGIN,
+    good=GOOD,
+    gain=GAIN,
+    max_moves=MAX_MOVES,
+    per_game=PER_GAME,
+)
+
+# Missile and New-version Xiangqi, judged by the site's own engine (``judge.ours``; no other
+# engine plays them) on the engine's own games (``puzzles.selfplay``). docs/puzzles.md,
+# "Tactics from the engine's games", gives the measurements behind each figure: the engine
+# searches about 30,000 positions a second of one core (depth 9-11 on 100,000 positions,
+# 10-14 on 400,000); its scores drift by up to about 220 centipawns between the two, so the
+# margin is wider than Fairy-Stockfish's, and the win a little higher. Three lines, not five:
+# each line is a search of its own on a third of the budget. Engines play on to the mate
+# instead of resigning, so the scan looks at the game until it is decided, not at its end.
+OURS_SCAN_NODES = 3_000
+OURS_NODES = 100_000
+OURS_MULTIPV = 3
+DECIDED_RUN = 6
+
+
+def _ours(variant: str) -> Profile:
+    return Profile(
+        variant=variant,
+        judge=OURS,
+        scan_nodes=OURS_SCAN_NODES,
+        nodes=OURS_NODES,
+        screen_nodes=OURS_NODES // 4,
+        screen_slack=100,
+        multipv=OURS_MULTIPV,
+        win=300,
+        before_max=600,
+        swing=200,
+        only_margin=250,
+        good=200,
+        gain=GAIN,
+        max_moves=MAX_MOVES,
+        per_game=3,
+        recheck_nodes=4 * OURS_NODES,
+        end_window=None,
+        decided=1_500,
+        max_scan=160,
+        history=True,
+    )
+
+
+PROFILES: dict[str, Profile] = {VARIANT: TRADITIONAL, "feidan": _ours("feidan"),
+                                "xinban": _ours("xinban")}  # fmt: skip
 
 
 def score(line: Any) -> tuple[int, bool]:
@@ -102,9 +196,10 @@ class Tactic:
     source_game: str
     ply: int
     game: dict[str, Any] = field(default_factory=dict)
+    variant: str = VARIANT
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "fen": self.fen,
             "main_line": self.main_line,
             "steps": [s.as_json() for s in self.steps],
@@ -116,6 +211,9 @@ class Tactic:
             "ply": self.ply,
             "game": self.game,
         }
+        if self.variant != VARIANT:  # a traditional log's records stay as they were
+            data["variant"] = self.variant
+        return data
 
 
 @dataclass
@@ -157,15 +255,61 @@ class Rejected(Exception):
     """The position is no puzzle; the message says why (a short code)."""
 
 
-def game_positions(game: MasterGame) -> Iterator[tuple[int, str]]:
+Game = MasterGame | SelfplayGame
+
+
+def game_variant(game: Game) -> str:
+    return game.variant if isinstance(game, SelfplayGame) else VARIANT
+
+
+def game_id(game: Game) -> int:
+    return game.n if isinstance(game, SelfplayGame) else game.id
+
+
+def game_name(game: Game) -> str:
+    """What a puzzle calls its game: ``ccpd:<id>``, ``selfplay:<variant>:<n>``."""
+    if isinstance(game, SelfplayGame):
+        return f"selfplay:{game.variant}:{game.n}"
+    return f"ccpd:{game.id}"
+
+
+def game_info(game: Game) -> dict[str, Any]:
+    if isinstance(game, SelfplayGame):
+        return game.info
+    return {
+        "red": game.red,
+        "black": game.black,
+        "event": game.event,
+        "date": game.date,
+        "year": game.year,
+    }
+
+
+def game_start(game: Game) -> Position:
+    """The position ``game`` starts from."""
+    if isinstance(game, SelfplayGame):
+        return Position.from_fen(game.variant, game.fen)
+    return Position.start(VARIANT)
+
+
+def game_history(game: Game, ply: int) -> Position:
+    """The position of ``game`` after ``ply`` plies, with the moves that led there."""
+    position = game_start(game)
+    for text in game.moves[:ply]:
+        position.push(Move.from_iccs(text))
+    return position
+
+
+def game_positions(game: Game) -> Iterator[tuple[int, str]]:
     """(plies played, FEN) of every position of ``game`` while the rules let it go on."""
-    position = Position.start(VARIANT)
+    variant = game_variant(game)
+    position = game_start(game)
     yield 0, position.fen()
     for ply, text in enumerate(game.moves, start=1):
         position.push(Move.from_iccs(text))
         if position.outcome() is not None:
             return
-        yield ply, Position.from_fen(VARIANT, position.fen()).fen()
+        yield ply, Position.from_fen(variant, position.fen()).fen()
 
 
 def scan(
@@ -173,38 +317,62 @@ def scan(
     judge: Judge,
     stats: Stats,
     *,
-    nodes: int = SCAN_NODES,
+    nodes: int | None = None,
     first: int = FIRST_PLY - 1,
+    profile: Profile = TRADITIONAL,
 ) -> list[int]:
     """The indices (into ``positions``, from ``first`` on) of the candidates: the side to move
     is ahead by ``WIN`` after a move that cost its opponent ``SWING`` or more and left it no
-    more than ``BEFORE_MAX`` ahead before."""
+    more than ``BEFORE_MAX`` ahead before. A profile without an end window stops once the game
+    is decided (``Profile``)."""
+    nodes = profile.scan_nodes if nodes is None else nodes
     started = time.monotonic()
     scores: list[tuple[int, bool] | None] = []
+    decided_for = scanned = 0
     for ply, fen in positions:
-        if ply < first:
+        if ply < first or (profile.end_window is None and (
+            decided_for >= DECIDED_RUN or scanned >= profile.max_scan
+        )):  # fmt: skip
             scores.append(None)
             continue
+        scanned += 1
         stats.positions += 1
         stats.searches += 1
-        scores.append(score(judge.evaluate(variant=VARIANT, fen=fen, nodes=nodes).best))
+        found_score = score(judge.evaluate(variant=profile.variant, fen=fen, nodes=nodes).best)
+        scores.append(found_score)
+        if profile.end_window is None:
+            decided = found_score[1] or abs(found_score[0]) >= profile.decided
+            decided_for = decided_for + 1 if decided else 0
     stats.scan_seconds += time.monotonic() - started
     found = []
     for index in range(1, len(positions)):
         now, before = scores[index], scores[index - 1]
         if now is None or before is None or now[1] or before[1]:
             continue
-        if now[0] >= WIN and -before[0] <= BEFORE_MAX and now[0] + before[0] >= SWING:
+        if (
+            now[0] >= profile.win
+            and -before[0] <= profile.before_max
+            and now[0] + before[0] >= profile.swing
+        ):
             found.append(index)
     return found
 
 
-def _evaluate(judge: Judge, stats: Stats, fen: str, moves: list[str], multipv: int) -> Evaluation:
+def _evaluate(
+    judge: Judge,
+    stats: Stats,
+    fen: str,
+    moves: list[str],
+    multipv: int,
+    profile: Profile = TRADITIONAL,
+) -> Evaluation:
     stats.searches += 1
-    return judge.evaluate(variant=VARIANT, fen=fen, moves=moves, nodes=NODES, multipv=multipv)
+    return judge.evaluate(
+        variant=profile.variant, fen=fen, moves=moves, nodes=profile.nodes, multipv=multipv
+    )
 
 
-def judge_step(evaluation: Evaluation) -> tuple[Step, int]:
+def judge_step(evaluation: Evaluation, profile: Profile = TRADITIONAL) -> tuple[Step, int]:
     """What the judge accepts at a solver move, and the best score; ``Rejected`` when the
     best move is a mate. A move the judge did not report scores no more than its last line:
     it is neither accepted nor also good."""
@@ -212,15 +380,17 @@ def judge_step(evaluation: Evaluation) -> tuple[Step, int]:
     best = scored[0][1]
     if scored[0][2]:
         raise Rejected("mate")
-    floor = max(WIN, best - ONLY_MARGIN)
+    floor = max(profile.win, best - profile.only_margin)
     accepted = [move for move, cp, _ in scored if cp >= floor]
-    good = [move for move, cp, _ in scored if cp < floor and cp >= GOOD]
+    good = [move for move, cp, _ in scored if cp < floor and cp >= profile.good]
     return Step(accepted, good, {move: cp for move, cp, _ in scored}), best
 
 
-def board_gain(fen: str, line: Iterable[str]) -> float:
-    """The material the side to move at ``fen`` has gained on the board after ``line``."""
-    position = Position.from_fen(VARIANT, fen)
+def board_gain(fen: str, line: Iterable[str], variant: str = VARIANT) -> float:
+    """The material the side to move at ``fen`` has gained on the board after ``line`` (as
+    the rules leave the board: a collision removes both pieces, a defection puts the captured
+    piece on the captor's side)."""
+    position = Position.from_fen(variant, fen)
     side = position.turn
     start = material_balance(position, side)
     for text in line:
@@ -229,55 +399,68 @@ def board_gain(fen: str, line: Iterable[str]) -> float:
 
 
 def settled_gain(position: Position, pv: Iterable[str], side: str, start: float) -> float:
-    """The material ``side`` has gained over ``start`` once the captures that open ``pv``
-    (the judge's line from ``position``) have been played."""
+    """The material ``side`` has gained over ``start`` once the moves that open ``pv`` (the
+    judge's line from ``position``) and change the material have been played: captures, and
+    in the variants collisions, self-destructions and defections."""
     copy = position.copy()
     for text in pv:
         move = Move.from_iccs(text)
-        if copy.move_effect(move).kind != "capture":
+        if move not in copy.legal_moves or copy.move_effect(move).kind == "move":
             break
         copy.push(move)
     return material_balance(copy, side) - start
 
 
 def examine(
-    game_name: str, positions: list[tuple[int, str]], index: int, judge: Judge, stats: Stats
+    game_name: str,
+    positions: list[tuple[int, str]],
+    index: int,
+    judge: Judge,
+    stats: Stats,
+    profile: Profile = TRADITIONAL,
+    game: Position | None = None,
 ) -> Tactic:
-    """The puzzle at ``positions[index]`` (the candidate) or ``Rejected``."""
+    """The puzzle at ``positions[index]`` (the candidate) or ``Rejected``. ``game``: the
+    candidate's position with the game's moves before it, so that a line coming back to a
+    position of the game for the third time ends in the repetition it is (no puzzle)."""
     ply, fen = positions[index]
-    position = Position.from_fen(VARIANT, fen)
+    p = profile
+    position = game.copy() if game is not None else Position.from_fen(p.variant, fen)
     side = position.turn
     if position.is_check():
         raise Rejected("in_check")
     if len(position.legal_moves) < 2:
         raise Rejected("forced")
     stats.searches += 1
-    screen = judge.evaluate(variant=VARIANT, fen=fen, nodes=SCREEN_NODES, multipv=MULTIPV)
+    screen = judge.evaluate(variant=p.variant, fen=fen, nodes=p.screen_nodes, multipv=p.multipv)
     scored = [score(line) for line in screen.lines]
-    if scored[0][1] or scored[0][0] < WIN - SCREEN_SLACK:
+    if scored[0][1] or scored[0][0] < p.win - p.screen_slack:
         raise Rejected("screen_no_win")
-    if len(scored) > 1 and scored[1][0] >= max(WIN, scored[0][0] - ONLY_MARGIN) + SCREEN_SLACK:
+    if (
+        len(scored) > 1
+        and scored[1][0] >= max(p.win, scored[0][0] - p.only_margin) + p.screen_slack
+    ):
         raise Rejected("screen_not_only")
     mistake_cp = 0
     start = material_balance(position, side)
     line: list[str] = []
     steps: list[Step] = []
     eval_before = 0
-    for number in range(1, MAX_MOVES + 1):
-        evaluation = _evaluate(judge, stats, fen, line, MULTIPV)
-        step, best = judge_step(evaluation)
+    for number in range(1, p.max_moves + 1):
+        evaluation = _evaluate(judge, stats, fen, line, p.multipv, p)
+        step, best = judge_step(evaluation, p)
         if number == 1:
             eval_before = best
-            if best < WIN:
+            if best < p.win:
                 raise Rejected("no_win")
             if len(step.accepted) > 1:
                 raise Rejected("not_only")
             # Judged only now (the key's look rejects most candidates, and costs as much).
-            before = _evaluate(judge, stats, positions[index - 1][1], [], 1)
+            before = _evaluate(judge, stats, positions[index - 1][1], [], 1, p)
             mistake_cp, mate = score(before.best)
-            if mate or -mistake_cp > BEFORE_MAX or best + mistake_cp < SWING:
+            if mate or -mistake_cp > p.before_max or best + mistake_cp < p.swing:
                 raise Rejected("no_mistake")
-        if best < WIN:
+        if best < p.win:
             raise Rejected("win_fades")
         move = evaluation.best.move
         position.push(Move.from_iccs(move))
@@ -285,14 +468,16 @@ def examine(
         steps.append(step)
         if position.outcome() is not None:
             raise Rejected("ends_game")
-        reply = _evaluate(judge, stats, fen, line, 1)
+        reply = _evaluate(judge, stats, fen, line, 1, p)
         after, mate = score(reply.best)
         if mate:
             raise Rejected("mate")
-        if -after < WIN:
+        if -after < p.win:
             raise Rejected("win_fades")  # the deeper look of one line sees less
         gain = settled_gain(position, reply.best.moves, side, start)
-        if gain >= GAIN and material_balance(position, side) - start >= GAIN:
+        if gain >= p.gain and material_balance(position, side) - start >= p.gain:
+            if p.recheck_nodes:
+                recheck(judge, stats, fen, line[0], p)
             return Tactic(
                 fen=fen,
                 main_line=line,
@@ -303,6 +488,7 @@ def examine(
                 gain=gain,
                 source_game=game_name,
                 ply=ply,
+                variant=p.variant,
             )
         if len(step.accepted) > 1:
             raise Rejected("not_only")  # several moves keep the win before the gain is clear
@@ -313,25 +499,47 @@ def examine(
     raise Rejected("too_long")
 
 
+def recheck(judge: Judge, stats: Stats, fen: str, key: str, profile: Profile) -> None:
+    """The second, independent look at a kept puzzle's key, on ``recheck_nodes`` (a fresh
+    search, nothing kept from the first): the key must still be the best move, keep ``WIN``
+    and be the only move that does (``ONLY_MARGIN``); ``Rejected("recheck")`` otherwise. The
+    puzzle is dropped, never mended."""
+    stats.searches += 1
+    evaluation = judge.evaluate(
+        variant=profile.variant, fen=fen, nodes=profile.recheck_nodes, multipv=profile.multipv
+    )
+    try:
+        step, best = judge_step(evaluation, profile)
+    except Rejected:
+        raise Rejected("recheck") from None  # the deeper look sees a mate: the mate miner's
+    if evaluation.best.move != key or best < profile.win or step.accepted != [key]:
+        raise Rejected("recheck")
+
+
 def mine_game(
-    game: MasterGame,
+    game: Game,
     judge: Judge,
     stats: Stats,
     *,
     progress: Callable[[str], None] | None = None,
+    profile: Profile | None = None,
 ) -> list[Tactic]:
-    """The material puzzles of one master game (at most ``PER_GAME``, never two from one
-    line)."""
-    name = f"ccpd:{game.id}"
+    """The material puzzles of one game, a master game or one of the engine's (at most the
+    profile's ``per_game``, never two from one line)."""
+    p = profile or PROFILES[game_variant(game)]
+    name = game_name(game)
     stats.games += 1
     winner = {"1-0": "w", "0-1": "b"}.get(game.result)
-    if winner is None or game.stop is not None:
+    if winner is None or getattr(game, "stop", None) is not None:
         return []  # a draw, or a record that stops early: no known winner
     positions = list(game_positions(game))
-    first = max(FIRST_PLY - 1, len(positions) - 1 - END_WINDOW)
+    if p.end_window is None:
+        first = p.first_ply - 1
+    else:
+        first = max(p.first_ply - 1, len(positions) - 1 - p.end_window)
     candidates = [
         index
-        for index in scan(positions, judge, stats, first=first)
+        for index in scan(positions, judge, stats, first=first, profile=p)
         if positions[index][1].split(" ")[1] == winner
     ]
     found: list[Tactic] = []
@@ -339,26 +547,21 @@ def mine_game(
     started = time.monotonic()
     try:
         for index in candidates:
-            if len(found) >= PER_GAME:
+            if len(found) >= p.per_game:
                 break
             if positions[index][0] <= line_ends:
                 continue
             stats.candidates += 1
+            history = game_history(game, positions[index][0]) if p.history else None
             try:
-                tactic = examine(name, positions, index, judge, stats)
+                tactic = examine(name, positions, index, judge, stats, p, history)
             except Rejected as why:
                 stats.reject(str(why))
                 continue
             except JudgeError as error:
                 stats.reject(f"judge: {type(error).__name__}")
                 continue
-            tactic.game = {
-                "red": game.red,
-                "black": game.black,
-                "event": game.event,
-                "date": game.date,
-                "year": game.year,
-            }
+            tactic.game = game_info(game)
             line_ends = tactic.ply + len(tactic.main_line)
             found.append(tactic)
             stats.kept += 1
@@ -386,11 +589,12 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 
 
 def mine_games(
-    games: Iterable[MasterGame],
+    games: Iterable[Game],
     judge: Judge,
     log: Path,
     *,
     progress: Callable[[str], None] | None = None,
+    profile: Profile | None = None,
 ) -> Stats:
     """Mine ``games`` into the log at ``log``, one line a game with its puzzles and figures;
     the games the log already holds are skipped (a stopped run goes on where it stopped)."""
@@ -401,12 +605,12 @@ def mine_games(
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     total = Stats()
     for game in games:
-        if game.id in done:
+        if game_id(game) in done:
             continue
         stats = Stats()
-        found = mine_game(game, judge, stats, progress=progress)
+        found = mine_game(game, judge, stats, progress=progress, profile=profile)
         record = {
-            "game": game.id,
+            "game": game_id(game),
             "tactics": [t.as_json() for t in found],
             "stats": stats.as_json(),
         }

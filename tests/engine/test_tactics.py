@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EngineError, Position
+from engine import EngineError, Move, Position
 from engine.tactics import CODES, TACTICS, detect, material, material_balance
 
 CCPD_51 = "C3k4/1Rr1aR3/4b1c1b/N2Cp4/6p1p/P8/9/4r2c1/4A4/4KAB2 w - - 1 33"
@@ -99,3 +99,33 @@ def test_material_counts_the_chase_values() -> None:
     fork = Position.from_fen("xiangqi", "4k4/9/9/3r1c3/9/9/9/3N5/9/5K3 w - - 0 1")
     assert material_balance(fork, "red") == 4 - 13.5
     assert material_balance(fork, "black") == 13.5 - 4
+
+
+# (variant, FEN, move, kind of the move, the mover's gain): the material follows the board the
+# rules leave, not a count of the piece taken.
+VARIANT_GAINS = [
+    # New-version Xiangqi: the chariot takes a turncoat horse, which defects to Red (+4 +4).
+    ("xinban", "4k4/9/9/9/+n8/9/9/9/9/R2K5 w - - 0 1", "a0a5", "defection", 8.0),
+    # A horse may not turn a turncoat horse: an ordinary capture (+4).
+    ("xinban", "4k4/9/9/9/+n8/9/1N7/9/9/3K5 w - - 0 1", "b3a5", "capture", 4.0),
+    # A turncoat chariot taken by a cannon defects: a chariot lost and one gained (+18).
+    ("xinban", "4k4/9/9/9/+r8/P8/9/C8/9/3K5 w - - 0 1", "a2a5", "defection", 18.0),
+    # Missile Xiangqi: the missile collides with a horse and both go (-6 +4).
+    ("feidan", "4k6/11/11/11/n10/11/11/11/11/M4K5 w - - 0 1", "a0a5", "collision", -2.0),
+    # A cannon takes a missile over a screen and survives (+6).
+    ("feidan", "4k6/11/m10/11/n10/11/11/C10/11/5K5 w - - 0 1", "a2a7", "cannon_takes_missile", 6.0),
+    # A fighter flies onto a missile: both go (-5 +6).
+    ("feidan", "4k6/11/11/11/11/1m9/11/11/F10/5K5 w - - 0 1", "a1b4", "collision", 1.0),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "move", "kind", "gain"), VARIANT_GAINS)
+def test_material_follows_collisions_and_defections(
+    variant: str, fen: str, move: str, kind: str, gain: float
+) -> None:
+    position = Position.from_fen(variant, fen)
+    before = material_balance(position, "red")
+    assert position.move_effect(Move.from_iccs(move)).kind == kind
+    position.push(Move.from_iccs(move))
+    assert material_balance(position, "red") - before == gain
+    assert material_balance(position, "black") + material_balance(position, "red") == 0

@@ -1,8 +1,11 @@
 """``manage.py mine_tactics``: "win material" puzzles from the master games, judged by
-Fairy-Stockfish (``puzzles.tactics_mining``), and the tactics bank written from them.
+Fairy-Stockfish, or with ``--variant feidan|xinban`` from the engine's own games
+(``puzzles.selfplay``), judged by the site's own engine (``puzzles.tactics_mining``), and the
+tactics bank written from them.
 
     manage.py mine_tactics --first 0 --games 200 --log runs/tactics.jsonl   # again: resumes
     manage.py mine_tactics --log runs/tactics.jsonl --write   # puzzles/data/tactics.json
+    manage.py mine_tactics --variant xinban --games 100 --log runs/tactics-xinban.jsonl
 
 ``--write`` adds the log's puzzles to those the file holds (a run over further games grows the
 bank); with ``--replace`` the file holds the log's puzzles alone.
@@ -20,11 +23,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from judge import shared_fairy_stockfish
+from judge import Judge, shared_fairy_stockfish
+from judge.ours import OurEngine
 from puzzles.mining import master_games
+from puzzles.selfplay import read_games, selfplay_path
 from puzzles.tactics import TACTICS_PATH
 from puzzles.tactics_bank import entries_from_log, read_tactics, tactics_added, write_tactics
-from puzzles.tactics_mining import Stats, mine_games, read_log
+from puzzles.tactics_mining import PROFILES, VARIANT, Game, Stats, mine_games, read_log
 
 
 class Command(BaseCommand):
@@ -41,20 +46,38 @@ class Command(BaseCommand):
             "--replace", action="store_true", help="with --write: the log's puzzles alone"
         )
         parser.add_argument("--bank", type=Path, default=TACTICS_PATH)
+        parser.add_argument(
+            "--variant",
+            choices=sorted(PROFILES),
+            default=VARIANT,
+            help="xiangqi: the master games, judged by Fairy-Stockfish; feidan, xinban: the "
+            "engine's own games, judged by the site's engine",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         log: Path = options["log"]
         if options["games"] < 0 or options["first"] < 0:
             raise CommandError("--first and --games must not be negative")
         if options["games"]:
-            judge = shared_fairy_stockfish()
-            if judge is None:
-                raise CommandError(
-                    "Fairy-Stockfish is not installed: the tactics miner needs it as its judge"
-                )
+            variant = options["variant"]
+            judge: Judge | None
+            games: list[Game]
+            first, count = options["first"], options["games"]
+            if variant == VARIANT:
+                judge = shared_fairy_stockfish()
+                if judge is None:
+                    raise CommandError(
+                        "Fairy-Stockfish is not installed: the tactics miner needs it as its judge"
+                    )
+                games = list(master_games(first, count))
+            else:
+                judge = OurEngine()  # node budgets alone: the same puzzles on any machine
+                games = [
+                    g for g in read_games(selfplay_path(variant)) if first <= g.n < first + count
+                ]
             started = time.monotonic()
             stats = mine_games(
-                master_games(options["first"], options["games"]),
+                games,
                 judge,
                 log,
                 progress=lambda text: self.stdout.write(text),
