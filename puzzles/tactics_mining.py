@@ -22,6 +22,13 @@ games", says why each threshold is what it is):
    there have been played (quiescence). A line that has not gained by ``MAX_MOVES`` moves, a mate (the mate miner's
    work), a position the rules end (a repetition), and a win that fades are no puzzles.
 
+Missile and New-version Xiangqi are mined the same way from the engine's own games
+(``puzzles.selfplay``), judged by the site's own engine with the variant's ``Profile``
+(``PROFILES``: budgets and thresholds for its scale, either side's moves, the scan from ply 10
+until the game is decided, the line played on the game's history so that a repetition ends it,
+and every kept key judged again on four times the budget, ``recheck``). The material follows the
+board the rules leave (collisions, defections: ``engine.tactics.material_balance``).
+
 Each puzzle stores what the judge decided at mining time (the accepted and the also-good moves
 of every solver step), so the site checks answers without Fairy-Stockfish. Everything depends
 only on node budgets (one thread, an empty hash for every search): the same games give the
@@ -101,6 +108,7 @@ class Profile:
     max_scan: int = 0
     history: bool = False  # the line is played on the game's own history (its repetitions)
     first_ply: int = FIRST_PLY
+    winner_only: bool = True  # only the moves of the game's winner are looked at
 
 
 TRADITIONAL = Profile(
@@ -124,8 +132,8 @@ TRADITIONAL = Profile(
 # Missile and New-version Xiangqi, judged by the site's own engine (``judge.ours``; no other
 # engine plays them) on the engine's own games (``puzzles.selfplay``). docs/puzzles.md,
 # "Tactics from the engine's games", gives the measurements behind each figure: the engine
-# searches about 30,000 positions a second of one core (depth 9-11 on 100,000 positions,
-# 10-14 on 400,000); its scores drift by up to about 220 centipawns between the two, so the
+# searches about 170,000 positions a second of one core compiled, 30,000 as plain Python
+# (depth 9-11 on 100,000 positions, 10-14 on 400,000); its scores drift by up to about 220 centipawns between the two, so the
 # margin is wider than Fairy-Stockfish's, and the win a little higher. Three lines, not five:
 # each line is a search of its own on a third of the budget. Engines play on to the mate
 # instead of resigning, so the scan looks at the game until it is decided, not at its end.
@@ -157,6 +165,7 @@ def _ours(variant: str) -> Profile:
         decided=1_500,
         max_scan=160,
         history=True,
+        winner_only=False,
     )
 
 
@@ -530,8 +539,10 @@ def mine_game(
     name = game_name(game)
     stats.games += 1
     winner = {"1-0": "w", "0-1": "b"}.get(game.result)
-    if winner is None or getattr(game, "stop", None) is not None:
-        return []  # a draw, or a record that stops early: no known winner
+    if getattr(game, "stop", None) is not None:
+        return []  # a record that stops early
+    if winner is None and p.winner_only:
+        return []  # a draw: no known winner
     positions = list(game_positions(game))
     if p.end_window is None:
         first = p.first_ply - 1
@@ -540,7 +551,7 @@ def mine_game(
     candidates = [
         index
         for index in scan(positions, judge, stats, first=first, profile=p)
-        if positions[index][1].split(" ")[1] == winner
+        if not p.winner_only or positions[index][1].split(" ")[1] == winner
     ]
     found: list[Tactic] = []
     line_ends = -1

@@ -34,7 +34,8 @@ TWO_WINS = "2bakab2/4r4/9/9/n7c/9/9/1C5C1/9/RN1K3NR w - - 0 1"
 
 
 def _shipped_with_game() -> tuple[dict, list[tuple[int, str]]]:
-    entry = min(read_tactics(), key=lambda e: (len(e["main_line"]), e["key"]))
+    masters = [e for e in read_tactics() if e["variant"] == "xiangqi"]
+    entry = min(masters, key=lambda e: (len(e["main_line"]), e["key"]))
     number = int(entry["source_game"].split(":")[1])
     (game,) = [g for g in master_games(number - 1, 1) if g.id == number]
     return entry, list(game_positions(game))

@@ -153,9 +153,9 @@ def test_a_judge_that_fails_while_scanning_stops_the_run_and_the_log_resumes(
     tmp_path: Path,
 ) -> None:
     log = tmp_path / "run.jsonl"
-    draw = _round_game("1/2-1/2")  # a draw: mined without a search
+    draw = _round_game("1/2-1/2")  # a draw: for the winner's moves alone, no search
     later = dataclasses.replace(_round_game(), n=1)
-    profile = dataclasses.replace(PROFILES["xinban"], first_ply=1)
+    profile = dataclasses.replace(PROFILES["xinban"], first_ply=1, winner_only=True)
     with pytest.raises(JudgeTimeout):
         mine_games([draw, later], ScriptedJudge({}, fail_after=0), log, profile=profile)
     assert [r["game"] for r in read_log(log)] == [0]  # the failed game is not marked done
@@ -164,12 +164,14 @@ def test_a_judge_that_fails_while_scanning_stops_the_run_and_the_log_resumes(
 
 
 def test_the_command_mines_the_engine_games_of_a_variant_and_resumes(tmp_path: Path) -> None:
-    draws = [g.n for g in read_games(selfplay_path("xinban")) if g.result == "1/2-1/2"]
+    shortest = min(read_games(selfplay_path("xinban")), key=lambda g: len(g.moves))
     log = tmp_path / "xinban.jsonl"
-    call_command("mine_tactics", variant="xinban", first=draws[0], games=1, log=log)
+    call_command("mine_tactics", variant="xinban", first=shortest.n, games=1, log=log)
     (record,) = read_log(log)
-    assert record["game"] == draws[0] and record["tactics"] == []
-    call_command("mine_tactics", variant="xinban", first=draws[0], games=1, log=log)
+    assert record["game"] == shortest.n
+    # Plies 9 to the one before the mate (the mate is no position to judge).
+    assert record["stats"]["positions"] == len(shortest.moves) - 9
+    call_command("mine_tactics", variant="xinban", first=shortest.n, games=1, log=log)
     assert len(read_log(log)) == 1  # not mined twice
 
 
