@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import translation
 
 from engine import Move, Position
 from judge import Evaluation, Line
 from judge.errors import JudgeTimeout
 from judge.ours import OurEngine
+from puzzles import selectors
 from puzzles.bankfile import write_bank
 from puzzles.models import Goal, Puzzle
 from puzzles.selfplay import SelfplayGame, read_games, selfplay_path
@@ -306,6 +308,16 @@ def test_a_tactic_of_the_variant_is_offered_and_solved_through_the_api(
         if ply + 1 < len(line):
             assert answer["verdict"] == "continue" and answer["reply"]["iccs"] == line[ply + 1]
     assert answer["verdict"] == "solved"
+    # Once the try is over the page names the judge: the site's own engine and its budget.
+    with translation.override("en"):
+        english = selectors.puzzle_judge_text(puzzle=puzzle) or ""
+    assert english.startswith(
+        "Checked by the site's own engine on a search of 100,000 positions: only the first "
+        "move of the solution wins material."
+    )
+    with translation.override("zh-hans"):
+        chinese = selectors.puzzle_judge_text(puzzle=puzzle) or ""
+    assert chinese.startswith("由本站引擎以 100,000 个局面")
 
 
 def test_some_shipped_tactic_of_the_variants_has_an_also_good_move() -> None:
