@@ -400,6 +400,7 @@ class PuzzleLineResult(models.Model):
     class Kind(models.TextChoices):
         JUDGE = "judge", "judge"
         HINT = "hint", "hint"
+        REFUTATION = "refute", "refutation"  # a tactics puzzle's wrong move: the engine's reply
 
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="line_results")
     proof = models.CharField(max_length=16)

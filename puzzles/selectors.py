@@ -820,6 +820,30 @@ def _pieces_text(counts: dict[str, int], colour: str, chinese: bool) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def tactic_refutation_text(
+    *, reply: str, side: str, won: dict[str, int], lost: dict[str, int]
+) -> str:
+    """Why a wrong move in a tactics puzzle fails, in the reader's language: the opponent's
+    ``reply`` (in Chinese notation, as every move on the page) and what the solver (``side``)
+    has won or lost once it is played: "Not the right move: the opponent answers 车二进四, and
+    you win nothing." / "不对：对方应以车二进四，你什么也没赢到。"."""
+    chinese = reads_chinese()
+    other = "black" if side == "red" else "red"
+    taken = _pieces_text(won, other, chinese) if won else ""
+    given = _pieces_text(lost, side, chinese) if lost else ""
+    if taken and given:
+        text = _(
+            "Not the right move: the opponent answers {move}, and you win {won} but lose {lost}."
+        )
+    elif given:
+        text = _("Not the right move: the opponent answers {move}, and you lose {lost}.")
+    elif taken:
+        text = _("Not the right move: the opponent answers {move}, and you win only {won}.")
+    else:
+        text = _("Not the right move: the opponent answers {move}, and you win nothing.")
+    return text.format(move=reply, won=taken, lost=given)
+
+
 def material_won_text(proof: dict[str, Any], side: str) -> str:
     """What a missed material win wins, in the reader's language: "won a chariot", "won a
     chariot for a horse" / "得一车", "用一马换得一车" (``side`` is the winner's)."""

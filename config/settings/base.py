@@ -438,6 +438,9 @@ PROVING_QUEUE_LIMIT = env_int("PROVING_QUEUE_LIMIT", 30)
 PROVING_ADDRESS_LIMIT = env_int("PROVING_ADDRESS_LIMIT", 3)
 # Rated puzzle tries an account can end in a minute; past it, tries are accepted, unrated.
 PUZZLE_RATED_PER_MINUTE = env_int("PUZZLE_RATED_PER_MINUTE", 5)
+# The engine's node budget for the reply to a wrong move in a tactics puzzle
+# (puzzles.tactics_refutation, measured in docs/puzzles.md).
+PUZZLE_REFUTATION_NODES = env_int("PUZZLE_REFUTATION_NODES", 20_000)
 # Views throttled by their URL name (an API view may also set ``throttle_scope``): API views by
 # ``core.throttles.ScopedThrottle``, page views by ``core.middleware.PageThrottleMiddleware``.
 # Only unsafe methods (POST, PATCH ...) count. Every unsafe endpoint has a scope

@@ -40,7 +40,7 @@ from core.exceptions import ApplicationError
 from core.services import PlayedMove
 from engine import EngineError, Move, Position
 from engine.vocab import Verdict as VerdictWord
-from puzzles import proving
+from puzzles import proving, tactics, tactics_refutation
 from puzzles.models import (
     Puzzle,
     PuzzleAttempt,
@@ -164,6 +164,10 @@ def _kept_answer(
 
 def _line_verdict(puzzle: Puzzle, moves: Sequence[str]) -> proving.Verdict:
     proof = _require_proof(puzzle)
+    if tactics.is_material(proof):
+        # Read from the answers stored on the puzzle, no search: nothing to keep, and the
+        # reason is said in this reader's language, not the first reader's.
+        return proving.judge(proof=proof, moves=list(moves))
 
     def compute() -> tuple[Any, bool]:
         verdict = proving.judge(proof=proof, moves=list(moves))
@@ -235,15 +239,61 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
     if verdict.verdict != "wrong":
         logger.error("judge answered %s for puzzle %s line %s", verdict, puzzle.pk, moves)
     outcome = position.outcome()
+    refutation, reason = _played(position, verdict.refutation), verdict.reason
+    if not refutation and tactics.is_material(puzzle.proof):
+        refuted = puzzle_tactic_refutation(puzzle=puzzle, moves=moves)
+        if refuted is not None:
+            refutation, reason = [refuted[0]], refuted[1]
     return JudgeResult(
         verdict="wrong",
         move=played,
-        refutation=_played(position, verdict.refutation),
+        refutation=refutation,
         fen=position.fen(),
         check=position.checked_general(),
         termination=outcome.termination if outcome else None,
-        reason=verdict.reason,
+        reason=reason,
     )
+
+
+def puzzle_tactic_refutation(
+    *, puzzle: Puzzle, moves: Sequence[str]
+) -> tuple[PlayedMove, str] | None:
+    """The opponent's best reply to the solver's wrong move (the last of the legal line
+    ``moves``) in a tactics puzzle, and why the move fails, in the reader's language; ``None``
+    when the game is over after the move, or the engine gave no reply (an error is logged and
+    the try ends with the plain "wrong"). The engine searches ``PUZZLE_REFUTATION_NODES``
+    positions (``tactics_refutation``), once a line: the answer is kept."""
+    proof = _require_proof(puzzle)
+
+    def compute() -> tuple[Any, bool]:
+        try:
+            found = tactics_refutation.refute(
+                variant=puzzle.variant,
+                fen=str(proof.get("fen") or puzzle.fen),
+                moves=moves,
+                nodes=settings.PUZZLE_REFUTATION_NODES,
+            )
+        except Exception:  # the try still ends, with the plain "wrong", and is tried again
+            logger.exception("no refutation for puzzle %s line %s", puzzle.pk, list(moves))
+            return {"reply": None}, False
+        if found is None:
+            return {"reply": None}, True
+        return {"reply": found.reply, "won": found.won, "lost": found.lost}, True
+
+    answer = _kept_answer(puzzle, PuzzleLineResult.Kind.REFUTATION, moves, compute)
+    if not answer.get("reply"):
+        return None
+    from puzzles.selectors import tactic_refutation_text  # the selectors import this package
+
+    position = Position.from_fen(puzzle.variant, puzzle.fen)
+    for text in moves:
+        position.push(Move.from_iccs(text))
+    reply = _played(position, [str(answer["reply"])])[0]
+    side = "black" if position.turn == "red" else "red"  # the solver's: the reply's opponent
+    reason = tactic_refutation_text(
+        reply=reply.chinese, side=side, won=answer.get("won") or {}, lost=answer.get("lost") or {}
+    )
+    return reply, reason
 
 
 def puzzle_move_check(*, puzzle: Puzzle, moves: Sequence[str]) -> PlayedMove:

@@ -139,3 +139,38 @@ def test_a_streak_on_a_phone_meets_a_tactic_and_says_also_good(
     expect(page.locator("#run-final")).to_contain_text("1")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways on a phone ({width}px)"
+
+
+# A wrong move in the fork: the king steps aside and the chariot takes the horse.
+REFUTED = {
+    "en": "Not the right move: the opponent answers {move}, and you lose a horse.",
+    "zh": "不对：对方应以{move}，你反失一马。",
+}
+
+
+@pytest.mark.parametrize(
+    ("page", "language", "width"),
+    [(ENGLISH, "en", 1280), (PHONE_ZH, "zh", 390)],
+    indirect=["page"],
+)
+def test_a_wrong_move_in_a_tactic_shows_the_engine_s_reply(
+    page: Page, language: str, width: int, tactic: Puzzle, artifacts: Path
+) -> None:
+    """The opponent's best reply (the site's own engine) is played on the board, marked, and
+    the status says what it leaves the solver: desktop in English, phone in Chinese."""
+    after = Position.from_fen("xiangqi", tactic.fen)
+    after.push_iccs("f0f1")
+    reply = after.chinese(after.parse_move("d6d2"))  # in the notation of the page's move list
+    after.push_iccs("d6d2")
+    page.goto(f"/puzzles/p/{tactic.slug}/")
+    state(page, "ready")
+    click_move(page, "f0f1")
+    status = page.locator("#status")
+    expect(status).to_have_attribute("data-kind", "wrong", timeout=20_000)
+    expect(status).to_have_text(REFUTED[language].format(move=reply))
+    expect(page.locator("#moves li.move-refutation")).to_have_attribute("data-iccs", "d6d2")
+    expect(page.locator("#board")).to_have_attribute("data-fen", after.fen())
+    expect(page.get_by_test_id("checked-by")).to_be_visible()  # the try is over
+    scrolled = page.evaluate("document.documentElement.scrollWidth")
+    assert scrolled <= width, f"the page scrolls sideways ({scrolled}px)"
+    page.screenshot(path=str(artifacts / f"tactics-refutation-{language}.png"))

@@ -325,7 +325,11 @@ async function play(iccs) {
         shapes: [{ from: refutation.iccs.slice(0, 2), to: refutation.iccs.slice(2, 4), brush: "red" }],
       });
       addMove(refutation, "refutation");
-      text = format(L.wrong_refuted, { move: refutation.chinese });
+      // a tactics puzzle's reason says what the reply wins or saves; a mate's, the escape
+      text =
+        state.puzzle.goal === "material" && result.reason
+          ? result.reason
+          : format(L.wrong_refuted, { move: refutation.chinese });
     } else if (result.reason) {
       text = format(L.wrong_reason, { reason: result.reason });
     }
