@@ -42,7 +42,8 @@ def refute(
     """The refutation of the last of ``moves`` (the solver's and the opponent's moves from the
     puzzle's position ``fen``, the solver's wrong move last), or ``None`` when the game is over
     after it (no reply). Raises the engine's errors (``EngineError``) on a line that is not
-    legal or a budget that is not a positive number."""
+    legal or a budget that is not a positive number, and ``ValueError`` when the engine's reply
+    is not a legal move."""
     before = Position.from_fen(variant, fen)
     for text in moves[:-1]:
         before.push(Move.from_iccs(text))
@@ -53,7 +54,7 @@ def refute(
     found = bestmove(variant, fen, list(moves), nodes=nodes)
     reply = Move.from_iccs(found.move)
     if reply not in after.legal_moves:
-        return None
+        raise ValueError(f"the engine's reply {found.move} is not legal in {after.fen()}")
     after.push(reply)
     won, lost = material_changed(before, after, before.turn)
     return Refutation(reply=reply.iccs(), won=won, lost=lost)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client, override_settings
 
-from engine import Move, Position
+from engine import EngineError, Move, Position
 from puzzles.bankfile import write_bank
 from puzzles.mining import bank_key
 from puzzles.models import Goal, Puzzle, PuzzleAttempt, PuzzleLineResult
@@ -73,6 +73,13 @@ def test_the_reply_is_the_same_on_every_search() -> None:
     found = refute(variant="xiangqi", fen=FORK, moves=["d2c4"])
     assert found is not None
     assert [refute(variant="xiangqi", fen=FORK, moves=["d2c4"]) for _ in range(2)] == [found] * 2
+
+
+def test_a_line_that_is_not_legal_is_refused_by_the_engine() -> None:
+    with pytest.raises(EngineError):
+        refute(variant="xiangqi", fen=FORK, moves=["a0a5"])  # no piece there
+    with pytest.raises(EngineError):
+        refute(variant="xiangqi", fen=FORK, moves=["f0f1"], nodes=0)
 
 
 @pytest.mark.parametrize(
