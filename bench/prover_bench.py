@@ -26,6 +26,11 @@ marked. The machine's load average is printed with the results.
                                                       # hardest classic, default bound
     .venv/bin/python bench/prover_bench.py --mined    # full-mode proofs of the bank's
                                                       # master-game mates, by length
+    .venv/bin/python bench/prover_bench.py --phases mined --min-length 5 --mined-max 5 \
+        --nodes 10000000                              # where a full-mode proof's work goes:
+                                                      # the shortest win, the uniqueness
+                                                      # check, the tree (``book``: the
+                                                      # classics up to --full-max)
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from uci import UciEngine  # noqa: E402
 from engine import Position  # noqa: E402
 from engine.solver import Budget, Proof, find_win, solve  # noqa: E402
 from engine.solver.dfpn import DEFAULT_MEMORY_MIB  # noqa: E402
+from engine.solver.prover import PHASES, Phases  # noqa: E402
 from engine.solver.search import OutOfBudget  # noqa: E402
 from puzzles.bankfile import REPROVE_NODES, REPROVE_SECONDS, read_bank  # noqa: E402
 
@@ -331,6 +337,90 @@ def mined(seconds: float, min_length: int, max_length: int, peer: Peer | None) -
     return 0
 
 
+def phase_jobs(which: str, min_length: int, max_length: int) -> list[tuple[str, str, str, int]]:
+    """(name, FEN, goal, length) of the traditional-xiangqi problems of a set: ``mined``, the
+    bank's master-game puzzles; ``book``, the classics."""
+    if which == "mined":
+        return [
+            (e.get("title") or e["key"], e["fen"], e["goal"], e["moves_to_win"])
+            for e in read_bank()
+            if e["source"] == "game"
+            and e["variant"] == "xiangqi"
+            and min_length <= e["moves_to_win"] <= max_length
+        ]
+    return [
+        (p["title"] or p["collection"], p["fen"],
+         "mate" if p["ending"] == "checkmate" else "win", p["mate_in"])
+        for p in json.loads(DATA.read_text("utf-8"))["puzzles"]
+        if min_length <= p["mate_in"] <= max_length
+    ]  # fmt: skip
+
+
+def phases(
+    which: str,
+    min_length: int,
+    max_length: int,
+    seconds: float,
+    nodes: int | None,
+    record: Path | None,
+    verbose: bool,
+    algorithm: str = "auto",
+) -> int:
+    """Full-mode proofs (``algorithm``, by default ``auto``) of a set of problems, with the work of each phase of
+    ``solve`` (``Phases``): the shortest win, the uniqueness check (every first move decided
+    at that length) and the solution tree, in nodes (what the machine's load does not change)
+    and CPU seconds; per length, the median and the worst of each, and the statuses.
+    ``record``: one JSON line per problem (status, length, keys, the phases), to compare two
+    builds."""
+    jobs = phase_jobs(which, min_length, max_length)
+    budget = Budget(nodes=nodes, seconds=seconds)
+    rows: dict[int, list[tuple[Proof, Phases]]] = {}
+    out = record.open("w", encoding="utf-8") if record else None
+    load_before = _load()
+    for name, fen, goal, n in jobs:
+        work = Phases()
+        proof = solve(Position.from_fen("xiangqi", fen), goal, n, budget, mode="full",
+                      algorithm=algorithm, phases=work)  # fmt: skip
+        rows.setdefault(n, []).append((proof, work))
+        line = {
+            "name": name, "fen": fen, "n": n, "status": proof.status,
+            "length": proof.moves_to_win, "keys": list(proof.key_moves), "nodes": proof.nodes,
+            "phases": {p: [work.nodes[p], round(work.seconds[p], 3)] for p in PHASES},
+        }  # fmt: skip
+        if out is not None:
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            out.flush()
+        if verbose:
+            print(f"m{n} {name}: {proof.status} {','.join(proof.key_moves)} {proof.nodes} nodes "
+                  + " ".join(f"{p} {work.nodes[p]}/{_fmt(work.seconds[p])}s" for p in PHASES),
+                  flush=True)  # fmt: skip
+    if out is not None:
+        out.close()
+    limit = f"{nodes:,} nodes and " if nodes else ""
+    print(f"{which} problems, full mode, {algorithm} prover, at most {limit}{seconds:.0f} s each; "
+          f"nodes in thousands, CPU seconds; before: {load_before}")  # fmt: skip
+    cols = " ".join(f"{p + ' p50':>15} {p + ' max':>15}" for p in (*PHASES, "total"))
+    print(f"{'len':>3} {'count':>5} {cols}  statuses")
+    for n in sorted(rows):
+        cells = []
+        for p in (*PHASES, "total"):
+            ks = [sum(w.nodes.values()) if p == "total" else w.nodes[p] for _, w in rows[n]]
+            ss = [sum(w.seconds.values()) if p == "total" else w.seconds[p] for _, w in rows[n]]
+            cells.append(f"{statistics.median(ks) / 1000:>8.0f}k/{_fmt(statistics.median(ss)):>5}s")
+            cells.append(f"{max(ks) / 1000:>8.0f}k/{_fmt(max(ss)):>5}s")
+        statuses: dict[str, int] = {}
+        for proof, _ in rows[n]:
+            statuses[proof.status] = statuses.get(proof.status, 0) + 1
+        share = sum(w.nodes["uniqueness"] for _, w in rows[n]) / max(
+            1, sum(sum(w.nodes.values()) for _, w in rows[n])
+        )
+        print(f"{n:>3} {len(rows[n]):>5} " + " ".join(cells) + "  "
+              + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+              + f"; uniqueness {share:.0%} of the nodes")  # fmt: skip
+    print(f"after: {_load()}")
+    return 0
+
+
 def _rss_mib() -> float:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -395,6 +485,11 @@ def main() -> int:
     parser.add_argument("--min-length", type=int, default=3, help="--mined: shortest mate")
     parser.add_argument("--mined-max", type=int, default=30, help="--mined: longest mate")
     parser.add_argument("--nodes", type=int, default=None, help="node budget per proof")
+    parser.add_argument(
+        "--phases", choices=("mined", "book"), help="the work of each phase of a full proof"
+    )
+    parser.add_argument("--record", type=Path, help="--phases: one JSON line per problem")
+    parser.add_argument("--algorithm", default="auto", help="--phases: the prover's algorithm")
     parser.add_argument("--memory-mib", type=int, default=DEFAULT_MEMORY_MIB, help="its bound")
     args = parser.parse_args()
     algorithms = [a for a in args.algorithms.split(",") if a]
@@ -402,6 +497,10 @@ def main() -> int:
         if args.algorithms == ",".join(ALGORITHMS):
             algorithms = list(BANK_ALGORITHMS)
         return bank(args.seconds, args.per_group, algorithms, args.verbose)
+    if args.phases:
+        top = args.mined_max if args.phases == "mined" else args.full_max
+        return phases(args.phases, args.min_length, top, args.seconds, args.nodes,
+                      args.record, args.verbose, args.algorithm)  # fmt: skip
     if args.memory:
         return memory(args.seconds, args.nodes, args.memory_mib)
     if args.mined:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import time
+from dataclasses import dataclass, field, replace
 
 from engine.errors import english
 from engine.position import Position
@@ -23,10 +24,51 @@ DFPN_FROM = {"full": 5, "checks_only": 8}
 # proves a stalemate in 6 (稳操胜劵) in a third of df-pn's nodes, but not a
 # stalemate in 9 (填塞道路), which df-pn proves
 DFPN_FROM_WIN = {"full": 7, "checks_only": 8}
+# ``auto`` from these lengths up to ``DFPN_FROM`` (goals ``mate`` and ``dead_general``):
+# ``solve`` finds the shortest win with the depth-first search (so the key it names first is
+# that search's) and decides the other first moves and builds the tree with df-pn, which
+# shows a first move to fail in less time (bench/prover_bench.py --phases, docs/performance.md)
+DFPN_UNIQUE_FROM = {"full": 4, "checks_only": 8}
 TREE_LIMIT = 4000  # attacker nodes in a stored solution tree
 # df-pn looks for a shorter win within this many times the nodes spent so far before it
 # shows first that the other first moves fail (``_shortest``)
 SHORTER_FIRST = 1
+
+
+PHASES = ("shortest", "uniqueness", "tree")
+
+
+@dataclass
+class Phases:
+    """Where a proof's work went, for the benchmark (``solve(..., phases=Phases())``): nodes
+    and CPU seconds of each phase. ``shortest``: the first forced win and that there is no
+    shorter one; ``uniqueness``: deciding every first move at the length found (the keys);
+    ``tree``: the solution tree."""
+
+    nodes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
+    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
+    _name: str = ""
+    _nodes: int = 0
+    _cpu: float = 0.0
+
+    def enter(self, name: str, search: Search) -> str:
+        """Count from here on as ``name``; returns the phase it was in."""
+        was = self._name
+        self._close(search)
+        self._name = name
+        return was
+
+    def _close(self, search: Search) -> None:
+        now = time.process_time()
+        if self._name:
+            self.nodes[self._name] += search.nodes - self._nodes
+            self.seconds[self._name] += now - self._cpu
+        self._nodes = search.nodes
+        self._cpu = now
+
+
+def _phase(phases: Phases | None, name: str, search: Search) -> str:
+    return phases.enter(name, search) if phases is not None else ""
 
 
 def check_request(
@@ -72,6 +114,28 @@ def _search(
     return Search(pos, goal, mode == "checks_only", budget)
 
 
+def _solve_search(
+    pos: Position,
+    goal: str,
+    max_moves: int,
+    mode: str,
+    budget: Budget | None,
+    algorithm: str,
+    memory_mib: int,
+) -> tuple[Search, bool]:
+    """The search ``solve`` uses, and whether its shortest win is to be found with the
+    depth-first search (``auto`` from ``DFPN_UNIQUE_FROM``)."""
+    search = _search(pos, goal, max_moves, mode, budget, algorithm, memory_mib)
+    if (
+        algorithm == "auto"
+        and not isinstance(search, DfpnSearch)
+        and goal != "win"
+        and max_moves >= DFPN_UNIQUE_FROM[mode]
+    ):
+        return DfpnSearch(pos, goal, mode == "checks_only", budget, memory_mib), True
+    return search, False
+
+
 def _iccs(pos: Position, m: int) -> str:
     return pos.decode(m).iccs()
 
@@ -86,6 +150,7 @@ def solve(
     tree_limit: int = TREE_LIMIT,
     algorithm: str = DEFAULT_ALGORITHM,
     memory_mib: int = DEFAULT_MEMORY_MIB,
+    phases: Phases | None = None,
 ) -> Proof:
     """Prove a puzzle: the side to move (the attacker) must reach ``goal``
     (``mate``, ``dead_general`` or ``win``) within ``max_moves`` of its
@@ -96,10 +161,12 @@ def solve(
     back to the former only where the path already holds a repeated
     position; the same results) or ``auto`` (the faster of the two for the
     goal and length);
-    ``memory_mib`` bounds df-pn's table.
+    ``memory_mib`` bounds df-pn's table; ``phases`` (a ``Phases``), when given, is filled
+    with the work of each phase.
     """
     check_request(pos, goal, max_moves, mode, algorithm)
-    search = _search(pos, goal, max_moves, mode, budget, algorithm, memory_mib)
+    search, by_search = _solve_search(pos, goal, max_moves, mode, budget, algorithm, memory_mib)
+    _phase(phases, "shortest", search)
     start = Proof(
         variant=pos.variant.name,
         fen=pos.fen(),
@@ -109,21 +176,24 @@ def solve(
         status="no_win",
     )
     try:
-        shortest, winners = _shortest(search, max_moves)
+        shortest, winners = _shortest(search, max_moves, phases, by_search)
         if shortest is None:
             code = "proof.no_win"
             if mode == "checks_only" and not search.candidate_moves():
                 code = "proof.no_win_no_check"
             reason = english(code, {"goal": goal, "moves": max_moves})
+            escape = _escape(search)
+            _phase(phases, "", search)
             return replace(
                 start,
                 nodes=search.nodes,
                 seconds=round(search.elapsed(), 3),
                 reason=reason,
-                escape=_escape(search),
+                escape=escape,
             )
-        keys = _keys(search, shortest, winners)
+        keys = _keys(search, shortest, winners, phases)
     except OutOfBudget:
+        _phase(phases, "", search)
         search.reset()
         return replace(
             start,
@@ -146,8 +216,10 @@ def solve(
     else:
         status = "sound_unique"
         reason = ""
+    _phase(phases, "tree", search)
     builder = _TreeBuilder(search, tree_limit)
     tree = builder.build(shortest, [])
+    _phase(phases, "", search)
     if builder.exhausted:
         reason = (reason + "; " if reason else "") + english("proof.tree_cut")
     return replace(
@@ -183,9 +255,12 @@ def _capped(search: DfpnSearch, n: int, nodes: int) -> bool | None:
         search.node_limit = limit
 
 
-def _shortest(search: Search, n: int) -> tuple[int | None, list[int] | None]:
+def _shortest(
+    search: Search, n: int, phases: Phases | None = None, by_search: bool = False
+) -> tuple[int | None, list[int] | None]:
     """``search.distance(n)``, and the first moves that win at that length when they were
-    found on the way (``None``: not looked for).
+    found on the way (``None``: not looked for); ``by_search``: the depth-first search's
+    distance, for a df-pn search too.
 
     Showing that there is no shorter win is most of a long proof's work, and the first moves
     that do not win at the length found are then shown to fail one move deeper (``_keys``).
@@ -195,8 +270,8 @@ def _shortest(search: Search, n: int) -> tuple[int | None, list[int] | None]:
     for one within as many nodes as it has spent so far (a win is usually found soon when
     there is one). The answers are the same in either order; only the work differs.
     """
-    if not isinstance(search, DfpnSearch):
-        return search.distance(n), None
+    if by_search or not isinstance(search, DfpnSearch):
+        return Search.distance(search, n), None
     if not search.attack_dfpn(n):
         return None, None
     d = n
@@ -204,7 +279,9 @@ def _shortest(search: Search, n: int) -> tuple[int | None, list[int] | None]:
     while d > 1:
         shorter = _capped(search, d - 1, SHORTER_FIRST * search.nodes)
         if shorter is None:
+            was = _phase(phases, "uniqueness", search)
             winners = _winning_moves(search, d)
+            _phase(phases, was, search)
             shorter = search.attack_dfpn(d - 1)
         if not shorter:
             break
@@ -223,10 +300,13 @@ def _winning_moves(search: Search, n: int) -> list[int]:
     return [m for m in candidates if search.move_wins(m, n)]
 
 
-def _keys(search: Search, n: int, winners: list[int] | None = None) -> list[str]:
+def _keys(
+    search: Search, n: int, winners: list[int] | None = None, phases: Phases | None = None
+) -> list[str]:
     """Every first move that forces the goal within ``n`` (``winners``: when already found),
     the table's first."""
     pos = search.pos
+    _phase(phases, "uniqueness", search)
     keys = _winning_moves(search, n) if winners is None else winners
     if not keys:
         return []

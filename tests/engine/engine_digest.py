@@ -33,6 +33,9 @@ PLIES = 120
 PROOFS = [
     ("xiangqi", "3ak4/4aPP2/b8/9/9/9/9/9/9/4K4 w - - 0 1", "mate", 2),
     ("xiangqi", "4k4/9/9/9/7N1/9/9/9/9/3K5 w - - 0 1", "win", 3),
+    # a master game's mate in 4 with two keys: the depth-first search's shortest win, then
+    # df-pn's uniqueness check and tree
+    ("xiangqi", "C1bak4/4a4/4b3c/2P5p/9/N3P4/5r1nP/5A3/9/1R1AK4 b - - 2 34", "mate", 4),
 ]
 
 

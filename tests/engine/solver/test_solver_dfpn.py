@@ -20,7 +20,7 @@ import pytest
 from engine import Position
 from engine.solver import Budget, SolverInputError, find_win, prover, solve
 from engine.solver.dfpn import ENTRY_BYTES, DfpnSearch
-from engine.solver.prover import DFPN_FROM, DFPN_FROM_WIN, _search
+from engine.solver.prover import DFPN_FROM, DFPN_FROM_WIN, Phases, _search, _solve_search
 from engine.solver.search import OutOfBudget, Search
 from tests.engine.solver.test_solver_statuses import (
     EVERY_STATUS,
@@ -36,6 +36,11 @@ DATA = Path(__file__).resolve().parents[3] / "puzzles" / "data"
 BANK = json.loads((DATA / "bank.json").read_text("utf-8"))["puzzles"]
 CLASSICS = json.loads((DATA / "classic-puzzles.json").read_text("utf-8"))["puzzles"]
 SEED = int(os.environ.get("DFPN_SAMPLE_SEED", datetime.date.today().toordinal()))
+# master games' mates in 4 of the mining runs: two keys (the depth-first search names h3g1
+# first, df-pn f3e3), two keys, and a mate in 3 with three keys
+COOKED_IN_FOUR = "C1bak4/4a4/4b3c/2P5p/9/N3P4/5r1nP/5A3/9/1R1AK4 b - - 2 34"
+COOKED_IN_FOUR_TOO = "NRCk1a3/2n1a4/9/p1r5p/6p1c/9/9/4C3B/9/2BAKA3 w - - 1 28"
+SHORTER_THAN_FOUR = "4ka3/3C4c/4ba3/4p4/2b6/4P4/1r7/N1n2A3/5p3/R2AK4 b - - 31 65"
 
 
 def _both(variant: str, fen: str, goal: str, n: int, mode: str, **kw: object) -> tuple:
@@ -271,6 +276,65 @@ def test_auto_takes_the_depth_first_search_for_short_puzzles() -> None:
         assert type(_search(pos, "win", first, mode, None, "auto", 256)) is DfpnSearch
     auto = solve(pos, "mate", 5, mode="checks_only")
     assert auto.status == solve(pos, "mate", 5, mode="checks_only", algorithm="search").status
+
+
+def test_auto_decides_the_first_moves_of_a_full_mate_in_four_with_dfpn() -> None:
+    pos = Position.from_fen("xiangqi", MATE_IN_FIVE)
+    search, by_search = _solve_search(pos, "mate", 4, "full", None, "auto", 256)
+    assert type(search) is DfpnSearch and by_search
+    search, by_search = _solve_search(pos, "mate", 5, "full", None, "auto", 256)
+    assert type(search) is DfpnSearch and not by_search
+    for goal, n, mode in (("mate", 3, "full"), ("win", 4, "full"), ("mate", 4, "checks_only")):
+        search, by_search = _solve_search(pos, goal, n, mode, None, "auto", 256)
+        assert type(search) is Search and not by_search
+    for algorithm in ("search", "dfpn"):
+        search, by_search = _solve_search(pos, "mate", 4, "full", None, algorithm, 256)
+        assert not by_search
+
+
+@pytest.mark.parametrize("fen", [COOKED_IN_FOUR, COOKED_IN_FOUR_TOO, SHORTER_THAN_FOUR])
+def test_auto_names_a_mate_in_four_s_keys_as_the_depth_first_search_does(fen: str) -> None:
+    # the shortest win is the depth-first search's, so the key named first (and the second
+    # key of a cook) is too; df-pn decides the other first moves
+    pos = Position.from_fen("xiangqi", fen)
+    auto = solve(pos, "mate", 4)
+    old = solve(pos, "mate", 4, algorithm="search")
+    verdict = (auto.status, auto.moves_to_win, auto.key_moves, auto.second_key, auto.reason)
+    assert verdict == (old.status, old.moves_to_win, old.key_moves, old.second_key, old.reason)
+    assert len(auto.key_moves) > 1
+    assert auto.tree is not None and old.tree is not None
+    assert auto.tree.moves == old.tree.moves and auto.tree_complete
+
+
+def test_dfpn_alone_would_name_another_key_first() -> None:
+    pos = Position.from_fen("xiangqi", COOKED_IN_FOUR)
+    assert solve(pos, "mate", 4, algorithm="search").key_moves == ("h3g1", "f3e3")
+    assert solve(pos, "mate", 4, algorithm="dfpn").key_moves == ("f3e3", "h3g1")
+
+
+@pytest.mark.parametrize(
+    ("fen", "goal", "n", "budget", "status"),
+    [
+        (COOKED_IN_FOUR, "mate", 4, None, "cooked"),
+        (MATE_IN_FIVE, "mate", 5, None, "sound_unique"),
+        (MATE_IN_FIVE, "mate", 3, None, "no_win"),
+        (MATE_IN_FIVE, "mate", 5, Budget(nodes=600), "budget_exhausted"),
+    ],
+)
+def test_the_work_of_each_phase_adds_up_to_the_proof_s(
+    fen: str, goal: str, n: int, budget: Budget | None, status: str
+) -> None:
+    pos = Position.from_fen("xiangqi", fen)
+    work = Phases()
+    proof = solve(pos, goal, n, budget, phases=work)
+    assert proof.status == status
+    assert sum(work.nodes.values()) == proof.nodes
+    assert work.nodes["shortest"] > 0
+    assert (work.nodes["uniqueness"] > 0) is (status in ("cooked", "sound_unique"))
+    assert (work.nodes["tree"] > 0) is (status in ("cooked", "sound_unique"))
+    assert min(work.seconds.values()) >= 0
+    plain = solve(pos, goal, n, budget)
+    assert plain.to_data() | {"seconds": 0} == proof.to_data() | {"seconds": 0}
 
 
 @pytest.mark.parametrize("halfmove", [0, 119])
