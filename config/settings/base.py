@@ -415,6 +415,7 @@ THROTTLE_RATES = {
     "live_challenges": "30/hour",  # live games challenged (Play a friend) and accepted
     "live_seeks": "30/hour",  # lobby seeks made, per account (per address for visitors)
     "live_messages": "60/min",  # messages one live game's WebSocket connection sends
+    "live_blocks": "30/hour",  # players blocked and unblocked (from a game's page, the profile)
     "setup_checks": "120/min",  # secret halves checked before they are handed in
     "positions": "240/min",  # positions analysed on the analysis board
     # the engine asked about a position of the analysis board: as soon as it is shown, then
@@ -461,6 +462,8 @@ THROTTLE_SCOPES_BY_URL_NAME = {
     "set_language": "set_language",
     "live:new": "live_challenges",
     "live:accept": "live_challenges",
+    "live:block": "live_blocks",
+    "live:unblock": "live_blocks",
 }
 # Page views that count their own requests (per address and per account name), by URL name.
 THROTTLE_SCOPES_COUNTED_BY_VIEW = {

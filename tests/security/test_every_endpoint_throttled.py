@@ -134,3 +134,17 @@ def test_page_forms_are_throttled_by_their_url_name() -> None:
     assert client.post("/accounts/logout/").status_code == 302
     assert client.post("/accounts/logout/").status_code == 429
     assert Client(REMOTE_ADDR="10.9.8.7").post("/accounts/logout/").status_code == 302
+
+
+@override_settings(THROTTLE_RATES={**settings.THROTTLE_RATES, "live_blocks": "2/day"})
+def test_blocking_and_unblocking_players_are_throttled_together() -> None:
+    user = User.objects.create_user(username="blocker", password="a-long-test-password")
+    client = Client()
+    client.force_login(user)
+    answers = [
+        client.post("/play/live/nosuchgame/block/"),
+        client.post("/play/live/blocks/99999/unblock/"),
+        client.post("/play/live/blocks/99999/unblock/"),
+    ]
+    assert [r.status_code for r in answers] == [404, 404, 429]
+    assert int(answers[2]["Retry-After"]) > 0
