@@ -122,6 +122,35 @@ def _context_page(browser: Browser, base: str, viewport: dict[str, int], locale:
     return page
 
 
+def desktop_and_phone(browser: Browser, base: str) -> tuple[Page, Page, list[str]]:
+    """Red's page on a desktop in English, Black's on a phone in Chinese, and the list their
+    JavaScript errors go to."""
+    red = _context_page(browser, base, {"width": 1280, "height": 800}, "en-US")
+    black = _context_page(browser, base, {"width": 390, "height": 844}, "zh-CN")
+    errors: list[str] = []
+    for page in (red, black):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    return red, black, errors
+
+
+def start_by_link(red: Page, black: Page, game: str, time: str | None = None) -> None:
+    """Red challenges (``game`` as the form names it, Red's colour), Black opens the link and
+    accepts; both pages then show the game being played."""
+    red.goto("/play/live/")
+    red.select_option("select[name='game']", game)
+    red.check("input[name='colour'][value='red']")
+    if time is not None:
+        red.select_option("select[name='time']", time)
+    red.get_by_test_id("live-create").click()
+    red.wait_for_url("**/play/live/*/")
+    black.goto(red.get_by_test_id("live-link").input_value())
+    black.get_by_test_id("live-accept-button").click()
+    for page, side in ((red, "red"), (black, "black")):
+        expect(page.locator(f"body[data-you='{side}'][data-live-status='playing']")).to_have_count(
+            1
+        )
+
+
 def test_two_visitors_play_by_challenge_link_to_a_mate_with_a_reload_and_a_restart(
     browser: Browser, asgi_server: AsgiServer, artifacts: Path
 ) -> None:

@@ -11,7 +11,12 @@ from playwright.sync_api import Browser, expect
 
 from engine import Move, Position
 from live.models import LiveGame
-from tests.browser.test_live_game import AsgiServer, _context_page, asgi_server  # noqa: F401
+from tests.browser.test_live_game import (  # noqa: F401
+    AsgiServer,
+    asgi_server,
+    desktop_and_phone,
+    start_by_link,
+)
 from tests.browser.test_play import click_move
 from tests.text_rules import chinese_text_faults
 
@@ -31,23 +36,8 @@ def test_red_asks_to_take_back_a_move_black_accepts_and_play_goes_on(
     artifacts: Path,
 ) -> None:
     base = asgi_server.url
-    red = _context_page(browser, base, {"width": 1280, "height": 800}, "en-US")
-    black = _context_page(browser, base, {"width": 390, "height": 844}, "zh-CN")
-    errors: list[str] = []
-    for page in (red, black):
-        page.on("pageerror", lambda error: errors.append(str(error)))
-
-    red.goto("/play/live/")
-    red.select_option("select[name='game']", "xiangqi:standard")
-    red.check("input[name='colour'][value='red']")
-    red.get_by_test_id("live-create").click()
-    red.wait_for_url("**/play/live/*/")
-    black.goto(red.get_by_test_id("live-link").input_value())
-    black.get_by_test_id("live-accept-button").click()
-    for page, side in ((red, "red"), (black, "black")):
-        expect(page.locator(f"body[data-you='{side}'][data-live-status='playing']")).to_have_count(
-            1
-        )
+    red, black, errors = desktop_and_phone(browser, base)
+    start_by_link(red, black, "xiangqi:standard")
     # nothing to take back yet
     expect(red.get_by_test_id("live-takeback")).to_be_disabled()
 

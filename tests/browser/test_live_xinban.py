@@ -16,7 +16,12 @@ from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
 from live.models import LiveGame
-from tests.browser.test_live_game import AsgiServer, _context_page, asgi_server  # noqa: F401
+from tests.browser.test_live_game import (  # noqa: F401
+    AsgiServer,
+    asgi_server,
+    desktop_and_phone,
+    start_by_link,
+)
 from tests.browser.test_play import click_move
 from tests.text_rules import chinese_text_faults
 
@@ -29,25 +34,8 @@ def test_a_xinban_game_with_defections_on_both_sides_ends_on_time_with_the_pages
     artifacts: Path,
 ) -> None:
     base = asgi_server.url
-    red = _context_page(browser, base, {"width": 1280, "height": 800}, "en-US")
-    black = _context_page(browser, base, {"width": 390, "height": 844}, "zh-CN")
-    errors: list[str] = []
-    for page in (red, black):
-        page.on("pageerror", lambda error: errors.append(str(error)))
-
-    red.goto("/play/live/")
-    red.select_option("select[name='game']", "xinban:new")
-    red.check("input[name='colour'][value='red']")
-    red.select_option("select[name='time']", "3+2")
-    red.get_by_test_id("live-create").click()
-    red.wait_for_url("**/play/live/*/")
-    link = red.get_by_test_id("live-link").input_value()
-    black.goto(link)
-    black.get_by_test_id("live-accept-button").click()
-    for page, side in ((red, "red"), (black, "black")):
-        expect(page.locator(f"body[data-you='{side}'][data-live-status='playing']")).to_have_count(
-            1
-        )
+    red, black, errors = desktop_and_phone(browser, base)
+    start_by_link(red, black, "xinban:new", time="3+2")
 
     # Red's cannon takes Black's turncoat horse: the horse comes over to Red, on the point the
     # cannon left; Black's chariot takes that cannon, which goes over to Black in turn
