@@ -9,7 +9,11 @@ the site's engine for Missile Xiangqi and New-version Xiangqi) at each budget of
 and on the reference's at ``--factor`` times the largest of them (by default the same engine:
 10 times for Fairy-Stockfish, 30 times for ours; ``--reference`` names another, e.g.
 ``fairy-stockfish`` to judge our engine's marks on xiangqi). Traditional xiangqi is judged on
-the shipped master games, the other two on the engine's own games (puzzles/data).
+the shipped master games, the other two on the engine's own games (puzzles/data), unless
+``--source engine`` asks for games played here between two weak levels of the engine
+(``--levels``, 1 and 2 by default): players who err often and by every amount, the sample that
+can show a precision or a recall to a few points, where master games hold a handful of
+mistakes in hundreds of moves.
 
 Each move is judged as the site judges it: the move played searched alone from the position
 before it, against the best move from the same position (``position_evaluation(played=...)``),
@@ -51,6 +55,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from bench.samples import engine_game  # noqa: E402
 from core.masters import read_shipped  # noqa: E402
 from engine import Position  # noqa: E402
 from games import game_analysis  # noqa: E402
@@ -67,9 +72,10 @@ SELFPLAY = ROOT / "puzzles" / "data"
 DEFAULT_FACTOR = {FAIRY_STOCKFISH: 10, OURS: 30}
 
 
-def games_of(variant: str) -> Iterator[tuple[str, str, list[str]]]:
-    """(id, start FEN, moves) of the games a variant is measured on."""
-    if variant == "xiangqi":
+def games_of(variant: str, source: str) -> Iterator[tuple[str, str, list[str]]]:
+    """(id, start FEN, moves) of the shipped games a variant is measured on: the master games
+    (traditional xiangqi) or the engine's self-play games (the other two)."""
+    if source == "master":
         start = Position.start("xiangqi").fen()
         for game in read_shipped():
             moves = list(game.moves[: game.rules_end[0]] if game.rules_end else game.moves)
@@ -84,12 +90,24 @@ def games_of(variant: str) -> Iterator[tuple[str, str, list[str]]]:
 
 
 def sample(
-    variant: str, games: int, window: int, seed: int
+    variant: str,
+    games: int,
+    window: int,
+    seed: int,
+    source: str = "",
+    levels: tuple[int, int] = (1, 2),
 ) -> list[tuple[str, str, list[str], int]]:
-    """``games`` games of at least ``window`` plies, each with a window start."""
+    """``games`` games of at least ``window`` plies, each with a window start. ``source``
+    ``engine`` plays them here between two of the engine's ``levels`` (seeded, so the same
+    sample every run); the others are drawn from the shipped games."""
     rng = random.Random(seed)
-    pool = [g for g in games_of(variant) if len(g[2]) >= window]
-    chosen = sorted(rng.sample(pool, min(games, len(pool))))
+    source = source or ("master" if variant == "xiangqi" else "selfplay")
+    if source == "engine":
+        played = (engine_game(variant, i, seed, levels) for i in range(games * 2))
+        chosen = [g for g in played if len(g[2]) >= window][:games]
+    else:
+        pool = [g for g in games_of(variant, source) if len(g[2]) >= window]
+        chosen = sorted(rng.sample(pool, min(games, len(pool))))
     return [
         (name, fen, moves, rng.randrange(0, len(moves) - window + 1)) for name, fen, moves in chosen
     ]
@@ -194,6 +212,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--window", type=int, default=15, help="plies judged a game")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--source",
+        choices=("master", "selfplay", "engine"),
+        help="the games: shipped master games (xiangqi's default), shipped self-play games (the "
+        "others' default), or games played here between two of the engine's --levels",
+    )
+    parser.add_argument("--levels", default="1,2", help="the two levels of --source engine")
     parser.add_argument("--engine", choices=(FAIRY_STOCKFISH, OURS), help="the site's judge")
     parser.add_argument("--nodes", default="", help="site budgets, comma-separated")
     parser.add_argument("--reference", choices=(FAIRY_STOCKFISH, OURS), help="default: --engine")
@@ -236,7 +261,11 @@ def main() -> None:
     reference_depths: list[int] = []
     positions = 0
     shard, shards = (int(x) for x in args.shard.split("/"))
-    chosen = sample(args.variant, args.games, args.window, args.seed)[: args.first][shard::shards]
+    first_level, second_level = (int(x) for x in args.levels.split(","))
+    chosen = sample(
+        args.variant, args.games, args.window, args.seed, args.source or "",
+        (first_level, second_level),
+    )[: args.first][shard::shards]  # fmt: skip
     for name, fen, moves, offset in chosen:
         ours: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
         plain: dict[int, list[dict[str, Any]]] = {n: [] for n in budgets}
@@ -296,6 +325,8 @@ def main() -> None:
         "games": len(chosen),
         "moves": len(theirs_all),
         "seed": args.seed,
+        "source": args.source or ("master" if args.variant == "xiangqi" else "selfplay"),
+        "levels": args.levels if args.source == "engine" else None,
         "window": args.window,
         "engine": site.name,
         "reference": reference_name,

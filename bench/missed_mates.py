@@ -42,13 +42,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import Position, bestmove  # noqa: E402
-from engine.play import level_limits  # noqa: E402
+from bench.samples import engine_game  # noqa: E402
+from engine import Position  # noqa: E402
 from judge import judge_for  # noqa: E402
 from puzzles.missed import missed_mates, site_budgets  # noqa: E402
 from puzzles.selfplay import read_games, selfplay_path  # noqa: E402
-
-ENGINE_GAME_PLIES = 160
 
 
 def master_games(count: int, seed: int) -> list[tuple[str, str, list[str]]]:
@@ -77,24 +75,6 @@ def selfplay_games(variant: str, count: int, seed: int) -> list[tuple[str, str, 
         if len(game.moves) >= 20
     ]
     return sorted(random.Random(seed).sample(pool, min(count, len(pool))))
-
-
-def engine_game(variant: str, index: int, seed: int) -> tuple[str, str, list[str]]:
-    """A game of the engine against itself at levels 1 and 2 (the beginner's opponents), from
-    the variant's start, seeded: weak moves, and mates left on the board."""
-    pos = Position.start(variant)
-    start = pos.fen()
-    moves: list[str] = []
-    levels = (1, 2) if index % 2 else (2, 1)
-    while pos.outcome() is None and len(moves) < ENGINE_GAME_PLIES:
-        level = levels[len(moves) % 2]
-        found = bestmove(
-            variant, start, moves, level=level, nodes=level_limits(level).nodes,
-            seed=seed * 1000 + index,
-        )  # fmt: skip
-        moves.append(found.move)
-        pos.push_iccs(found.move)
-    return f"engine game {index}", start, moves
 
 
 def measure(variant: str, game: tuple[str, str, list[str]], factor: int) -> dict[str, Any]:

@@ -87,3 +87,24 @@ def test_a_tiny_run_of_a_new_variant_is_judged_by_our_engine(tmp_path: Path) -> 
         [*command, "--shard", "1/2"], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
     assert re.findall(r"^engine game \d+: plies \d+-\d+$", second.stdout, re.M) == games[1:]
+
+
+def test_a_sample_of_weak_engine_games_is_played_here_the_same_each_run(tmp_path: Path) -> None:
+    cache = tmp_path / "searches.jsonl"
+    command = [
+        sys.executable, "bench/analysis_agreement.py", "--source", "engine", "--levels", "1,2",
+        "--engine", "ours", "--games", "2", "--window", "2", "--nodes", "1000", "--factor", "2",
+        "--cache", str(cache),
+    ]  # fmt: skip
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    names = re.findall(
+        r"^engine game \d+ \(levels (\d)-(\d)\): plies \d+-\d+$", result.stdout, re.M
+    )
+    assert sorted(names) == [("1", "2"), ("2", "1")]  # each level has Red once
+    assert "xiangqi: 2 games (seed 2026), 4 moves judged" in result.stdout
+    searched = cache.read_text().splitlines()
+    # played again from the same seed, the games are the same: every search is read back
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert cache.read_text().splitlines() == searched

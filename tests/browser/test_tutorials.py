@@ -29,6 +29,13 @@ def solutions(path: str) -> dict[str, list[str]]:
 
 
 def point(page: Page, square: str) -> tuple[float, float]:
+    """Where an ICCS point is on the screen, read once the board has settled.
+
+    The board fits itself to the page in a resize observer, which runs at the next frame: text
+    that has just appeared beside it (a verdict, a list of faults) can still resize it after the
+    verdict is shown, and a box read before that sends the click to the point beside.
+    """
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     box = page.locator("#board .xb-wrap").bounding_box()
     assert box is not None
     width = 11 if "xb-11x10" in (page.get_attribute("#board", "class") or "") else 9
@@ -184,9 +191,12 @@ def test_a_secret_setup_is_arranged_on_the_board(
     page.locator("#setup-submit").click()
     assert wait_for_answer(page) == "wrong"
     expect(page.locator("#violations li")).to_have_count(3)
+    board = page.locator("#board")
     for move in ("a1a0", "f2f1", "b4b3"):  # click a piece, then the point it goes to
+        before = board.get_attribute("data-fen") or ""
         page.mouse.click(*point(page, move[:2]))
         page.mouse.click(*point(page, move[2:]))
+        expect(board).not_to_have_attribute("data-fen", before)
     page.evaluate("document.body.dataset.result = 'waiting'")
     page.locator("#setup-submit").click()
     assert wait_for_answer(page) == "complete"

@@ -1,0 +1,37 @@
+"""Games the benchmarks judge: the engine's own games at chosen levels, played here, seeded.
+
+The shipped master games and self-play games hold few mistakes (players who rarely err, the
+engine at its middle levels); a game between the weakest levels holds many, of every size, and
+mates left on the board: the sample a measurement of "does the site find them" needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import Position, bestmove
+from engine.play import level_limits
+
+ENGINE_GAME_PLIES = 160
+
+
+def engine_game(
+    variant: str, index: int, seed: int, levels: Sequence[int] = (1, 2)
+) -> tuple[str, str, list[str]]:
+    """Game ``index`` of the engine against itself from the variant's start (name, start FEN,
+    moves): the two ``levels`` take Red in turn (game 0 the first, game 1 the second, ...), each
+    move seeded by ``seed`` and the index, at most ``ENGINE_GAME_PLIES`` plies."""
+    pos = Position.start(variant)
+    start = pos.fen()
+    moves: list[str] = []
+    first, second = levels
+    pair = (first, second) if index % 2 else (second, first)
+    while pos.outcome() is None and len(moves) < ENGINE_GAME_PLIES:
+        level = pair[len(moves) % 2]
+        found = bestmove(
+            variant, start, moves, level=level, nodes=level_limits(level).nodes,
+            seed=seed * 1000 + index,
+        )  # fmt: skip
+        moves.append(found.move)
+        pos.push_iccs(found.move)
+    return f"engine game {index} (levels {pair[0]}-{pair[1]})", start, moves
