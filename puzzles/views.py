@@ -358,6 +358,12 @@ def _run_labels(mode: str) -> dict[str, Any]:
     )
     if mode == PuzzleRun.Mode.STREAK:
         labels["wrong"] = _("Not the right move: the streak ends here.")
+        # the answer that refutes the move, played on the board: a mate's escaping defence,
+        # or a tactic's best reply with what it wins or saves ({reason}, a whole sentence)
+        labels["wrong_refuted"] = _(
+            "Not the right move: the defence {move} escapes. The streak ends here."
+        )
+        labels["wrong_explained"] = _("{reason} The streak ends here.")
         labels["seen"] = _(
             "You have seen this puzzle's solution: it counts as a miss, and the streak ends here."
         )

@@ -254,6 +254,15 @@ class RunMoveApi(APIView):
         )
         move = PuzzleMoveSerializer(allow_null=True)
         reply = PuzzleMoveSerializer(allow_null=True)
+        refutation = PuzzleMoveSerializer(
+            many=True,
+            help_text="a streak's wrong move: the answer that refutes it (a mate's escaping "
+            "defence, a tactic's best reply); empty in a storm, which goes on",
+        )
+        explanation = serializers.CharField(
+            help_text="a streak's wrong move: why it fails, in words (a tactic's: what the reply "
+            "wins or saves; a mate's: the defence's reason); else empty"
+        )
         seconds = serializers.IntegerField(help_text="a storm's seconds won or lost by it")
         run = RunSerializer()
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -104,6 +104,11 @@ class RunMove:
     reply: PlayedMove | None
     seconds: int = 0  # a storm's time won (bonus) or lost (miss) by this move
     reason: str = ""  # solution_seen: missed, for its solution was shown to the player
+    # A streak's wrong move ends the run: the answer that refutes it, as the trainer shows it
+    # (a mate's escaping defence, a tactic's best reply), and why, in words. A storm goes
+    # straight on to its next puzzle, and shows none.
+    refutation: list[PlayedMove] = field(default_factory=list)
+    explanation: str = ""
 
 
 # --- Sequences -----------------------------------------------------------------------------
@@ -381,7 +386,8 @@ def _judge(run: PuzzleRun, move: str, now: datetime, player: Owner, address: str
         return RunMove(
             verdict="wrong", move=played, reply=None, seconds=seconds, reason=SOLUTION_SEEN
         )
-    result = puzzle_judge(puzzle=puzzle, moves=[*run.line, move])
+    streak = run.mode == PuzzleRun.Mode.STREAK
+    result = puzzle_judge(puzzle=puzzle, moves=[*run.line, move], refute=streak)
     if result.verdict in ("unknown", "good"):
         return RunMove(verdict=result.verdict, move=result.move, reply=None)
     run.moves_played += 1
@@ -400,7 +406,12 @@ def _judge(run: PuzzleRun, move: str, now: datetime, player: Owner, address: str
         _next_puzzle(run, now)
         return RunMove(verdict="solved", move=result.move, reply=None, seconds=seconds)
     seconds = _miss(run, puzzle, now)
-    return RunMove(verdict="wrong", move=result.move, reply=None, seconds=seconds)
+    if not streak:
+        return RunMove(verdict="wrong", move=result.move, reply=None, seconds=seconds)
+    return RunMove(
+        verdict="wrong", move=result.move, reply=None, seconds=seconds,
+        refutation=result.refutation, explanation=result.reason,
+    )  # fmt: skip
 
 
 def _miss(run: PuzzleRun, puzzle: Puzzle, now: datetime) -> int:

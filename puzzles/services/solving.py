@@ -191,10 +191,12 @@ def puzzle_line_hint(*, puzzle: Puzzle, moves: Sequence[str]) -> str | None:
     return str(move) if move else None
 
 
-def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
+def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str], refute: bool = True) -> JudgeResult:
     """Judge the line ``moves`` (the attacker's moves and the defender's replies so far).
 
-    The line must end with an attacker move. Raises ``ApplicationError`` for a line that is not
+    The line must end with an attacker move. A wrong move of a tactics puzzle is refuted by a
+    search (``puzzle_tactic_refutation``) unless ``refute`` is false (a storm, which goes
+    straight on to its next puzzle, shows no refutation). Raises ``ApplicationError`` for a line that is not
     legal from the puzzle's position. Changes nothing but the kept answers of lines.
     """
     _require_proof(puzzle)
@@ -240,7 +242,7 @@ def puzzle_judge(*, puzzle: Puzzle, moves: Sequence[str]) -> JudgeResult:
         logger.error("judge answered %s for puzzle %s line %s", verdict, puzzle.pk, moves)
     outcome = position.outcome()
     refutation, reason = _played(position, verdict.refutation), verdict.reason
-    if not refutation and tactics.is_material(puzzle.proof):
+    if refute and not refutation and tactics.is_material(puzzle.proof):
         refuted = puzzle_tactic_refutation(puzzle=puzzle, moves=moves)
         if refuted is not None:
             refutation, reason = [refuted[0]], refuted[1]

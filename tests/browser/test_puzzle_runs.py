@@ -148,9 +148,17 @@ def test_a_streak_to_its_end(screen: Page, live_server: Any, artifacts: Path, re
         for move in ("e0e1", "e0d0", "e0f0", "g8h8", "f8f9")
         if puzzle_judge(puzzle=fourth, moves=[*run.line, move]).verdict == "wrong"
     )
+    refuted = puzzle_judge(puzzle=fourth, moves=[*run.line, wrong]).refutation
+    assert refuted, "the proof names the defence that escapes"
     type_move(screen, wrong)
     run_state(screen, "finished")
     expect(screen.locator("body")).to_have_attribute("data-run-end", "wrong")
+    # The streak ends on the defence that escapes, played on the board and named.
+    expect(screen.locator("#board")).to_have_attribute("data-refutation", refuted[0].iccs)
+    expect(screen.locator("#board")).to_have_attribute("data-fen", refuted[0].fen)
+    ends = "连胜到此结束" if size == "desktop" else "The streak ends here"
+    expect(screen.locator("#status")).to_contain_text(refuted[0].chinese)
+    expect(screen.locator("#status")).to_contain_text(ends)
     expect(screen.locator("#run-final")).to_contain_text("2")
     # The whole run to review, each puzzle a link: solved, solved, skipped, missed.
     played = screen.locator("#run-played li")

@@ -174,3 +174,31 @@ def test_a_wrong_move_in_a_tactic_shows_the_engine_s_reply(
     scrolled = page.evaluate("document.documentElement.scrollWidth")
     assert scrolled <= width, f"the page scrolls sideways ({scrolled}px)"
     page.screenshot(path=str(artifacts / f"tactics-refutation-{language}.png"))
+
+
+@pytest.mark.parametrize(
+    ("page", "language"), [(ENGLISH, "en"), (PHONE_ZH, "zh")], indirect=["page"]
+)
+def test_a_streak_ends_on_a_tactic_s_wrong_move_with_the_engine_s_reply(
+    page: Page, language: str, tactic: Puzzle, artifacts: Path
+) -> None:
+    """A wrong move ends a streak; the reply that refutes it is played on the board and the
+    status says what it leaves the solver, as in the trainer (desktop in English, phone in
+    Chinese)."""
+    after = Position.from_fen("xiangqi", tactic.fen)
+    after.push_iccs("f0f1")
+    reply = after.chinese(after.parse_move("d6d2"))
+    after.push_iccs("d6d2")
+    page.goto("/puzzles/streak/?variant=xiangqi")
+    expect(page.locator("body[data-run-state='idle']")).to_have_count(1, timeout=20_000)
+    page.click("#run-start")
+    expect(page.locator("#puzzle-info")).to_have_attribute(
+        "data-puzzle-id", str(tactic.pk), timeout=20_000
+    )
+    click_move(page, "f0f1")
+    expect(page.locator("body[data-run-state='finished']")).to_have_count(1, timeout=20_000)
+    expect(page.locator("#board")).to_have_attribute("data-refutation", "d6d2")
+    expect(page.locator("#board")).to_have_attribute("data-fen", after.fen())
+    ends = {"en": " The streak ends here.", "zh": "连胜到此结束。"}[language]
+    expect(page.locator("#status")).to_have_text(REFUTED[language].format(move=reply) + ends)
+    page.screenshot(path=str(artifacts / f"streak-tactic-refutation-{language}.png"))

@@ -153,13 +153,24 @@ def test_a_streak_counts_solved_puzzles_and_ends_at_the_first_wrong_move(
     wrong = next(
         m for m in position_moves if m != right_move(run) and move_is_wrong(made[2], run.line, m)
     )
-    assert move(run, player, wrong).verdict == "wrong"
+    expected = puzzle_judge_of(made[2], [*run.line, wrong])
+    answer = move(run, player, wrong)
+    assert answer.verdict == "wrong"
     assert not run.is_open and run.end == "wrong" and run.score == 2
+    # The run ends here: the answer says how the defence escapes, as the trainer does.
+    assert answer.refutation and answer.refutation == expected.refutation
+    assert answer.explanation == expected.reason
     assert run.missed == [made[2].pk]
     with pytest.raises(ApplicationError) as over:
         move(run, player, right_move_of(made[2], []), index=2, ply=0)
     assert over.value.code == "run.over"
     ratings_untouched(made)
+
+
+def puzzle_judge_of(puzzle: Puzzle, line: list[str]) -> Any:
+    from puzzles.services import puzzle_judge
+
+    return puzzle_judge(puzzle=puzzle, moves=line)
 
 
 def move_is_wrong(puzzle: Puzzle, line: list[str], iccs: str) -> bool:
@@ -300,6 +311,7 @@ def test_a_storm_miss_costs_seconds_and_goes_on(make_puzzle, visitor) -> None:
     assert left is not None and 170 < left <= 180
     answer = move(run, visitor, wrong_move(run))
     assert answer.verdict == "wrong" and answer.seconds == -runs.STORM_MISS_SECONDS
+    assert answer.refutation == [] and answer.explanation == ""  # it goes straight on
     assert run.is_open and run.index == 1 and run.penalty_seconds == 10
     assert run.missed == [run.puzzles[0]]
     after = runs.run_time_left(run)
@@ -523,6 +535,16 @@ def test_the_api_plays_a_run_and_never_sends_an_answer(make_puzzle) -> None:
     assert step["verdict"] == "continue" and step["reply"]["iccs"]
     assert step["run"]["puzzle"]["line"][1]["iccs"] == step["reply"]["iccs"]
     assert "proof" not in json.dumps(step)
+    # A wrong move ends the streak, and the answer shows how the defence escapes.
+    line = [key, step["reply"]["iccs"]]
+    legal = step["run"]["puzzle"]["legal_moves"]
+    wrong = next(m for m in legal if move_is_wrong(made[1], line, m))
+    ended = post(client, url, {"index": 1, "ply": 2, "move": wrong}).json()
+    assert ended["verdict"] == "wrong" and ended["run"]["end"] == "wrong"
+    expected = puzzle_judge_of(made[1], [*line, wrong])
+    assert [m["iccs"] for m in ended["refutation"]] == [m.iccs for m in expected.refutation]
+    assert ended["refutation"] and set(ended["refutation"][0]) == {"iccs", "chinese", "fen"}
+    assert ended["explanation"] == expected.reason
 
 
 def test_forged_and_malformed_requests_get_a_clear_400(make_puzzle) -> None:

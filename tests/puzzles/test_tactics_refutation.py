@@ -141,6 +141,47 @@ def test_a_shipped_tactic_s_wrong_move_gets_a_legal_reply_and_its_reason(
     assert kept.count() == 1 and kept.get().line == wrong
 
 
+# --- in a run ----------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_streak_ends_on_a_tactic_s_wrong_move_with_the_engine_s_reply(tmp_path: Path) -> None:
+    from django.utils import translation
+
+    from accounts.owners import Owner
+    from puzzles.services import runs
+
+    (puzzle,) = _load(tmp_path, [fork_entry()])
+    player = Owner(visitor_id="streaker")
+    run, _ = runs.run_start(player=player, mode="streak", variant="xiangqi")
+    with translation.override("en"):
+        _, answer = runs.run_move(run_id=run.pk, player=player, move="f0f1", index=0, ply=0)
+    assert answer.verdict == "wrong"
+    assert [m.iccs for m in answer.refutation] == ["d6d2"]  # the chariot takes the horse
+    reply = answer.refutation[0].chinese
+    assert answer.explanation == (
+        f"Not the right move: the opponent answers {reply}, and you lose a horse."
+    )
+    run.refresh_from_db()
+    assert not run.is_open and run.end == "wrong"
+
+
+@pytest.mark.django_db
+def test_a_storm_goes_on_after_a_tactic_s_wrong_move_without_searching_a_reply(
+    tmp_path: Path,
+) -> None:
+    from accounts.owners import Owner
+    from puzzles.services import runs
+
+    (puzzle,) = _load(tmp_path, [fork_entry()])
+    player = Owner(visitor_id="stormer")
+    run, _ = runs.run_start(player=player, mode="storm", variant="xiangqi")
+    _, answer = runs.run_move(run_id=run.pk, player=player, move="f0f1", index=0, ply=0)
+    assert answer.verdict == "wrong" and answer.seconds < 0
+    assert answer.refutation == [] and answer.explanation == ""
+    assert not PuzzleLineResult.objects.filter(kind=PuzzleLineResult.Kind.REFUTATION).exists()
+
+
 # --- when the engine gives no reply ----------------------------------------------------------
 
 

@@ -238,6 +238,7 @@ async function start() {
   setState("loading");
   say("");
   delete document.body.dataset.runEnd;
+  delete boardEl.dataset.refutation;
   try {
     show(await api("POST", page.api.runs, { mode: page.mode, variant: page.variant }));
     say(L.your_turn);
@@ -286,6 +287,10 @@ async function play(iccs) {
   }
   if (answer.verdict === "solved") {
     say(answer.seconds > 0 ? format(L.bonus, { n: answer.run.combo, seconds: answer.seconds }) : L.solved, "solved");
+  } else if (answer.refutation && answer.refutation.length) {
+    // A streak ends here: the answer that refutes the move is played on the board, and why
+    // is said, as the trainer does.
+    await showRefutation(iccs, answer);
   } else {
     // missed for its solution was seen (in the trainer, a hint), whatever the move
     const text = answer.reason === "solution_seen" ? L.seen : L.wrong;
@@ -295,6 +300,30 @@ async function play(iccs) {
   boardEl.dataset.lastVerdict = answer.verdict;
   show(answer.run);
   return true;
+}
+
+/** The wrong move, then the reply that refutes it, on the board; the reason beside. */
+async function showRefutation(iccs, answer) {
+  const puzzle = state.run.puzzle;
+  const refutation = answer.refutation[0];
+  showBoard({ ...puzzle, fen: answer.move.fen, legal_moves: [] }, { movable: null, lastMove: iccs, check: null });
+  await sleep(400);
+  showBoard(
+    { ...puzzle, fen: refutation.fen, legal_moves: [] },
+    {
+      movable: null,
+      lastMove: refutation.iccs,
+      check: null,
+      shapes: [{ from: refutation.iccs.slice(0, 2), to: refutation.iccs.slice(2, 4), brush: "red" }],
+    },
+  );
+  boardEl.dataset.refutation = refutation.iccs;
+  // a tactic's explanation says what the reply wins or saves; a mate's, the escape
+  const text =
+    puzzle.goal === "material" && answer.explanation
+      ? format(L.wrong_explained, { reason: answer.explanation })
+      : format(L.wrong_refuted, { move: refutation.chinese });
+  say(text, "wrong");
 }
 
 async function skip() {
