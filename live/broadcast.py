@@ -12,7 +12,7 @@ from channels.layers import get_channel_layer
 from redis.exceptions import RedisError
 
 from live.models import LiveGame
-from live.selectors import live_game_state, live_lobby_seeks, own_half
+from live.selectors import live_game_state, live_lobby_seeks, own_half, rematch_possible
 
 # The lobby's group on the channel layer: every open lobby page.
 LOBBY_GROUP = "live-lobby"
@@ -29,7 +29,10 @@ def game_event(game: LiveGame) -> dict[str, Any]:
     a text for each connection at no cost, and no connection encodes it again); it also
     carries who holds each seat and, while the game is being set up, each secret half handed in
     (neither is sent on as such: each connection adds its own player's half to its own message,
-    ``live.consumers``), so that each connection knows its own without a query."""
+    ``live.consumers``), so that each connection knows its own without a query; and whether a
+    rematch may be offered (``rematch_possible``), which each connection passes on to a
+    player's page alone (``rematch_allowed``: a spectator is not told that a pair cannot
+    meet)."""
     seats = {
         side: {
             "user": getattr(game, f"{side}_user_id"),
@@ -42,7 +45,14 @@ def game_event(game: LiveGame) -> dict[str, Any]:
     halves = {side: own_half(game, side) for side in ("red", "black")}
     # the seats shown as left: an open page of that player answers by refreshing its seat
     away = sorted(shown["away"])
-    return {"type": "game.state", "state": state, "seats": seats, "halves": halves, "away": away}
+    return {
+        "type": "game.state",
+        "state": state,
+        "seats": seats,
+        "halves": halves,
+        "away": away,
+        "rematch_allowed": rematch_possible(game),
+    }
 
 
 def live_game_announce(game: LiveGame) -> None:

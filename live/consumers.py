@@ -70,6 +70,7 @@ from live.selectors import (
     live_game_state,
     own_half,
     presence_counts,
+    rematch_possible,
     seat_of,
 )
 from live.services import ChallengeOptions, LiveRefusal
@@ -310,25 +311,29 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         if current is not None:
             await self._send_state(*current)
 
-    def _current(self) -> tuple[dict[str, Any], str | None, dict[str, str] | None] | None:
+    def _current(self) -> tuple[dict[str, Any], str | None, dict[str, str] | None, bool] | None:
         game = live_game_get(self.slug)
         if game is None:
             return None
         seat = seat_of(game, self.owner)
-        return live_game_state(game), seat, own_half(game, seat)
+        rematch = seat is not None and rematch_possible(game)
+        return live_game_state(game), seat, own_half(game, seat), rematch
 
     # -- to the clients --------------------------------------------------------------------
 
     async def game_state(self, event: dict[str, Any]) -> None:
         """A change of the game, sent to the group (live.broadcast): the state (JSON text,
-        encoded once for every connection) with my seat and, while the game is being set up,
-        my own secret half if I have handed it in (the other half is never sent)."""
+        encoded once for every connection) with my seat, while the game is being set up my own
+        secret half if I have handed it in (the other half is never sent), and for a player
+        whether a rematch may be offered (``rematch_allowed``; null for a spectator)."""
         seat = self._seat(event["seats"])
         self.side = seat
         half = event.get("halves", {}).get(seat) if seat is not None else None
-        you, mine = json.dumps(seat), json.dumps(half)
+        rematch = bool(event.get("rematch_allowed")) if seat is not None else None
+        you, mine, allowed = json.dumps(seat), json.dumps(half), json.dumps(rematch)
         await self.send(
-            text_data=f'{{"type":"state","you":{you},"half":{mine},"game":{event["state"]}}}'
+            text_data=f'{{"type":"state","you":{you},"half":{mine},"rematch_allowed":{allowed},'
+            f'"game":{event["state"]}}}'
         )
         if self.move_at is not None:
             timing.debug("move %.1f ms", (time.perf_counter() - self.move_at) * 1000)
@@ -345,9 +350,17 @@ class LiveGameConsumer(AsyncJsonWebsocketConsumer):
         return None
 
     async def _send_state(
-        self, state: dict[str, Any], seat: str | None, half: dict[str, str] | None
+        self, state: dict[str, Any], seat: str | None, half: dict[str, str] | None, rematch: bool
     ) -> None:
-        await self.send_json({"type": "state", "game": state, "you": seat, "half": half})
+        await self.send_json(
+            {
+                "type": "state",
+                "game": state,
+                "you": seat,
+                "half": half,
+                "rematch_allowed": rematch if seat is not None else None,
+            }
+        )
 
     # -- presence: who is here -------------------------------------------------------------
 

@@ -528,6 +528,25 @@ def blocked_between(user_id: int | None, other_id: int | None) -> bool:
     ).exists()
 
 
+def both_seated(game: LiveGame) -> bool:
+    """Whether both seats are held (an account or a visitor each; a seat whose account was
+    deleted is empty)."""
+    return all(
+        getattr(game, f"{side}_user_id") is not None or getattr(game, f"{side}_visitor")
+        for side in ("red", "black")
+    )
+
+
+def rematch_possible(game: LiveGame) -> bool:
+    """Whether a rematch of ``game`` may be offered or accepted now: the game is over, both
+    seats are held, and neither player has blocked the other (``blocked_between``: which of
+    them did is not said). What a player's page is told (``rematch_allowed``: the Rematch
+    button is offered only then) and what ``live_rematch`` refuses are the same rule."""
+    if game.status not in (LiveGame.Status.FINISHED, LiveGame.Status.ABORTED):
+        return False
+    return both_seated(game) and not blocked_between(game.red_user_id, game.black_user_id)
+
+
 def blocked_by(user_id: int, other_id: int) -> bool:
     """Whether ``user_id`` has blocked ``other_id`` (one way: what its pages show it)."""
     return LiveBlock.objects.filter(blocker_id=user_id, blocked_id=other_id).exists()

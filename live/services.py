@@ -42,6 +42,7 @@ from live.models import LiveBlock, LiveGame, LiveRating
 from live.protocol import ICCS
 from live.selectors import (
     blocked_between,
+    both_seated,
     claim_wait_ms,
     creator_q,
     first_move_deadline,
@@ -859,13 +860,6 @@ def _reveal(game: LiveGame, info: dict[str, Any], now: datetime) -> None:
 # -- rematch --------------------------------------------------------------------------------
 
 
-def _both_seated(game: LiveGame) -> bool:
-    return all(
-        getattr(game, f"{side}_user_id") is not None or getattr(game, f"{side}_visitor")
-        for side in ("red", "black")
-    )
-
-
 def live_rematch(
     *, slug: str, owner: Owner | None, action: str, now: datetime | None = None
 ) -> LiveGame:
@@ -879,7 +873,7 @@ def live_rematch(
         side = _player_side(game, owner)
         if game.status in (LiveGame.Status.WAITING, LiveGame.Status.PLAYING):
             raise LiveRefusal.of("game_not_over")
-        if not _both_seated(game):
+        if not both_seated(game):
             raise LiveRefusal.of("no_rematch")
         offered_by_other = game.rematch_by == other_side(side)
         if action == "offer" and game.rematch_by == side:

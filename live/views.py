@@ -332,6 +332,7 @@ def block(request: HttpRequest, slug: str) -> HttpResponse:
         live_block(slug=slug, owner=owner)
     except LiveRefusal as refusal:
         return _game_page(request, game, owner, error=refusal.extra["message"])
+    live_game_announce(game)  # both players' pages stop offering a rematch (as a reload would)
     return HttpResponseRedirect(reverse("live:game", args=[slug]))
 
 

@@ -405,7 +405,8 @@ def test_two_accounts_play_a_rated_game_to_a_resignation_and_see_their_ratings_c
     """Ming (desktop, English, signed in) makes a rated challenge; Hua (phone, Chinese) opens
     the link as a visitor, is told to sign in and cannot take the seat, signs in on the form,
     comes back, accepts; after one move each Hua resigns, and both pages show the change of
-    both ratings, as the profile and the dashboard then do."""
+    both ratings, as the profile and the dashboard then do. Hua then blocks Ming, and neither
+    page offers a rematch any more."""
     base = asgi_server.url
     for name in ("ming", "hua"):
         User.objects.create_user(username=name, password=PASSWORD)
@@ -468,6 +469,18 @@ def test_two_accounts_play_a_rated_game_to_a_resignation_and_see_their_ratings_c
     red.screenshot(path=str(artifacts / "live-rated-over-desktop-en.png"))
     black.screenshot(path=str(artifacts / "live-rated-over-phone-zh.png"))
     assert not chinese_text_faults(black.locator("main").inner_text())
+
+    # Both are offered a rematch; once Hua blocks Ming neither page offers it any more: Hua's
+    # (back from the block) as it loads, Ming's where it stands, without a reload
+    for page in (red, black):
+        expect(page.get_by_test_id("rematch-offer")).to_be_visible()
+    black.get_by_test_id("live-block").click()
+    expect(black.get_by_test_id("live-blocked")).to_contain_text("你已屏蔽ming")
+    expect(black.locator("body[data-live-status='finished']")).to_have_count(1)  # its state came
+    for page in (red, black):
+        expect(page.get_by_test_id("rematch-offer")).to_be_hidden()
+        expect(page.get_by_test_id("rematch")).to_be_hidden()
+    red.screenshot(path=str(artifacts / "live-blocked-no-rematch-desktop-en.png"))
 
     # the profile and the dashboard show the new live rating, provisional
     red.goto("/accounts/profile/")

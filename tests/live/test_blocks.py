@@ -14,9 +14,11 @@ from django.urls import reverse
 
 from accounts.owners import Owner
 from live.models import LiveBlock, LiveGame
+from live.selectors import rematch_possible
 from live.services import (
     ChallengeOptions,
     LiveRefusal,
+    live_abort,
     live_block,
     live_challenge_accept,
     live_challenge_create,
@@ -124,6 +126,72 @@ def test_unblocking_lets_the_pair_meet_again_and_only_ones_own_block_is_lifted()
     live_unblock(user=ming.user, blocked_id=hua.user.pk)
     challenge = live_challenge_create(owner=ming, options=CASUAL)
     assert live_challenge_accept(slug=challenge.slug, owner=hua).status == "playing"
+
+
+# -- the rematch offered only where it can be played ---------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_rematch_is_possible_once_over_between_two_seats_neither_of_which_blocked() -> None:
+    ming, hua = account("ming"), account("hua")
+    _key, guest = visitor_session()
+    playing = live_challenge_create(owner=ming, options=CASUAL)
+    never_accepted = live_challenge_create(owner=ming, options=CASUAL)
+    assert not rematch_possible(playing)  # waiting
+    playing = live_challenge_accept(slug=playing.slug, owner=hua)
+    assert not rematch_possible(playing)  # being played
+    aborted = live_abort(slug=playing.slug, owner=hua)  # before the first moves: both seated
+    assert rematch_possible(aborted)
+    assert not rematch_possible(live_abort(slug=never_accepted.slug, owner=ming))  # one seat
+    assert rematch_possible(finished_game(ming, guest))  # a visitor is never blocked
+    over = finished_game(ming, hua)
+    assert rematch_possible(over)
+    for blocker in (ming, hua):  # whichever of the two blocked
+        live_block(slug=over.slug, owner=blocker)
+        assert not rematch_possible(over) and not rematch_possible(aborted)
+        assert blocker.user is not None
+        live_unblock(user=blocker.user, blocked_id=LiveBlock.objects.get().blocked_id)
+        assert rematch_possible(over)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_player_is_told_whether_a_rematch_may_be_offered_and_never_who_blocked(
+    sockets: Any,
+) -> None:
+    ming, hua, third = account("ming"), account("hua"), account("third")
+    game = finished_game(ming, hua)
+    keys = {"ming": account_session(ming), "hua": account_session(hua)}
+    keys["third"] = account_session(third)
+
+    def told(name: str) -> dict[str, Any]:
+        return dict(sockets(game.slug, keys[name]).state())
+
+    before = {name: told(name) for name in keys}
+    assert {name: m["rematch_allowed"] for name, m in before.items()} == {
+        "ming": True,
+        "hua": True,
+        "third": None,  # a spectator has no rematch to offer, and is told nothing of one
+    }
+    live_block(slug=game.slug, owner=hua)
+    after = {name: told(name) for name in keys}
+    assert {name: m["rematch_allowed"] for name, m in after.items()} == {
+        "ming": False,
+        "hua": False,
+        "third": None,
+    }
+    # the blocker and the blocked are sent the same, but for their seats; a spectator the same
+    # as before the block
+    assert {**after["ming"], "you": None} == {**after["hua"], "you": None}
+    assert after["third"] == before["third"]
+    # a refusal is followed by the state, which says it too
+    page = sockets(game.slug, keys["ming"])
+    assert page.state()["rematch_allowed"] is False
+    page.send({"type": "rematch", "action": "offer"})
+    error = page.error()
+    assert error["code"] == "cannot_play" and error["state"]["rematch_allowed"] is False
+    assert hua.user is not None and ming.user is not None
+    live_unblock(user=hua.user, blocked_id=ming.user.pk)
+    assert told("ming")["rematch_allowed"] is True
 
 
 # -- the pages ----------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ const other = (side) => (side === "red" ? "black" : "red");
 const state = {
   game: null,
   you: null, // "red" | "black" | null (watching)
+  rematchAllowed: false, // whether the server lets this player offer or accept a rematch
   received: 0, // performance.now() when the state came: the running clock counts from it
   socket: null,
   retries: 0,
@@ -88,6 +89,7 @@ function receive(message) {
     state.game = message.game;
     state.you = message.you;
     state.half = message.half || null;
+    state.rematchAllowed = message.rematch_allowed === true;
     state.received = performance.now();
     explain("");
     render();
@@ -563,18 +565,21 @@ function renderAttackPower(playing) {
 }
 
 // Once the game is over: a rematch offered (colours swapped), answered here; when it begins,
-// both players go to its page and anyone watching gets its link.
+// both players go to its page and anyone watching gets its link. The server says whether this
+// player may offer or accept one (not when either player has blocked the other): otherwise
+// neither button is shown, and an offer made before stays open to a decline only.
 function renderRematch() {
   const g = state.game;
   const over = g.status === "finished" || g.status === "aborted";
   const offer = g.rematch;
+  const allowed = state.rematchAllowed;
   const panel = $("rematch-panel");
-  panel.hidden = !over || (state.you === null && !offer);
+  panel.hidden = !over || (!offer && (state.you === null || !allowed));
   if (panel.hidden) return;
   const mine = offer && offer.by === state.you;
   const toMe = offer && state.you !== null && offer.by !== state.you;
-  $("rematch-offer").hidden = state.you === null || Boolean(offer);
-  $("rematch-accept").hidden = !toMe || Boolean(offer.slug);
+  $("rematch-offer").hidden = state.you === null || Boolean(offer) || !allowed;
+  $("rematch-accept").hidden = !toMe || Boolean(offer.slug) || !allowed;
   $("rematch-decline").hidden = !toMe || Boolean(offer.slug);
   $("rematch-link").hidden = !(offer && offer.slug);
   let text = "";
