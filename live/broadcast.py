@@ -1,10 +1,17 @@
 """Telling everyone watching a live game that it changed: one message to the game's group on
 the channel layer, which each connection (live.consumers) turns into the state it sends; and
-everyone in the lobby that its seeks changed, or that a game of theirs has begun."""
+everyone in the lobby that its seeks changed, or that a game of theirs has begun.
+
+From synchronous code (a page view, a task) an announcement comes after the change is in the
+database, and it is a courtesy to the pages open: when the channel layer cannot be reached
+(Redis stopped) the failure is logged and the caller goes on, the change standing. The pages
+lose their sockets then too, and each is sent the game as it stands when it reconnects (or is
+reloaded)."""
 
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -18,6 +25,8 @@ from live.selectors import live_game_state, live_lobby_seeks, own_half, rematch_
 LOBBY_GROUP = "live-lobby"
 # What the channel layer raises when it cannot be reached (Redis stopped, its connection cut).
 LAYER_ERRORS: tuple[type[Exception], ...] = (RedisError, OSError)
+
+logger = logging.getLogger(__name__)
 
 
 def group_name(slug: str) -> str:
@@ -55,9 +64,23 @@ def game_event(game: LiveGame) -> dict[str, Any]:
     }
 
 
-def live_game_announce(game: LiveGame) -> None:
-    """Send ``game``'s new state to its group, from synchronous code (a page view)."""
-    async_to_sync(get_channel_layer().group_send)(group_name(game.slug), game_event(game))
+def _group_send(group: str, event: dict[str, Any], what: str) -> bool:
+    """Send ``event`` to ``group`` from synchronous code; False (and the failure logged) when
+    the channel layer cannot be reached."""
+    try:
+        async_to_sync(get_channel_layer().group_send)(group, event)
+    except LAYER_ERRORS as error:
+        logger.warning("%s not announced: the channel layer cannot be reached (%r)", what, error)
+        return False
+    return True
+
+
+def live_game_announce(game: LiveGame) -> bool:
+    """Send ``game``'s new state to its group, from synchronous code (a page view, a task),
+    once the change is in the database. Returns whether it was sent: when the channel layer
+    cannot be reached the failure is logged and nothing else happens (the pages catch up
+    when their sockets reconnect)."""
+    return _group_send(group_name(game.slug), game_event(game), f"live game {game.slug}")
 
 
 def _seat_keys(game: LiveGame) -> list[dict[str, Any]]:
@@ -82,10 +105,13 @@ def lobby_started_event(game: LiveGame) -> dict[str, Any]:
     return {"type": "lobby.started", "slug": game.slug, "players": _seat_keys(game)}
 
 
-def live_lobby_announce(game: LiveGame | None = None) -> None:
+def live_lobby_announce(game: LiveGame | None = None) -> bool:
     """Tell the lobby, from synchronous code (a page view), that its seeks changed and, with
-    ``game``, that ``game`` has begun (a challenge accepted closes its players' seeks)."""
-    send = async_to_sync(get_channel_layer().group_send)
-    if game is not None:
-        send(LOBBY_GROUP, lobby_started_event(game))
-    send(LOBBY_GROUP, lobby_event())
+    ``game``, that ``game`` has begun (a challenge accepted closes its players' seeks).
+    Returns whether it was told: as ``live_game_announce``, a channel layer that cannot be
+    reached is logged, and the lobby's pages read the list again when they reconnect."""
+    if game is not None and not _group_send(
+        LOBBY_GROUP, lobby_started_event(game), f"live game {game.slug} begun"
+    ):
+        return False
+    return _group_send(LOBBY_GROUP, lobby_event(), "the lobby's seeks")

@@ -298,8 +298,10 @@ def accept(request: HttpRequest, slug: str) -> HttpResponse:
         accepted = live_challenge_accept(slug=slug, owner=owner)
     except LiveRefusal as refusal:
         return _game_page(request, game, owner, error=refusal.extra["message"])
-    live_game_announce(accepted)  # the challenger's page begins the game
-    live_lobby_announce(accepted)  # a seek taken by its link, or the players' seeks closed
+    # The game has begun in the database. The pages open are told if the channel layer can be
+    # reached (a failure is logged; they are sent the game when their sockets reconnect).
+    if live_game_announce(accepted):  # the challenger's page begins the game
+        live_lobby_announce(accepted)  # a seek taken by its link, or the players' seeks closed
     return HttpResponseRedirect(reverse("live:game", args=[slug]))
 
 
@@ -332,7 +334,8 @@ def block(request: HttpRequest, slug: str) -> HttpResponse:
         live_block(slug=slug, owner=owner)
     except LiveRefusal as refusal:
         return _game_page(request, game, owner, error=refusal.extra["message"])
-    live_game_announce(game)  # both players' pages stop offering a rematch (as a reload would)
+    # both players' pages stop offering a rematch (as a reload would; a failure is logged)
+    live_game_announce(game)
     return HttpResponseRedirect(reverse("live:game", args=[slug]))
 
 
