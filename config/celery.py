@@ -23,9 +23,10 @@ app.autodiscover_tasks()
 def _beat_schedule() -> dict[str, Any]:
     """The periodic tasks of every app that has them."""
     from games.schedule import BEAT_SCHEDULE as GAMES
+    from live.schedule import BEAT_SCHEDULE as LIVE
     from puzzles.schedule import BEAT_SCHEDULE as PUZZLES
 
-    return {**PUZZLES, **GAMES}
+    return {**PUZZLES, **GAMES, **LIVE}
 
 
 app.conf.beat_schedule = _beat_schedule()

@@ -8,7 +8,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import (
+    DateTimeField,
+    DurationField,
+    ExpressionWrapper,
+    F,
+    Q,
+    QuerySet,
+    Value,
+)
+from django.db.models.functions import Least
 from django.utils import timezone
 
 from accounts.owners import Owner
@@ -284,6 +293,30 @@ def first_move_deadline(game: LiveGame) -> datetime | None:
     if began is None:
         return None
     return began + timedelta(milliseconds=first_move_window_ms())
+
+
+def live_games_due(now: datetime, *, limit: int) -> list[int]:
+    """The ids of the games being played that a look at the clock at ``now`` may end (at most
+    ``limit``, the longest due first): those whose running clock may have run out (its turn
+    began at least the lower of the two clocks ago) and those with no clock running yet (not
+    both sides have moved) whose start lies a first move's window back. A superset, read from
+    the columns alone: whether each has ended is the clock's own decision
+    (``live.services.live_games_sweep``)."""
+    one_ms = Value(timedelta(milliseconds=1), output_field=DurationField())
+    # typed at each step, so that SQLite (the embedded default) adds a duration to a time too
+    lower = ExpressionWrapper(
+        Least("red_clock_ms", "black_clock_ms") * one_ms, output_field=DurationField()
+    )
+    flag_from = ExpressionWrapper(F("turn_started_at") + lower, output_field=DateTimeField())
+    window_from = now - timedelta(milliseconds=first_move_window_ms())
+    playing = LiveGame.objects.filter(status=LiveGame.Status.PLAYING)
+    timed = playing.filter(turn_started_at__isnull=False).alias(due=flag_from).filter(due__lte=now)
+    untimed = playing.filter(turn_started_at__isnull=True, started_at__lte=window_from)
+    found = [
+        *timed.order_by("due").values_list("pk", flat=True)[:limit],
+        *untimed.order_by("started_at").values_list("pk", flat=True)[:limit],
+    ]
+    return found[:limit]
 
 
 def takeback_plies(game: LiveGame, side: str) -> int:

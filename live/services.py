@@ -49,6 +49,7 @@ from live.selectors import (
     game_clock,
     game_position,
     is_creator,
+    live_games_due,
     live_seeks_open,
     presence_window,
     seat_of,
@@ -501,6 +502,33 @@ def live_clock_check(*, slug: str, now: datetime | None = None) -> tuple[LiveGam
         if flagged:
             game.save()
     return game, flagged
+
+
+# The most games one sweep looks at (the longest due first); the rest wait for the next run.
+SWEEP_LIMIT = 500
+
+
+def live_games_sweep(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) -> list[LiveGame]:
+    """Look at the clock of every game being played that may have ended by ``now``
+    (``live.selectors.live_games_due``), as any message to it would: a side to move whose time
+    has run out loses on time, and a game whose side to move let its first move's window pass
+    is aborted without a result (``_flag_if_out_of_time``, the same verdict as the
+    consumer's). So a game both of whose players have left ends without a message. Returns
+    the games this call ended.
+
+    Each game is locked in a transaction of its own; one locked by a request being judged
+    (a move, a claim) is passed over, since that request looks at the clock itself. A game is
+    ended once, and a rated one rated once, however many sweeps and messages meet on it (the
+    row lock, and ``_rate`` leaving a game rated already as it is)."""
+    now = now or timezone.now()
+    ended = []
+    for pk in live_games_due(now, limit=limit):
+        with transaction.atomic():
+            game = LiveGame.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
+            if game is not None and _flag_if_out_of_time(game, now):
+                game.save()
+                ended.append(game)
+    return ended
 
 
 def _illegal(pos: Position, move: Move, error: IllegalMoveError) -> LiveRefusal:

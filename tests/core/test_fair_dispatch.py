@@ -45,6 +45,7 @@ EXEMPT = {
     "puzzles.sweep_runs": "Celery beat, every 15 minutes, in batches",
     "games.sweep": "Celery beat, every minute; it runs the fair dispatcher itself",
     "games.engine_analysis_sweep": "Celery beat, every hour",
+    "live.sweep": "Celery beat, every minute, at most 500 games a run",
     "accounts.reset_mail": (
         "one mail each, milliseconds of work; throttled per address (10 an hour) and per "
         "e-mail address (3 an hour)"
