@@ -16,6 +16,7 @@ from accounts.owners import Owner, owner_for_request
 from core.exceptions import ApplicationError
 from engine import find_variant
 from tutorials.curriculum import COURSES, Step, step_from_data
+from tutorials.curriculum.schema import is_tactic
 from tutorials.models import Lesson, StepProgress
 from tutorials.models import Step as StepRow
 from words.texts import Text, language_key
@@ -321,6 +322,12 @@ def step_view(row: StepRow, *, progress: StepProgress | None, moment: Any) -> di
         "completed": bool(progress and progress.completed),
         "play_level": rules.play_level,
         "practise_theme": rules.practise_theme,
+        # what the trainer is offered on: a kill pattern's mates, or a tactic's puzzles
+        "practise_kind": (
+            ("tactic" if is_tactic(rules.practise_theme) else "pattern")
+            if rules.practise_theme
+            else None
+        ),
     }
     if goal.kind == "point":
         board = dynamic_board(rules, moment)

@@ -16,6 +16,7 @@ from tutorials.curriculum.solve import shortest_solution
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a-long-pass-phrase-42"
+PHONE_SIZE = {"width": 390, "height": 844}
 
 
 def solutions(path: str) -> dict[str, list[str]]:
@@ -213,3 +214,43 @@ def test_the_player_works_on_a_phone(phone: Page, lessons: None, artifacts: Path
     assert play(phone, "a2b5") == "playing"
     assert play(phone, "b5e6") == "complete"
     phone.screenshot(path=str(artifacts / "lesson-fighter-phone.png"), full_page=True)
+
+
+@pytest.mark.parametrize(
+    ("page", "label"),
+    [({}, "练习这种战术"), ({"locale": "en-US", "viewport": PHONE_SIZE}, "Practise this tactic")],
+    indirect=["page"],
+)
+def test_a_tactics_lesson_ends_on_the_trainer_for_its_tactic(
+    page: Page, label: str, lessons: None, tmp_path: Path
+) -> None:
+    """The pin lesson's last step done, "Practise this tactic" opens the trainer on pins: the
+    puzzle it gives is one of the shipped tactics with a pin (Chinese on a desktop, English at a
+    phone's size)."""
+    from puzzles.bankfile import write_bank
+    from puzzles.models import Puzzle
+    from puzzles.services.bank import bank_load
+    from puzzles.tactics_bank import read_tactics
+
+    shipped = [e for e in read_tactics() if e["variant"] == "xiangqi"]
+    bank, tactics = tmp_path / "bank.json", tmp_path / "tactics.json"
+    write_bank([], bank)
+    write_bank([e for e in shipped if "pin" in e["themes"]] + shipped[:3], tactics)
+    bank_load(bank, tactics)
+    pinned = {
+        str(pk) for pk in Puzzle.objects.filter(themes__slug="pin").values_list("pk", flat=True)
+    }
+    page.goto("/learn/xiangqi-pin/?step=5")
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    practise = page.locator("#practise-theme")
+    expect(practise).to_be_hidden()
+    assert play(page, "c2d4") == "playing"
+    assert play(page, "d4e6") == "complete"
+    expect(practise).to_be_visible()
+    expect(practise).to_have_text(label)
+    expect(practise).to_have_attribute("data-kind", "tactic")
+    practise.click()
+    page.wait_for_url(re.compile(r"/puzzles/\?variant=xiangqi&themes=pin$"))
+    info = page.locator("#puzzle-info")
+    expect(info).to_have_attribute("data-puzzle-id", re.compile(r"^\d+$"), timeout=20_000)
+    assert info.get_attribute("data-puzzle-id") in pinned

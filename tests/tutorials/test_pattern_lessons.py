@@ -157,9 +157,11 @@ def _lesson_data(**step: object) -> dict[str, object]:
     }
 
 
-def test_practise_theme_must_be_a_pattern_of_the_course() -> None:
+def test_practise_theme_must_be_a_pattern_of_the_course_or_a_tactic() -> None:
     lesson = lesson_from_data(_lesson_data(practise_theme="facing_general"))
     assert lesson.steps[0].practise_theme == "facing_general"
+    lesson = lesson_from_data(_lesson_data(practise_theme="fork"))  # engine.tactics
+    assert lesson.steps[0].practise_theme == "fork"
     with pytest.raises(LessonFileError, match="practise_theme"):
         lesson_from_data(_lesson_data(practise_theme="no_such_pattern"))
     with pytest.raises(LessonFileError, match="practise_theme"):

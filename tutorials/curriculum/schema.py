@@ -37,6 +37,7 @@ from engine.errors import InvalidMoveError
 from engine.fen import write_fen
 from engine.patterns import find_pattern
 from engine.setups import SECRET_METHODS
+from engine.tactics import TACTICS
 from engine.vocab import MOVE_EFFECTS, OUTCOME_TERMINATIONS
 from words.texts import Text
 
@@ -66,6 +67,15 @@ TERMINATIONS = OUTCOME_TERMINATIONS
 ENDGAME_RESULTS = ("win", "hold")
 _POINT = re.compile(r"^[a-k][0-9]$")
 _PIECE_TOKEN = re.compile(r"^(\+?[KABNRCPFMkabnrcpfm])([a-k][0-9])$")
+
+TACTIC_CODES = frozenset(t.code for t in TACTICS)
+
+
+def is_tactic(code: object) -> bool:
+    """Whether ``code`` names a tactic (``engine.tactics``: a fork, a pin, ...) rather than a
+    kill pattern: a step that ends a tactics lesson offers the trainer on the tactics puzzles
+    of that theme."""
+    return isinstance(code, str) and code in TACTIC_CODES and find_pattern(code) is None
 
 
 class LessonFileError(ValueError):
@@ -440,9 +450,10 @@ def _step(data: Any, index: int, course: str, where: str) -> Step:
     practise_theme = data.get("practise_theme")
     if practise_theme is not None:
         pattern = find_pattern(str(practise_theme))
-        if pattern is None or variant not in pattern.variants:
+        if (pattern is None or variant not in pattern.variants) and not is_tactic(practise_theme):
             raise LessonFileError(
-                f"{where}: practise_theme must be a kill pattern of {variant} (engine.patterns)"
+                f"{where}: practise_theme must be a kill pattern of {variant} (engine.patterns) "
+                "or a tactic (engine.tactics)"
             )
     return Step(
         key=str(data.get("key") or index + 1),

@@ -211,12 +211,17 @@ function showButtons() {
     play.href = `${play.pathname}?variant=${encodeURIComponent(lesson.course)}&level=${step.play_level}`;
     play.textContent = play.dataset.label.replace("{level}", step.play_level);
   }
-  // A kill pattern's lesson: the puzzle trainer on that pattern, in the course's variant.
+  // A kill pattern's or a tactic's lesson: the puzzle trainer on that theme, in the course's
+  // variant.
   const practise = $("practise-theme");
   practise.hidden = !(complete && step.practise_theme);
   if (step.practise_theme) {
     const query = new URLSearchParams({ variant: lesson.course, themes: step.practise_theme });
     practise.href = `${practise.pathname}?${query}`;
+    practise.dataset.kind = step.practise_kind;
+    if (!practise.dataset.patternLabel) practise.dataset.patternLabel = practise.textContent;
+    practise.textContent =
+      step.practise_kind === "tactic" ? practise.dataset.tacticLabel : practise.dataset.patternLabel;
   }
   $("retry").hidden = !over && moves.length === 0 && step.goal !== "setup" && !pending;
   $("hint").hidden = !step.hint || complete; // no hint once the step is done
