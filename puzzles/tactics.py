@@ -101,8 +101,8 @@ def answers(
 ) -> dict[str, Any]:
     """The answers stored as a tactics puzzle's ``proof``: the judge, its budget and the
     thresholds of the variant's mining profile (``tactics_mining.PROFILES``); a puzzle the
-    site's own engine judged names it (``engine``) and the budget of its second look
-    (``recheck_nodes``)."""
+    site's own engine judged names it (``engine``); the budget of the second look at its key
+    is ``recheck_nodes``."""
     profile = PROFILES[variant]
     proof: dict[str, Any] = {
         "kind": KIND,
@@ -124,6 +124,7 @@ def answers(
     }
     if profile.judge == OURS:
         proof["engine"] = OURS
+    if profile.recheck_nodes:
         proof["recheck_nodes"] = profile.recheck_nodes
     return proof
 

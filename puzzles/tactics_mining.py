@@ -27,7 +27,9 @@ Missile and New-version Xiangqi are mined the same way from the engine's own gam
 (``PROFILES``: budgets and thresholds for its scale, either side's moves, the scan from ply 10
 until the game is decided, the line played on the game's history so that a repetition ends it,
 and every kept key judged again on four times the budget, ``recheck``). The material follows the
-board the rules leave (collisions, defections: ``engine.tactics.material_balance``).
+board the rules leave (collisions, defections: ``engine.tactics.material_balance``). Traditional
+xiangqi's keys are judged again the same way, by Fairy-Stockfish on four times its budget; a
+bank mined before that is checked with ``recheck_entries`` (``mine_tactics --recheck``).
 
 Each puzzle stores what the judge decided at mining time (the accepted and the also-good moves
 of every solver step), so the site checks answers without Fairy-Stockfish. Everything depends
@@ -127,6 +129,7 @@ TRADITIONAL = Profile(
     gain=GAIN,
     max_moves=MAX_MOVES,
     per_game=PER_GAME,
+    recheck_nodes=4 * NODES,
 )
 
 # Missile and New-version Xiangqi, judged by the site's own engine (``judge.ours``; no other
@@ -523,6 +526,29 @@ def recheck(judge: Judge, stats: Stats, fen: str, key: str, profile: Profile) ->
         raise Rejected("recheck") from None  # the deeper look sees a mate: the mate miner's
     if evaluation.best.move != key or best < profile.win or step.accepted != [key]:
         raise Rejected("recheck")
+
+
+def recheck_entries(
+    entries: Iterable[dict[str, Any]],
+    judge: Judge,
+    profile: Profile,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The bank ``entries`` of ``profile``'s variant judged again (``recheck``: a fresh search
+    on ``recheck_nodes``, the key still the only winning move): the ``(kept, dropped)`` ones,
+    in their order. An entry is dropped, never mended."""
+    kept: list[dict[str, Any]] = []
+    dropped: list[dict[str, Any]] = []
+    for entry in entries:
+        try:
+            recheck(judge, Stats(), entry["fen"], entry["main_line"][0], profile)
+        except Rejected:
+            dropped.append(entry)
+            if progress is not None:
+                progress(f"{entry['key']}: dropped, {entry['main_line'][0]} is not the only win")
+        else:
+            kept.append(entry)
+    return kept, dropped
 
 
 def mine_game(

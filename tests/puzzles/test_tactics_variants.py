@@ -7,13 +7,14 @@ at its ply, kept by the second look), loading them and solving one of each throu
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import translation
 
@@ -175,6 +176,40 @@ def test_the_command_mines_the_engine_games_of_a_variant_and_resumes(tmp_path: P
     assert record["stats"]["positions"] == len(shortest.moves) - 9
     call_command("mine_tactics", variant="xinban", first=shortest.n, games=1, log=log)
     assert len(read_log(log)) == 1  # not mined twice
+
+
+def test_the_command_judges_the_bank_again_and_drops_a_key_that_is_not_the_only_win(
+    tmp_path: Path,
+) -> None:
+    """``mine_tactics --recheck``: every key of the variant judged again on four times the
+    budget; a puzzle whose key is not the judge's move is dropped, the good ones and the
+    other variants' puzzles are written back as they were."""
+    feidan = sorted(_by_variant("feidan"), key=lambda e: e["key"])[:2]
+    other = sorted(_by_variant("xinban"), key=lambda e: e["key"])[0]
+    forged = json.loads(json.dumps(feidan[0]))
+    position = Position.from_fen("feidan", forged["fen"])
+    accepted = forged["proof"]["steps"][0]["accepted"] + forged["proof"]["steps"][0]["good"]
+    another = sorted(m.iccs() for m in position.legal_moves if m.iccs() not in accepted)[0]
+    forged["key"], forged["main_line"] = "feidan-forged", [another]
+    bank = tmp_path / "tactics.json"
+    write_bank([*feidan, forged, other], bank)
+    out = io.StringIO()
+    call_command("mine_tactics", variant="feidan", recheck=True, bank=bank, stdout=out)
+    assert f"feidan-forged: dropped, {another} is not the only win" in out.getvalue()
+    assert "feidan: 2 of 3 kept (67%) on 400,000 nodes; 3 tactics puzzles written" in out.getvalue()
+    written = {entry["key"]: entry for entry in read_tactics(bank)}
+    assert written == {entry["key"]: entry for entry in [*feidan, other]}
+
+
+def test_the_command_says_what_it_cannot_recheck(tmp_path: Path) -> None:
+    bank = tmp_path / "tactics.json"
+    with pytest.raises(CommandError, match="no such bank file"):
+        call_command("mine_tactics", variant="feidan", recheck=True, bank=bank)
+    write_bank([_by_variant("xinban")[0]], bank)
+    with pytest.raises(CommandError, match="no feidan puzzles to check"):
+        call_command("mine_tactics", variant="feidan", recheck=True, bank=bank)
+    with pytest.raises(CommandError, match="--log is needed"):
+        call_command("mine_tactics", variant="feidan", games=1)
 
 
 # --- the material a line wins ------------------------------------------------------------------

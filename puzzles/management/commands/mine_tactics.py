@@ -10,6 +10,12 @@ tactics bank written from them.
 ``--write`` adds the log's puzzles to those the file holds (a run over further games grows the
 bank); with ``--replace`` the file holds the log's puzzles alone.
 
+    manage.py mine_tactics --variant xiangqi --recheck   # the bank's keys judged again
+
+``--recheck`` judges every key of the variant in the bank file again, on the profile's re-check
+budget (four times the mining budget, a fresh search), and writes the file without those that
+are no longer the only winning move; the other variants' puzzles are left as they are.
+
 The log holds one line a game (its puzzles and figures): started again with the same log, the
 run skips the games it holds. Deterministic: every search is on a node budget. Slow by nature
 (about 3 s a game on one core): run it by hand and commit the bank file it writes.
@@ -29,7 +35,15 @@ from puzzles.mining import master_games
 from puzzles.selfplay import read_games, selfplay_path
 from puzzles.tactics import TACTICS_PATH
 from puzzles.tactics_bank import entries_from_log, read_tactics, tactics_added, write_tactics
-from puzzles.tactics_mining import PROFILES, VARIANT, Game, Stats, mine_games, read_log
+from puzzles.tactics_mining import (
+    PROFILES,
+    VARIANT,
+    Game,
+    Stats,
+    mine_games,
+    read_log,
+    recheck_entries,
+)
 
 
 class Command(BaseCommand):
@@ -38,7 +52,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--first", type=int, default=0, help="the first game (0-based)")
         parser.add_argument("--games", type=int, default=0, help="how many games to mine")
-        parser.add_argument("--log", type=Path, required=True, help="the run's log (JSON lines)")
+        parser.add_argument("--log", type=Path, help="the run's log (JSON lines)")
         parser.add_argument(
             "--write", action="store_true", help="add the log's puzzles to the bank file"
         )
@@ -46,6 +60,12 @@ class Command(BaseCommand):
             "--replace", action="store_true", help="with --write: the log's puzzles alone"
         )
         parser.add_argument("--bank", type=Path, default=TACTICS_PATH)
+        parser.add_argument(
+            "--recheck",
+            action="store_true",
+            help="judge the bank's keys of --variant again on the re-check budget; drop those "
+            "that fail",
+        )
         parser.add_argument(
             "--variant",
             choices=sorted(PROFILES),
@@ -55,20 +75,21 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        log: Path = options["log"]
+        if options["recheck"]:
+            self.recheck(options["variant"], options["bank"])
+            return
+        log: Path | None = options["log"]
+        if log is None:
+            raise CommandError("--log is needed to mine games or to write their puzzles")
         if options["games"] < 0 or options["first"] < 0:
             raise CommandError("--first and --games must not be negative")
         if options["games"]:
             variant = options["variant"]
-            judge: Judge | None
+            judge: Judge
             games: list[Game]
             first, count = options["first"], options["games"]
             if variant == VARIANT:
-                judge = shared_fairy_stockfish()
-                if judge is None:
-                    raise CommandError(
-                        "Fairy-Stockfish is not installed: the tactics miner needs it as its judge"
-                    )
+                judge = self.fairy_stockfish()
                 games = list(master_games(first, count))
             else:
                 judge = OurEngine()  # node budgets alone: the same puzzles on any machine
@@ -104,3 +125,33 @@ class Command(BaseCommand):
                 f"Wrote {count} tactics puzzles to {options['bank']} from {len(records)} games "
                 f"({total.as_json()})."
             )
+
+    def fairy_stockfish(self) -> Judge:
+        judge = shared_fairy_stockfish()
+        if judge is None:
+            raise CommandError(
+                "Fairy-Stockfish is not installed: the tactics miner needs it as its judge"
+            )
+        return judge
+
+    def recheck(self, variant: str, bank: Path) -> None:
+        """Judge the bank's keys of ``variant`` again; write the file without the failures."""
+        if not bank.exists():
+            raise CommandError(f"{bank}: no such bank file")
+        entries = read_tactics(bank)
+        mine = [entry for entry in entries if entry["variant"] == variant]
+        if not mine:
+            raise CommandError(f"{bank}: no {variant} puzzles to check")
+        judge = self.fairy_stockfish() if variant == VARIANT else OurEngine()
+        profile = PROFILES[variant]
+        kept, dropped = recheck_entries(
+            mine, judge, profile, progress=lambda text: self.stdout.write(text)
+        )
+        for entry in kept:  # the answers say the key has had its second look
+            entry["proof"]["recheck_nodes"] = profile.recheck_nodes
+        gone = {entry["key"] for entry in dropped}
+        count = write_tactics([e for e in entries if e["key"] not in gone], bank)
+        self.stdout.write(
+            f"{variant}: {len(kept)} of {len(mine)} kept ({len(kept) / len(mine):.0%}) on "
+            f"{profile.recheck_nodes:,} nodes; {count} tactics puzzles written to {bank}."
+        )
