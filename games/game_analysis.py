@@ -183,16 +183,18 @@ def classify(
     the judge saw is kept when ``eval_after`` or the search of the position the move led to
     (``next_position``, when ``eval_after`` is the move's own search from the position
     before) still sees one for the mover: a search of one root move can miss a mate that the
-    search of the next position finds."""
-    drop = win_chance(eval_before, side) - win_chance(eval_after, side)
-    drop = round(max(drop, 0.0), 3)
+    search of the next position finds. A mate let go is judged by what the move left: still a
+    decisive win (``DECISIVE_CHANCE``), the mate was lost but not the win, an inaccuracy (as
+    Lichess judges a lost mate with ten pawns still up); anything less, a blunder."""
+    after = win_chance(eval_after, side)
+    drop = round(max(win_chance(eval_before, side) - after, 0.0), 3)
     seen_mate = mate_for(eval_before, side) is not None
     kept_it = any(
         mate_for(found, side) is not None or found.get("winner") == side
         for found in (eval_after, next_position or {})
     )
     if seen_mate and not kept_it:
-        return "blunder", drop
+        return ("inaccuracy" if after >= DECISIVE_CHANCE else "blunder"), drop
     if drop >= BLUNDER_DROP:
         return "blunder", drop
     if drop >= MISTAKE_DROP:

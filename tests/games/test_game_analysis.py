@@ -21,6 +21,7 @@ from engine import Position
 from games.game_analysis import (
     ABOUT_AS_GOOD,
     BLUNDER_DROP,
+    DECISIVE_CHANCE,
     GAME_ANALYSIS_NODES,
     INACCURACY_DROP,
     MISTAKE_DROP,
@@ -93,6 +94,7 @@ def test_the_thresholds_rise_from_inaccuracy_to_blunder() -> None:
         (mate(3), mate(5), "red", None),  # a longer mate is still a mate
         (mate(1), {"winner": "red"}, "red", None),  # the mate itself
         (mate(-4), cp(2000), "black", "blunder"),  # Black's mate let go
+        (mate(-4), cp(-2000), "black", "inaccuracy"),  # Black's mate let go, the win kept
         (cp(200), mate(-3), "red", "blunder"),  # walking into a mate
         (cp(0), {"winner": "black"}, "red", "blunder"),
     ],
@@ -180,7 +182,27 @@ def test_a_mate_let_go_says_the_mate_the_engine_saw() -> None:
         {**cp(1800), "best": None},
     ]
     (entry,) = game_verdicts(fen=start, moves=moves, evaluations=evaluations)
-    assert entry["verdict"] == "blunder" and entry["seen_mate"] == 2
+    # the mate is let go, but a chariot and more up the win is not: an inaccuracy that names
+    # the mate
+    assert entry["verdict"] == "inaccuracy" and entry["seen_mate"] == 2
+    assert not entry["missed_win"]
+    # the mate let go with the win: a blunder, and a missed win
+    evaluations[1] = {**cp(300), "best": None}
+    (entry,) = game_verdicts(fen=start, moves=moves, evaluations=evaluations)
+    assert entry["verdict"] == "blunder" and entry["seen_mate"] == 2 and entry["missed_win"]
+
+
+def test_a_mate_let_go_with_the_win_kept_is_an_inaccuracy_whatever_the_scale() -> None:
+    """Where the line lies: the chances the move leaves, against ``DECISIVE_CHANCE``, for
+    either side and either judge's centipawns."""
+    for side, sign in (("red", 1), ("black", -1)):
+        for engine in ("fairy-stockfish", "ours"):
+            before = mate(sign * 3)
+            for centipawns in (300, 400, 500, 600, 1000, 3000):
+                after = {**cp(sign * centipawns), "engine": engine}
+                verdict, _ = classify(before, after, side)
+                decisive = win_chance(after, side) >= DECISIVE_CHANCE
+                assert verdict == ("inaccuracy" if decisive else "blunder"), (side, centipawns)
 
 
 def test_a_mate_the_next_positions_search_still_sees_was_not_let_go() -> None:
@@ -194,9 +216,9 @@ def test_a_mate_the_next_positions_search_still_sees_was_not_let_go() -> None:
     (entry,) = game_verdicts(fen=start, moves=moves, evaluations=[before, mate(-7)])
     assert entry["verdict"] is None
     assert classify(mate(-6), cp(-1546), "black", next_position=mate(-7))[0] is None
-    # with no mate seen after it either, the mate was let go
+    # with no mate seen after it either, the mate was let go, though not the win
     (entry,) = game_verdicts(fen=start, moves=moves, evaluations=[before, cp(-1500)])
-    assert entry["verdict"] == "blunder" and entry["seen_mate"] == 6
+    assert entry["verdict"] == "inaccuracy" and entry["seen_mate"] == 6
 
 
 # -- the searches ----------------------------------------------------------------------------
