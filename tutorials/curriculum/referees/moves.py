@@ -342,7 +342,7 @@ class MoveRun:
         outcome = pos.outcome()
         if outcome is not None:
             return self._endgame_ended(iccs, outcome.termination, outcome.winner)
-        if goal.result == "win" and self._only_bottom_soldiers():
+        if goal.result == "win" and self._only_bottom_soldiers(self.learner):
             return self._refute(
                 iccs,
                 "bottom_soldier",
@@ -395,13 +395,14 @@ class MoveRun:
             )
         return None
 
-    def _only_bottom_soldiers(self) -> bool:
-        """The learner attacks with soldiers only, and every one of them is on the last rank."""
-        last = 9 if self.learner == "red" else 0
+    def _only_bottom_soldiers(self, side: str) -> bool:
+        """``side`` (``red`` or ``black``) attacks with soldiers only, and every one of them is on
+        the last rank."""
+        last = 9 if side == "red" else 0
         attackers = [
             (point, letter)
             for point, letter in self.pos.pieces().items()
-            if (letter[-1].isupper()) == (self.learner == "red") and piece_kind(letter) not in "KAB"
+            if (letter[-1].isupper()) == (side == "red") and piece_kind(letter) not in "KAB"
         ]
         return bool(attackers) and all(
             piece_kind(letter) == "P" and int(point[1]) == last for point, letter in attackers
@@ -413,14 +414,25 @@ class MoveRun:
             "piece": piece_name(taken, colour=False),
             "reply": reply,
         }
-        after = (
-            Text("少了它，这盘就赢不下来了。再试一次。", "Without it the win is gone. Try again.")
-            if self.step.goal.result == "win"
-            else Text(
+        computer = "black" if self.learner == "red" else "red"
+        if self.step.goal.result == "win":
+            after = Text(
+                "少了它，这盘就赢不下来了。再试一次。", "Without it the win is gone. Try again."
+            )
+        elif piece_kind(mover) == "P" and self._only_bottom_soldiers(computer):
+            # The taker is a soldier that came down to the last rank: a bottom soldier cannot
+            # win, so the game is still drawn; the step asked for every piece to be kept.
+            after = Text(
+                "吃子的兵到了底线，成了底兵（老兵），其实已经赢不了；可是这一步要你一个棋子也"
+                "不丢。再试一次。",
+                "The soldier that took it now stands on the last rank, a bottom soldier that can "
+                "no longer win; but this step asks you to keep every piece. Try again.",
+            )
+        else:
+            after = Text(
                 "少了它，这盘就守不住了。再试一次。",
                 "Without it the position cannot be held. Try again.",
             )
-        )
         if effect == "collision":
             what = Text(
                 "对方{reply}：它的{by}和你的{piece}相撞，同归于尽。",
