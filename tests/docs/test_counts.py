@@ -1,7 +1,7 @@
 """The figures the front door and the docs give of the content are the content's own: the
-number of lessons and steps (README.md, docs/lessons.md) and of bank puzzles (README.md,
-docs/puzzles.md) are counted from the lesson files and the bank file, and so are the tactics
-puzzles (the tactics file)."""
+number of lessons and steps (README.md, docs/lessons.md, and each course's in docs/lessons.md)
+and of bank puzzles (README.md, docs/puzzles.md) are counted from the lesson files and the bank
+file, and so are the tactics puzzles (the tactics file)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,22 @@ def test_the_lesson_and_step_counts_are_the_curriculums(path: str) -> None:
     actual = (len(lessons), sum(len(lesson.steps) for lesson in lessons))
     for stated in _numbers(path, r"([\d,]+) lessons, ([\d,]+) steps"):
         assert stated == actual, f"{path} says {stated}, the lesson files hold {actual}"
+
+
+def test_each_courses_lesson_and_step_counts_are_its_files() -> None:
+    """docs/lessons.md also counts each course's lessons and steps."""
+    counted: dict[str, list[int]] = {}
+    for lesson in read_lessons():
+        figures = counted.setdefault(lesson.course, [0, 0])
+        figures[0] += 1
+        figures[1] += len(lesson.steps)
+    pattern = (
+        r"xiangqi ([\d,]+) lessons and ([\d,]+) steps, feidan ([\d,]+) and ([\d,]+), "
+        r"xinban ([\d,]+) and ([\d,]+)"
+    )
+    for stated in _numbers("docs/lessons.md", pattern):
+        actual = tuple(n for course in ("xiangqi", "feidan", "xinban") for n in counted[course])
+        assert stated == actual, f"docs/lessons.md says {stated}, the lesson files hold {actual}"
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from engine import Position
+from engine import Position, solve
 from tutorials.curriculum import Lesson, Step, play_moves, read_lessons, stars_for
 from tutorials.curriculum.audit import engine_run, named_pieces_zh
 from tutorials.curriculum.referees import computer
@@ -38,7 +38,11 @@ def test_every_course_has_endgames_to_win_and_to_hold() -> None:
         by_course.setdefault(lesson.course, set()).add(step.goal.result or "")
         assert 900 <= lesson.order < 1000, "endgames come after the rules, before the course end"
         assert len(lesson.steps) >= 5
-    assert by_course == {"xiangqi": {"win", "hold"}, "feidan": {"win"}, "xinban": {"win", "hold"}}
+    assert by_course == {
+        "xiangqi": {"win", "hold"},
+        "feidan": {"win", "hold"},
+        "xinban": {"win", "hold"},
+    }
     assert sum(1 for lesson, _ in ENDGAMES if lesson.course == "xiangqi") >= 9
 
 
@@ -217,6 +221,52 @@ def test_wasted_moves_run_out() -> None:
     assert state is not None and state.moves_used == step.goal.within == 8
     zh, en = both(state, "out_of_moves")
     assert "8步" in zh and "All 8 moves" in en
+
+
+def test_a_soldier_that_takes_on_the_last_rank_in_a_hold_is_named_a_bottom_soldier() -> None:
+    """低兵不胜单象: the step still fails when the elephant is lost, but the text does not say the
+    position is lost: the soldier took it by stepping onto the last rank and can no longer win."""
+    state = play_moves(endgame("xiangqi-endgames-soldier", "low-soldier-elephant"), ["e9e8"])
+    assert state.status == "failed" and state.message.code == "piece_lost"
+    zh, en = state.message.text.zh, state.message.text.en
+    # Red's reply is written in Chinese notation in both languages (兵三进一), then its ICCS.
+    assert en.startswith("The computer plays 兵三进一 (g8g9): ")
+    assert not CJK.search(en.removeprefix("The computer plays 兵三进一"))
+    assert "兵吃掉了你的象" in zh and "底兵" in zh and "守不住" not in zh
+    assert "takes your elephant" in en and "bottom soldier" in en and "cannot be held" not in en
+
+
+def test_a_missile_checking_inside_the_palace_beside_a_hemmed_in_general_wins_the_hold() -> None:
+    """Missile against a full set: an elephant move leaves the missile its way into the palace,
+    where its check is a dead general (the advisors beside the general block every escape); the
+    lesson's own words say so. Lifting an advisor to the palace centre holds."""
+    step = endgame("feidan-endgames-more", "6")
+    state = play_moves(step, ["d9b7"])
+    zh, en = both(state, "endgame_lost")
+    assert state.plies[-1].iccs == "k8f8" and state.termination == "dead_general"
+    assert "死将" in zh and "dead general" in en
+    assert play_moves(step, ["e9f8"]).status == "playing"
+
+
+PROVED = [
+    ("xiangqi-endgames-chariot-cannon", "1"),
+    ("xiangqi-endgames-chariot-cannon", "2"),
+    ("xiangqi-endgames-chariot-cannon", "3"),
+    ("xiangqi-endgames-chariot-cannon", "4"),
+    ("xiangqi-endgames-soldier", "high-soldier-elephant"),
+]
+
+
+@pytest.mark.parametrize(("slug", "key"), PROVED, ids=[f"{s}-{k}" for s, k in PROVED])
+def test_the_chariot_cannon_and_high_soldier_wins_are_forced_in_their_par(
+    slug: str, key: str
+) -> None:
+    """These positions are wins whatever the defence, not only against the computer's replies:
+    the prover finds a forced win in exactly the step's par."""
+    step = endgame(slug, key)
+    proof = solve(Position.from_fen(step.variant, step.fen), goal="win", max_moves=step.par)
+    assert proof.status in ("sound_unique", "cooked"), proof.reason
+    assert proof.moves_to_win == step.par
 
 
 def test_a_missile_hit_by_an_advisor_is_a_collision() -> None:
