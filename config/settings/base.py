@@ -14,6 +14,9 @@ Everything that differs between machines comes from the environment:
 ``CHANNEL_LAYER_URL``      ``redis://host:6379/2``: the channel layer that carries live games' moves between
                            the web processes (docs/deployment.md); unset: each process's memory (one
                            web process serves every WebSocket)
+``CHANNEL_LAYER_CONNECT_TIMEOUT`` / ``CHANNEL_LAYER_SOCKET_TIMEOUT``  seconds before a connection to the
+                           channel layer's Redis, and a reply from it, are given up (3 and 10; the
+                           second above the layer's own 5 s wait for a message)
 ``LIVE_FIRST_MOVE_SECONDS``  how long each side of a live game has for its first move before the game is
                            aborted (60; docs/live.md)
 ``LIVE_SEEK_EXPIRY_SECONDS``  how long a lobby seek stays listed after its creator's lobby page last
@@ -304,15 +307,35 @@ LIVE_LAG_ALLOWANCE_MS = env_int("LIVE_LAG_ALLOWANCE_MS", 500)
 LIVE_LAG_PROBE_SECONDS = env_int("LIVE_LAG_PROBE_SECONDS", 5)
 
 
-def channel_layer_settings(url: str | None) -> dict[str, dict[str, object]]:
+# A Redis that hangs (accepts, never answers) must not hold a page or a socket for good: a
+# connection is given up after CHANNEL_LAYER_CONNECT_TIMEOUT seconds, a reply after
+# CHANNEL_LAYER_SOCKET_TIMEOUT. The reply's limit stays above the layer's own blocking read
+# (channels_redis waits up to 5 s for a message on a channel), which is no hang.
+CHANNEL_LAYER_READ_WAIT = 5
+
+
+def channel_layer_settings(
+    url: str | None, *, connect_timeout: float = 3.0, socket_timeout: float = 10.0
+) -> dict[str, dict[str, object]]:
     """``redis://…`` -> the Redis channel layer, shared by every web process; unset: this
-    process's memory, right only while one process serves every WebSocket (scripts/run)."""
+    process's memory, right only while one process serves every WebSocket (scripts/run).
+    ``socket_timeout`` must exceed the layer's blocking read (``CHANNEL_LAYER_READ_WAIT``)."""
+    if socket_timeout <= CHANNEL_LAYER_READ_WAIT:
+        raise ImproperlyConfigured(
+            f"CHANNEL_LAYER_SOCKET_TIMEOUT must be more than {CHANNEL_LAYER_READ_WAIT} seconds "
+            "(the channel layer's own wait for a message)."
+        )
     if url and url.startswith(("redis://", "rediss://")):
+        host = {
+            "address": url,
+            "socket_connect_timeout": connect_timeout,
+            "socket_timeout": socket_timeout,
+        }
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {
-                    "hosts": [url],
+                    "hosts": [host],
                     "prefix": env_str("CHANNEL_LAYER_PREFIX", "xq-live") or "xq-live",
                 },
             }
@@ -322,7 +345,11 @@ def channel_layer_settings(url: str | None) -> dict[str, dict[str, object]]:
     return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
-CHANNEL_LAYERS = channel_layer_settings(CHANNEL_LAYER_URL)
+CHANNEL_LAYERS = channel_layer_settings(
+    CHANNEL_LAYER_URL,
+    connect_timeout=env_int("CHANNEL_LAYER_CONNECT_TIMEOUT", 3),
+    socket_timeout=env_int("CHANNEL_LAYER_SOCKET_TIMEOUT", 10),
+)
 
 # --- Static files (served by WhiteNoise: no separate web server needed) --------------------
 
