@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import os
 import random
@@ -104,7 +105,8 @@ def sample(
     source = source or ("master" if variant == "xiangqi" else "selfplay")
     if source == "engine":
         played = (engine_game(variant, i, seed, levels) for i in range(games * 2))
-        chosen = [g for g in played if len(g[2]) >= window][:games]
+        # played one by one until enough are long enough: no game is played for nothing
+        chosen = list(itertools.islice((g for g in played if len(g[2]) >= window), games))
     else:
         pool = [g for g in games_of(variant, source) if len(g[2]) >= window]
         chosen = sorted(rng.sample(pool, min(games, len(pool))))

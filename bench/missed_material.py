@@ -32,8 +32,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import Position, bestmove  # noqa: E402
-from engine.play import level_limits  # noqa: E402
+from bench import samples  # noqa: E402
+from engine import Position  # noqa: E402
 from judge import judge_for  # noqa: E402
 from puzzles.missed_material import (  # noqa: E402
     PER_GAME,
@@ -48,19 +48,9 @@ ENGINE_GAME_PLIES = 120
 def engine_game(
     variant: str, index: int, seed: int, levels: tuple[int, int] = (1, 2)
 ) -> tuple[str, str, list[str]]:
-    """A seeded game of the engine against itself at two levels, from the start."""
-    pos = Position.start(variant)
-    start = pos.fen()
-    moves: list[str] = []
-    levels = levels if index % 2 else (levels[1], levels[0])
-    while pos.outcome() is None and len(moves) < ENGINE_GAME_PLIES:
-        level = levels[len(moves) % 2]
-        found = bestmove(
-            variant, start, moves, level=level, nodes=level_limits(level).nodes,
-            seed=seed * 1000 + index,
-        )  # fmt: skip
-        moves.append(found.move)
-        pos.push_iccs(found.move)
+    """A seeded game of the engine against itself at two levels, from the start (start FEN,
+    variant, moves): ``bench.samples.engine_game``, at most ``ENGINE_GAME_PLIES`` plies."""
+    _name, start, moves = samples.engine_game(variant, index, seed, levels, ENGINE_GAME_PLIES)
     return start, variant, moves
 
 

@@ -16,17 +16,21 @@ ENGINE_GAME_PLIES = 160
 
 
 def engine_game(
-    variant: str, index: int, seed: int, levels: Sequence[int] = (1, 2)
+    variant: str,
+    index: int,
+    seed: int,
+    levels: Sequence[int] = (1, 2),
+    plies: int = ENGINE_GAME_PLIES,
 ) -> tuple[str, str, list[str]]:
     """Game ``index`` of the engine against itself from the variant's start (name, start FEN,
-    moves): the two ``levels`` take Red in turn (game 0 the first, game 1 the second, ...), each
-    move seeded by ``seed`` and the index, at most ``ENGINE_GAME_PLIES`` plies."""
+    moves): the two ``levels`` take Red in turn (game 0 the second, game 1 the first, ...), each
+    move seeded by ``seed`` and the index, at most ``plies`` plies."""
     pos = Position.start(variant)
     start = pos.fen()
     moves: list[str] = []
     first, second = levels
     pair = (first, second) if index % 2 else (second, first)
-    while pos.outcome() is None and len(moves) < ENGINE_GAME_PLIES:
+    while pos.outcome() is None and len(moves) < plies:
         level = pair[len(moves) % 2]
         found = bestmove(
             variant, start, moves, level=level, nodes=level_limits(level).nodes,

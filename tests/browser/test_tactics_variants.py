@@ -16,19 +16,14 @@ from puzzles.bankfile import write_bank
 from puzzles.models import Puzzle
 from puzzles.services.bank import bank_load
 from tests.browser.test_puzzles import click_move, state
+from tests.browser.test_tactics_puzzle import ENGLISH, PHONE_ZH
 from tests.text_rules import chinese_text_faults
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
-DESKTOP_ENGLISH = {"locale": "en-US", "viewport": {"width": 1280, "height": 800}}
-PHONE_CHINESE = {
-    "locale": "zh-CN",
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
+DESKTOP_ENGLISH = ENGLISH
+PHONE_CHINESE = PHONE_ZH
 TEXTS = {
     "en": {
         "task": "Win material",

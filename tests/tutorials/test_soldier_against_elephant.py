@@ -17,6 +17,7 @@ from functools import cache
 
 from engine import Position
 from tutorials.curriculum import read_lessons
+from tutorials.curriculum.schema import board_fen
 
 FILES = "abcdefghi"
 RED_PALACE = tuple(f + r for f in "def" for r in "012")
@@ -30,18 +31,9 @@ Node = tuple[bool, list[str]]  # Red to move?, the keys after each legal move
 
 
 def fen(pieces: dict[str, str], red_to_move: bool) -> str:
-    ranks = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for file in FILES:
-            letter = pieces.get(f"{file}{rank}")
-            if letter is None:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + letter
-            empty = 0
-        ranks.append(row + (str(empty) if empty else ""))
-    return "/".join(ranks) + (" w" if red_to_move else " b") + " - - 0 1"
+    """The FEN of ``pieces`` (point -> letter), as a lesson's position is read."""
+    listed = " ".join(f"{letter}{point}" for point, letter in pieces.items())
+    return board_fen("xiangqi", listed, "red" if red_to_move else "black")
 
 
 def key_of(pos: Position) -> str:

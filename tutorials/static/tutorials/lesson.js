@@ -219,7 +219,6 @@ function showButtons() {
     const query = new URLSearchParams({ variant: lesson.course, themes: step.practise_theme });
     practise.href = `${practise.pathname}?${query}`;
     practise.dataset.kind = step.practise_kind;
-    if (!practise.dataset.patternLabel) practise.dataset.patternLabel = practise.textContent;
     practise.textContent =
       step.practise_kind === "tactic" ? practise.dataset.tacticLabel : practise.dataset.patternLabel;
   }
