@@ -218,6 +218,10 @@ def test_a_draw_offered_while_an_even_computer_thinks_is_declined_after_its_move
     client: Client, new_game: Any
 ) -> None:
     gid = new_game(client, level=3, side="red")["id"]
+    # the game's seed set, as the other tests here do: level 3 moves with noise drawn from it,
+    # and with some seeds (6 of the first 40) its noisy answer leaves it standing low enough to
+    # take the draw
+    Game.objects.filter(pk=gid).update(seed=2)
     # a quiet first move: the position stays even (after h2e2 the fitted tables see Black a
     # little worse, and a computer standing worse may take the draw)
     assert post(client, f"/api/games/{gid}/moves/", {"move": "b0c2"}).status_code == 200
