@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+# How long an ``expect`` waits for the page to reach a state (Playwright's default is 5 s). CI runs
+# these tests beside the rest of the suite on two cores, where an answer of the test server now
+# and then takes longer than 5 s; a page that never reaches the state still fails, only later.
+EXPECT_TIMEOUT_MS = 15_000
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 CHROMIUM_ARGS = [

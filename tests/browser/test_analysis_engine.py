@@ -232,7 +232,12 @@ def test_another_tabs_position_takes_the_engine_and_the_first_tab_says_so(
     another position: the engine looks at that one, and the first tab says why it stopped.
     No analysis may run here, so the first search waits whether or not a worker is up."""
     settings.ANALYSIS_SEARCHES_AT_ONCE = 0
-    open_board(page, "variant=xinban")
+    # the first tab's question must reach the server before the second tab's: under load its
+    # request could otherwise arrive second and take the engine back
+    with page.expect_response(
+        lambda response: response.request.method == "POST" and response.url.endswith(ENGINE_API)
+    ):
+        open_board(page, "variant=xinban")
     expect(page.locator("#engine-pending")).to_be_visible()
     other = page.context.new_page()
     open_board(other, "variant=xinban&moves=h2e2")
