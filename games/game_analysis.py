@@ -87,13 +87,15 @@ GAME_ANALYSIS_MAX_PLIES = 300
 # stands. Chosen by measurement (bench/analysis_agreement.py; docs/play.md).
 SETTLE_FACTOR = 4
 SETTLE_BAND = (0.12, 0.45)
-# What bench/analysis_agreement.py measured at those budgets (docs/play.md), by judge and
-# variant where the sample is large enough to say: the games and moves, how many times longer
-# the reference (the same engine) searched, the moves the site and the reference called a
-# mistake or worse, and those both did. The page says them.
+# What bench/analysis_agreement.py measured at those budgets with the marks as ``classify``
+# gives them now (docs/play.md), by judge and variant where the sample is large enough to say:
+# games between the engine's levels 1 and 2 (``--source engine --levels 1,2``; master games
+# hold too few mistakes to count), the games and moves, how many times longer the reference
+# (the same engine) searched, the moves the site and the reference called a mistake or worse,
+# and those both did. The page says them.
 GAME_ANALYSIS_AGREEMENT: dict[tuple[str, str], dict[str, int]] = {
     (FAIRY_STOCKFISH, "xiangqi"): {
-        "games": 40, "moves": 600, "factor": 10, "site": 12, "reference": 10, "both": 8,
+        "games": 60, "moves": 720, "factor": 10, "site": 23, "reference": 21, "both": 20,
     },
 }  # fmt: skip
 # The site's engine stops a search this long, whatever its nodes: a safety net for a machine so

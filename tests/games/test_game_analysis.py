@@ -792,11 +792,14 @@ def test_the_game_page_says_who_judges_and_what_was_measured_of_it(
     fairy = variant == "xiangqi" and fairy_stockfish_path() is not None
     assert ("a strong open-source engine" in page) is fairy
     assert ("The site's own engine searches every position" in page) is not fairy
-    # the agreement measured for Fairy-Stockfish on master games, in figures
-    assert ("Checked on 40 master games (600 moves)" in page) is fairy
+    # the agreement measured for Fairy-Stockfish on the weak levels' games, in figures
+    assert ("Checked on 60 games between the computer's two weakest levels (720 moves" in page) is (
+        fairy
+    )
+    assert ("of the 23 moves it called mistakes or blunders, 20 were so" in page) is fairy
     client.cookies["django_language"] = "zh-hans"
     page = client.get(f"/play/{game['id']}/").content.decode()
-    assert ("我们在 40 盘大师对局（600 步棋）上" in page) is fairy
+    assert ("我们在本站电脑最弱两级之间的 60 盘对局（720 步棋" in page) is fairy
     assert ("本站自己的引擎搜索这盘棋的每一个局面" in page) is not fairy
 
 
