@@ -30,6 +30,7 @@ from engine.variants import (
     BLACK,
     CANNON,
     CHARIOT,
+    ELEPHANT,
     FIGHTER,
     HORSE,
     KING,
@@ -553,6 +554,33 @@ def _buddha_home(m: Mate) -> bool:
     return m.driven_home > 0 and any(_acts(m, s) for s in m.attacker_points(SOLDIER))
 
 
+def _minister_presses(m: Mate) -> bool:
+    width = m.pos.width
+    if not any(m.kind(c) == CHARIOT and c // width == m.king // width for c in m.checkers):
+        return False
+    _, king_dy = m.rel(m.king)
+    for f in m.flights:
+        if f.point % width != m.king % width or m.rel(f.point)[1] != king_dy + 1:
+            continue
+        # its own advisor or elephant on the general's head, and nothing else holds that point
+        minister = f.own and m.kind(f.point) in (ADVISOR, ELEPHANT)
+        return minister and not _covers_if_empty(m, f.point)
+    return False
+
+
+def _covers_if_empty(m: Mate, sq: int) -> list[int]:
+    """The attacking pieces that would take the general on ``sq`` were its own piece not there."""
+    board = m.pos.board
+    there, general = board[sq], board[m.king]
+    board[m.king] = 0
+    board[sq] = general
+    try:
+        return m.pos.attackers(sq, m.attacker)
+    finally:
+        board[sq] = there
+        board[m.king] = general
+
+
 def _smothered(m: Mate) -> bool:
     return bool(m.flights) and all(f.own for f in m.flights)
 
@@ -1006,6 +1034,24 @@ PATTERNS: tuple[Pattern, ...] = (
         ),
     ),
     _p(
+        "minister_presses",
+        "臣压君",
+        "The minister presses the sovereign",
+        (
+            "The general's own advisor or elephant sits on its head, so it cannot step forward, "
+            "and a chariot checks it along its rank.",
+            "将的头上被自己的士或象压住，不能向前走，车在横线上将军成杀。",
+        ),
+        (
+            "An attacking chariot checks the general along its rank; the flight point right in "
+            "front of the general (on its file, one rank further from its back rank) holds the "
+            "defender's own advisor or elephant, and were that point empty no attacking piece "
+            "would take the general there: its own piece alone shuts it in.",
+            "进攻方的车沿横线将军；将的正前方（同一直线上、离底线远一步）的出路上站着防守方自己的"
+            "士或象，而且那个点即使空着，进攻方也没有子能在那里吃将：困住将的正是它自己的子。",
+        ),
+    ),
+    _p(
         "smothered",
         "闷杀",
         "Smothered mate",
@@ -1239,6 +1285,7 @@ _DETECTORS: dict[str, Detector] = {
     "spring_horse": _spring_horse,
     "empty_head_cannon": _empty_head_cannon,
     "buddha_home": _buddha_home,
+    "minister_presses": _minister_presses,
     "smothered": _smothered,
     "double_check": _double_check,
     "missile_strike": _missile_strike,

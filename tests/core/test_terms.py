@@ -57,6 +57,7 @@ ENGLISH_NAMES = {
     "空头炮": "Empty-head cannon",
     "炮碾丹砂": "Cannon grinds the cinnabar",
     "送佛归殿": "Escorting the Buddha home",
+    "臣压君": "The minister presses the sovereign",
 }
 # Where a learner's text is written: source, templates, catalogues, lesson files, scripts.
 SUFFIXES = {".py", ".html", ".po", ".toml", ".js", ".txt", ".json"}

@@ -207,6 +207,23 @@ def test_the_cannon_grinds_the_cinnabar_over_the_general_itself() -> None:
     assert "cannon_grind" not in detect(*HORSE_CANNON)
 
 
+def test_the_minister_presses_the_sovereign_from_the_general_s_head() -> None:
+    # 臣压君: the black general has climbed to d8 and its own advisor on d7 shuts its way
+    # forward; the chariot checks along the rank and the soldier holds the point behind
+    pressed = "2P6/3k5/3a5/9/9/9/9/9/9/R3K4 w - - 0 1"
+    assert detect("xiangqi", pressed, ["a0a8"]) == ["minister_presses"]
+    # its own cannon on its head is no minister
+    cannon = "2P6/3k5/3c5/9/9/9/9/9/9/R3K4 w - - 0 1"
+    assert "minister_presses" not in detect("xiangqi", cannon, ["a0a8"])
+    # a horse that covers the advisor's point holds the general in as well: not the advisor alone
+    covered = "2P6/3k5/3a5/1N7/9/9/9/9/9/R3K4 w - - 0 1"
+    assert "minister_presses" not in detect("xiangqi", covered, ["a0a8"])
+    # the centre cannon behind the advisor on the head is 铁门栓 (iron bolt), not this
+    bolt = "4k1b2/4aR3/3a3rb/8p/4p4/3rC4/4PR2P/4B4/9/3AKA3 w - - 11 42"
+    found = detect("xiangqi", bolt, ["f8f9"])
+    assert "iron_bolt" in found and "minister_presses" not in found
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 
