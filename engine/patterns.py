@@ -581,6 +581,12 @@ def _covers_if_empty(m: Mate, sq: int) -> list[int]:
         board[m.king] = general
 
 
+def _white_horse(m: Mate) -> bool:
+    if m.rel(m.king)[1] == 0:
+        return False
+    return any(m.kind(c) == HORSE and m.rel(c)[1] == 0 for c in m.checkers)
+
+
 def _smothered(m: Mate) -> bool:
     return bool(m.flights) and all(f.own for f in m.flights)
 
@@ -1052,6 +1058,21 @@ PATTERNS: tuple[Pattern, ...] = (
         ),
     ),
     _p(
+        "white_horse",
+        "白马现蹄",
+        "White horse shows its hoof",
+        (
+            "The general has climbed off its back rank, and a horse that has got behind it, onto "
+            "that back rank, gives the mating check.",
+            "将已离开底线，马绕到将的身后，站在对方底线上将军成杀。",
+        ),
+        (
+            "The defender's general is mated off its back rank, and an attacking horse standing "
+            "on the defender's back rank is one of the pieces that check it.",
+            "防守方的将不在底线上时被将死，并且将军的子中有一匹站在防守方底线上的进攻方的马。",
+        ),
+    ),
+    _p(
         "smothered",
         "闷杀",
         "Smothered mate",
@@ -1286,6 +1307,7 @@ _DETECTORS: dict[str, Detector] = {
     "empty_head_cannon": _empty_head_cannon,
     "buddha_home": _buddha_home,
     "minister_presses": _minister_presses,
+    "white_horse": _white_horse,
     "smothered": _smothered,
     "double_check": _double_check,
     "missile_strike": _missile_strike,

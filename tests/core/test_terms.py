@@ -58,6 +58,7 @@ ENGLISH_NAMES = {
     "炮碾丹砂": "Cannon grinds the cinnabar",
     "送佛归殿": "Escorting the Buddha home",
     "臣压君": "The minister presses the sovereign",
+    "白马现蹄": "White horse shows its hoof",
 }
 # Where a learner's text is written: source, templates, catalogues, lesson files, scripts.
 SUFFIXES = {".py", ".html", ".po", ".toml", ".js", ".txt", ".json"}

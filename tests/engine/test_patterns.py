@@ -224,6 +224,20 @@ def test_the_minister_presses_the_sovereign_from_the_general_s_head() -> None:
     assert "iron_bolt" in found and "minister_presses" not in found
 
 
+def test_the_white_horse_shows_its_hoof_from_behind_a_climbed_general() -> None:
+    # 白马现蹄: the black general has climbed to d7; the horse gets onto Black's back rank, on
+    # e9, and checks it from behind
+    hoof = "9/2P6/3k1N3/5P3/9/9/9/9/9/4K4 w - - 0 1"
+    assert "white_horse" in detect("xiangqi", hoof, ["f7e9"])
+    # a horse on the back rank that only covers a flight point, the chariot checking, is not it
+    covering = "1N7/9/3k5/9/9/9/9/9/9/R4K3 w - - 0 1"
+    assert "white_horse" not in detect("xiangqi", covering, ["a0a7"])
+    # nor a horse's check from in front of the climbed general (挂角马, the corner horse)
+    corner = "4kab2/9/9/p7p/9/9/P4n2P/B1C2A3/1c1RAK3/7r1 b - - 3 51"
+    found = detect("xiangqi", corner, ["f3d2"])
+    assert "corner_horse" in found and "white_horse" not in found
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 
