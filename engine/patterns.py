@@ -472,6 +472,31 @@ def _heaven_earth_cannon(m: Mate) -> bool:
     return False
 
 
+def _golden_hook(m: Mate) -> bool:
+    dx, dy = m.rel(m.king)
+    if dy != 0:
+        return False
+    width = m.pos.width
+    if not any(m.kind(c) == CANNON and c // width == m.king // width for c in m.checkers):
+        return False
+    if any(m.kind(c) == CHARIOT for c in m.checkers):
+        return False  # a chariot's check beside the cannon is 夹车炮 or the chariot's own mate
+    # the point in front of the general, the way up its own file
+    return any(
+        m.rel(f.point) == (dx, 1) and any(m.kind(c) == SOLDIER for c in f.covers) for f in m.flights
+    )
+
+
+def _cross_cannons(m: Mate) -> bool:
+    if m.rel(m.king) == (0, 0):
+        return False  # the cross on the general's home point is 天地炮
+    width = m.pos.width
+    cannons = [c for c in m.attacker_points(CANNON) if _acts(m, c)]
+    on_file = [c for c in cannons if c % width == m.king % width]
+    on_rank = [c for c in cannons if c // width == m.king // width]
+    return any(a in m.checkers or b in m.checkers for a in on_file for b in on_rank)
+
+
 def _acts(m: Mate, sq: int) -> bool:
     """Does the attacking piece on ``sq`` give check or cover a flight point?"""
     return sq in m.checkers or bool(m.covered_by(sq))
@@ -930,6 +955,41 @@ PATTERNS: tuple[Pattern, ...] = (
         ),
     ),
     _p(
+        "golden_hook",
+        "金钩炮",
+        "Golden hook cannon",
+        (
+            "A cannon checks along the general's back rank while a soldier bars the way up its "
+            "file: the cannon's rank and the soldier's hold make a hook.",
+            "炮沉底线横将，兵（卒）封住将向上的去路，炮和兵连成钩形，将无路可走。",
+        ),
+        (
+            "The defender's general stands on its back rank (dy = 0); an attacking cannon gives "
+            "check along that rank; the general's flight point straight in front of it "
+            "(its own file, dy = 1) is covered by an attacking soldier. No attacking chariot "
+            "gives check: a chariot checking beside the cannon is 夹车炮 or the chariot's mate.",
+            "防守方的将在底线上（dy = 0）；进攻方的炮沿底线横向将军；将正前方的出路（同一直线，"
+            "dy = 1）由进攻方的兵控制。进攻方的车不将军：车和炮一起将军是夹车炮或车的杀法。",
+        ),
+    ),
+    _p(
+        "cross_cannons",
+        "十字炮",
+        "Cross cannons",
+        (
+            "Two cannons cross at the general: one on its file, the other on its rank.",
+            "双炮交叉成十字：一炮在将所在的直线，一炮在将所在的横线，纵横夹击。",
+        ),
+        (
+            "One attacking cannon stands on the general's file and another on its rank; at "
+            "least one of the two gives check and each of them gives check or covers a flight "
+            "point. A general on its home point (the centre file of its back rank) is left to "
+            "天地炮.",
+            "进攻方一炮在将所在的直线上，另一炮在将所在的横线上；其中至少一炮将军，且两炮各自将军"
+            "或控制将的出路。将在原位（底线中点）时，这是天地炮，不算十字炮。",
+        ),
+    ),
+    _p(
         "chariot_cannon",
         "夹车炮",
         "Cannon behind the chariot",
@@ -1299,6 +1359,8 @@ _DETECTORS: dict[str, Detector] = {
     "heart_pierce": _heart_pierce,
     "cannon_grind": _cannon_grind,
     "heaven_earth_cannon": _heaven_earth_cannon,
+    "golden_hook": _golden_hook,
+    "cross_cannons": _cross_cannons,
     "chariot_cannon": _chariot_cannon,
     "two_ghosts": _two_ghosts,
     "sea_bottom_moon": _sea_bottom_moon,

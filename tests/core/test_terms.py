@@ -56,6 +56,8 @@ ENGLISH_NAMES = {
     "二鬼拍门": "Two Ghosts Knocking at the Door",
     "空头炮": "Empty-head cannon",
     "炮碾丹砂": "Cannon grinds the cinnabar",
+    "金钩炮": "Golden hook cannon",
+    "十字炮": "Cross cannons",
     "送佛归殿": "Escorting the Buddha home",
     "臣压君": "The minister presses the sovereign",
     "白马现蹄": "White horse shows its hoof",

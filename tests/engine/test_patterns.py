@@ -238,6 +238,35 @@ def test_the_white_horse_shows_its_hoof_from_behind_a_climbed_general() -> None:
     assert "corner_horse" in found and "white_horse" not in found
 
 
+def test_the_golden_hook_is_a_back_rank_cannon_check_with_a_soldier_above() -> None:
+    # 金钩炮: the cannon checks along the back rank over the soldier on f9, and the soldier on
+    # c8 holds d8, the general's one way up
+    hook = "3k1P3/2P6/9/9/8C/9/9/9/9/5K3 w - - 0 1"
+    assert detect("xiangqi", hook, ["i5i9"]) == ["golden_hook"]
+    # the same mate with a horse, not a soldier, holding the point above the general
+    horse = "3k1P3/9/1N7/9/8C/9/9/9/9/5K3 w - - 0 1"
+    assert "golden_hook" not in detect("xiangqi", horse, ["i5i9"])
+    # a chariot's check along the back rank, the soldier above: the chariot mates, not a hook
+    chariot = "3k5/2P6/9/9/8R/9/9/9/9/4K4 w - - 0 1"
+    assert "golden_hook" not in detect("xiangqi", chariot, ["i5i9"])
+
+
+def test_cross_cannons_meet_at_the_general_away_from_its_home_point() -> None:
+    # 十字炮: the horse leaves the back rank and lands as the d-file cannon's screen; both
+    # cannons check, one down the general's file, the other along its rank
+    cross = "3kNP2C/9/9/9/9/9/9/3C5/7r1/5K3 w - - 0 1"
+    assert "cross_cannons" in detect("xiangqi", cross, ["e9d7"])
+    # the same cross with the general on its home point is 天地炮
+    home = "1Cb1k4/1P7/4b4/9/9/9/9/4C4/9/5K3 b - - 0 1"
+    found = detect("xiangqi", home, [])
+    assert "heaven_earth_cannon" in found and "cross_cannons" not in found
+    # a chariot, not a cannon, on the general's file (held back by the soldier on d7): the one
+    # cannon on the rank makes a golden hook, no cross
+    chariot = "3kNP2C/9/3P5/9/9/9/9/3R5/9/5K3 w - - 0 1"
+    found = detect("xiangqi", chariot, ["e9f7"])
+    assert "golden_hook" in found and "cross_cannons" not in found
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 
