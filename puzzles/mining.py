@@ -619,15 +619,20 @@ def _prove_master(
     keep_trivial: bool = False,
     keep_cooked: bool = False,
 ) -> MinedPuzzle | None:
-    n, quick_mode = seen
+    seen_n, quick_mode = seen
     problem = candidate.problem
 
     def kept(result: proving.ProofResult) -> bool:
         return result.sound or (keep_cooked and result.status == proving.COOKED)
 
     stats.proofs += 1
-    result = proving.prove(**problem, moves_to_win=n, nodes=prove_nodes, seconds=prove_seconds)
-    if not kept(result) and quick_mode == proving.CHECKS_ONLY:
+    # posed at the shortest win among every move: a checks-only mate that a quiet move beats
+    # is not a puzzle of a game's moment (puzzles.reposing)
+    n, result = proving.prove_at_shortest(
+        **problem, moves_to_win=seen_n, nodes=prove_nodes, seconds=prove_seconds
+    )
+    undecided = result.status == proving.BUDGET_EXHAUSTED and n == seen_n
+    if undecided and quick_mode == proving.CHECKS_ONLY:
         stats.proofs += 1
         result = proving.prove(
             **problem,

@@ -11,7 +11,7 @@ import hashlib
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Final, Literal, TypedDict
 
@@ -43,6 +43,9 @@ LIVE_SECONDS = 0.15
 # Outside a request (scoring a line submitted before attempts were played on the server).
 OFFLINE_NODES = 400_000
 OFFLINE_SECONDS = 10.0
+# A game's moment is posed at its shortest win (``prove_at_shortest``): the quick look for a
+# shorter one, in positions searched.
+SHORTER_LOOK_NODES = 200_000
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,34 @@ def prove(
         mode=mode,
     )
     return _result(proof)
+
+
+def prove_at_shortest(
+    *,
+    variant: str,
+    fen: str,
+    goal: str,
+    moves_to_win: int,
+    nodes: int | None = None,
+    seconds: float | None = None,
+    look_nodes: int = SHORTER_LOOK_NODES,
+) -> tuple[int, ProofResult]:
+    """``prove`` among every move (full mode) at the shortest win: a game's moment is posed at
+    its shortest win. A quick look for a shorter win comes first (``find_win`` on
+    ``look_nodes``: a proof at the stated length can spend its whole budget before it reaches a
+    much shorter mate), and a proof that still answers that the goal is forced sooner is asked
+    again at that length. The length of the last question and its answer, whose ``nodes`` and
+    ``seconds`` count every proof."""
+    problem: Problem = {"variant": variant, "fen": fen, "goal": goal}
+    n = moves_to_win
+    if n > 1:
+        n = find_win(**problem, max_moves=n - 1, nodes=look_nodes) or n
+    first = prove(**problem, moves_to_win=n, nodes=nodes, seconds=seconds)
+    if first.status != SHORTER or not first.moves_to_win:
+        return n, first
+    n = first.moves_to_win
+    again = prove(**problem, moves_to_win=n, nodes=nodes, seconds=seconds)
+    return n, replace(again, nodes=first.nodes + again.nodes, seconds=first.seconds + again.seconds)
 
 
 def _result(proof: Any) -> ProofResult:

@@ -20,10 +20,10 @@ LESSONS = read_lessons()
 COURSE_OF_FAMILY = {"traditional": "xiangqi", "feidan": "feidan", "xinban": "xinban"}
 # Patterns whose bank puzzles no lesson step can use, and why.
 UNUSABLE_BANK_MOMENTS = {
-    # its two master-game moments: a mate in 6 (xiangqi-a32e61440168cd3d), longer than a
-    # lesson's solver checks, and a mate in 4 (xiangqi-eb2d80709563208e) that has a second
-    # winning first move (c9c6) against every defence, where a scripted step needs one key
-    "cannon_grind": "a mate in 6, and a mate in 4 with two keys",
+    # its master-game moment: a mate in 6 (xiangqi-a32e61440168cd3d), longer than a lesson's
+    # solver checks (a mate in 4 whose second winning first move, c9c6, no scripted step can
+    # take, left the bank when the game puzzles were proved among every move)
+    "cannon_grind": "a mate in 6",
 }
 
 
