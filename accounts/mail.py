@@ -9,7 +9,6 @@ never went. Addresses are masked (``m***@example.com``) wherever a failure is wr
 
 from __future__ import annotations
 
-import random
 import re
 import smtplib
 from typing import Any
@@ -18,6 +17,8 @@ from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.mail import EmailMultiAlternatives
 from django.template import loader
+
+from core.tasks import backoff_pause
 
 # The longest pause between two tries of a mail, in seconds.
 RETRY_PAUSE_MAX = 600
@@ -92,5 +93,4 @@ def retry_pause(retries: int) -> float:
     """Seconds before the next try, after ``retries`` retries: ``RESET_MAIL_BACKOFF_MS``
     doubled each time, up to ``RETRY_PAUSE_MAX``, and between half of that and all of it, so
     that the mails of one outage do not all come back at once."""
-    pause = min(RETRY_PAUSE_MAX, settings.RESET_MAIL_BACKOFF_MS / 1000 * 2**retries)
-    return random.uniform(pause / 2, pause)
+    return backoff_pause(settings.RESET_MAIL_BACKOFF_MS / 1000, retries, RETRY_PAUSE_MAX)

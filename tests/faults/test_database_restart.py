@@ -10,6 +10,7 @@ the test stops the database, waits, and starts it again. Every answer is counted
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 import uuid
@@ -25,6 +26,9 @@ from tests.faults.servers import HEALTH_TOKEN, PrivatePostgres, Site, wait_until
 pytestmark = pytest.mark.faults
 
 PLAYERS = slice(12, 24)
+# The scoring task's first wait before a retry (puzzles.tasks), and the worker's line of one.
+SCORING_BACKOFF = 2
+RETRY_LINE = re.compile(r"Task puzzles\.score_attempt\[([0-9a-f-]+)\] retry: Retry in ([0-9.]+)s")
 
 
 class Traffic(threading.Thread):
@@ -165,6 +169,16 @@ def test_a_database_restart_fails_requests_cleanly_and_the_site_recovers(
             report = json.loads(body)
             assert report["database"] == {"ok": False, "detail": "unreachable"}, report
         assert str(fault_postgres.port) not in body and "127.0.0.1" not in body, body
+
+    # A scoring task that met the outage waited at least half its doubled backoff before each
+    # retry (``core.tasks.backoff_pause``): its six retries outlast a minute of outage, where
+    # Celery's own jitter could spend them in a few seconds.
+    retries: dict[str, list[float]] = {}
+    for task_id, wait in RETRY_LINE.findall((site.logs / "worker-w1.log").read_text()):
+        retries.setdefault(task_id, []).append(float(wait))
+    for task_id, waits in retries.items():
+        for n, wait in enumerate(waits):
+            assert wait >= SCORING_BACKOFF * 2**n / 2, (task_id, waits)
 
     # Every accepted attempt is there once and scored once.
     accepted = sorted(traffic.accepted.values())
