@@ -134,14 +134,37 @@ TACTICS: tuple[Tactic, ...] = (
         "防守方的应着吃掉攻方刚走的子，而该子比它这步所吃的子至少多值2分。",
     ),
     Tactic(
+        "defection",
+        "策反",
+        "Defection",
+        "A turncoat you take comes over to your side: you win the piece and gain one.",
+        "吃掉策反子，它倒戈成为你的子：既得一子，又添一子。",
+        "One of the solver's moves takes a turncoat that defects: the captured piece comes "
+        "over to the solver, on the point its captor left (New-version Xiangqi).",
+        "攻方某一步吃掉对方的策反子，该子被策反倒戈，成为攻方的子，站在吃子棋子原来的位置"
+        "（新版象棋）。",
+    ),
+    Tactic(
+        "missile_collision",
+        "导弹碰炸",
+        "Missile collision",
+        "A missile and the piece it meets both leave the board: a good trade wins material.",
+        "导弹与它碰上的子同归于尽：换得划算就是得子。",
+        "One of the solver's moves is a collision: its missile moves onto an enemy piece, or "
+        "one of its pieces other than a cannon or the general moves onto an enemy missile, and "
+        "both are removed (Missile Xiangqi).",
+        "攻方某一步造成碰炸：己方导弹走到对方棋子上，或己方炮、将以外的棋子走到对方导弹上，"
+        "双方棋子一同离开棋盘（飞弹象棋）。",
+    ),
+    Tactic(
         "hanging_piece",
         "白吃",
         "Hanging piece",
         "An unprotected piece (无根子) is there to be taken.",
         "吃掉对方没有保护的子（无根子）。",
-        "The solver's first move captures a piece, and no defender piece attacks the point "
-        "of the capture afterwards.",
-        "攻方第一步吃子，吃子之后防守方没有棋子攻击该点。",
+        "The solver's first move captures a piece and stands on its point (not a collision), "
+        "and no defender piece attacks that point afterwards.",
+        "攻方第一步吃子并占据该点（不是碰炸），吃子之后防守方没有棋子攻击该点。",
     ),
 )
 CODES = tuple(t.code for t in TACTICS)
@@ -228,6 +251,11 @@ def detect(variant: str, fen: str, line: Sequence[str]) -> list[str]:
         target = position.board[to]
         solving = index % 2 == 0
         if solving:
+            kind = position.effects(m)[1] if target else "move"
+            if kind == "defection":
+                found.add("defection")
+            elif kind == "collision":
+                found.add("missile_collision")
             moved_value = _value(position, frm)
             target_value = _value(position, to) if target else 0.0
             if target:
@@ -246,7 +274,8 @@ def detect(variant: str, fen: str, line: Sequence[str]) -> list[str]:
                 (index, {ident.get(sq, "") for pair in _pins(position, solver) for sq in pair})
             )
             if index == 0:
-                if target and not position.attackers(to, solver ^ BLACK):
+                stands = kind in ("capture", "cannon_takes_missile", "defection")
+                if stands and not position.attackers(to, solver ^ BLACK):
                     found.add("hanging_piece")
                 if not position.is_check():  # in check, every piece is bound by the check
                     trapped = _trapped(position, solver, ident)

@@ -137,7 +137,8 @@ CATALOGUE: tuple[ThemeInfo, ...] = (
     ),
 )
 # A tactics puzzle's label, and the tactics a line that wins material shows (engine.tactics;
-# the sacrifice and the double check are already themes above and among the patterns).
+# the sacrifice, the double check, the defection and the missile collision are already themes
+# above and among the patterns).
 TACTIC_THEMES: tuple[ThemeInfo, ...] = (
     ThemeInfo(
         "material",
@@ -149,7 +150,7 @@ TACTIC_THEMES: tuple[ThemeInfo, ...] = (
     *(
         ThemeInfo(t.code, t.en, t.zh, t.summary_en, t.summary_zh)
         for t in TACTICS
-        if t.code not in ("sacrifice", "double_check")
+        if t.code not in ("sacrifice", "double_check", "defection", "missile_collision")
     ),
 )
 TACTIC_SLUGS = frozenset(t.code for t in TACTICS)

@@ -11,7 +11,8 @@ from engine.tactics import CODES, TACTICS, detect, material, material_balance
 
 CCPD_51 = "C3k4/1Rr1aR3/4b1c1b/N2Cp4/6p1p/P8/9/4r2c1/4A4/4KAB2 w - - 1 33"
 
-# (tactic, FEN, line): the line shows the tactic.
+# (tactic, FEN, line): the line shows the tactic (traditional xiangqi; the variants' own
+# tactics below).
 POSITIVE = [
     # The horse from d2 to e4 attacks the chariot and the cannon; the cannon falls.
     ("fork", "4k4/9/9/3r1c3/9/9/9/3N5/9/5K3 w - - 0 1", ["d2e4", "d6d9", "e4f6"]),
@@ -57,6 +58,30 @@ NEGATIVE = [
 ]
 
 
+# (tactic, variant, FEN, line): the tactics of the variants' own rules.
+VARIANT_POSITIVE = [
+    # New-version Xiangqi: the horse forks the turncoat chariot and cannon; the chariot runs
+    # and the cannon, taken by the horse, defects (lesson xinban-fork, step 1).
+    ("defection", "xinban", "3k5/2+r1+c4/9/9/9/2N6/9/9/9/4K4 w - - 0 1",
+     ["c4d6", "c8c2", "d6e8"]),
+    # Missile Xiangqi: the missile strikes the chariot, and both leave the board.
+    ("missile_collision", "feidan", "5k5/11/1r9/11/11/11/1M9/11/11/4K6 w - - 0 1", ["b3b7"]),
+    # A soldier walks onto the enemy missile: both go, a soldier for a missile.
+    ("missile_collision", "feidan", "5k5/11/1m9/1P9/11/11/11/11/11/4K6 w - - 0 1", ["b6b7"]),
+]  # fmt: skip
+VARIANT_NEGATIVE = [
+    # The same fork, but Black saves the cannon and the horse takes a turncoat horse: a horse
+    # does not turn a horse (step 4 of the lesson).
+    ("defection", "xinban", "3k5/2+n1+c4/9/9/9/2N6/9/9/9/4K4 w - - 0 1",
+     ["c4d6", "e8e2", "d6c8"]),
+    # A cannon takes the missile over a screen and survives: a capture, not a collision (and
+    # the missile, with nothing to guard it, was hanging).
+    ("missile_collision", "feidan", "5k5/11/1m9/11/1p9/11/1C9/11/11/4K6 w - - 0 1", ["b3b7"]),
+    # A collision is a trade, not a piece taken for free: the soldier is gone too.
+    ("hanging_piece", "feidan", "5k5/11/1m9/1P9/11/11/11/11/11/4K6 w - - 0 1", ["b6b7"]),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(("code", "fen", "line"), POSITIVE, ids=[p[0] for p in POSITIVE])
 def test_a_line_that_shows_the_tactic_is_named_so(code: str, fen: str, line: list[str]) -> None:
     assert code in detect("xiangqi", fen, line)
@@ -67,9 +92,35 @@ def test_a_near_miss_is_not_named(code: str, fen: str, line: list[str]) -> None:
     assert code not in detect("xiangqi", fen, line)
 
 
+@pytest.mark.parametrize(
+    ("code", "variant", "fen", "line"), VARIANT_POSITIVE, ids=[p[0] for p in VARIANT_POSITIVE]
+)
+def test_a_line_that_shows_a_variant_s_tactic_is_named_so(
+    code: str, variant: str, fen: str, line: list[str]
+) -> None:
+    assert code in detect(variant, fen, line)
+
+
+@pytest.mark.parametrize(
+    ("code", "variant", "fen", "line"), VARIANT_NEGATIVE, ids=[n[0] for n in VARIANT_NEGATIVE]
+)
+def test_a_near_miss_of_a_variant_s_tactic_is_not_named(
+    code: str, variant: str, fen: str, line: list[str]
+) -> None:
+    assert code not in detect(variant, fen, line)
+
+
 def test_every_tactic_has_a_positive_and_a_negative_position() -> None:
-    assert {p[0] for p in POSITIVE} == set(CODES)
-    assert {n[0] for n in NEGATIVE} == set(CODES)
+    positive = {p[0] for p in POSITIVE} | {p[0] for p in VARIANT_POSITIVE}
+    negative = {n[0] for n in NEGATIVE} | {n[0] for n in VARIANT_NEGATIVE}
+    assert positive == negative == set(CODES)
+
+
+def test_the_variants_tactics_need_their_rules() -> None:
+    """No traditional line shows a defection or a collision: the rules have neither."""
+    for _code, fen, line in POSITIVE:
+        found = detect("xiangqi", fen, line)
+        assert "defection" not in found and "missile_collision" not in found
 
 
 def test_the_catalogue_names_each_tactic_in_both_languages() -> None:

@@ -55,6 +55,7 @@ def test_the_tactics_lessons_offer_their_tactic() -> None:
         "xiangqi-double-attack": "fork",
         "xiangqi-pin": "pin",
         "xiangqi-sacrifice": "sacrifice",
+        "xinban-baiting-defection": "defection",
         "xinban-fork": "fork",
     }
     # on the last step alone: the button comes once the lesson is done
