@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
@@ -55,21 +54,8 @@ def engine_game(
 
 
 def master_games(count: int, seed: int) -> list[tuple[str, str, list[str]]]:
-    import os
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    import django
-
-    django.setup()
-    from core.masters import read_shipped
-
     start = Position.start("xiangqi").fen()
-    pool = []
-    for game in read_shipped():
-        moves = list(game.moves[: game.rules_end[0]] if game.rules_end else game.moves)
-        if game.stop is None and len(moves) >= 20:
-            pool.append((start, "xiangqi", moves))
-    return random.Random(seed).sample(pool, min(count, len(pool)))
+    return [(start, "xiangqi", moves) for _id, moves in samples.master_games(count, seed)]
 
 
 def look(game: tuple[str, str, list[str]], reference: int = 0) -> dict[str, Any]:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
 import random
 import statistics
 import sys
@@ -42,6 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import samples  # noqa: E402
 from bench.samples import engine_game  # noqa: E402
 from engine import Position  # noqa: E402
 from judge import judge_for  # noqa: E402
@@ -51,19 +51,10 @@ from puzzles.selfplay import read_games, selfplay_path  # noqa: E402
 
 def master_games(count: int, seed: int) -> list[tuple[str, str, list[str]]]:
     """``count`` shipped master games (name, start FEN, moves), chosen with ``seed``."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    import django
-
-    django.setup()
-    from core.masters import read_shipped
-
     start = Position.start("xiangqi").fen()
-    pool = []
-    for game in read_shipped():
-        moves = list(game.moves[: game.rules_end[0]] if game.rules_end else game.moves)
-        if game.stop is None and len(moves) >= 20:
-            pool.append((f"master {game.id}", start, moves))
-    return sorted(random.Random(seed).sample(pool, min(count, len(pool))))
+    return sorted(
+        (f"master {id_}", start, moves) for id_, moves in samples.master_games(count, seed)
+    )
 
 
 def selfplay_games(variant: str, count: int, seed: int) -> list[tuple[str, str, list[str]]]:

@@ -7,6 +7,8 @@ mates left on the board: the sample a measurement of "does the site find them" n
 
 from __future__ import annotations
 
+import os
+import random
 from collections.abc import Sequence
 
 from engine import Position, bestmove
@@ -39,3 +41,20 @@ def engine_game(
         moves.append(found.move)
         pos.push_iccs(found.move)
     return f"engine game {index} (levels {pair[0]}-{pair[1]})", start, moves
+
+
+def master_games(count: int, seed: int) -> list[tuple[int, list[str]]]:
+    """``count`` of the shipped master games (id, moves up to any end the rules give), chosen
+    with ``seed`` among those of 20 plies or more that were not stopped by the record."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    import django
+
+    django.setup()
+    from core.masters import read_shipped
+
+    pool = []
+    for game in read_shipped():
+        moves = list(game.moves[: game.rules_end[0]] if game.rules_end else game.moves)
+        if game.stop is None and len(moves) >= 20:
+            pool.append((game.id, moves))
+    return random.Random(seed).sample(pool, min(count, len(pool)))
