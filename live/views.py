@@ -307,10 +307,18 @@ def accept(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _block_offer(game: LiveGame, owner: Any) -> dict[str, Any] | None:
     """What the game's page offers its player once the game is over: to block the opponent
-    (an account blocking an account; None for a spectator, a visitor, a visitor opponent)."""
+    (an account blocking an account; None for a spectator, a visitor, a visitor opponent).
+    ``name`` is None while the challenge waits: the page names the opponent once it knows."""
     user = getattr(owner, "user", None)
+    if user is None:
+        return None
+    if game.status == LiveGame.Status.WAITING and is_creator(game, owner):
+        # The challenger's page, open before anyone accepts (its seat may not be drawn yet):
+        # the game comes to it over its socket, and with it the opponent's name (none for a
+        # visitor: no block then).
+        return {"name": None, "blocked": False, "over": False}
     side = seat_of(game, owner)
-    if user is None or side is None:
+    if side is None:
         return None
     opponent_id = getattr(game, f"{other_side(side)}_user_id")
     if opponent_id is None or opponent_id == user.pk:

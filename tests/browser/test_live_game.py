@@ -474,6 +474,9 @@ def test_two_accounts_play_a_rated_game_to_a_resignation_and_see_their_ratings_c
     # (back from the block) as it loads, Ming's where it stands, without a reload
     for page in (red, black):
         expect(page.get_by_test_id("rematch-offer")).to_be_visible()
+    # Ming's page was made before Hua accepted: its block button names Hua without a reload
+    expect(red.get_by_test_id("live-block")).to_have_text("Block hua")
+    expect(black.get_by_test_id("live-block")).to_have_text("屏蔽ming")
     black.get_by_test_id("live-block").click()
     expect(black.get_by_test_id("live-blocked")).to_contain_text("你已屏蔽ming")
     expect(black.locator("body[data-live-status='finished']")).to_have_count(1)  # its state came

@@ -275,6 +275,24 @@ def test_a_blocked_players_challenge_page_refuses_the_acceptance(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("language", "label"), [("en", "Block {name}"), ("zh-hans", "屏蔽{name}")])
+def test_the_challengers_page_before_anyone_accepts_holds_the_block_button_for_later(
+    client: Client, language: str, label: str
+) -> None:
+    """The challenger's page is made while nobody holds the other seat: it carries the block
+    panel, hidden, its button to be named from the game once an account accepts and the game
+    is over (a fault: the button came only with a reload)."""
+    ming = account("ming")
+    assert ming.user is not None
+    waiting = live_challenge_create(owner=ming, options=CASUAL)
+    client.force_login(ming.user)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("live:game", args=[waiting.slug])).content.decode()
+    assert 'class="panel" hidden data-testid="live-block-panel"' in page
+    assert f'data-testid="live-block" data-label="{label}"' in page
+
+
+@pytest.mark.django_db
 def test_a_spectator_and_a_player_facing_a_visitor_are_offered_no_block(client: Client) -> None:
     ming, hua, third = account("ming"), account("hua"), account("third")
     _key, guest = visitor_session()

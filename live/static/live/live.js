@@ -631,8 +631,16 @@ function render() {
   renderClocks();
   // the game's replay with the player's missed wins and the computer's analysis: its players'
   $("after-game").hidden = state.you === null || g.status !== "finished";
-  // an account may block its opponent once the game is over (the panel is the page's own)
-  if ($("block-panel")) $("block-panel").hidden = !["finished", "aborted"].includes(g.status);
+  // an account may block its opponent once the game is over (the panel is the page's own);
+  // a challenger's page, made before anyone accepted, names the opponent from the game
+  const blockPanel = $("block-panel");
+  if (blockPanel) {
+    const named = blockPanel.querySelector("[data-label]");
+    const opponent = state.you ? g.players[state.you === "red" ? "black" : "red"] : null;
+    if (named && opponent) named.textContent = named.dataset.label.replace("{name}", opponent);
+    const over = ["finished", "aborted"].includes(g.status);
+    blockPanel.hidden = !over || Boolean(named && !opponent);
+  }
 }
 
 setStatus(L.connecting, "thinking");
