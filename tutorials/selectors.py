@@ -90,11 +90,16 @@ class LessonLink:
 
 def pattern_lessons() -> dict[str, LessonLink]:
     """The lesson of each kill pattern that has one (its steps name the pattern to practise,
-    ``practise_theme``), by the pattern's code, titled in the reader's language."""
-    rows = (
+    ``practise_theme``), by the pattern's code, titled in the reader's language. A pattern's own
+    lesson (a slug with ``-pattern-``) comes before a tactics lesson that practises the same
+    theme (the double check is both)."""
+    rows = sorted(
         StepRow.objects.filter(lesson__is_active=True, data__has_key="practise_theme")
         .order_by("lesson__course", "lesson__order")
-        .values_list("data__practise_theme", "lesson__slug", "lesson__title_zh", "lesson__title_en")
+        .values_list(
+            "data__practise_theme", "lesson__slug", "lesson__title_zh", "lesson__title_en"
+        ),
+        key=lambda row: "-pattern-" not in row[1],
     )
     chinese = language_key(get_language()) == "zh"
     found: dict[str, LessonLink] = {}

@@ -55,9 +55,15 @@ def test_the_tactics_lessons_offer_their_tactic() -> None:
         "xiangqi-double-attack": "fork",
         "xiangqi-pin": "pin",
         "xiangqi-sacrifice": "sacrifice",
+        "feidan-missile-trades": "missile_collision",
         "xinban-baiting-defection": "defection",
+        "xinban-defection-check": "defection",
         "xinban-fork": "fork",
     }
+    # The double check is a kill pattern too: its tactics lesson offers its mates and tactics.
+    assert {lesson.slug: step.practise_theme for lesson, step in LINKS}[
+        "xiangqi-double-check"
+    ] == "double_check"
     # on the last step alone: the button comes once the lesson is done
     for lesson, step in LINKS:
         if is_tactic(step.practise_theme):
