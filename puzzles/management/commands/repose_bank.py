@@ -15,16 +15,15 @@ or changed its key, and ``manage.py reprove_bank --record``.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from core.pools import worker_pool
 from engine.variants import VARIANTS
 from puzzles.bankfile import BANK_PATH, read_bank, write_bank
 from puzzles.reposing import OUTCOMES, REPOSE_NODES, REPOSE_SECONDS, from_a_game, repose_entry
@@ -49,9 +48,7 @@ class Command(BaseCommand):
         ]  # fmt: skip
         started = time.monotonic()
         work = partial(repose_entry, nodes=options["nodes"], seconds=REPOSE_SECONDS)
-        # Fresh interpreters, not forks of a process that may hold broker connections.
-        spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=max(1, options["jobs"]), mp_context=spawn) as pool:
+        with worker_pool(options["jobs"]) as pool:
             results = []
             for done in pool.map(work, asked, chunksize=2):
                 results.append(done)

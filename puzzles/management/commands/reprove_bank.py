@@ -14,16 +14,15 @@ sample while nothing of those has changed, and the whole bank once something has
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import resource
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.pools import worker_pool
 from engine.variants import VARIANTS
 from puzzles.bankfile import BANK_PATH, read_bank, reprove_entry, write_proof_record
 
@@ -50,9 +49,7 @@ class Command(BaseCommand):
             entries = random.Random(options["seed"]).sample(entries, max(0, options["sample"]))
         started = time.monotonic()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        # Fresh interpreters, not forks of a process that may hold broker connections.
-        spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=max(1, options["jobs"]), mp_context=spawn) as pool:
+        with worker_pool(options["jobs"]) as pool:
             results = list(pool.map(reprove_entry, entries, chunksize=4))
         after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the workers, once they are gone
         cpu_seconds = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)

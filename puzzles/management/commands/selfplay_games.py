@@ -12,14 +12,13 @@ same games. New games are numbered after those already in the file.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.pools import worker_pool
 from engine.play import LEVELS
 from puzzles.selfplay import (
     VARIANTS,
@@ -70,8 +69,7 @@ class Command(BaseCommand):
             for i in range(options["games"])
         ]  # fmt: skip
         started = time.monotonic()
-        spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=max(1, options["jobs"]), mp_context=spawn) as pool:
+        with worker_pool(options["jobs"]) as pool:
             games = []
             for game in pool.map(_play, jobs):
                 games.append(game)
