@@ -56,6 +56,7 @@ def test_the_tactics_lessons_offer_their_tactic() -> None:
         "xiangqi-pin": "pin",
         "xiangqi-sacrifice": "sacrifice",
         "feidan-missile-trades": "missile_collision",
+        "feidan-fighter-fork": "fork",
         "xinban-baiting-defection": "defection",
         "xinban-defection-check": "defection",
         "xinban-fork": "fork",
