@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 import requests
 
+from puzzles.tasks import puzzle_attempt_score_task
 from tests.faults.conftest import Player
 from tests.faults.servers import HEALTH_TOKEN, PrivatePostgres, Site, wait_until
 
 pytestmark = pytest.mark.faults
 
 PLAYERS = slice(12, 24)
-# The scoring task's first wait before a retry (puzzles.tasks), and the worker's line of one.
-SCORING_BACKOFF = 2
+# The worker's line of a scoring task's retry.
 RETRY_LINE = re.compile(r"Task puzzles\.score_attempt\[([0-9a-f-]+)\] retry: Retry in ([0-9.]+)s")
 
 
@@ -178,7 +178,7 @@ def test_a_database_restart_fails_requests_cleanly_and_the_site_recovers(
         retries.setdefault(task_id, []).append(float(wait))
     for task_id, waits in retries.items():
         for n, wait in enumerate(waits):
-            assert wait >= SCORING_BACKOFF * 2**n / 2, (task_id, waits)
+            assert wait >= puzzle_attempt_score_task.retry_backoff * 2**n / 2, (task_id, waits)
 
     # Every accepted attempt is there once and scored once.
     accepted = sorted(traffic.accepted.values())
