@@ -561,6 +561,23 @@ def blocked_between(user_id: int | None, other_id: int | None) -> bool:
     ).exists()
 
 
+PAIR_GAMES_ANNOUNCED = 20
+
+
+def pair_games_over(user_id: int, other_id: int) -> list[LiveGame]:
+    """The latest games over between two accounts, either colour, newest first (at most
+    ``PAIR_GAMES_ANNOUNCED``): the pages a block or an unblock may find open, each of which
+    offers a rematch or not by ``rematch_possible``."""
+    pair = Q(red_user_id=user_id, black_user_id=other_id) | Q(
+        red_user_id=other_id, black_user_id=user_id
+    )
+    over = (LiveGame.Status.FINISHED, LiveGame.Status.ABORTED)
+    games = LiveGame.objects.filter(pair, status__in=over).order_by(
+        F("finished_at").desc(nulls_last=True), "-id"
+    )
+    return list(games[:PAIR_GAMES_ANNOUNCED])
+
+
 def both_seated(game: LiveGame) -> bool:
     """Whether both seats are held (an account or a visitor each; a seat whose account was
     deleted is empty)."""

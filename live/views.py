@@ -28,6 +28,7 @@ from live.selectors import (
     live_game_get,
     live_rating_shown,
     opponent_name,
+    pair_games_over,
     seat_of,
 )
 from live.services import (
@@ -339,12 +340,18 @@ def block(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "live/missing.html", status=404)
     owner = owner_for_request(request, create=False)
     try:
-        live_block(slug=slug, owner=owner)
+        block = live_block(slug=slug, owner=owner)
     except LiveRefusal as refusal:
         return _game_page(request, game, owner, error=refusal.extra["message"])
-    # both players' pages stop offering a rematch (as a reload would; a failure is logged)
-    live_game_announce(game)
+    # both players' open pages of this game and of the pair's other games over stop offering
+    # a rematch (as a reload would; a failure is logged)
+    _announce_pair(block.blocker_id, block.blocked_id)
     return HttpResponseRedirect(reverse("live:game", args=[slug]))
+
+
+def _announce_pair(user_id: int, other_id: int) -> None:
+    for game in pair_games_over(user_id, other_id):
+        live_game_announce(game)
 
 
 @require_POST
@@ -356,4 +363,6 @@ def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
         live_unblock(user=request.user, blocked_id=user_id)
     except LiveRefusal as refusal:
         return render(request, "live/refused.html", {"error": refusal.extra["message"]}, status=404)
+    # the pair's open game pages offer a rematch again, unless the other blocks too
+    _announce_pair(request.user.pk, user_id)
     return HttpResponseRedirect(reverse("pages:profile"))

@@ -484,6 +484,17 @@ def test_two_accounts_play_a_rated_game_to_a_resignation_and_see_their_ratings_c
         expect(page.get_by_test_id("rematch-offer")).to_be_hidden()
         expect(page.get_by_test_id("rematch")).to_be_hidden()
     red.screenshot(path=str(artifacts / "live-blocked-no-rematch-desktop-en.png"))
+    # Hua unblocks Ming on the profile, in another tab: both open game pages offer the rematch
+    # again, and Hua's the Block button, without a reload
+    profile = black.context.new_page()
+    profile.goto("/accounts/profile/")
+    profile.get_by_test_id("live-unblock").click()
+    expect(profile.get_by_test_id("live-unblock")).to_have_count(0)
+    profile.close()
+    for page in (red, black):
+        expect(page.get_by_test_id("rematch-offer")).to_be_visible()
+    expect(black.get_by_test_id("live-block")).to_be_visible()
+    expect(black.get_by_test_id("live-blocked")).to_be_hidden()
 
     # the profile and the dashboard show the new live rating, provisional
     red.goto("/accounts/profile/")

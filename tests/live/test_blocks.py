@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from accounts.owners import Owner
 from live.models import LiveBlock, LiveGame
-from live.selectors import rematch_possible
+from live.selectors import PAIR_GAMES_ANNOUNCED, pair_games_over, rematch_possible
 from live.services import (
     ChallengeOptions,
     LiveRefusal,
@@ -194,6 +194,27 @@ def test_each_player_is_told_whether_a_rematch_may_be_offered_and_never_who_bloc
     assert told("ming")["rematch_allowed"] is True
 
 
+@pytest.mark.django_db
+def test_a_block_or_unblock_announces_the_pairs_latest_games_over_of_either_colour() -> None:
+    """The pages a block or an unblock may find open: the pair's games over, newest first,
+    either colour, not another pair's and not one still being played (a fault: unblocking on
+    the profile left the open game pages without the rematch until a reload)."""
+    ming, hua, third = account("ming"), account("hua"), account("third")
+    assert ming.user is not None and hua.user is not None
+    first = finished_game(ming, hua)
+    second = finished_game(hua, ming)
+    finished_game(ming, third)
+    playing = live_challenge_create(owner=ming, options=CASUAL)
+    live_challenge_accept(slug=playing.slug, owner=hua)
+    slugs = [g.slug for g in pair_games_over(ming.user.pk, hua.user.pk)]
+    assert slugs == [second.slug, first.slug]
+    assert slugs == [g.slug for g in pair_games_over(hua.user.pk, ming.user.pk)]
+    for _ in range(PAIR_GAMES_ANNOUNCED):
+        finished_game(ming, hua)
+    latest = pair_games_over(ming.user.pk, hua.user.pk)
+    assert len(latest) == PAIR_GAMES_ANNOUNCED and first not in latest
+
+
 # -- the pages ----------------------------------------------------------------------------------
 
 
@@ -215,12 +236,14 @@ def test_block_from_the_finished_game_and_unblock_from_the_profile(
     client.cookies["django_language"] = language
     page = client.get(reverse("live:game", args=[game.slug])).content.decode()
     assert button in page and 'data-testid="live-block-panel"' in page
+    assert '<div id="block-offer" >' in page and 'data-testid="live-blocked" hidden>' in page
     assert 'class="panel" hidden data-testid="live-block-panel"' not in page  # the game is over
     answer = client.post(reverse("live:block", args=[game.slug]))
     assert answer.status_code == 302
     assert LiveBlock.objects.filter(blocker=ming.user, blocked=hua.user).exists()
     page = client.get(reverse("live:game", args=[game.slug])).content.decode()
-    assert blocked in page and 'data-testid="live-block"' not in page
+    assert blocked in page and '<div id="block-offer" hidden>' in page
+    assert '<p id="block-blocked" data-testid="live-blocked" >' in page  # shown
     profile = client.get(reverse("pages:profile")).content.decode()
     assert 'data-name="hua"' in profile and unblock in profile
     answer = client.post(reverse("live:unblock", args=[hua.user.pk]))

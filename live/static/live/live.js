@@ -640,6 +640,12 @@ function render() {
     if (named && opponent) named.textContent = named.dataset.label.replace("{name}", opponent);
     const over = ["finished", "aborted"].includes(g.status);
     blockPanel.hidden = !over || Boolean(named && !opponent);
+    // a rematch allowed means neither player blocks the other: a block lifted on the profile
+    // (in another tab) brings the Block button back here without a reload
+    if (state.rematchAllowed === true) {
+      $("block-blocked").hidden = true;
+      $("block-offer").hidden = false;
+    }
   }
 }
 
