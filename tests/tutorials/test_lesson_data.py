@@ -92,6 +92,17 @@ def test_every_lesson_has_at_least_five_steps() -> None:
     assert short == {}
 
 
+def test_the_course_is_as_long_as_a_beginners_book() -> None:
+    """At least 100 lessons and 560 steps in all (the coach's measure of a course that teaches
+    what a beginner-to-intermediate book does), and every course has its share."""
+    assert len(LESSONS) >= 100
+    assert sum(len(lesson.steps) for lesson in LESSONS) >= 560
+    per_course = {course: 0 for course in COURSES}
+    for lesson in LESSONS:
+        per_course[lesson.course] += 1
+    assert min(per_course.values()) >= 20, per_course
+
+
 def test_lessons_are_in_order_within_each_course() -> None:
     for course in COURSES:
         orders = [lesson.order for lesson in LESSONS if lesson.course == course]
@@ -454,3 +465,32 @@ def test_written_mates_are_mates() -> None:
             assert after.status() == "checkmate", f"{lesson.slug} step {step.key} {iccs}"
         checked += 1
     assert checked >= 1
+
+
+def test_the_piece_values_lesson_teaches_trades_as_decisions_of_the_position() -> None:
+    """The piece-values lesson once taught "take the cannon" in the middlegame and "take the
+    horse" in the endgame, half a point apart, as if decisive. Its trade steps now each offer
+    both trades, a horse for a cannon and a cannon for a horse, each taken back at once, and
+    the position decides: the cannon is given in the endgame, kept in a full middlegame, and
+    the texts call the values a guide, not a law."""
+    lesson = next(lesson for lesson in LESSONS if lesson.slug == "xiangqi-piece-values")
+    trades = {step.key: step for step in lesson.steps if step.key.startswith("trade-")}
+    assert set(trades) == {"trade-open", "trade-endgame"}
+    given = {}
+    for key, step in trades.items():
+        offered = {}
+        for move in [*step.goal.accept, *step.wrong]:
+            pos = Position.from_fen(step.variant, step.fen)
+            taker, taken = pos.pieces()[move[:2]], pos.pieces().get(move[2:])
+            pos.push_iccs(move)
+            if taken is not None and any(m.iccs()[2:] == move[2:] for m in pos.legal_moves):
+                offered[move] = (taker.upper(), taken.upper())
+        assert sorted(offered.values()) == [("C", "N"), ("N", "C")], key
+        (right,) = step.goal.accept
+        given[key] = offered[right][0]
+    assert given == {"trade-open": "N", "trade-endgame": "C"}
+    pieces = {k: len(Position.from_fen(s.variant, s.fen).pieces()) for k, s in trades.items()}
+    assert pieces["trade-open"] >= 30 > 12 >= pieces["trade-endgame"]
+    success = trades["trade-endgame"].success
+    assert success is not None
+    assert "guide, not a law" in success.en and "只是经验，不是定律" in success.zh

@@ -157,6 +157,21 @@ def test_the_content_check_finds_words_for_a_move_that_is_illegal_or_never_shown
     assert not [p for p in problems if "a0a4" in p]
 
 
+def test_the_content_check_finds_a_wrong_answer_that_wins_the_game_on_the_spot() -> None:
+    """The piece-values lesson's endgame step once called the horse's capture of the cannon
+    the wrong trade, though the black horse that should take back was pinned against its
+    general and Black, with no legal move left, lost at once."""
+    words = {"zh": "马换炮不好。", "en": "Horse for cannon is the wrong trade."}
+    step = make_step(
+        position="ke9 ad9 af9 ne8 cc7 Nd5 Pe5 Ce3 Ad0 Ke0 Af0",
+        goal="move",
+        accept=["e3e8"],
+        wrong={"d5c7": words},
+    )
+    problems = wrong_answer_problems(step)
+    assert "step 1 wrong.d5c7 after no move: wins the game at once (stalemate)" in problems
+
+
 def test_words_for_the_completing_move_replace_the_success_text() -> None:
     advisor = {"zh": "仕撞掉了导弹。", "en": "The advisor hit the missile."}
     general = {"zh": "帅躲开了。", "en": "The general stepped away."}

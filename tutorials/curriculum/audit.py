@@ -390,7 +390,8 @@ def wrong_answer_problems(step: Step, solution: Sequence[str] | None = None) -> 
     the move must be legal wherever the learner's piece stands on its point: an illegal try is
     answered by the rule that forbids it, not by words written about the move. And somewhere
     on that way playing it must bring its words (a move that completes the step, or that the
-    step simply goes on after, never shows them). ``solution`` is a shortest one when not
+    step simply goes on after, never shows them). Nor may it win the game on the spot (a "wrong"
+    trade that left the other side without a legal move once did). ``solution`` is a shortest one when not
     given. On a step answered in writing the words are for a legal move of its position (an
     illegal one is explained by the rules)."""
     if not step.wrong or step.goal.answered_with not in ("moves", "write"):
@@ -435,7 +436,13 @@ def wrong_answer_problems(step: Step, solution: Sequence[str] | None = None) -> 
                 shown = shown or refused.explanation.text == words
                 continue
             if child.status == "failed" and child.message is not None:
-                shown = shown or child.message.text == words
+                shown_here = child.message.text == words
+                shown = shown or shown_here
+                after = run.pos.copy()
+                after.push(tried)
+                outcome = after.outcome()
+                if shown_here and outcome is not None and outcome.winner == run.learner:
+                    problems.append(f"{at}: wins the game at once ({outcome.termination})")
         if not shown:
             problems.append(f"{where}.{key}: no play of the step's way shows its words")
     return problems
