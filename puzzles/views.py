@@ -104,6 +104,7 @@ def _labels() -> dict[str, Any]:
         "scoring": _("Recording your result…"),
         "rated": _("Rating {before} → {after} ({delta})"),
         "unrated": _("This try is not rated."),
+        "unrated_hint": _("This try is no longer rated: a hint was taken."),
         "unrated_anonymous": _("Log in to have your tries rated."),
         "hint_piece": _("Hint: move the highlighted piece."),
         "hint_move": _("Hint: the arrow shows the move."),

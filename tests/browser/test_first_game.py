@@ -227,7 +227,10 @@ def test_trying_illegal_moves_fills_no_console_with_errors(
     assert Game.objects.get(pk=gid).moves == []
 
 
-HOME_PLAY = {"zh-hans": ("下一盘棋", "开始下棋"), "en": ("Play a game", "Start a game")}
+HOME_PLAY = {
+    "zh-hans": ("下一盘棋", "开始下棋", "和朋友下棋"),
+    "en": ("Play a game", "Start a game", "Play a friend"),
+}
 
 
 @pytest.mark.parametrize("language", list(LOCALES))
@@ -241,11 +244,12 @@ def test_the_home_page_offers_play_and_the_api_link_is_in_the_footer(
     expect(page.locator(".site-nav a[href='/api/docs/']")).to_have_count(0)
     expect(page.locator(".site-footer a[href='/api/docs/']")).to_have_count(1)
     card = page.locator("[data-testid='play-card']")
-    heading, button = HOME_PLAY[language]
+    heading, button, live = HOME_PLAY[language]
     expect(card.locator("h2")).to_have_text(heading)
-    expect(card.locator("a.button")).to_have_text(button)
+    expect(card.locator("a.button")).to_have_text([button, live])
+    expect(card.get_by_test_id("home-live")).to_have_attribute("href", "/play/live/")
     card.screenshot(path=str(artifacts / f"home-play-card-{screen}-{language}.png"))
-    card.locator("a.button").click()
+    card.locator("a.button").first.click()
     page.wait_for_url("**/play/")
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
     assert not watched.problems, watched.problems

@@ -189,8 +189,16 @@ DESKTOPS = {  # the two commonest laptop screens, one in each language
     "1366x768-en": ({"width": 1366, "height": 768}, "en-US"),
 }
 TASK_WORDS = {
-    "zh-CN": {"checks": "每步都必须将军", "hint": "这次尝试用过提示"},
-    "en-US": {"checks": "every move must give check", "hint": "A hint was taken in this try."},
+    "zh-CN": {
+        "checks": "每步都必须将军",
+        "hint": "这次尝试用过提示",
+        "hinted": "用了提示，本次尝试不再计等级分。",
+    },
+    "en-US": {
+        "checks": "every move must give check",
+        "hint": "A hint was taken in this try.",
+        "hinted": "This try is no longer rated: a hint was taken.",
+    },
 }
 
 
@@ -236,7 +244,7 @@ def test_the_task_and_its_buttons_sit_beside_the_board(
     beside_the_board_on_screen()
     page.locator("#hint").click()
     expect(page.locator("#board cg-shapes, #board svg").first).to_be_attached()
-    expect(page.locator("#result")).not_to_be_empty()
+    expect(page.locator("#result")).to_have_text(words["hinted"])  # why, at once
     assert page.evaluate("window.scrollY") == 0
     beside_the_board_on_screen()
     type_move(page, line[0])

@@ -226,7 +226,7 @@ async function openAttempt() {
   state.dests = attempt.legal_moves;
   const last = attempt.line.length ? attempt.line[attempt.line.length - 1].iccs : null;
   showBoard(attempt.fen, { lastMove: last, check: attempt.check });
-  if (state.hints) resultEl.textContent = L.unrated;
+  if (state.hints) resultEl.textContent = L.unrated_hint;
   return true;
 }
 
@@ -359,7 +359,7 @@ async function hint() {
       board.set({ shapes: [{ at: answer.square, brush: "blue" }] });
       say(L.hint_piece);
     }
-    resultEl.textContent = L.unrated;
+    resultEl.textContent = L.unrated_hint;
     showGiveUpNote();
   } catch (error) {
     say(error.message || L.error, "error");
