@@ -23,7 +23,8 @@ or the self-play games shipped for Missile and New-version Xiangqi (``selfplay``
 
 Run: ``python bench/missed_mates.py --variant feidan --source engine --games 12`` (a few
 minutes on this 2-core machine); ``--source master --games 200`` takes hours (the reference's
-searches). ``--record FILE`` appends the figures as a JSON line.
+searches): ``--cache FILE`` keeps each game's searches as it ends, so such a run can be
+stopped and taken up again. ``--record FILE`` appends the figures as a JSON line.
 """
 
 from __future__ import annotations
@@ -115,6 +116,26 @@ def measure(variant: str, game: tuple[str, str, list[str]], factor: int) -> dict
     }
 
 
+def _measure(job: tuple[str, tuple[str, str, list[str]], int]) -> dict[str, Any]:
+    return measure(*job)
+
+
+def read_cache(path: Path | None, judged: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The games measured before under the same variant, source, seed, factor and judge, by
+    name (a line of another run is passed over; the moments' plies back to numbers)."""
+    if path is None or not path.exists():
+        return {}
+    kept = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if any(entry.get(key) != value for key, value in judged.items()):
+            continue
+        for search in ("site", "reference", "quick"):
+            entry[search] = {int(ply): moment for ply, moment in entry[search].items()}
+        kept[entry["game"]] = entry
+    return kept
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", choices=("xiangqi", "feidan", "xinban"), default="xiangqi")
@@ -126,6 +147,12 @@ def main() -> None:
     )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--record", type=Path, help="append the figures here as a JSON line")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        help="keep each game's searches here as it ends, and read them back: a long run "
+        "stopped goes on where it was",
+    )
     args = parser.parse_args()
 
     if (args.source == "master") != (args.variant == "xiangqi") and args.source != "engine":
@@ -145,8 +172,22 @@ def main() -> None:
             )
     print(f"{len(games)} games, {sum(len(g[2]) for g in games)} plies "
           f"({time.perf_counter() - started:.0f} s to make or read)")  # fmt: skip
+    judged = {"variant": args.variant, "source": args.source, "seed": args.seed,
+              "factor": args.factor, "judge": judge.label}  # fmt: skip
+    kept = read_cache(args.cache, judged)
+    results = [kept[game[0]] for game in games if game[0] in kept]
+    todo = [game for game in games if game[0] not in kept]
+    if results:
+        print(f"{len(results)} games read back from {args.cache}, {len(todo)} to search")
     with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
-        results = pool.starmap(measure, [(args.variant, game, args.factor) for game in games])
+        jobs = [(args.variant, game, args.factor) for game in todo]
+        for result in pool.imap_unordered(_measure, jobs):
+            results.append(result)
+            if args.cache:
+                with args.cache.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({**judged, **result}) + "\n")
+            print(f"  {result['game']}: {len(result['reference'])} moments "
+                  f"({len(results)}/{len(games)})", flush=True)  # fmt: skip
 
     both = site_only = reference_only = quick_found = quick_only = 0
     for result in results:
