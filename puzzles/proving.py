@@ -75,13 +75,17 @@ class Verdict:
     ``verdict`` is ``continue`` (right so far: ``reply`` is the defender's answer), ``solved``
     (the goal is reached), ``wrong`` (``refutation`` is the defence that escapes; empty when the
     move itself ends the game without the goal or breaks a checks-only rule) or ``unknown``
-    (the move could not be judged within the budget). ``reason`` says why, in words.
+    (the move could not be judged within the budget). ``reason`` says why, in words; ``code``
+    and ``params`` are the same reason as data, so that a verdict kept for later readers is
+    said again in each reader's language (``in_reader_language``).
     """
 
     verdict: VerdictWord
     reply: str | None = None
     refutation: list[str] = field(default_factory=list)
     reason: str = ""
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -89,6 +93,8 @@ class Verdict:
             "reply": self.reply,
             "refutation": list(self.refutation),
             "reason": self.reason,
+            "code": self.code,
+            "params": dict(self.params),
         }
 
     @classmethod
@@ -98,7 +104,16 @@ class Verdict:
             reply=data.get("reply"),
             refutation=[str(m) for m in data.get("refutation") or []],
             reason=str(data.get("reason") or ""),
+            code=str(data.get("code") or ""),
+            params=dict(data.get("params") or {}),
         )
+
+    def in_reader_language(self) -> Verdict:
+        """This verdict with its reason said in the active language (a verdict kept before
+        reasons were kept as data keeps the words it has)."""
+        if not self.code:
+            return self
+        return replace(self, reason=_said(self.code, self.params, self.reason))
 
 
 def _verdict(value: object) -> VerdictWord:
@@ -162,7 +177,7 @@ def prove_at_shortest(
     ``look_nodes``: a proof at the stated length can spend its whole budget before it reaches a
     much shorter mate), and a proof that still answers that the goal is forced sooner is asked
     again at that length. The length of the last question and its answer, whose ``nodes`` and
-    ``seconds`` count every proof."""
+    ``seconds`` count every proof (not the quick look, which is bounded by ``look_nodes``)."""
     problem: Problem = {"variant": variant, "fen": fen, "goal": goal}
     n = moves_to_win
     if n > 1:
@@ -257,7 +272,9 @@ def judge(
     """
     if tactics.is_material(proof):
         verdict, reply, code = tactics.judge(proof, moves)
-        return Verdict(verdict=_verdict(verdict), reply=reply, reason=_said(code, {}, code))
+        return Verdict(
+            verdict=_verdict(verdict), reply=reply, reason=_said(code, {}, code), code=code
+        )
     loaded = _proof(proof)
     started = time.monotonic()
     judgement = prover.judge(loaded, list(moves), prover.Budget(nodes=nodes, seconds=seconds))
@@ -266,16 +283,22 @@ def judge(
         if remaining is not None:
             left = max(0.0, seconds - (time.monotonic() - started))
             escape = _escape(loaded, moves, remaining, nodes=nodes, seconds=left)
+            code, params = ("judge.escapes", {"move": escape}) if escape else ("judge.too_slow", {})
+            english = f"{escape} escapes" if escape else "the move does not win in time"
             return Verdict(
                 verdict="wrong",
                 refutation=[escape] if escape else [],
-                reason=f"{escape} escapes" if escape else "the move does not win in time",
+                reason=_said(code, params, english),
+                code=code,
+                params=params,
             )
     return Verdict(
         verdict=judgement.verdict,
         reply=judgement.reply,
         refutation=[judgement.refutation] if judgement.refutation else [],
         reason=_said(judgement.code, judgement.params, judgement.reason),
+        code=judgement.code,
+        params=dict(judgement.params),
     )
 
 

@@ -174,7 +174,8 @@ def _line_verdict(puzzle: Puzzle, moves: Sequence[str]) -> proving.Verdict:
         return verdict.to_data(), verdict.verdict != "unknown"
 
     answer = _kept_answer(puzzle, PuzzleLineResult.Kind.JUDGE, moves, compute)
-    return proving.Verdict.from_data(answer)
+    # kept for every reader: its reason is said again in this reader's language
+    return proving.Verdict.from_data(answer).in_reader_language()
 
 
 def puzzle_line_hint(*, puzzle: Puzzle, moves: Sequence[str]) -> str | None:

@@ -459,3 +459,23 @@ def test_two_opens_racing_make_one_open_attempt_and_one_first_try(make_puzzle, m
         thread.join()
     assert not errors and len(set(opened)) == 1
     assert PuzzleAttempt.objects.filter(puzzle=puzzle).count() == 1
+
+
+def test_a_kept_verdict_gives_its_reason_in_each_readers_language(make_puzzle) -> None:
+    """A line's verdict is kept for every later reader (``PuzzleLineResult``); its reason was
+    kept in the first reader's words, so a reader of the other language read them too."""
+    from django.utils import translation
+
+    from puzzles.models import PuzzleLineResult
+
+    puzzle = make_puzzle()
+    wrong = a_wrong_first_move(puzzle)
+    with translation.override("zh-hans"):
+        first = services.puzzle_judge(puzzle=puzzle, moves=[wrong])
+    assert PuzzleLineResult.objects.filter(puzzle=puzzle).count() == 1  # kept
+    with translation.override("en"):
+        second = services.puzzle_judge(puzzle=puzzle, moves=[wrong])
+    assert first.verdict == second.verdict == "wrong"
+    assert first.reason and second.reason and first.reason != second.reason
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in first.reason)
+    assert second.reason.isascii(), second.reason
