@@ -276,6 +276,24 @@ def first_move_window_ms() -> int:
     return int(settings.LIVE_FIRST_MOVE_SECONDS) * 1000
 
 
+def setup_window() -> timedelta:
+    """How long a secret setup may go without a half handed in (``LIVE_SETUP_MINUTES``, 10):
+    no clock runs while the players arrange their pieces, but two who both left, or one who
+    never hands in, do not keep the game in its setup forever."""
+    return timedelta(minutes=int(settings.LIVE_SETUP_MINUTES))
+
+
+def setup_deadline(game: LiveGame) -> datetime | None:
+    """When the game being set up is aborted unless a half is handed in: ``setup_window``
+    after its last change (the acceptance, a half handed in, a void reveal); None for a game
+    not being set up."""
+    if game.status != LiveGame.Status.SETTING_UP:
+        return None
+    changed = (game.setup_info or {}).get("changed_at")
+    began = datetime.fromisoformat(changed) if changed else game.started_at or game.updated_at
+    return began + setup_window()
+
+
 def first_move_deadline(game: LiveGame) -> datetime | None:
     """When the side to move must have made its first move by (``first_move_window_ms`` from
     the start of its turn: the game's start or a secret setup's reveal for Red, Red's first
@@ -299,7 +317,8 @@ def live_games_due(now: datetime, *, limit: int) -> list[int]:
     """The ids of the games being played that a look at the clock at ``now`` may end (at most
     ``limit``, the longest due first): those whose running clock may have run out (its turn
     began at least the lower of the two clocks ago) and those with no clock running yet (not
-    both sides have moved) whose start lies a first move's window back. A superset, read from
+    both sides have moved) whose start lies a first move's window back, and those being set up
+    that have gone a setup window without a change (``setup_deadline``). A superset, read from
     the columns alone: whether each has ended is the clock's own decision
     (``live.services.live_games_sweep``)."""
     one_ms = Value(timedelta(milliseconds=1), output_field=DurationField())
@@ -312,9 +331,14 @@ def live_games_due(now: datetime, *, limit: int) -> list[int]:
     playing = LiveGame.objects.filter(status=LiveGame.Status.PLAYING)
     timed = playing.filter(turn_started_at__isnull=False).alias(due=flag_from).filter(due__lte=now)
     untimed = playing.filter(turn_started_at__isnull=True, started_at__lte=window_from)
+    # a setup's last change comes at or after its start: those started a window back
+    setting_up = LiveGame.objects.filter(
+        status=LiveGame.Status.SETTING_UP, started_at__lte=now - setup_window()
+    )
     found = [
         *timed.order_by("due").values_list("pk", flat=True)[:limit],
         *untimed.order_by("started_at").values_list("pk", flat=True)[:limit],
+        *setting_up.order_by("started_at").values_list("pk", flat=True)[:limit],
     ]
     return found[:limit]
 

@@ -54,6 +54,7 @@ from live.selectors import (
     presence_window,
     seat_of,
     seek_expired,
+    setup_deadline,
     shown_position,
     takeback_plies,
 )
@@ -229,7 +230,10 @@ def live_challenge_accept(*, slug: str, owner: Owner, now: datetime | None = Non
         game.status = LiveGame.Status.PLAYING
         if game.setup in SECRET_SETUPS:
             game.status = LiveGame.Status.SETTING_UP
-            game.setup_info = {"method": game.setup, "round": 0, "halves": {}, "void_reveals": []}
+            game.setup_info = {
+                "method": game.setup, "round": 0, "halves": {}, "void_reveals": [],
+                "changed_at": now.isoformat(),
+            }  # fmt: skip
         elif game.setup == LiveGame.Setup.PLUM_BLOSSOM:
             game.start_fen, game.setup_info = plum_blossom_info(now)
         game.started_at = now
@@ -412,7 +416,17 @@ def _flag_if_out_of_time(game: LiveGame, now: datetime, *, lag_ms: int = 0) -> b
     """Look at the clock at ``now``: finish the game on time if the side to move has no time
     left (``lag_ms``: the lag allowance its move now arriving gets), or abort it if that side
     has let its first move's window pass (``live.selectors.first_move_deadline``).
-    Returns whether the game has ended."""
+    A game being set up is aborted once its setup window has passed without a half handed
+    in (``live.selectors.setup_deadline``), by the side that has not handed one in, if only
+    one has not. Returns whether the game has ended."""
+    setup_ends = setup_deadline(game)
+    if setup_ends is not None and now >= setup_ends:
+        ready = (game.setup_info or {}).get("halves", {})
+        missing = [side for side in ("red", "black") if side not in ready]
+        _abort(
+            game, missing[0] if len(missing) == 1 else "", now=now, termination="setup_abandoned"
+        )
+        return True
     if game.status != LiveGame.Status.PLAYING:
         return False
     deadline = first_move_deadline(game)
@@ -856,6 +870,7 @@ def live_setup_submit(
         # Checked: every point is ASCII and named once, so the spellings fold without loss.
         halves[side] = {point.strip().lower(): letter for point, letter in placement.items()}
         info["halves"] = halves
+        info["changed_at"] = now.isoformat()  # the setup's window starts again
         if len(halves) == 2:
             _reveal(game, info, now)
         game.setup_info = info

@@ -16,7 +16,8 @@ from core.tasks import idempotent_task
 # rated) is never ended (or rated) again.
 @idempotent_task("live.sweep", limits=(50, 60))
 def live_sweep_task() -> dict[str, int]:
-    """End the live games whose clock says they are over; tell their pages."""
+    """End the live games whose clock says they are over, and the secret setups left too
+    long; tell their pages."""
     from live.broadcast import live_game_announce
     from live.services import live_games_sweep
 
@@ -26,4 +27,5 @@ def live_sweep_task() -> dict[str, int]:
     return {
         "timeout": sum(game.termination == "timeout" for game in ended),
         "no_first_move": sum(game.termination == "no_first_move" for game in ended),
+        "setup_abandoned": sum(game.termination == "setup_abandoned" for game in ended),
     }

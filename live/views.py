@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -172,6 +173,15 @@ def _labels() -> dict[str, Any]:
         "aborted_no_first_move": _(
             "{side} made no first move in time: the game was aborted, no result."
         ),
+        "aborted_setup_abandoned": _(
+            "No setup was handed in for {minutes} minutes: the game was aborted, no result."
+        ).replace("{minutes}", str(settings.LIVE_SETUP_MINUTES)),
+        "aborted_setup_abandoned_by": _(
+            "{side} handed in no setup for {minutes} minutes: the game was aborted, no result."
+        ).replace("{minutes}", str(settings.LIVE_SETUP_MINUTES)),
+        "setup_window": _(
+            "Hand in your half within {minutes} minutes of the last change, or the game is aborted."
+        ).replace("{minutes}", str(settings.LIVE_SETUP_MINUTES)),
         "first_move_yours": _("Make your first move within {seconds} s, or the game is aborted."),
         "first_move_theirs": _(
             "{side} has {seconds} s to make a first move, or the game is aborted."

@@ -19,6 +19,8 @@ Everything that differs between machines comes from the environment:
                            second above the layer's own 5 s wait for a message)
 ``LIVE_FIRST_MOVE_SECONDS``  how long each side of a live game has for its first move before the game is
                            aborted (60; docs/live.md)
+``LIVE_SETUP_MINUTES``     how long a secret setup may go without a half handed in before the game is
+                           aborted (10; docs/live.md)
 ``LIVE_SEEK_EXPIRY_SECONDS``  how long a lobby seek stays listed after its creator's lobby page last
                            refreshed it (120; docs/live.md)
 ``LIVE_SEEKS_PER_PLAYER``  open lobby seeks one player may have at once (3)
@@ -288,6 +290,7 @@ USE_TZ = True
 CHANNEL_LAYER_URL = env_str("CHANNEL_LAYER_URL")
 # A live game's side to move has this long for its first move, or the game is aborted.
 LIVE_FIRST_MOVE_SECONDS = env_int("LIVE_FIRST_MOVE_SECONDS", 60)
+LIVE_SETUP_MINUTES = env_int("LIVE_SETUP_MINUTES", 10)
 # A lobby seek is listed while its creator's lobby page refreshes it (every 30 s while open):
 # one not refreshed for this long is gone (the page was closed, the connection lost for good).
 LIVE_SEEK_EXPIRY_SECONDS = env_int("LIVE_SEEK_EXPIRY_SECONDS", 120)

@@ -64,7 +64,7 @@ def test_no_window_once_both_have_moved() -> None:
 def test_a_secret_setups_window_runs_from_the_reveal() -> None:
     game, red, black = accepted(variant="feidan", setup="five_soldiers")
     assert live_game_state(game, now=T)["first_move"] is None  # no window while setting up
-    revealed = T + timedelta(minutes=10)
+    revealed = T + timedelta(minutes=9)  # a long setup, within its window (10 minutes)
     live_setup_submit(slug=game.slug, owner=red, placement=RED_A, now=revealed)
     game = live_setup_submit(
         slug=game.slug, owner=black, placement=standard_half("black"), now=revealed

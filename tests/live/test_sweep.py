@@ -18,7 +18,7 @@ from django.utils import timezone
 from accounts.owners import Owner
 from core import glicko2
 from live.models import LiveGame
-from live.selectors import first_move_window_ms, live_game_state
+from live.selectors import first_move_window_ms, live_game_state, setup_window
 from live.services import (
     ChallengeOptions,
     LiveRefusal,
@@ -29,6 +29,7 @@ from live.services import (
     live_games_sweep,
     live_move_play,
     live_resign,
+    live_setup_submit,
 )
 from live.tasks import live_sweep_task
 from tests.live.conftest import race, visitor_session
@@ -132,10 +133,40 @@ def test_a_game_whose_first_move_did_not_come_in_its_window_is_aborted_by_the_sw
 
 
 @pytest.mark.django_db
+def test_a_secret_setup_left_for_its_window_is_aborted_by_the_sweep() -> None:
+    """No clock runs while the players arrange their halves: a setup both players left, or
+    one whose second half never came, was kept in its setup for ever. It is aborted once it
+    has gone a setup window without a half handed in, by the side that has not handed one in
+    (nobody, when neither has), by the sweep as by a message."""
+    from tests.live.test_setups import RED_A
+
+    red, black = players()
+    both_left = accepted(red, black, variant="feidan", setup="five_soldiers")
+    one_left = accepted(red, black, variant="feidan", setup="five_soldiers")
+    later = T + timedelta(minutes=5)
+    live_setup_submit(slug=one_left.slug, owner=red, placement=RED_A, now=later)
+    window = setup_window()
+    assert window == timedelta(minutes=10)
+    assert live_games_sweep(now=T + window - JUST) == []
+    assert [game.pk for game in live_games_sweep(now=T + window)] == [both_left.pk]
+    assert ending(both_left)[:5] == ("aborted", "", "", "setup_abandoned", "")
+    # Red's half restarted the window: Black's is the missing half
+    assert live_games_sweep(now=later + window - JUST) == []
+    assert live_clock_check(slug=one_left.slug, now=later + window)[1] is True
+    assert ending(one_left)[:5] == ("aborted", "", "", "setup_abandoned", "black")
+    shown = live_game_state(LiveGame.objects.get(pk=one_left.pk))
+    assert (shown["status"], shown["termination"], shown["ended_by"]) == (
+        "aborted",
+        "setup_abandoned",
+        "black",
+    )
+
+
+@pytest.mark.django_db
 def test_every_other_game_is_left_as_it_is() -> None:
     red, black = players()
     live_challenge_create(owner=red, options=ChallengeOptions("xiangqi", "standard", "red", 5, 3))
-    accepted(red, black, variant="feidan", setup="five_soldiers")  # being set up: no window
+    accepted(red, black, variant="feidan", setup="five_soldiers")  # set up within its window
     live_resign(slug=timed(red, black).slug, owner=red)  # over
     timed(red, black, minutes=30)  # time left
     # Black has a second left but Red is to move, with its whole time: Black's clock does not run
@@ -241,9 +272,15 @@ def test_a_worker_runs_the_sweep(celery_worker: Any) -> None:
     out_of_time = timed(red, black, at=now - timedelta(minutes=3), minutes=1)
     no_first_move = accepted(red, black, at=now - 2 * WINDOW)
     in_time = timed(red, black, at=now, minutes=30)
+    left_setup = accepted(
+        red, black, at=now - setup_window() - SECOND, variant="feidan", setup="five_soldiers"
+    )
     result = live_sweep_task.delay().get(timeout=60)
-    assert result == {"timeout": 1, "no_first_move": 1}, celery_worker.output()
+    expected = {"timeout": 1, "no_first_move": 1, "setup_abandoned": 1}
+    assert result == expected, celery_worker.output()
     assert ending(out_of_time)[:5] == ("finished", "0-1", "black", "timeout", "red")
     assert ending(no_first_move)[:5] == ("aborted", "", "", "no_first_move", "red")
+    assert ending(left_setup)[:5] == ("aborted", "", "", "setup_abandoned", "")
     assert ending(in_time)[0] == "playing"
-    assert live_sweep_task.delay().get(timeout=60) == {"timeout": 0, "no_first_move": 0}
+    nothing = {"timeout": 0, "no_first_move": 0, "setup_abandoned": 0}
+    assert live_sweep_task.delay().get(timeout=60) == nothing

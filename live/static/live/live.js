@@ -215,7 +215,7 @@ function renderSetup() {
   const opponentIn = player && info.ready[other(state.you)];
   $("setup-panel").hidden = false;
   $("setup-help").hidden = !player || Boolean(state.half);
-  $("setup-help").textContent = L.setup_help;
+  $("setup-help").textContent = `${L.setup_help} ${L.setup_window}`;
   const voids = info.void_reveals || [];
   $("void-reveal").hidden = !voids.length;
   if (voids.length) $("void-reveal").textContent = pick(voids[voids.length - 1].text);
@@ -298,7 +298,13 @@ function renderStatus() {
     setStatus(state.you === null && !$("invite") ? L.waiting_spectator : L.waiting, "setup");
   } else if (g.status === "aborted") {
     const late = g.termination === "no_first_move" && g.ended_by;
-    setStatus(late ? format(L.aborted_no_first_move, { side: sideName(g.ended_by) }) : L.aborted, "over");
+    let said = late ? format(L.aborted_no_first_move, { side: sideName(g.ended_by) }) : L.aborted;
+    if (g.termination === "setup_abandoned") {
+      said = g.ended_by
+        ? format(L.aborted_setup_abandoned_by, { side: sideName(g.ended_by) })
+        : L.aborted_setup_abandoned;
+    }
+    setStatus(said, "over");
   } else if (g.status === "finished") {
     setStatus(pick(g.ending), "over");
   } else if (state.you !== null) {
