@@ -93,13 +93,37 @@ RETIRED: dict[str, str] = {
 }
 
 
+# Kinds of constructed puzzle retired as a whole, with why: the engine's own games give the
+# same wins as moments of real play (Missile Xiangqi's 868 games hold 230 dead generals and 34
+# collisions), so a position built around the theme is no longer needed to teach it.
+RETIRED_CONSTRUCTIONS: dict[tuple[str, str], str] = {
+    ("feidan", "dead_general"): "a constructed dead-general position: the engine's games give "
+    "such wins as moments of real play",
+    ("feidan", "missile_collision"): "a constructed collision position: the engine's games give "
+    "such wins as moments of real play",
+}
+
+
+def retired_reason(entry: dict[str, Any]) -> str | None:
+    """Why ``entry`` is kept out of the bank (``RETIRED`` by key, or a constructed puzzle of a
+    kind in ``RETIRED_CONSTRUCTIONS``), or None."""
+    if entry["key"] in RETIRED:
+        return RETIRED[entry["key"]]
+    if entry.get("source", "mined") == "mined":
+        for theme in entry.get("themes", []):
+            reason = RETIRED_CONSTRUCTIONS.get((entry["variant"], theme))
+            if reason:
+                return reason
+    return None
+
+
 def merge(existing: list[dict[str, Any]], new: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The entries of ``existing`` and the new ones (a key already there is kept), without the
-    retired puzzles."""
+    retired puzzles (``retired_reason``)."""
     by_key = {entry["key"]: entry for entry in existing}
     for entry in new:
         by_key.setdefault(entry["key"], entry)
-    return [entry for key, entry in by_key.items() if key not in RETIRED]
+    return [entry for entry in by_key.values() if retired_reason(entry) is None]
 
 
 def entry_themes(entry: dict[str, Any]) -> list[str]:

@@ -165,8 +165,29 @@ def test_a_puzzle_retired_by_hand_stays_out_of_the_bank(tmp_path: Path) -> None:
         assert reason.strip()
     # mining the same position again does not put it back
     again = {**entry(MATE_IN_2, "xiangqi", "mate", 2), "key": next(iter(RETIRED))}
-    kept = entry(DEAD_GENERAL_IN_1, "feidan", "dead_general", 1)
+    kept = entry(MATE_IN_1, "xiangqi", "mate", 1)
     assert [e["key"] for e in merge([kept], [again])] == [kept["key"]]
+
+
+def test_constructed_dead_generals_and_collisions_of_missile_xiangqi_leave_the_bank() -> None:
+    """The coach found the constructed Missile Xiangqi dead-general and collision positions
+    the weakest of the bank; the engine's games give such wins as moments of real play, so
+    the constructions are retired as a kind, and mining no longer builds them."""
+    from puzzles.bankfile import RETIRED_CONSTRUCTIONS, retired_reason
+    from puzzles.mining import DEFAULT_STRATEGIES
+
+    entries = read_bank()
+    feidan_games = [e for e in entries if e["variant"] == "feidan" and e["source"] == "game"]
+    for variant, theme in RETIRED_CONSTRUCTIONS:
+        assert not [e for e in entries if retired_reason(e)], "a retired puzzle is shipped"
+        from_games = [e for e in feidan_games if theme in e["themes"]]
+        assert len(from_games) >= 30, (theme, len(from_games))  # what replaces them
+    built = {**entry(DEAD_GENERAL_IN_1, "feidan", "dead_general", 1), "source": "mined"}
+    built["themes"] = ["dead_general", "missile"]
+    played = {**built, "key": "feidan-from-a-game", "source": "game"}
+    assert retired_reason(built) and retired_reason(played) is None
+    assert [e["key"] for e in merge([], [built, played])] == ["feidan-from-a-game"]
+    assert not {"dead_general", "collision"} & set(DEFAULT_STRATEGIES["feidan"])
 
 
 def test_the_shipped_bank_is_well_formed_and_large_enough() -> None:
