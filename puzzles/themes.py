@@ -182,10 +182,16 @@ _BROAD_PATTERNS = ("facing_general", "smothered", "double_check")
 # checks all the way).
 IMPORTANCE: tuple[str, ...] = (
     # The tactics of a line that wins material (a mate never has them; the sacrifice and the
-    # double check keep their places below).
+    # double check keep their places below): the ideas first, the broad ones (a trapped or an
+    # unprotected piece) last.
     "discovered_check",
     "fork",
     "pin",
+    "discovered_attack",
+    "deflection",
+    "decoy",
+    "interference",
+    "remove_defender",
     "trapped_piece",
     "hanging_piece",
     "defection",
