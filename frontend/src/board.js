@@ -14,6 +14,7 @@
  *     onMove: (iccs) => {},        // called after the user moves ("h2e2")
  *     coordinates: false,          // ICCS letters and digits shown until the user chooses
  *     fitBelow: [element],         // what must stay on screen under the board (editor palette)
+ *     sound: true,                 // a sound for each move shown, with a Sound button (sound.js)
  *   });
  *   board.set({ fen, dests, lastMove, check, movable, shapes }); // any subset
  *   board.flip(); board.orientation(); board.destroy();
@@ -28,6 +29,8 @@
  * in the page's language; and it shows ICCS coordinates when the user wants them.
  */
 import { Chessground } from "chessgroundx";
+
+import { playSound, setSoundOn, soundOn } from "./sound.js";
 
 export { attachMoveInput } from "./moveinput.js";
 
@@ -63,6 +66,8 @@ const TEXTS = {
     dest: "可以走到这里",
     coordinates: "坐标",
     coordinatesTitle: "显示或隐藏 ICCS 坐标（竖线字母、横线数字）",
+    sound: "声音",
+    soundTitle: "走棋时发出声音，或关掉声音",
   },
   en: {
     board: { xiangqi: "Xiangqi board", xinban: "New-version Xiangqi board", feidan: "Missile Xiangqi board" },
@@ -80,6 +85,8 @@ const TEXTS = {
     dest: "can move here",
     coordinates: "Coordinates",
     coordinatesTitle: "Show or hide the ICCS coordinates (file letters, rank digits)",
+    sound: "Sound",
+    soundTitle: "Play a sound for each move, or keep quiet",
   },
 };
 
@@ -177,6 +184,11 @@ function storeCoordinates(on) {
   }
 }
 
+/** How many pieces the FEN's board holds. */
+function pieceCount(fen) {
+  return ((fen || "").split(" ")[0].match(/[a-z]/gi) || []).length;
+}
+
 function div(className) {
   const node = document.createElement("div");
   node.className = className;
@@ -241,6 +253,20 @@ export function mountBoard(element, options = {}) {
   toggle.textContent = `${texts.coordinates} a–${FILES[dims.width - 1]}`;
   toggle.title = texts.coordinatesTitle;
   bar.appendChild(toggle);
+  const withSound = Boolean(options.sound);
+  const soundToggle = document.createElement("button");
+  if (withSound) {
+    soundToggle.type = "button";
+    soundToggle.className = "xb-sound-toggle";
+    soundToggle.textContent = texts.sound;
+    soundToggle.title = texts.soundTitle;
+    soundToggle.setAttribute("aria-pressed", String(soundOn()));
+    soundToggle.addEventListener("click", () => {
+      setSoundOn(!soundOn());
+      soundToggle.setAttribute("aria-pressed", String(soundOn()));
+    });
+    bar.appendChild(soundToggle);
+  }
   live.setAttribute("aria-live", "polite");
   live.id = `${id}-live`;
   help.id = `${id}-help`;
@@ -471,6 +497,23 @@ export function mountBoard(element, options = {}) {
     event.stopPropagation();
   });
 
+  // --- sound: each new move shown (not the first position, not a flip) ----------------------
+
+  let heard = { fen: current.fen, lastMove: current.lastMove };
+  let played = []; // the kinds played, latest last (the page's tests read them)
+  function sound() {
+    const before = heard.fen;
+    const moved = current.lastMove && current.fen !== before && current.lastMove !== heard.lastMove;
+    heard = { fen: current.fen, lastMove: current.lastMove };
+    if (!withSound || !moved) return;
+    const kind = current.check ? "check" : pieceCount(current.fen) < pieceCount(before) ? "capture" : "move";
+    element.dataset.lastSound = kind;
+    if (playSound(kind)) {
+      played = [...played.slice(-7), kind];
+      element.dataset.soundsPlayed = played.join(" ");
+    }
+  }
+
   function apply() {
     const cgOrientation = COLOR_OF_SIDE[current.orientation] || "white";
     ground.set({
@@ -495,6 +538,7 @@ export function mountBoard(element, options = {}) {
     element.dataset.variant = variant;
     drawCursor();
     fit();
+    sound();
   }
   apply();
 
@@ -553,7 +597,9 @@ export function mountBoard(element, options = {}) {
       element.textContent = "";
       for (const name of [...element.classList]) if (name.startsWith("xb-")) element.classList.remove(name);
       element.style.maxWidth = "";
-      for (const name of ["orientation", "fen", "variant", "focus", "fitted"]) delete element.dataset[name];
+      for (const name of ["orientation", "fen", "variant", "focus", "fitted", "lastSound", "soundsPlayed"]) {
+        delete element.dataset[name];
+      }
       if (element.xbBoard === board) delete element.xbBoard;
     },
   };

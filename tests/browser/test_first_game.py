@@ -299,3 +299,44 @@ def test_a_shared_game_tells_a_stranger_who_played_it_and_when(
             assert owner_only not in body
         stranger.screenshot(path=str(artifacts / f"shared-game-{screen}-{language}.png"))
         assert not watched.problems, watched.problems
+
+
+SOUNDS_BUTTON = {"zh-hans": "声音", "en": "Sound"}
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_moves_are_heard_until_the_player_turns_the_sound_off(
+    open_page: Callable[[str, str], Watched], language: str
+) -> None:
+    """A capture, the other side's answer (two players at one board): each move shown on the
+    board makes its sound (made in the browser, no file); the board's Sound button turns them
+    off, for every board of the browser, and the choice outlasts a reload."""
+    from games.models import Game
+    from tests.browser.test_play import click_move
+
+    watched = open_page("1280x800", language)
+    page = watched.page
+    game = start_game(page, mode="local")
+    Game.objects.filter(pk=game).update(start_fen="3k5/9/9/9/9/9/9/9/r8/R3K4 w - - 0 1", moves=[])
+    page.reload()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    board = page.locator("#board")
+    toggle = board.locator("button.xb-sound-toggle")
+    expect(toggle).to_have_text(SOUNDS_BUTTON[language])
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert board.get_attribute("data-sounds-played") is None  # the page's first position: quiet
+    click_move(page, "a0a1")  # the chariot takes the chariot
+    expect(board).to_have_attribute("data-sounds-played", "capture")
+    click_move(page, "d9d8")  # the black general answers
+    expect(board).to_have_attribute("data-sounds-played", "capture move")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    fen = board.get_attribute("data-fen")
+    click_move(page, "e0e1")
+    expect(board).not_to_have_attribute("data-fen", fen or "")
+    expect(board).to_have_attribute("data-last-sound", "move")  # shown, not heard
+    expect(board).to_have_attribute("data-sounds-played", "capture move")
+    page.reload()
+    expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    expect(page.locator("#board button.xb-sound-toggle")).to_have_attribute("aria-pressed", "false")
+    assert not watched.problems, watched.problems

@@ -62,6 +62,7 @@ const board = mountBoard($("board"), {
   fen: state.game.fen,
   orientation: orientation(),
   label: L.board,
+  sound: true,
   onMove: (iccs) => onBoardMove(iccs),
   // the player's own clock stays in sight under the board
   fitBelow: [$("clock-bottom")],

@@ -45,6 +45,7 @@ const board = mountBoard($("board"), {
   fen: page.setting_up ? placementFen(() => null, BOARD_WIDTH, "w") : page.start_fen,
   orientation: "red",
   label: page.board_label,
+  sound: true,
   onMove: (iccs) => (state.game && state.game.status === "setting_up" ? arrange(iccs) : play(iccs)),
   fitBelow: [$("clock-bottom")],
 });

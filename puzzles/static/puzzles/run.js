@@ -77,6 +77,7 @@ function showBoard(puzzle, changes = {}) {
       variant: puzzle.variant,
       orientation: puzzle.turn,
       ...settings,
+      sound: true,
       onMove: (iccs) => play(iccs),
     });
   } else {

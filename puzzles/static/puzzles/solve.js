@@ -165,6 +165,7 @@ function showBoard(fen, changes = {}) {
       variant: state.puzzle.variant,
       orientation: turn,
       ...settings,
+      sound: true,
       onMove: (iccs) => play(iccs),
     });
   } else {
