@@ -211,6 +211,7 @@ def _labels() -> dict[str, Any]:
         "connecting": _("Connecting…"),
         "reconnecting": _("Connection lost: reconnecting…"),
         "confirm_resign": _("Resign this game?"),
+        "confirm_move": _("Send the move {move}? Your clock runs meanwhile."),
         "ply": _("Move {n} ({side})"),
         "rematch_offered_by_you": _("You offered a rematch, colours swapped."),
         "rematch_offered_to_you": _("Your opponent offers a rematch, colours swapped."),

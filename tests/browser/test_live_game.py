@@ -507,3 +507,41 @@ def test_two_accounts_play_a_rated_game_to_a_resignation_and_see_their_ratings_c
     assert not errors, errors
     for page in (red, black):
         page.context.close()
+
+
+def test_a_player_who_confirms_moves_sends_each_only_once_confirmed(
+    browser: Browser, asgi_server: AsgiServer, artifacts: Path
+) -> None:
+    """On a phone a finger can slip: Black turns move confirmation on (kept in the browser);
+    a move is then shown on the board with Send and Take back, and nothing reaches the server
+    until it is sent. Taken back, the position is as it was and the move can be made again;
+    sent, both pages go on. Red, who left it off, moves at once."""
+    red, black, errors = desktop_and_phone(browser, asgi_server.url)
+    start_by_link(red, black, "xiangqi:standard")
+    for page in (red, black):
+        expect(page.get_by_test_id("live-confirm-moves")).not_to_be_checked()
+    black.get_by_test_id("live-confirm-moves").check()
+    click_move(red, "h2e2")
+    for page in (red, black):
+        expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    before = black.locator("#board").get_attribute("data-fen")
+    click_move(black, "h9g7")
+    expect(black.get_by_test_id("live-confirm")).to_be_visible()
+    expect(black.locator("#confirm-text")).to_contain_text("h9g7")
+    black.screenshot(path=str(artifacts / "live-confirm-phone-zh.png"))
+    black.wait_for_timeout(500)  # nothing is sent meanwhile
+    for page in (red, black):
+        expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    black.get_by_test_id("live-cancel-move").click()
+    expect(black.get_by_test_id("live-confirm")).to_be_hidden()
+    expect(black.locator("#board")).to_have_attribute("data-fen", before or "")
+    click_move(black, "h9g7")
+    black.get_by_test_id("live-confirm-move").click()
+    for page in (red, black):
+        expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    assert LiveGame.objects.get().moves[-1]["iccs"] == "h9g7"
+    black.reload()
+    expect(black.get_by_test_id("live-confirm-moves")).to_be_checked()
+    assert not errors, errors
+    for page in (red, black):
+        page.context.close()

@@ -108,11 +108,56 @@ function receive(message) {
 
 function play(iccs) {
   const g = state.game;
-  send({ type: "move", ply: g.ply, move: iccs });
-  // the board shows the move at once; the server's state confirms it (or puts it back)
   board.set({ movable: null, dests: [] });
   document.body.dataset.movable = "0";
+  if (confirmingMoves()) {
+    // shown on the board, sent once confirmed (a phone's slip of the finger is taken back)
+    state.pending = { iccs, ply: g.ply };
+    $("confirm-text").textContent = format(L.confirm_move, { move: iccs });
+    $("confirm-panel").hidden = false;
+    return;
+  }
+  // the board shows the move at once; the server's state confirms it (or puts it back)
+  send({ type: "move", ply: g.ply, move: iccs });
 }
+
+// Move confirmation, for a phone's slip of the finger: off until the player turns it on (as on
+// Lichess, where a fast game is not slowed by a second tap); the choice is kept in this browser.
+const CONFIRM_KEY = "live-confirm-moves";
+function confirmingMoves() {
+  let stored = null;
+  try {
+    stored = window.localStorage.getItem(CONFIRM_KEY);
+  } catch {
+    // storage refused: the default
+  }
+  return stored === "on";
+}
+$("confirm-moves").checked = confirmingMoves();
+$("confirm-moves").addEventListener("change", (event) => {
+  try {
+    window.localStorage.setItem(CONFIRM_KEY, event.target.checked ? "on" : "off");
+  } catch {
+    // not kept: the choice holds for this page
+  }
+});
+function dropPending() {
+  state.pending = null;
+  $("confirm-panel").hidden = true;
+}
+$("confirm-move").addEventListener("click", () => {
+  const pending = state.pending;
+  dropPending();
+  if (pending && pending.ply === state.game.ply && myTurn()) {
+    send({ type: "move", ply: pending.ply, move: pending.iccs });
+  } else {
+    render();
+  }
+});
+$("cancel-move").addEventListener("click", () => {
+  dropPending();
+  render(); // the position as it stands, the move to make again
+});
 
 $("resign").addEventListener("click", () => {
   if (window.confirm(L.confirm_resign)) send({ type: "resign" });
@@ -615,6 +660,16 @@ function render() {
   }
   $("setup-panel").hidden = true;
   state.placement = null;
+  $("confirm-choice").hidden = state.you === null || g.status !== "playing";
+  if (state.pending && (state.pending.ply !== g.ply || !myTurn())) dropPending();
+  if (state.pending) {
+    // a move waiting for its confirmation stays on the board while other news comes in
+    renderStatus();
+    renderMoves();
+    renderControls();
+    renderClocks();
+    return;
+  }
   const last = g.moves.length ? g.moves[g.moves.length - 1] : null;
   board.set({
     fen: g.fen,
