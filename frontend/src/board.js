@@ -15,6 +15,9 @@
  *     coordinates: false,          // ICCS letters and digits shown until the user chooses
  *     fitBelow: [element],         // what must stay on screen under the board (editor palette)
  *     sound: true,                 // a sound for each move shown, with a Sound button (sound.js)
+ *     premove: false,              // the movable side may move during the other's turn: kept,
+ *                                  // drawn, and played by board.playPremove() once it is legal
+ *     onPremove: (iccs) => {},     // a premove set ("h2e2") or let go (null)
  *   });
  *   board.set({ fen, dests, lastMove, check, movable, shapes }); // any subset
  *   board.flip(); board.orientation(); board.destroy();
@@ -29,6 +32,7 @@
  * in the page's language; and it shows ICCS coordinates when the user wants them.
  */
 import { Chessground } from "chessgroundx";
+import { premove as premoveOf } from "chessgroundx/premove";
 
 import { playSound, setSoundOn, soundOn } from "./sound.js";
 
@@ -184,6 +188,30 @@ function storeCoordinates(on) {
   }
 }
 
+const BASE_ROLES = new Set(["k-piece", "a-piece", "b-piece", "n-piece", "r-piece", "c-piece", "p-piece"]);
+
+/**
+ * Where a piece may be premoved to: its moves on an empty board for the pieces of traditional
+ * xiangqi (chessgroundx's), any point not held by its own side for the others (a turncoat, a
+ * fighter, a missile); the move is checked against the legal moves when the turn comes.
+ */
+function premoves(variant, dims) {
+  const xiangqi = premoveOf("xiangqi", false, dims);
+  const keys = [];
+  for (let file = 0; file < dims.width; file++) {
+    for (let rank = 0; rank < dims.height; rank++) keys.push(FILES[file] + CG_RANKS[rank]);
+  }
+  return (boardState, key, canCastle) => {
+    const piece = boardState.pieces.get(key);
+    if (!piece) return [];
+    if (BASE_ROLES.has(piece.role)) return xiangqi(boardState, key, canCastle);
+    return keys.filter((to) => {
+      const there = boardState.pieces.get(to);
+      return to !== key && (!there || there.color !== piece.color);
+    });
+  };
+}
+
 /** How many pieces the FEN's board holds. */
 function pieceCount(fen) {
   return ((fen || "").split(" ")[0].match(/[a-z]/gi) || []).length;
@@ -225,8 +253,10 @@ export function mountBoard(element, options = {}) {
     lastMove: options.lastMove || null,
     check: options.check || null,
     shapes: options.shapes || [],
+    premove: Boolean(options.premove),
   };
   let onMove = options.onMove || null;
+  const onPremove = options.onPremove || null;
   const fitBelow = options.fitBelow || [];
   let coordinatesOn = storedCoordinates() ?? Boolean(options.coordinates);
 
@@ -286,7 +316,22 @@ export function mountBoard(element, options = {}) {
     addPieceZIndex: true,
     highlight: { lastMove: true, check: true },
     animation: { enabled: options.animation !== false, duration: 180 },
-    premovable: { enabled: false },
+    premovable: {
+      enabled: current.premove,
+      showDests: true,
+      castle: false,
+      premoveFunc: premoves(variant, dims),
+      events: {
+        set: (orig, dest) => {
+          element.dataset.premove = keyToIccs(orig) + keyToIccs(dest);
+          if (onPremove) onPremove(element.dataset.premove);
+        },
+        unset: () => {
+          delete element.dataset.premove;
+          if (onPremove) onPremove(null);
+        },
+      },
+    },
     draggable: { enabled: true, showGhost: true },
     selectable: { enabled: true },
     drawable: { enabled: true, visible: true },
@@ -525,6 +570,7 @@ export function mountBoard(element, options = {}) {
         : undefined,
       check: current.check ? [iccsToKey(current.check)] : false,
       movable: { color: movableColor(current.movable), dests: movesToDests(current.dests) },
+      premovable: { enabled: current.premove },
       drawable: { autoShapes: shapesToCg(current.shapes) },
     });
     if (!current.lastMove) ground.state.lastMove = undefined;
@@ -547,7 +593,7 @@ export function mountBoard(element, options = {}) {
     ground,
     variant,
     dimensions: dims,
-    /** Change any of: fen, orientation, movable, dests, lastMove, check, shapes, onMove. */
+    /** Change any of: fen, orientation, movable, dests, lastMove, check, shapes, premove, onMove. */
     set(changes) {
       if ("onMove" in changes) onMove = changes.onMove;
       current = { ...current, ...changes };
@@ -579,6 +625,15 @@ export function mountBoard(element, options = {}) {
     coordinates() {
       return coordinatesOn;
     },
+    /** Play the premove set, if the legal moves given now allow it: whether it was played (the
+     * page hears it through onMove); one they do not allow is let go. */
+    playPremove() {
+      return ground.playPremove();
+    },
+    /** Let go of a premove set (the game went on another way). */
+    cancelPremove() {
+      ground.cancelPremove();
+    },
     /** Recompute the size (after the page moved things around the board). */
     fit,
     /** Position in the viewport (CSS pixels) of the centre of an ICCS point. */
@@ -597,7 +652,7 @@ export function mountBoard(element, options = {}) {
       element.textContent = "";
       for (const name of [...element.classList]) if (name.startsWith("xb-")) element.classList.remove(name);
       element.style.maxWidth = "";
-      for (const name of ["orientation", "fen", "variant", "focus", "fitted", "lastSound", "soundsPlayed"]) {
+      for (const name of ["orientation", "fen", "variant", "focus", "fitted", "lastSound", "soundsPlayed", "premove"]) {
         delete element.dataset[name];
       }
       if (element.xbBoard === board) delete element.xbBoard;

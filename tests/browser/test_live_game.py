@@ -545,3 +545,35 @@ def test_a_player_who_confirms_moves_sends_each_only_once_confirmed(
     assert not errors, errors
     for page in (red, black):
         page.context.close()
+
+
+def test_a_premove_is_played_when_the_turn_comes_and_let_go_when_it_is_illegal_then(
+    browser: Browser, asgi_server: AsgiServer
+) -> None:
+    """During the opponent's turn a player may move ahead: the board keeps the premove and
+    plays it the moment the turn comes if it is legal then; one the opponent's move made
+    illegal is let go, and the player moves as usual."""
+    red, black, errors = desktop_and_phone(browser, asgi_server.url)
+    start_by_link(red, black, "xiangqi:standard")
+    board = black.locator("#board")
+    # Black's cannon takes the horse over Red's cannon: legal for now, not once the screen goes
+    click_move(black, "h7h0")
+    expect(board).to_have_attribute("data-premove", "h7h0")
+    click_move(red, "h2e2")
+    for page in (red, black):
+        expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    expect(board).not_to_have_attribute("data-premove", re.compile("."))
+    expect(black.locator("body[data-movable='1']")).to_have_count(1)  # Black moves as usual
+    click_move(black, "h9g7")
+    for page in (red, black):
+        expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    # a premove legal when the turn comes is played at once
+    click_move(black, "b9c7")
+    expect(board).to_have_attribute("data-premove", "b9c7")
+    click_move(red, "b0c2")
+    for page in (red, black):
+        expect(page.locator("#board")).to_have_attribute("data-ply", "4")
+    assert [m["iccs"] for m in LiveGame.objects.get().moves] == ["h2e2", "h9g7", "b0c2", "b9c7"]
+    assert not errors, errors
+    for page in (red, black):
+        page.context.close()

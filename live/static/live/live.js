@@ -46,6 +46,7 @@ const board = mountBoard($("board"), {
   orientation: "red",
   label: page.board_label,
   sound: true,
+  premove: false, // on while this player's game is played (render)
   onMove: (iccs) => (state.game && state.game.status === "setting_up" ? arrange(iccs) : play(iccs)),
   fitBelow: [$("clock-bottom")],
 });
@@ -67,7 +68,7 @@ function connect() {
   socket.addEventListener("close", () => {
     document.body.dataset.connected = "0";
     // no move can reach the server now: the board waits for the state of the next connection
-    board.set({ movable: null, dests: [] });
+    board.set({ movable: null, dests: [], premove: false });
     document.body.dataset.movable = "0";
     if (state.game && ["finished", "aborted"].includes(state.game.status)) return;
     setStatus(L.reconnecting, "thinking");
@@ -292,6 +293,7 @@ function renderSetup() {
     fen: piecesFen(shown, state.you || "red"),
     orientation: state.you || "red",
     movable: arranging && connected() ? state.you : null,
+    premove: false,
     dests: arranging ? arrangeDests(state.placement, BOARD_WIDTH) : [],
     lastMove: null,
     check: null,
@@ -671,20 +673,26 @@ function render() {
     return;
   }
   const last = g.moves.length ? g.moves[g.moves.length - 1] : null;
+  // During the opponent's turn a player may premove: the board keeps it and plays it as soon
+  // as the turn comes, if it is legal then (otherwise it is let go).
+  const premoving = connected() && g.status === "playing" && state.you !== null;
   board.set({
     fen: g.fen,
     orientation: state.you || "red",
-    movable: myTurn() ? state.you : null,
+    movable: myTurn() || premoving ? state.you : null,
     dests: myTurn() ? g.legal_moves : [],
     lastMove: last ? last.iccs : null,
     check: g.check,
     shapes: [],
+    premove: premoving,
   });
+  if (!premoving) board.cancelPremove();
   $("board").dataset.ply = String(g.ply);
   document.body.dataset.liveStatus = g.status;
   document.body.dataset.you = state.you || "";
   document.body.dataset.turn = g.turn;
   document.body.dataset.movable = myTurn() ? "1" : "0";
+  if (myTurn()) board.playPremove(); // heard as a move made on the board (play)
   renderStatus();
   renderMoves();
   renderControls();
