@@ -97,6 +97,12 @@ GAME_ANALYSIS_AGREEMENT: dict[tuple[str, str], dict[str, int]] = {
     (FAIRY_STOCKFISH, "xiangqi"): {
         "games": 60, "moves": 720, "factor": 10, "site": 23, "reference": 21, "both": 20,
     },
+    (OURS, "feidan"): {
+        "games": 30, "moves": 360, "factor": 30, "site": 11, "reference": 16, "both": 11,
+    },
+    (OURS, "xinban"): {
+        "games": 30, "moves": 360, "factor": 30, "site": 19, "reference": 24, "both": 19,
+    },
 }  # fmt: skip
 # The site's engine stops a search this long, whatever its nodes: a safety net for a machine so
 # loaded that a budget would take far longer than it does (about 0.2 s a position when quiet).

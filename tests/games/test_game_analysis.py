@@ -779,7 +779,7 @@ def test_a_worker_analyses_a_short_real_game(
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("variant", ["xiangqi", "feidan"])
+@pytest.mark.parametrize("variant", ["xiangqi", "feidan", "xinban"])
 def test_the_game_page_says_who_judges_and_what_was_measured_of_it(
     client: Client,
     new_game: Callable[..., dict[str, Any]],
@@ -801,6 +801,16 @@ def test_the_game_page_says_who_judges_and_what_was_measured_of_it(
     page = client.get(f"/play/{game['id']}/").content.decode()
     assert ("我们在本站电脑最弱两级之间的 60 盘对局（720 步棋" in page) is fairy
     assert ("本站自己的引擎搜索这盘棋的每一个局面" in page) is not fairy
+    # and for our engine where it is the only judge, measured against itself 30 times as long
+    ours = {"feidan": (11, 11, 16), "xinban": (19, 19, 24)}.get(variant)
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/play/{game['id']}/").content.decode()
+    if ours is not None:
+        site, both, reference = ours
+        assert "Checked on 30 games between the computer's two weakest levels (360 moves" in page
+        assert "searching 30 times as long" in page
+        assert f"of the {site} moves it called mistakes or blunders, {both} were so" in page
+        assert f"which found {reference}" in page
 
 
 @pytest.mark.django_db
