@@ -54,6 +54,7 @@ def test_the_tactics_lessons_offer_their_tactic() -> None:
     assert offered == {
         "xiangqi-double-attack": "fork",
         "xiangqi-pin": "pin",
+        "xiangqi-discovered-check": "discovered_check",
         "xiangqi-sacrifice": "sacrifice",
         "feidan-missile-trades": "missile_collision",
         "feidan-fighter-fork": "fork",
