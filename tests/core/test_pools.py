@@ -64,7 +64,7 @@ def test_a_stopped_command_ends_its_workers(tmp_path: Path, how: signal.Signals)
 
     command.send_signal(how)
     command.wait(timeout=30)
-    assert command.returncode != 0  # stopped, not finished
+    assert command.returncode == 128 + how  # stopped, not finished
     deadline = time.monotonic() + 20
     while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
