@@ -52,6 +52,9 @@ def test_a_stopped_command_ends_its_workers(tmp_path: Path, how: signal.Signals)
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        # as from a terminal: an interrupt a test process ignores (another test in it may have
+        # set that) would be ignored by the command too, and never reach it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     workers: list[int] = []
     deadline = time.monotonic() + 60
