@@ -183,6 +183,7 @@ APP_EN: Final[Mapping[str, str]] = {
     "position.move_rejected": "Move {index} ({input}): {reason}",
     "puzzle.unknown_variant": "Unknown variant “{variant}”.",
     "puzzle.unknown_goal": "Unknown goal “{goal}”.",
+    "puzzle.unknown_mode": "Unknown mode “{mode}”: a puzzle is proved over every move (full) or over checks only (checks_only).",
     "puzzle.dead_general_needs_feidan": (
         "A dead-general puzzle needs Missile Xiangqi: only missiles can leave a general dead."
     ),
@@ -216,6 +217,7 @@ APP_EN: Final[Mapping[str, str]] = {
     "rejection.invalid": "This position cannot be a puzzle: {reason}",
     "rejection.retired": "This puzzle is no longer offered.",
     "rejection.other": "Not published.",
+    "rejection.checks_only": "Only attacking moves that give check were counted (连将杀).",
     "solving.open_failed": "The attempt could not be opened: try again.",
     "solving.attempt_over": "This attempt is over: open a new one to play again.",
     "tactics.also_good": "Also good, but not the best: find the strongest move",
@@ -379,6 +381,7 @@ APP_ZH: Final[Mapping[str, str]] = {
     "position.move_rejected": "第 {index} 步（{input}）：{reason}",
     "puzzle.unknown_variant": "没有“{variant}”这种棋。",
     "puzzle.unknown_goal": "没有“{goal}”这种目标。",
+    "puzzle.unknown_mode": "没有“{mode}”这种证明方式：谜题可以在所有着法中证明（full），或只在将军的着法中证明（checks_only）。",
     "puzzle.dead_general_needs_feidan": "死将题只能是飞弹象棋：只有导弹才能造成死将。",
     "puzzle.moves_range": "步数必须在 1 到 {limit} 之间。",
     "puzzle.game_over": "这个局面棋局已经结束（{termination}）。",
@@ -403,6 +406,7 @@ APP_ZH: Final[Mapping[str, str]] = {
     "rejection.invalid": "这个局面不能出题：{reason}",
     "rejection.retired": "这道题已不再提供。",
     "rejection.other": "未发布。",
+    "rejection.checks_only": "攻方只计将军的着法（连将杀）。",
     "solving.open_failed": "没能开始这次尝试，请再试一次。",
     "solving.attempt_over": "这次尝试已经结束：要再做一次，请重新开始。",
     "tactics.also_good": "也不错，但不是最好的：找出最强的一着",

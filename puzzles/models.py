@@ -80,6 +80,8 @@ class Puzzle(TimeStampedModel):
     moves_to_win = models.PositiveSmallIntegerField()
     # The prover's proof (engine.solver Proof.to_json()); set once the puzzle is proved sound.
     proof = models.JSONField(null=True, blank=True)
+    # ``full`` or ``checks_only`` (连将杀: every attacking move gives check): how the puzzle is
+    # proved and judged; an author's draft holds the mode it is to be proved in.
     proof_mode = models.CharField(max_length=16, blank=True)
 
     rating = models.FloatField(default=glicko2.DEFAULT_RATING)
@@ -187,6 +189,9 @@ class ProvingRequest(models.Model):
     asked_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True, db_index=True)
     task = models.CharField(max_length=64, blank=True, default="")
+    # How far the proof has come (``engine.solver.Progress`` as data: stage, done, total,
+    # nodes, seconds), written by the proving worker about once a second while it works.
+    progress = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"proving {self.puzzle_id}"

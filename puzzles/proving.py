@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Final, Literal, TypedDict
@@ -43,6 +43,12 @@ LIVE_SECONDS = 0.15
 # Outside a request (scoring a line submitted before attempts were played on the server).
 OFFLINE_NODES = 400_000
 OFFLINE_SECONDS = 10.0
+# Verifying an author's puzzle (``services.authoring``): the prover's budget (the task's time
+# limits sit above it), and how often the proving worker writes how far the proof has come
+# (``ProvingRequest.progress``).
+VERIFY_NODES = 50_000_000
+VERIFY_SECONDS = 150.0
+VERIFY_PROGRESS_SECONDS = 1.0
 # A game's moment is posed at its shortest win (``prove_at_shortest``): the quick look for a
 # shorter one, in positions searched.
 SHORTER_LOOK_NODES = 200_000
@@ -146,8 +152,11 @@ def prove(
     nodes: int | None = None,
     seconds: float | None = None,
     mode: str = FULL,
+    progress: Callable[[prover.Progress], None] | None = None,
+    every: float = 1.0,
 ) -> ProofResult:
     """Prove (or refute) that ``goal`` is forced in exactly ``moves_to_win`` moves, uniquely.
+    ``progress``, when given, is told how far the proof has come about every ``every`` seconds.
 
     Raises ``engine.EngineError`` for a request the prover cannot take (an illegal position, a
     game already over, a dead-general goal outside Missile Xiangqi, a length out of range).
@@ -156,7 +165,7 @@ def prove(
         _position(variant, fen),
         goal=goal,
         max_moves=moves_to_win,
-        budget=prover.Budget(nodes=nodes, seconds=seconds),
+        budget=prover.Budget(nodes=nodes, seconds=seconds, progress=progress, every=every),
         mode=mode,
     )
     return _result(proof)

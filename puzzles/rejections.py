@@ -43,4 +43,11 @@ def rejection_text(
             )
         else:
             params.setdefault("reason", fallback)
-    return render(code, params, language)
+    text = render(code, params, language)
+    if rejection.get("mode") == "checks_only" and rejection.get("kind") in CHECKS_ONLY_KINDS:
+        text = f"{text} {render('rejection.checks_only', {}, language)}"
+    return text
+
+
+# The answers whose meaning depends on the moves counted: a checks-only puzzle says so.
+CHECKS_ONLY_KINDS = frozenset({"cooked", "shorter", "no_win"})

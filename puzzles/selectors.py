@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ from puzzles.models import (
     Goal,
     MiningChunk,
     MissedMate,
+    ProvingRequest,
     Puzzle,
     PuzzleAttempt,
     PuzzleRating,
@@ -1033,3 +1035,67 @@ def run_bests(
     for row in rows.values("mode", "variant").annotate(best=Max("score")):
         out[row["mode"]][row["variant"]] = row["best"]
     return out
+
+
+# -- the proving queue ---------------------------------------------------------------------
+
+# Proofs started within this window count against their author's and address's next turn.
+SERVED_WINDOW = datetime.timedelta(hours=1)
+
+
+def proving_queue_order(*, now: datetime.datetime | None = None) -> list[int]:
+    """The puzzles waiting for the prover (not started yet), in the order they will be proved.
+
+    A puzzle's turn is the larger of its author's and its address's: their proofs started in
+    the last ``SERVED_WINDOW`` (running ones included) plus their puzzles waiting ahead of it;
+    then the earlier submission goes first.
+    """
+    now = now or timezone.now()
+    recent = ProvingRequest.objects.filter(started_at__gte=now - SERVED_WINDOW)
+    served: Counter[int | None] = Counter()
+    served_from: Counter[str] = Counter()
+    for author_id, address in recent.values_list("puzzle__author_id", "address"):
+        served[author_id] += 1
+        if address:
+            served_from[address] += 1
+    waiting = (
+        Puzzle.objects.filter(status=Puzzle.Status.VERIFYING, proving__started_at__isnull=True)
+        .order_by("verify_requested_at", "pk")
+        .values_list("pk", "author_id", "proving__address", "verify_requested_at")
+    )
+    ahead: Counter[int | None] = Counter()
+    ahead_from: Counter[str] = Counter()
+    turns = []
+    for pk, author_id, address, requested_at in waiting:
+        turn = served[author_id] + ahead[author_id]
+        ahead[author_id] += 1
+        if address:
+            turn = max(turn, served_from[address] + ahead_from[address])
+            ahead_from[address] += 1
+        turns.append((turn, requested_at or now, pk))
+    return [pk for _turn, _at, pk in sorted(turns)]
+
+
+@dataclass(frozen=True)
+class ProvingState:
+    """Where a puzzle being verified is, for its author: ``waiting`` with ``ahead`` puzzles to
+    be proved before it, or ``proving`` with the prover's last ``progress`` (empty until the
+    first report); ``nodes`` and ``seconds`` are the prover's budget."""
+
+    state: str
+    ahead: int
+    progress: dict[str, object]
+    nodes: int = proving.VERIFY_NODES
+    seconds: float = proving.VERIFY_SECONDS
+
+
+def proving_state(*, puzzle: Puzzle) -> ProvingState | None:
+    """Where ``puzzle`` is in the proving queue; ``None`` unless it is being verified."""
+    if puzzle.status != Puzzle.Status.VERIFYING:
+        return None
+    request = ProvingRequest.objects.filter(puzzle=puzzle).first()
+    if request is not None and request.started_at is not None:
+        return ProvingState(state="proving", ahead=0, progress=dict(request.progress or {}))
+    order = proving_queue_order()
+    ahead = order.index(puzzle.pk) if puzzle.pk in order else len(order)
+    return ProvingState(state="waiting", ahead=ahead, progress={})

@@ -269,6 +269,7 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
                 "moves_to_win": puzzle.moves_to_win,
                 "title": puzzle.title,
                 "status": puzzle.status,
+                "mode": puzzle.proof_mode or "full",
             }
             if puzzle
             else None
@@ -283,6 +284,16 @@ def editor(request: HttpRequest, puzzle_id: int | None = None) -> HttpResponse:
             "legal": _("Legal position: {turn} to move."),
             "saved": _("Draft saved."),
             "verifying": _("Submitted: the engine is proving your puzzle…"),
+            "waiting": _("Waiting for the prover: {n} puzzles ahead of yours."),
+            "waiting_next": _("Waiting for the prover: yours is next."),
+            "stages": {
+                "start": _("The prover has started on your puzzle…"),
+                "win": _("Looking for a forced win in {n}…"),
+                "shorter": _("A forced win is found; making sure there is none shorter…"),
+                "unique": _("Making sure no other first move wins: {done} of {total} tried…"),
+                "tree": _("Every first move is decided; writing down the solution…"),
+            },
+            "work": _("{nodes} positions searched in {seconds} s (it stops at {limit} s)."),
             "published": _("Published! Share it with this link:"),
             "rejected": _("Not published: {reason}"),
             "red": _("Red"),

@@ -14,17 +14,19 @@ _native.activate_subpackage("solver", __path__)
 from engine.solver.judge import VERDICTS, Judgement, judge
 from engine.solver.proof import Node, Proof, SolverInputError
 from engine.solver.prover import MAX_MOVES, FoundWin, find_win, solve
-from engine.solver.search import GOALS, MODES, Budget
+from engine.solver.search import GOALS, MODES, STAGES, Budget, Progress
 
 __all__ = [
     "GOALS",
     "MAX_MOVES",
     "MODES",
+    "STAGES",
     "VERDICTS",
     "Budget",
     "FoundWin",
     "Judgement",
     "Node",
+    "Progress",
     "Proof",
     "SolverInputError",
     "find_win",

@@ -167,6 +167,7 @@ def solve(
     check_request(pos, goal, max_moves, mode, algorithm)
     search, by_search = _solve_search(pos, goal, max_moves, mode, budget, algorithm, memory_mib)
     _phase(phases, "shortest", search)
+    search.enter_stage("win")
     start = Proof(
         variant=pos.variant.name,
         fen=pos.fen(),
@@ -217,6 +218,7 @@ def solve(
         status = "sound_unique"
         reason = ""
     _phase(phases, "tree", search)
+    search.enter_stage("tree")
     builder = _TreeBuilder(search, tree_limit)
     tree = builder.build(shortest, [])
     _phase(phases, "", search)
@@ -277,6 +279,7 @@ def _shortest(
     d = n
     winners = None
     while d > 1:
+        search.enter_stage("shorter")
         shorter = _capped(search, d - 1, SHORTER_FIRST * search.nodes)
         if shorter is None:
             was = _phase(phases, "uniqueness", search)
@@ -297,7 +300,15 @@ def _winning_moves(search: Search, n: int) -> list[int]:
     if best in candidates:
         candidates.remove(best)
         candidates.insert(0, best)
-    return [m for m in candidates if search.move_wins(m, n)]
+    stage = search.stage
+    search.enter_stage("unique", len(candidates))
+    winners = []
+    for m in candidates:
+        if search.move_wins(m, n):
+            winners.append(m)
+        search.stage_done += 1
+    search.enter_stage(stage)
+    return winners
 
 
 def _keys(

@@ -51,6 +51,7 @@ times and is not handled.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -82,12 +83,37 @@ _TABLE_LIMIT: Final = 1_000_000
 _COLOUR = ("red", "black")
 
 
+STAGES = ("win", "shorter", "unique", "tree")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a proof has come, told to ``Budget.progress`` while it works.
+
+    ``stage``: ``win`` (looking for a forced win within the length asked), ``shorter`` (showing
+    there is no shorter one), ``unique`` (deciding every first move at the length found:
+    ``done`` of ``total`` so far) or ``tree`` (building the solution tree); ``nodes`` and
+    ``seconds`` are the proof's work so far."""
+
+    stage: str
+    nodes: int
+    seconds: float
+    done: int = 0
+    total: int = 0
+
+
 @dataclass(frozen=True)
 class Budget:
-    """Limits of one proof: nodes searched and seconds of work (``None``: no limit)."""
+    """Limits of one proof: nodes searched and seconds of work (``None``: no limit).
+
+    ``progress``, when given, is called with a ``Progress`` about once every ``every`` seconds
+    of the proof (from inside the search: it should return quickly; what it raises stops the
+    proof)."""
 
     nodes: int | None = None
     seconds: float | None = None
+    progress: Callable[[Progress], None] | None = None
+    every: float = 1.0
 
 
 class OutOfBudget(Exception):
@@ -131,6 +157,13 @@ class Search:
         self.node_limit = budget.nodes
         self.deadline = None if budget.seconds is None else self.started + budget.seconds
         self._next_check = _CHECK_EVERY
+        self.progress = budget.progress
+        self.report_every = budget.every
+        self._next_report = self.started + budget.every
+        # what ``Progress`` tells: set by the prover as it goes from stage to stage
+        self.stage = "win"
+        self.stage_done = 0
+        self.stage_total = 0
         history = self.pos.hash_history()
         self.root_ply = self.pos.ply_count()
         self.base = len(history)
@@ -164,10 +197,31 @@ class Search:
         self._next_check = self.nodes + _CHECK_EVERY
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise OutOfBudget
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise OutOfBudget
+        if self.deadline is not None or self.progress is not None:
+            now = time.monotonic()
+            if self.deadline is not None and now >= self.deadline:
+                raise OutOfBudget
+            if self.progress is not None and now >= self._next_report:
+                self._next_report = now + self.report_every
+                self.progress(self.report())
         if len(self.table) > _TABLE_LIMIT:
             self.table.clear()
+
+    def report(self) -> Progress:
+        """How far the proof has come (``Budget.progress``)."""
+        return Progress(
+            stage=self.stage,
+            nodes=self.nodes,
+            seconds=round(self.elapsed(), 2),
+            done=self.stage_done,
+            total=self.stage_total,
+        )
+
+    def enter_stage(self, stage: str, total: int = 0) -> None:
+        """The proof goes on to ``stage`` (``STAGES``), of ``total`` steps when it counts them."""
+        self.stage = stage
+        self.stage_done = 0
+        self.stage_total = total
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started

@@ -22,6 +22,8 @@ from puzzles.models import MAX_MOVES_TO_WIN, PROVED_GOALS, Goal, Puzzle, Variant
 
 # An author's puzzle is proved: the goals the prover knows.
 GOAL_CHOICES = [(goal.value, goal.label) for goal in PROVED_GOALS]
+# How an author's puzzle is proved: over every move, or over checks only (连将杀).
+MODE_CHOICES = [("full", "full"), ("checks_only", "checks_only")]
 
 
 class AuthoredListApi(APIView):
@@ -36,6 +38,12 @@ class AuthoredListApi(APIView):
         goal = serializers.ChoiceField(choices=GOAL_CHOICES, default=Goal.MATE)
         moves_to_win = serializers.IntegerField(min_value=1, max_value=MAX_MOVES_TO_WIN)
         title = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+        mode = serializers.ChoiceField(
+            choices=MODE_CHOICES,
+            default="full",
+            help_text="full: proved over every move; checks_only: every attacking move gives "
+            "check (连将杀)",
+        )
 
     @extend_schema(
         operation_id="puzzles_authored_list", responses={200: AuthoredPuzzleSerializer(many=True)}
@@ -97,6 +105,7 @@ class AuthoredDetailApi(APIView):
             min_value=1, max_value=MAX_MOVES_TO_WIN, required=False
         )
         title = serializers.CharField(max_length=120, required=False, allow_blank=True)
+        mode = serializers.ChoiceField(choices=MODE_CHOICES, required=False)
 
     @operation("puzzles_authored_get", AuthoredPuzzleSerializer, errors=(404,))
     def get(self, request: Request, puzzle_id: int) -> Response:

@@ -4,6 +4,7 @@ views and handed over in the serializer's context."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.urls import reverse
@@ -186,6 +187,22 @@ class AuthoredPuzzleSerializer(PuzzleSerializer):
     def get_themes(self, puzzle: Puzzle) -> list[str]:
         return [theme.slug for theme in puzzle.themes.all()]
 
+    def get_mode(self, puzzle: Puzzle) -> str:
+        return str(puzzle.proof_mode or "full")
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_proving(self, puzzle: Puzzle) -> dict[str, Any] | None:
+        state = selectors.proving_state(puzzle=puzzle)
+        return dataclasses.asdict(state) if state is not None else None
+
+    mode = serializers.SerializerMethodField(
+        help_text="how it is (to be) proved: full (over every move) or checks_only (连将杀)"
+    )
+    proving = serializers.SerializerMethodField(
+        help_text="while it is being verified: state (waiting or proving), ahead (puzzles to be "
+        "proved before it), progress (stage: win, shorter, unique or tree; done and total of "
+        "the stage; nodes and seconds so far) and the prover's budget (nodes, seconds); else null"
+    )
     rejection_reason = serializers.CharField(
         source="rejection_text", help_text="why verification refused it, in the reader's language"
     )

@@ -28,7 +28,6 @@ the same puzzle, so nothing is lost or proved twice in parallel.
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -36,15 +35,17 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from core.exceptions import ApplicationError, IllegalTry
 from engine import EngineError, Move, Position, find_variant
-from puzzles import proving
-from puzzles.models import PROVED_GOALS, Goal, ProvingRequest, Puzzle, Variant
+from engine import solver as prover
+from puzzles import proving, selectors
+from puzzles.models import MAX_MOVES_TO_WIN, PROVED_GOALS, Goal, ProvingRequest, Puzzle, Variant
 from puzzles.rejections import rejection_text
+from puzzles.selectors import proving_queue_order
 from puzzles.services.bank import puzzle_publish
 
 if TYPE_CHECKING:
@@ -52,11 +53,16 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# Authored puzzles are proved in full; beyond this length the proof rarely fits the budget.
-MAX_AUTHORED_MOVES = 7
-# The prover's budget for one verification (the task's time limits sit above it).
-VERIFY_NODES = 3_000_000
-VERIFY_SECONDS = 150.0
+# An author may ask for a win of up to this many moves (the classical collections hold mates
+# of 10 to 30); a long one in full mode often outgrows the budget, and the author is told so.
+MAX_AUTHORED_MOVES = MAX_MOVES_TO_WIN
+# The modes an author may choose: every move (``full``), or checks only (连将杀).
+AUTHORED_MODES = (proving.FULL, proving.CHECKS_ONLY)
+# The prover's budget for one verification (the task's time limits sit above it), and how
+# often the proving worker writes how far the proof has come: ``puzzles.proving``.
+VERIFY_NODES = proving.VERIFY_NODES
+VERIFY_SECONDS = proving.VERIFY_SECONDS
+VERIFY_PROGRESS_SECONDS = proving.VERIFY_PROGRESS_SECONDS
 MAX_TITLE = 120
 # Seconds an author is asked to wait when the proving queue is full (proofs take up to
 # VERIFY_SECONDS each).
@@ -65,7 +71,7 @@ PROVING_QUEUE_RETRY_SECONDS = 60
 # and "choose the next puzzle, then claim it" one step per verification.
 PROVING_QUEUE_LOCK = 0x7871_7072  # "xqpr"
 # Proofs started within this window count against their author's and address's next turn.
-SERVED_WINDOW = timedelta(hours=1)
+SERVED_WINDOW = selectors.SERVED_WINDOW
 
 
 class ProvingQueueFullError(ApplicationError):
@@ -143,8 +149,21 @@ def _position_to_save(*, variant: str, fen: str, goal: str, moves_to_win: int) -
         raise refused.as_fault() from None
 
 
+def _mode_check(mode: str) -> str:
+    if mode not in AUTHORED_MODES:
+        raise ApplicationError.coded("puzzle.unknown_mode", {"mode": mode}, {"field": "mode"})
+    return mode
+
+
 def puzzle_draft_create(
-    *, author: User, variant: str, fen: str, goal: str, moves_to_win: int, title: str = ""
+    *,
+    author: User,
+    variant: str,
+    fen: str,
+    goal: str,
+    moves_to_win: int,
+    title: str = "",
+    mode: str = proving.FULL,
 ) -> Puzzle:
     checked = _position_to_save(variant=variant, fen=fen, goal=goal, moves_to_win=moves_to_win)
     return Puzzle.objects.create(
@@ -152,6 +171,7 @@ def puzzle_draft_create(
         fen=checked.fen,
         goal=goal,
         moves_to_win=moves_to_win,
+        proof_mode=_mode_check(mode),
         title=title.strip()[:MAX_TITLE],
         author=author,
         source=Puzzle.Source.AUTHORED,
@@ -181,6 +201,7 @@ def puzzle_draft_update(
     goal: str | None = None,
     moves_to_win: int | None = None,
     title: str | None = None,
+    mode: str | None = None,
 ) -> Puzzle:
     """Change a draft (or a rejected puzzle, which becomes a draft again)."""
     with transaction.atomic():
@@ -201,6 +222,8 @@ def puzzle_draft_update(
         puzzle.moves_to_win = moves_to_win
         if title is not None:
             puzzle.title = title.strip()[:MAX_TITLE]
+        if mode is not None:
+            puzzle.proof_mode = _mode_check(mode)
         puzzle.status = Puzzle.Status.DRAFT
         puzzle.rejection_reason = ""
         puzzle.rejection = {}
@@ -265,49 +288,22 @@ def puzzle_draft_submit(*, puzzle: Puzzle, author: User, address: str = "") -> P
         puzzle.save()
         ProvingRequest.objects.update_or_create(
             puzzle=puzzle,
-            defaults={"address": address, "asked_at": now, "started_at": None, "task": ""},
+            defaults={
+                "address": address,
+                "asked_at": now,
+                "started_at": None,
+                "task": "",
+                "progress": {},
+            },
         )
         transaction.on_commit(lambda: puzzle_verify_task.apply_async(ignore_result=True))
     return puzzle
 
 
-def proving_queue_order(*, now: datetime | None = None) -> list[int]:
-    """The puzzles waiting for the prover (not started yet), in the order they will be proved.
-
-    A puzzle's turn is the larger of its author's and its address's: their proofs started in
-    the last ``SERVED_WINDOW`` (running ones included) plus their puzzles waiting ahead of it;
-    then the earlier submission goes first.
-    """
-    now = now or timezone.now()
-    recent = ProvingRequest.objects.filter(started_at__gte=now - SERVED_WINDOW)
-    served: Counter[int | None] = Counter()
-    served_from: Counter[str] = Counter()
-    for author_id, address in recent.values_list("puzzle__author_id", "address"):
-        served[author_id] += 1
-        if address:
-            served_from[address] += 1
-    waiting = (
-        Puzzle.objects.filter(status=Puzzle.Status.VERIFYING, proving__started_at__isnull=True)
-        .order_by("verify_requested_at", "pk")
-        .values_list("pk", "author_id", "proving__address", "verify_requested_at")
-    )
-    ahead: Counter[int | None] = Counter()
-    ahead_from: Counter[str] = Counter()
-    turns = []
-    for pk, author_id, address, requested_at in waiting:
-        turn = served[author_id] + ahead[author_id]
-        ahead[author_id] += 1
-        if address:
-            turn = max(turn, served_from[address] + ahead_from[address])
-            ahead_from[address] += 1
-        turns.append((turn, requested_at or now, pk))
-    return [pk for _turn, _at, pk in sorted(turns)]
-
-
 def proving_queue_next(*, task_id: str) -> int | None:
     """Claim the puzzle that message ``task_id`` proves: the one it claimed already (a message
     handed back when its worker died goes on with it), else the first in the fair order
-    (``proving_queue_order``). ``None`` when no puzzle waits.
+    (``proving_queue_order``, a selector). ``None`` when no puzzle waits.
 
     Locking: under the proving queue's advisory lock, so two messages never claim one puzzle;
     the claim is written to the puzzle's ``ProvingRequest``, never to the puzzle's row."""
@@ -325,9 +321,26 @@ def proving_queue_next(*, task_id: str) -> int | None:
         if not order:
             return None
         ProvingRequest.objects.update_or_create(
-            puzzle_id=order[0], defaults={"started_at": timezone.now(), "task": task_id}
+            puzzle_id=order[0],
+            defaults={"started_at": timezone.now(), "task": task_id, "progress": {}},
         )
         return order[0]
+
+
+def proving_progress_record(progress: prover.Progress, *, puzzle_id: int) -> None:
+    """Write how far the proof of a puzzle has come, for its author's page. A database that
+    cannot take it does not stop the proof: the page shows the last progress it could."""
+    data = {
+        "stage": progress.stage,
+        "done": progress.done,
+        "total": progress.total,
+        "nodes": progress.nodes,
+        "seconds": progress.seconds,
+    }
+    try:
+        ProvingRequest.objects.filter(puzzle_id=puzzle_id).update(progress=data)
+    except DatabaseError:
+        logger.warning("the progress of puzzle %s's proof was not written", puzzle_id)
 
 
 def _san(variant: str, fen: str, line: list[str]) -> str:
@@ -356,6 +369,7 @@ def rejection_message(puzzle: Puzzle, result: proving.ProofResult) -> tuple[str,
         **result.details,
         "goal": puzzle.goal,
         "moves": puzzle.moves_to_win,
+        "mode": puzzle.proof_mode or proving.FULL,
     }
     if result.status == proving.COOKED:
         keys = result.key_moves
@@ -391,24 +405,32 @@ def puzzle_verify(
     puzzle = Puzzle.objects.filter(pk=puzzle_id).first()
     if puzzle is None or puzzle.status != Puzzle.Status.VERIFYING:
         return puzzle
-    snapshot = (puzzle.variant, puzzle.fen, puzzle.goal, puzzle.moves_to_win)
+    mode = puzzle.proof_mode or proving.FULL
+    snapshot = (puzzle.variant, puzzle.fen, puzzle.goal, puzzle.moves_to_win, mode)
     try:
         result = proving.prove(
-            **puzzle.problem, moves_to_win=puzzle.moves_to_win, nodes=nodes, seconds=seconds
+            **puzzle.problem,
+            moves_to_win=puzzle.moves_to_win,
+            nodes=nodes,
+            seconds=seconds,
+            mode=mode,
+            progress=partial(proving_progress_record, puzzle_id=puzzle_id),
+            every=VERIFY_PROGRESS_SECONDS,
         )
     except EngineError as error:
         result = proving.ProofResult(
             status=proving.INVALID,
             moves_to_win=None,
             key_moves=[],
-            mode=proving.FULL,
+            mode=mode,
             reason=str(error),
             details={"error": {"code": error.code, "params": dict(error.params)}},
         )
     with transaction.atomic():
         puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)
         if puzzle.status != Puzzle.Status.VERIFYING or snapshot != (
-            puzzle.variant, puzzle.fen, puzzle.goal, puzzle.moves_to_win
+            puzzle.variant, puzzle.fen, puzzle.goal, puzzle.moves_to_win,
+            puzzle.proof_mode or proving.FULL,
         ):  # fmt: skip
             return puzzle
         if result.sound and result.moves_to_win == puzzle.moves_to_win:

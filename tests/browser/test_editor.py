@@ -179,3 +179,52 @@ def test_the_share_link_of_a_published_puzzle_fits_the_sidebar_of_a_laptop(
         assert not page.errors  # type: ignore[attr-defined]
     finally:
         page.context.close()
+
+
+# 围魏救赵 (陶情弈趣): a mate in 13 over every move, a few seconds of proving.
+MATE_IN_13 = "3ak1b1N/8C/5P3/5P3/9/9/4r4/8p/1p2p4/3K5 w - - 0 1"
+# 五洋捉鳖 (弈海烟波): a mate in 15 by checks alone (连将杀).
+CHECKS_MATE_IN_15 = "4k4/3Pa2P1/2N6/CP7/9/9/9/9/2p1p4/3K5 w - - 0 1"
+WORK = {"en": re.compile(r"positions searched in \d+ s \(it stops at 150 s\)\."),
+        "zh-hans": re.compile(r"已搜索 [\d,]+ 个局面，用时 \d+ 秒（最多 150 秒）。")}  # fmt: skip
+
+
+def test_a_long_mate_is_proved_with_its_progress_shown_and_a_checks_only_one_too(
+    browser: Browser, live_server: Any, celery_worker: Any, language: str, artifacts: Path
+) -> None:
+    page = open_editor(browser, live_server, language)
+    try:
+        page.fill("#editor-fen", MATE_IN_13)
+        page.locator("#editor-fen").press("Tab")
+        page.fill("#editor-n", "13")
+        page.locator("#editor-n").press("Tab")
+        expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+        page.click("#editor-submit")
+        progress = page.locator("#editor-progress")
+        # while the prover works, the page says at which stage and how much it has done
+        expect(progress).to_have_attribute(
+            "data-stage", re.compile("^(win|shorter|unique|tree)$"), timeout=60_000
+        )
+        expect(page.locator("#editor-work")).to_have_text(WORK[language])
+        assert page.locator("#editor-stage").inner_text().strip()
+        assert page.locator("#editor-submit").is_disabled()
+        page.screenshot(path=str(artifacts / f"editor-proving-{language}.png"))
+        result = page.locator("#editor-result")
+        expect(result).to_have_attribute("data-kind", "published", timeout=120_000)
+        expect(progress).to_be_hidden()
+        # a mate by checks alone, longer than any the prover could be asked before
+        page.goto("/puzzles/create/")
+        expect(page.locator("body[data-ready='1']")).to_have_count(1)
+        page.fill("#editor-fen", CHECKS_MATE_IN_15)
+        page.locator("#editor-fen").press("Tab")
+        page.fill("#editor-n", "15")
+        page.select_option("#editor-mode", "checks_only")
+        page.click("#editor-submit")
+        expect(result).to_have_attribute("data-kind", "published", timeout=60_000)
+        from puzzles.models import Puzzle
+
+        made = Puzzle.objects.filter(author__username=f"composer-{language}").order_by("pk")
+        assert [(p.moves_to_win, p.proof_mode) for p in made] == [(13, "full"), (15, "checks_only")]
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        page.context.close()

@@ -190,7 +190,7 @@ def test_a_position_only_the_server_can_refuse_is_its_answer_in_the_status_line(
     assert len(watched.checks) == asked
     page.select_option("#editor-goal", "mate")
     expect(check).to_have_attribute("data-ok", "1")
-    page.fill("#editor-n", "9")
+    page.fill("#editor-n", str(MAX_AUTHORED_MOVES + 1))
     page.locator("#editor-n").press("Tab")
     expect(check).to_have_text(
         render("puzzle.moves_range", {"limit": MAX_AUTHORED_MOVES}, language)

@@ -35,6 +35,7 @@ def draft(user, fen: str = MATE_IN_2, n: int = 2, **kw: object) -> Puzzle:
         goal=str(kw.get("goal", "mate")),
         moves_to_win=n,
         title=str(kw.get("title", "")),
+        mode=str(kw.get("mode", "full")),
     )
 
 
@@ -154,3 +155,59 @@ def test_stuck_verifications_are_queued_again(make_user) -> None:
     )
     assert puzzle_verifications_requeue() == [stuck.pk]
     assert puzzle_verifications_requeue() == []  # asked again just now
+
+
+# 五洋捉鳖 (弈海烟波): a mate in 15, every attacking move a check (连将杀).
+CHECKS_MATE_IN_15 = "4k4/3Pa2P1/2N6/CP7/9/9/9/9/2p1p4/3K5 w - - 0 1"
+
+
+def test_an_author_may_ask_for_a_checks_only_mate_of_up_to_30_moves(make_user) -> None:
+    from puzzles.services.authoring import MAX_AUTHORED_MOVES
+
+    assert MAX_AUTHORED_MOVES == 30
+    user = make_user()
+    puzzle = draft(user, CHECKS_MATE_IN_15, 15, mode="checks_only")
+    assert puzzle.proof_mode == "checks_only"
+    puzzle = verified(puzzle)
+    assert puzzle.status == Puzzle.Status.PUBLISHED, puzzle.rejection_reason
+    assert puzzle.proof_mode == "checks_only" and puzzle.proof is not None
+    assert puzzle.proof["mode"] == "checks_only" and puzzle.moves_to_win == 15
+    # the longest a draft may ask for, and no longer
+    puzzle_draft_update(puzzle=draft(user), author=user, moves_to_win=30)
+    with pytest.raises(ApplicationError, match="between 1 and 30"):
+        draft(user, MATE_IN_2, 31)
+    with pytest.raises(ApplicationError, match="Unknown mode"):
+        draft(user, mode="every_check")
+
+
+def test_a_checks_only_rejection_says_only_checks_were_counted(make_user) -> None:
+    from puzzles.rejections import rejection_text
+
+    # 双孙扶老's key is a quiet move: among checks there is no mate in 2
+    puzzle = verified(draft(make_user(), MATE_IN_2, 2, mode="checks_only"))
+    assert puzzle.status == Puzzle.Status.REJECTED
+    assert puzzle.rejection["kind"] == "no_win" and puzzle.rejection["mode"] == "checks_only"
+    assert puzzle.rejection_reason.endswith("give check were counted (连将杀).")
+    assert "只计将军的着法（连将杀）" in rejection_text(puzzle.rejection, "", "zh-hans")
+    # the same position over every move is sound: the mode is the author's choice
+    user = make_user()
+    again = verified(draft(user, MATE_IN_2, 2))
+    assert again.status == Puzzle.Status.PUBLISHED and again.proof_mode == "full"
+    assert "连将杀" not in rejection_text({"kind": "no_win", "goal": "mate", "moves": 2}, "", "en")
+
+
+def test_the_verification_writes_how_far_the_proof_has_come(make_user, monkeypatch) -> None:
+    from engine.solver import STAGES
+    from puzzles.models import ProvingRequest
+    from puzzles.services import authoring
+
+    monkeypatch.setattr(authoring, "VERIFY_PROGRESS_SECONDS", 0.0)  # every few hundred nodes
+    puzzle = draft(make_user(), HARD_MATE_IN_4, 4)
+    ProvingRequest.objects.create(puzzle=puzzle)
+    puzzle = verified(puzzle)
+    assert puzzle.status == Puzzle.Status.PUBLISHED
+    progress = ProvingRequest.objects.get(puzzle=puzzle).progress
+    # the last word of the proof's work: its solution tree, after every first move was decided
+    assert progress["stage"] in STAGES and progress["stage"] == "tree", progress
+    assert progress["nodes"] > 0 and progress["seconds"] >= 0
+    assert set(progress) == {"stage", "done", "total", "nodes", "seconds"}

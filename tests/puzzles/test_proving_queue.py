@@ -291,3 +291,45 @@ def test_the_worker_proves_a_newcomer_before_the_rest_of_a_flood(celery_worker: 
     assert set(Puzzle.objects.filter(pk__in=everything).values_list("status", flat=True)) == {
         Puzzle.Status.PUBLISHED
     }
+
+
+@pytest.mark.django_db
+@override_settings(THROTTLE_RATES=NO_THROTTLE)
+def test_an_author_sees_where_the_puzzle_is_while_it_is_verified() -> None:
+    from engine.solver import Progress
+    from puzzles.services.authoring import VERIFY_NODES, VERIFY_SECONDS, proving_progress_record
+
+    first_author, second_author = author("first"), author("second")
+    first, second = draft(first_author), draft(second_author)
+
+    def shown(client: Client, puzzle: int) -> Any:
+        answer = client.get(f"/api/puzzles/authored/{puzzle}/")
+        assert answer.status_code == 200
+        return answer.json()["proving"]
+
+    assert shown(first_author, first) is None  # a draft is not in the queue
+    assert submit(first_author, first).status_code == 202
+    assert submit(second_author, second).status_code == 202
+    budget = {"nodes": VERIFY_NODES, "seconds": VERIFY_SECONDS}
+    assert shown(first_author, first) == {"state": "waiting", "ahead": 0, "progress": {}, **budget}
+    assert shown(second_author, second)["ahead"] == 1
+    # the prover starts on the first (nothing told of an earlier proof): the second is next
+    ProvingRequest.objects.filter(puzzle_id=first).update(progress={"stage": "tree"})
+    assert proving_queue_next(task_id="task-1") == first
+    assert shown(first_author, first) == {"state": "proving", "ahead": 0, "progress": {}, **budget}
+    assert shown(second_author, second) == {
+        "state": "waiting",
+        "ahead": 0,
+        "progress": {},
+        **budget,
+    }
+    told = Progress(stage="unique", nodes=12_345, seconds=2.5, done=3, total=40)
+    proving_progress_record(told, puzzle_id=first)
+    assert shown(first_author, first)["progress"] == {
+        "stage": "unique", "done": 3, "total": 40, "nodes": 12_345, "seconds": 2.5
+    }  # fmt: skip
+    # nobody else sees it: another author's puzzle does not exist for them
+    assert second_author.get(f"/api/puzzles/authored/{first}/").status_code == 404
+    # once proved, it is no longer in the queue
+    assert puzzle_verify(puzzle_id=first).status == Puzzle.Status.PUBLISHED  # type: ignore[union-attr]
+    assert shown(first_author, first) is None

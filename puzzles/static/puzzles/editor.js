@@ -173,6 +173,7 @@ function form() {
     goal: el("editor-goal").value,
     moves_to_win: Number(el("editor-n").value) || 1,
     title: el("editor-title").value,
+    mode: el("editor-mode").value,
   };
 }
 
@@ -349,6 +350,7 @@ async function check() {
   const seq = ++state.checkSeq;
   const body = form();
   delete body.title;
+  delete body.mode;
   try {
     const answer = await api("POST", page.api.check, body);
     if (seq !== state.checkSeq) return true;
@@ -395,6 +397,69 @@ async function onSave() {
   }
 }
 
+// Where the puzzle is while it is verified: its place in the queue, then the prover's stage
+// and work so far, against the budget (the bar: the stage's first moves tried, or the time).
+function showProving(puzzle) {
+  const box = el("editor-progress");
+  const proving = puzzle && puzzle.status === "verifying" ? puzzle.proving : null;
+  box.hidden = !proving;
+  if (!proving) return;
+  const bar = el("editor-bar");
+  const work = el("editor-work");
+  if (proving.state === "waiting") {
+    box.dataset.stage = "waiting";
+    el("editor-stage").textContent = proving.ahead > 0 ? format(L.waiting, { n: proving.ahead }) : L.waiting_next;
+    bar.removeAttribute("value"); // indeterminate: nothing to measure yet
+    work.textContent = "";
+    return;
+  }
+  const progress = proving.progress || {};
+  const stage = progress.stage || "start";
+  box.dataset.stage = stage;
+  el("editor-stage").textContent = format(L.stages[stage] || L.stages.start, {
+    n: puzzle.moves_to_win,
+    done: progress.done || 0,
+    total: progress.total || 0,
+  });
+  if (stage === "unique" && progress.total) {
+    bar.value = Math.min(1, progress.done / progress.total);
+  } else if (progress.seconds) {
+    bar.value = Math.min(1, progress.seconds / proving.seconds);
+  } else {
+    bar.removeAttribute("value");
+  }
+  work.textContent = progress.nodes
+    ? format(L.work, {
+        nodes: progress.nodes.toLocaleString(document.documentElement.lang || undefined),
+        seconds: Math.round(progress.seconds),
+        limit: Math.round(proving.seconds),
+      })
+    : "";
+}
+
+// Follow a puzzle being verified until the prover is done with it.
+async function follow(puzzle) {
+  showResult(L.verifying, "verifying");
+  showProving(puzzle);
+  el("editor-submit").disabled = true;
+  for (let i = 0; i < 900 && puzzle.status === "verifying"; i++) {
+    await sleep(i < 20 ? 500 : 1000);
+    try {
+      puzzle = await api("GET", urlFor(page.api.detail, state.id));
+      showProving(puzzle);
+    } catch (_error) {
+      // keep waiting
+    }
+  }
+  showProving(null);
+  el("editor-submit").disabled = false;
+  if (puzzle.status === "published") {
+    showResult(L.published, "published", puzzle.share_url);
+  } else if (puzzle.status === "rejected") {
+    showResult(format(L.rejected, { reason: puzzle.rejection_reason }), "rejected");
+  }
+}
+
 async function onSubmit() {
   let puzzle;
   try {
@@ -404,22 +469,7 @@ async function onSubmit() {
     showResult(error.message || L.error, "error");
     return;
   }
-  showResult(L.verifying, "verifying");
-  el("editor-submit").disabled = true;
-  for (let i = 0; i < 600 && puzzle.status === "verifying"; i++) {
-    await sleep(i < 20 ? 500 : 2000);
-    try {
-      puzzle = await api("GET", urlFor(page.api.detail, state.id));
-    } catch (_error) {
-      // keep waiting
-    }
-  }
-  el("editor-submit").disabled = false;
-  if (puzzle.status === "published") {
-    showResult(L.published, "published", puzzle.share_url);
-  } else if (puzzle.status === "rejected") {
-    showResult(format(L.rejected, { reason: puzzle.rejection_reason }), "rejected");
-  }
+  await follow(puzzle);
 }
 
 el("editor-variant").addEventListener("change", (event) => {
@@ -438,6 +488,7 @@ const settingChanged = () => {
   scheduleCheck();
 };
 el("editor-goal").addEventListener("change", settingChanged);
+el("editor-mode").addEventListener("change", () => showResult("", ""));
 el("editor-n").addEventListener("change", settingChanged);
 el("copy-link").addEventListener("click", () => copyLink(el("share-link"), el("copy-link"), L.copied));
 el("editor-fen").addEventListener("change", (event) => {
@@ -476,6 +527,7 @@ if (page.puzzle) {
   el("editor-goal").value = page.puzzle.goal;
   el("editor-n").value = String(page.puzzle.moves_to_win);
   el("editor-title").value = page.puzzle.title || "";
+  el("editor-mode").value = page.puzzle.mode || "full";
 } else if (page.initial) {
   parseFen(page.initial.fen);
 } else {
@@ -487,3 +539,7 @@ renderPalette();
 changed({ remount: true });
 window.puzzleEditor = { state, board: () => board, fen };
 document.body.dataset.ready = "1";
+// A puzzle still being verified (the page opened again while it waits): follow it.
+if (page.puzzle && page.puzzle.status === "verifying") {
+  api("GET", urlFor(page.api.detail, state.id)).then(follow, () => showResult(L.verifying, "verifying"));
+}
