@@ -400,6 +400,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Three choice sets share the field name "mode" (a run's, a game's, a proof's): each its name.
+    "ENUM_NAME_OVERRIDES": {"ProofModeEnum": ["full", "checks_only"]},
     # Every operation documents the error answers it can give (400, 403, 404, 413, 429 ...).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

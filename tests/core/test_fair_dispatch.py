@@ -29,7 +29,7 @@ EXEMPT = {
     ),
     "puzzles.verify_puzzle": (
         "already fair: each message proves the puzzle whose turn it is "
-        "(puzzles.services.authoring.proving_queue_order: authors and addresses take turns), "
+        "(puzzles.selectors.proving_queue_order: authors and addresses take turns), "
         "and the waiting puzzles are capped in all and per address (PROVING_QUEUE_LIMIT, "
         "PROVING_ADDRESS_LIMIT)"
     ),
