@@ -217,7 +217,7 @@ APP_EN: Final[Mapping[str, str]] = {
     "rejection.invalid": "This position cannot be a puzzle: {reason}",
     "rejection.retired": "This puzzle is no longer offered.",
     "rejection.other": "Not published.",
-    "rejection.checks_only": "Only attacking moves that give check were counted (连将杀).",
+    "rejection.checks_only": "Only attacking moves that give check were counted: a mate by checks alone.",
     "solving.open_failed": "The attempt could not be opened: try again.",
     "solving.attempt_over": "This attempt is over: open a new one to play again.",
     "tactics.also_good": "Also good, but not the best: find the strongest move",

@@ -187,7 +187,7 @@ def test_a_checks_only_rejection_says_only_checks_were_counted(make_user) -> Non
     puzzle = verified(draft(make_user(), MATE_IN_2, 2, mode="checks_only"))
     assert puzzle.status == Puzzle.Status.REJECTED
     assert puzzle.rejection["kind"] == "no_win" and puzzle.rejection["mode"] == "checks_only"
-    assert puzzle.rejection_reason.endswith("give check were counted (连将杀).")
+    assert puzzle.rejection_reason.endswith("give check were counted: a mate by checks alone.")
     assert "只计将军的着法（连将杀）" in rejection_text(puzzle.rejection, "", "zh-hans")
     # the same position over every move is sound: the mode is the author's choice
     user = make_user()
