@@ -65,10 +65,7 @@ class Peer(UciEngine):
     def mate(self, fen: str, n: int, seconds: float) -> tuple[float, int | None]:
         """Seconds to a ``go mate n`` answer (at most ``seconds``), and the mate it found in
         moves of the side to move (``None``: none)."""
-        self._send("ucinewgame")
-        self._send("isready")
-        self._wait("readyok")
-        self._send(f"position fen {fen}")
+        self.new_position(fen)
         started = time.perf_counter()
         self._send(f"go mate {n} movetime {int(seconds * 1000)}")
         lines = self._wait("bestmove")

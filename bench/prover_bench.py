@@ -81,10 +81,7 @@ class Peer(UciEngine):
 
     def mate(self, fen: str, n: int) -> tuple[float, str]:
         """Seconds to a ``go mate n`` answer, and the score it reports."""
-        self._send("ucinewgame")
-        self._send("isready")
-        self._wait("readyok")
-        self._send(f"position fen {fen}")
+        self.new_position(fen)
         started = time.perf_counter()
         self._send(f"go mate {n}")
         lines = self._wait("bestmove")

@@ -45,3 +45,9 @@ class UciEngine:
     def _ready(self) -> None:
         self._send("isready")
         self._wait("readyok")
+
+    def new_position(self, fen: str) -> None:
+        """A new game from ``fen``, the engine ready for ``go``."""
+        self._send("ucinewgame")
+        self._ready()
+        self._send(f"position fen {fen}")
