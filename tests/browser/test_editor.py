@@ -1,7 +1,8 @@
 """The puzzle editor in real headless Chromium, in both languages: a side's general is moved,
 not doubled; the palette says each piece's name; a verdict never outlives the position it was
-given for; and the share link of a published puzzle stays inside the sidebar on a laptop,
-copied by its button."""
+given for; the share link of a published puzzle stays inside the sidebar on a laptop, copied by
+its button; and on a phone the prover's progress and its verdict open in view, within the
+screen's width."""
 
 from __future__ import annotations
 
@@ -185,8 +186,9 @@ def test_the_share_link_of_a_published_puzzle_fits_the_sidebar_of_a_laptop(
 MATE_IN_13 = "3ak1b1N/8C/5P3/5P3/9/9/4r4/8p/1p2p4/3K5 w - - 0 1"
 # 五洋捉鳖 (弈海烟波): a mate in 15 by checks alone (连将杀).
 CHECKS_MATE_IN_15 = "4k4/3Pa2P1/2N6/CP7/9/9/9/9/2p1p4/3K5 w - - 0 1"
-WORK = {"en": re.compile(r"positions searched in \d+ s \(it stops at 150 s\)\."),
-        "zh-hans": re.compile(r"已搜索 [\d,]+ 个局面，用时 \d+ 秒（最多 150 秒）。")}  # fmt: skip
+# (a number and its unit are kept on one line by a no-break space: \s)
+WORK = {"en": re.compile(r"positions searched in \d+\ss \(it stops at 150\ss\)\."),
+        "zh-hans": re.compile(r"已搜索 [\d,]+\s个局面，用时 \d+\s秒（最多 150\s秒）。")}  # fmt: skip
 
 
 def test_a_long_mate_is_proved_with_its_progress_shown_and_a_checks_only_one_too(
@@ -225,6 +227,74 @@ def test_a_long_mate_is_proved_with_its_progress_shown_and_a_checks_only_one_too
 
         made = Puzzle.objects.filter(author__username=f"composer-{language}").order_by("pk")
         assert [(p.moves_to_win, p.proof_mode) for p in made] == [(13, "full"), (15, "checks_only")]
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        page.context.close()
+
+
+PHONE = (390, 844)
+FITS = """selectors => {
+  const width = window.innerWidth;
+  const faults = [];
+  if (document.documentElement.scrollWidth > width) {
+    faults.push(`the page is ${document.documentElement.scrollWidth} px wide in ${width}`);
+  }
+  for (const selector of selectors) {
+    const element = document.querySelector(selector);
+    const box = element.getBoundingClientRect();
+    if (box.left < 0 || box.right > width) faults.push(`${selector} at ${box.left}..${box.right}`);
+    // (a share link longer than its field ends in an ellipsis: the copy button copies it whole)
+    if (element.tagName !== "INPUT" && element.scrollWidth > element.clientWidth) {
+      faults.push(`${selector}: its text overflows`);
+    }
+  }
+  return faults;
+}"""
+
+
+def test_on_a_phone_the_progress_of_a_proof_and_its_verdict_open_in_view_and_fit(
+    browser: Browser, live_server: Any, celery_worker: Any, language: str, artifacts: Path
+) -> None:
+    """At 390 x 844 the form runs on below the board: the author taps Submit at the foot of the
+    screen, and the progress box opens in view, no wider than the screen, and then the
+    verdict."""
+    page = open_editor(browser, live_server, language, size=PHONE)
+    try:
+        page.fill("#editor-fen", MATE_IN_13)
+        page.locator("#editor-fen").press("Tab")
+        page.fill("#editor-n", "13")
+        page.locator("#editor-n").press("Tab")
+        expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+        assert page.evaluate(FITS, ["#editor-mode", "#editor-save", "#editor-submit"]) == []
+        # the button at the foot of the screen, where a thumb leaves it
+        submit = page.locator("#editor-submit")
+        submit.evaluate(
+            "button => window.scrollBy(0, button.getBoundingClientRect().bottom"
+            " - window.innerHeight + 8)"
+        )
+        box = submit.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE[1]
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        progress = page.locator("#editor-progress")
+        expect(progress).to_have_attribute(
+            "data-stage", re.compile("^(win|shorter|unique|tree)$"), timeout=60_000
+        )
+        expect(page.locator("#editor-work")).to_have_text(WORK[language])
+        expect(progress).to_be_in_viewport(ratio=1)
+        expect(page.locator("#editor-stage")).to_be_visible()
+        assert page.locator("#editor-stage").inner_text().strip()
+        expect(page.locator("#editor-bar")).to_be_visible()
+        parts = ["#editor-progress", "#editor-stage", "#editor-bar", "#editor-work"]
+        assert page.evaluate(FITS, parts) == []
+        expect(submit).to_be_disabled()
+        page.screenshot(path=str(artifacts / f"editor-proving-phone-{language}.png"))
+        result = page.locator("#editor-result")
+        expect(result).to_have_attribute("data-kind", "published", timeout=120_000)
+        expect(progress).to_be_hidden()
+        expect(result).to_be_in_viewport(ratio=1)
+        expect(page.locator("#share-box")).to_be_in_viewport(ratio=1)
+        assert page.evaluate(FITS, ["#editor-result", "#share-link", "#copy-link"]) == []
+        page.screenshot(path=str(artifacts / f"editor-published-phone-{language}.png"))
         assert not page.errors  # type: ignore[attr-defined]
     finally:
         page.context.close()

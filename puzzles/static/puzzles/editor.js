@@ -416,11 +416,13 @@ function showProving(puzzle) {
   const progress = proving.progress || {};
   const stage = progress.stage || "start";
   box.dataset.stage = stage;
-  el("editor-stage").textContent = format(L.stages[stage] || L.stages.start, {
-    n: puzzle.moves_to_win,
-    done: progress.done || 0,
-    total: progress.total || 0,
-  });
+  el("editor-stage").textContent = keepNumbersWithUnits(
+    format(L.stages[stage] || L.stages.start, {
+      n: puzzle.moves_to_win,
+      done: progress.done || 0,
+      total: progress.total || 0,
+    }),
+  );
   if (stage === "unique" && progress.total) {
     bar.value = Math.min(1, progress.done / progress.total);
   } else if (progress.seconds) {
@@ -429,18 +431,39 @@ function showProving(puzzle) {
     bar.removeAttribute("value");
   }
   work.textContent = progress.nodes
-    ? format(L.work, {
-        nodes: progress.nodes.toLocaleString(document.documentElement.lang || undefined),
-        seconds: Math.round(progress.seconds),
-        limit: Math.round(proving.seconds),
-      })
+    ? keepNumbersWithUnits(
+        format(L.work, {
+          nodes: progress.nodes.toLocaleString(document.documentElement.lang || undefined),
+          seconds: Math.round(progress.seconds),
+          limit: Math.round(proving.seconds),
+        }),
+      )
     : "";
 }
 
-// Follow a puzzle being verified until the prover is done with it.
-async function follow(puzzle) {
+// A number stays on the line of the word after it ("150 s", "150 秒"): on a phone the lines of
+// the progress box wrap, and a unit alone at the start of a line reads badly.
+function keepNumbersWithUnits(text) {
+  return text.replace(/(\d) (?=\S)/g, "$1\u00a0");
+}
+
+// On a phone the form runs on below the board, and what the author waits for opens under the
+// fold: bring it into view, unless it is in view already (on a laptop it is, beside the board).
+// ``grows``: the element will grow (the progress box gains its stage and work lines), so it
+// needs as much room again below it. Only when it opens, never at each answer: the author may
+// scroll away to look at the board.
+function bringIntoView(element, { grows = false } = {}) {
+  const box = element.getBoundingClientRect();
+  const room = grows ? box.height : 0;
+  if (box.top < 0 || box.bottom + room > window.innerHeight) element.scrollIntoView({ block: "center" });
+}
+
+// Follow a puzzle being verified until the prover is done with it; ``reveal``: the author has
+// just submitted it, and is shown the progress and then the verdict wherever they are.
+async function follow(puzzle, { reveal = false } = {}) {
   showResult(L.verifying, "verifying");
   showProving(puzzle);
+  if (reveal && !el("editor-progress").hidden) bringIntoView(el("editor-progress"), { grows: true });
   el("editor-submit").disabled = true;
   for (let i = 0; i < 900 && puzzle.status === "verifying"; i++) {
     await sleep(i < 20 ? 500 : 1000);
@@ -455,8 +478,10 @@ async function follow(puzzle) {
   el("editor-submit").disabled = false;
   if (puzzle.status === "published") {
     showResult(L.published, "published", puzzle.share_url);
+    if (reveal) bringIntoView(el("share-box"));
   } else if (puzzle.status === "rejected") {
     showResult(format(L.rejected, { reason: puzzle.rejection_reason }), "rejected");
+    if (reveal) bringIntoView(el("editor-result"));
   }
 }
 
@@ -469,7 +494,7 @@ async function onSubmit() {
     showResult(error.message || L.error, "error");
     return;
   }
-  await follow(puzzle);
+  await follow(puzzle, { reveal: true });
 }
 
 el("editor-variant").addEventListener("change", (event) => {
