@@ -17,8 +17,11 @@ Candidates come from two seeded sources, both checked by the engine:
   (generals in their palaces, advisors and elephants on their own points), then a few random
   moves played from there. Biased kinds aim at the themes random play rarely reaches:
   ``dead_general`` (Missile Xiangqi: missiles near a crowded palace), ``collision`` (two
-  missiles, with defenders standing in their way to the palace) and ``defection``
-  (New-version Xiangqi: the defender's turncoat pieces within the attacker's reach).
+  missiles, with defenders standing in their way to the palace), ``defection``
+  (New-version Xiangqi: the defender's turncoat pieces within the attacker's reach) and
+  ``cannons`` (both attacking cannons, one on the general's file and the other on its rank or
+  back rank: the cannon patterns 空头炮, 天地炮, 十字炮 and 炮碾丹砂, which plain sparse
+  positions give once in several thousand).
 
 Each candidate is first searched for a short forced win (``find_win``, small budget); a win is
 then proved in full (``solve``), and only a ``sound_unique`` proof is kept, with its themes.
@@ -50,7 +53,16 @@ from puzzles.difficulty import starting_rating
 from puzzles.selfplay import SelfplayGame, read_games, selfplay_path
 from puzzles.themes import derive_themes
 
-STRATEGIES = ("game", "sparse", "dead_general", "defection", "collision", "master", "selfplay")
+STRATEGIES = (
+    "game",
+    "sparse",
+    "dead_general",
+    "defection",
+    "collision",
+    "cannons",
+    "master",
+    "selfplay",
+)
 DEFAULT_STRATEGIES = {
     "xiangqi": ("game", "sparse"),
     # no dead-general or collision constructions: the engine's games give those wins
@@ -266,7 +278,10 @@ def sparse_fen(variant: str, rng: random.Random, origin: str) -> str | None:
         board[sq] = letter
         free.discard(sq)
 
-    black_king = rng.choice(_points(width, 1, "palace"))
+    palace = _points(width, 1, "palace")
+    if origin == "cannons" and rng.random() < 0.7:
+        palace = [sq for sq in palace if sq % width == width // 2]  # the centre file
+    black_king = rng.choice(palace)
     put(black_king, "k")
     red_king = rng.choice(
         [sq for sq in _points(width, 0, "palace") if sq % width != black_king % width]
@@ -308,6 +323,21 @@ def sparse_fen(variant: str, rng: random.Random, origin: str) -> str | None:
                     put(sq, "a")
                 else:
                     put(sq, rng.choice(["n", "r"]))
+    if origin == "cannons":
+        # One cannon on the general's file, below it; the other on its rank or its back rank.
+        chosen = [p for p in chosen if p != "C"][: count - 2]
+        down = [_sq(width, kx, rank) for rank in range(max(0, ky - 7), ky - 1)]
+        across = [
+            _sq(width, file, rank)
+            for rank in sorted({ky, _points(width, 1, "palace")[-1] // width})
+            for file in range(width)
+            if file != kx
+        ]
+        for spots in (down, across):
+            free_spots = sorted(set(spots) & free)
+            if not free_spots:
+                return None
+            put(rng.choice(free_spots), "C")
     for letter in chosen:
         spot = near_black_palace(rng.choice((2, 3, 4)))
         if spot is None:

@@ -23,7 +23,7 @@ def _material(fen: str) -> Counter[str]:
 @pytest.mark.parametrize(
     ("variant", "strategy"),
     [("feidan", "dead_general"), ("feidan", "collision"), ("feidan", "sparse"),
-     ("xiangqi", "sparse"), ("xinban", "defection")],
+     ("xiangqi", "sparse"), ("xiangqi", "cannons"), ("xinban", "defection")],
 )  # fmt: skip
 def test_material_a_game_can_reach_the_miner_builds_no_more(variant: str, strategy: str) -> None:
     rng = random.Random(f"material:{variant}:{strategy}")
@@ -54,3 +54,28 @@ def test_material_a_game_can_reach_every_bank_puzzle_is_reachable() -> None:
             if entry["variant"] == "xinban" and letter.lower() in "rnc":
                 continue
             assert n <= LIMITS[letter.lower()], (entry["key"], entry["fen"])
+
+
+def test_the_cannons_strategy_builds_both_cannons_on_the_generals_lines() -> None:
+    """The biased kind for the cannon patterns (空头炮, 天地炮, 十字炮, 炮碾丹砂): both red
+    cannons, one on the black general's file below it with a point between, the other on the
+    general's rank or on Black's back rank."""
+    rng = random.Random("cannons")
+    built = 0
+    for _ in range(200):
+        fen = sparse_fen("xiangqi", rng, "cannons")
+        if fen is None:
+            continue
+        try:
+            pos = Position.from_fen("xiangqi", fen)
+        except InvalidFenError:
+            continue  # a cannon checking already: the miner passes such a board by
+        built += 1
+        pieces = pos.pieces()
+        general = next(point for point, piece in pieces.items() if piece == "k")
+        cannons = [point for point, piece in pieces.items() if piece == "C"]
+        assert len(cannons) == 2, fen
+        file, rank = general[0], int(general[1:])
+        assert any(c[0] == file and int(c[1:]) <= rank - 2 for c in cannons), fen
+        assert any(c[0] != file and int(c[1:]) in (rank, 9) for c in cannons), fen
+    assert built > 50
