@@ -48,6 +48,16 @@ def open_editor(
     return page
 
 
+def enter_problem(page: Page, fen: str, moves: int) -> None:
+    """Type a position and its length into the form, leaving each field as a user would, and
+    wait for the page to find the position sound."""
+    page.fill("#editor-fen", fen)
+    page.locator("#editor-fen").press("Tab")
+    page.fill("#editor-n", str(moves))
+    page.locator("#editor-n").press("Tab")
+    expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+
+
 @pytest.fixture
 def editor(browser: Browser, live_server: Any, language: str) -> Iterator[Page]:
     page = open_editor(browser, live_server, language)
@@ -196,11 +206,7 @@ def test_a_long_mate_is_proved_with_its_progress_shown_and_a_checks_only_one_too
 ) -> None:
     page = open_editor(browser, live_server, language)
     try:
-        page.fill("#editor-fen", MATE_IN_13)
-        page.locator("#editor-fen").press("Tab")
-        page.fill("#editor-n", "13")
-        page.locator("#editor-n").press("Tab")
-        expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+        enter_problem(page, MATE_IN_13, 13)
         page.click("#editor-submit")
         progress = page.locator("#editor-progress")
         # while the prover works, the page says at which stage and how much it has done
@@ -260,11 +266,7 @@ def test_on_a_phone_the_progress_of_a_proof_and_its_verdict_open_in_view_and_fit
     verdict."""
     page = open_editor(browser, live_server, language, size=PHONE)
     try:
-        page.fill("#editor-fen", MATE_IN_13)
-        page.locator("#editor-fen").press("Tab")
-        page.fill("#editor-n", "13")
-        page.locator("#editor-n").press("Tab")
-        expect(page.locator("#editor-check")).to_have_attribute("data-ok", "1")
+        enter_problem(page, MATE_IN_13, 13)
         assert page.evaluate(FITS, ["#editor-mode", "#editor-save", "#editor-submit"]) == []
         # the button at the foot of the screen, where a thumb leaves it
         submit = page.locator("#editor-submit")
